@@ -1,0 +1,41 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface TaskResult {
+  name: string;
+  runs: number;
+  meanMs: number;
+  p50Ms: number;
+  minMs: number;
+  maxMs: number;
+  /** What one run produced (tools generated, requests answered…), for rates. */
+  items: number | null;
+}
+
+export interface SuiteResult {
+  suite: string;
+  tasks: TaskResult[];
+  /** Peak resident memory of the benchmark process (MB). */
+  peakRssMb: number;
+}
+
+/** Print a suite's table and write `reports/bench/<suite>.json` with the machine it ran on. */
+export function reportSuite(result: SuiteResult): void {
+  const dir = join(process.cwd(), 'reports', 'bench');
+  mkdirSync(dir, { recursive: true });
+  const envelope = { ...result, node: process.version, platform: `${process.platform}-${process.arch}`, date: new Date().toISOString() };
+  writeFileSync(join(dir, `${result.suite}.json`), JSON.stringify(envelope, null, 2) + '\n');
+  console.log(`\n${result.suite}`);
+  console.table(
+    result.tasks.map((t) => ({
+      task: t.name,
+      runs: t.runs,
+      'mean s': (t.meanMs / 1000).toFixed(2),
+      'median s': (t.p50Ms / 1000).toFixed(2),
+      'min s': (t.minMs / 1000).toFixed(2),
+      items: t.items ?? '',
+      'items/s': t.items ? Math.round(t.items / (t.meanMs / 1000)) : '',
+    })),
+  );
+  console.log(`peak RSS ${result.peakRssMb} MB  →  reports/bench/${result.suite}.json`);
+}

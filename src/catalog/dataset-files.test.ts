@@ -1,0 +1,118 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listFiles, QRELS_HEADER, readDataset, writeDataset } from './dataset-files.ts';
+import { InputError } from './errors.ts';
+import { sha256 } from './hash.ts';
+import { makeSkill, makeTool } from './model.ts';
+import type { Dataset } from './types.ts';
+
+const dirs: string[] = [];
+function tmp(): string {
+  const d = mkdtempSync(join(tmpdir(), 'backpack-ds-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function sample(): Dataset {
+  const tools = [
+    makeTool({ name: 'search', source: 'mcp', server: 'github', summary: 'Search code.', description: 'Search code across repositories.', scopes: ['github:read'] }),
+    makeTool({ name: 'search', source: 'mcp', server: 'slack', summary: 'Search messages.', description: 'Search messages in channels.', scopes: ['slack:read'] }),
+    makeTool({ name: 'finish', source: 'core', summary: 'Finish.', description: 'Report the answer and stop.', pinned: true }),
+  ];
+  const skills = [makeSkill({ name: 'incident-response', description: 'Run an incident.', category: 'incident-response' })];
+  return {
+    name: 'sample',
+    catalog: { tools, skills, servers: [{ name: 'github', source: 'mcp', description: 'GitHub', instructions: '' }], plugins: [] },
+    cases: [
+      { id: 'a', request: 'find the flaky test in our repo', expectedTools: ['mcp__github__search'], slices: ['paraphrase'], split: 'test' },
+      { id: 'b', request: 'hi', expectedTools: [], slices: ['no-tool'], split: 'test' },
+      { id: 'c', request: 'what is our incident process?', expectedSkill: 'incident-response', slices: ['skill'], split: 'train' },
+      { id: 'd', request: 'search code or chat', expectedTools: ['mcp__github__search', 'mcp__slack__search'], goldMode: 'any', slices: ['lexical'], callerScopes: ['github:read'], split: 'train' },
+    ],
+  };
+}
+
+const manifestFields = { name: 'sample', generator: null, seed: null, preset: null, params: {}, counts: { tools: 3, skills: 1, cases: 4, servers: 1, plugins: 0, namespaces: 3, noToolCases: 1, sessions: 0 }, slices: {}, splits: {} };
+
+describe('writeDataset / readDataset', () => {
+  it('round-trips a dataset, with no-tool cases kept out of qrels', () => {
+    const dir = join(tmp(), 'out');
+    const m = writeDataset(dir, sample(), manifestFields);
+    expect(listFiles(dir)).toEqual(['corpus.jsonl', 'manifest.json', 'plugins.jsonl', 'qrels/test.tsv', 'qrels/train.tsv', 'queries.jsonl', 'servers.jsonl', 'skill-qrels/train.tsv', 'skills.jsonl']);
+    expect(readFileSync(join(dir, 'qrels/test.tsv'), 'utf8')).toBe(`${QRELS_HEADER}\na\tmcp__github__search\t1\n`);
+    const queries = readFileSync(join(dir, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(queries.map((q) => q.expected)).toEqual(['tool', 'none', 'skill-only', 'tool']);
+    for (const [path, e] of Object.entries(m.files)) expect(sha256(readFileSync(join(dir, path)))).toBe(e.sha256);
+
+    const back = readDataset(dir);
+    expect(back.catalog).toEqual(sample().catalog);
+    expect(back.cases).toEqual(sample().cases);
+    expect(back.manifest?.catalogSha256).toBe(m.catalogSha256);
+    expect(readDataset(dir, { split: 'train' }).cases.map((c) => c.id)).toEqual(['c', 'd']);
+  });
+
+  it('writes byte-identical files for the same dataset', () => {
+    const a = join(tmp(), 'a');
+    const b = join(tmp(), 'b');
+    expect(writeDataset(a, sample(), manifestFields).files).toEqual(writeDataset(b, sample(), manifestFields).files);
+    expect(readFileSync(join(a, 'manifest.json'), 'utf8')).toBe(readFileSync(join(b, 'manifest.json'), 'utf8'));
+  });
+
+  it('replaces an existing dataset and leaves no temporary folder behind', () => {
+    const root = tmp();
+    const dir = join(root, 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const smaller = sample();
+    smaller.cases = smaller.cases.slice(0, 2);
+    writeDataset(dir, smaller, manifestFields);
+    expect(readDataset(dir).cases).toHaveLength(2);
+    expect(readdirSync(root)).toEqual(['ds']);
+  });
+
+  it('leaves the old dataset in place when writing fails', () => {
+    const root = tmp();
+    const dir = join(root, 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const bad = sample();
+    (bad.catalog.tools[0] as unknown as { inputSchema: unknown }).inputSchema = { toJSON: () => { throw new Error('boom'); } };
+    expect(() => writeDataset(dir, bad, manifestFields)).toThrow(/boom/);
+    expect(readDataset(dir).cases).toHaveLength(4);
+    expect(readdirSync(root)).toEqual(['ds']);
+  });
+
+  it('refuses a file changed after it was written, naming it', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    writeFileSync(join(dir, 'queries.jsonl'), readFileSync(join(dir, 'queries.jsonl'), 'utf8').replace('hi', 'hello'));
+    const err = (() => {
+      try {
+        readDataset(dir);
+      } catch (e) {
+        return e;
+      }
+    })() as InputError;
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.file).toBe(join(dir, 'queries.jsonl'));
+    expect(err.message).toMatch(/changed after it was written/);
+    expect(readDataset(dir, { verify: false }).cases[1]!.request).toBe('hello');
+  });
+
+  it('reports a bad JSONL line with its number, and a missing folder', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    writeFileSync(join(dir, 'corpus.jsonl'), readFileSync(join(dir, 'corpus.jsonl'), 'utf8') + '{not json\n');
+    expect(() => readDataset(dir, { verify: false })).toThrow(InputError);
+    try {
+      readDataset(dir, { verify: false });
+    } catch (e) {
+      expect((e as InputError).where).toBe('line 4');
+    }
+    expect(() => readDataset(join(dir, 'nope'))).toThrow(/no such dataset folder/);
+    expect(existsSync(dir)).toBe(true);
+  });
+});

@@ -1,0 +1,336 @@
+/**
+ * The dataset folder: BEIR layout plus Backpack's own fields, and a manifest with the sha256 of
+ * every file.
+ *
+ *   manifest.json        counts, seed, generator version, slices, catalogSha256, files{path: sha256}
+ *   corpus.jsonl         one tool a line: BEIR `_id`, `title`, `text` + every `Tool` field
+ *   skills.jsonl         one skill a line: `_id` (= name), `title`, `text` + every `Skill` field
+ *   servers.jsonl        MCP servers (and plugin servers): name, source, description, instructions
+ *   plugins.jsonl        plugins: name, description
+ *   queries.jsonl        one case a line: BEIR `_id`, `text`, `expected` ("tool" | "none" | "skill-only") + every `Case` field
+ *   qrels/<split>.tsv    `query-id corpus-id score` for cases with gold tools (no-tool cases are NOT here)
+ *   skill-qrels/<split>.tsv  the same for expected skills
+ *
+ * Reading accepts a plain BEIR folder too (only `corpus.jsonl`, `queries.jsonl`, `qrels/`).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { InputError } from './errors.ts';
+import { sha256 } from './hash.ts';
+import { catalogHash, DATASET_SCHEMA_VERSION, type FileEntry, type Manifest } from './manifest.ts';
+import { makeSkill, makeTool } from './model.ts';
+import { parseJsonLines } from './jsonl.ts';
+import type { Case, Catalog, Dataset, GoldMode, JsonSchema, Plugin, Server, Skill, Split, Tool, ToolSource } from './types.ts';
+import { assembleCatalog, checkCases, checkInputSchema, located, requireText, type Located } from './validate.ts';
+
+export const QRELS_HEADER = 'query-id\tcorpus-id\tscore';
+
+/** Files of a dataset folder, by relative path, in the order they are written. */
+export function datasetFiles(dataset: Dataset): Map<string, string> {
+  const { catalog, cases } = dataset;
+  const files = new Map<string, string>();
+  files.set('corpus.jsonl', jsonLines(catalog.tools.map(toolRecord)));
+  files.set('skills.jsonl', jsonLines(catalog.skills.map(skillRecord)));
+  files.set('servers.jsonl', jsonLines(catalog.servers));
+  files.set('plugins.jsonl', jsonLines(catalog.plugins));
+  files.set('queries.jsonl', jsonLines(cases.map(caseRecord)));
+  const splits = [...new Set(cases.map((c) => c.split ?? 'test'))].sort();
+  for (const split of splits) {
+    const inSplit = cases.filter((c) => (c.split ?? 'test') === split);
+    const toolRows = inSplit.flatMap((c) => (c.expectedTools ?? []).map((t) => `${c.id}\t${t}\t1`));
+    files.set(`qrels/${split}.tsv`, [QRELS_HEADER, ...toolRows].join('\n') + '\n');
+    const skillRows = inSplit.filter((c) => c.expectedSkill !== undefined).map((c) => `${c.id}\t${c.expectedSkill}\t1`);
+    if (skillRows.length) files.set(`skill-qrels/${split}.tsv`, [QRELS_HEADER, ...skillRows].join('\n') + '\n');
+  }
+  return files;
+}
+
+function jsonLines(records: readonly unknown[]): string {
+  return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '');
+}
+
+function toolRecord(t: Tool): Record<string, unknown> {
+  const { id, ...rest } = t;
+  return { _id: id, title: t.title ?? t.name, text: t.description, ...rest };
+}
+
+function skillRecord(s: Skill): Record<string, unknown> {
+  return { _id: s.name, title: s.name, text: s.description, ...s };
+}
+
+function caseRecord(c: Case): Record<string, unknown> {
+  const { id, request, ...rest } = c;
+  const expected = c.expectedTools === undefined ? 'skill-only' : c.expectedTools.length ? 'tool' : 'none';
+  return { _id: id, text: request, expected, ...rest };
+}
+
+/**
+ * Write a dataset folder atomically: everything goes to a sibling temporary folder, the manifest
+ * last, and only then replaces `dir`. A failure leaves `dir` as it was.
+ */
+export function writeDataset(dir: string, dataset: Dataset, manifest: Omit<Manifest, 'files' | 'catalogSha256' | 'schemaVersion'>): Manifest {
+  const files = datasetFiles(dataset);
+  const entries: Record<string, FileEntry> = {};
+  for (const path of [...files.keys()].sort()) {
+    const bytes = Buffer.from(files.get(path)!, 'utf8');
+    entries[path] = { sha256: sha256(bytes), bytes: bytes.length };
+  }
+  const full: Manifest = { schemaVersion: DATASET_SCHEMA_VERSION, ...manifest, catalogSha256: catalogHash(dataset.catalog), files: entries };
+  const target = resolve(dir);
+  const tmp = `${target}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    for (const [path, text] of files) {
+      const p = join(tmp, path);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+    }
+    writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(full, null, 2) + '\n');
+    replaceDir(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+  return full;
+}
+
+/** Move `from` into place at `to`, removing what was at `to` only once the new folder is there. */
+export function replaceDir(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  if (existsSync(to)) {
+    const old = `${to}.old-${process.pid}`;
+    rmSync(old, { recursive: true, force: true });
+    renameSync(to, old);
+    renameSync(from, to);
+    rmSync(old, { recursive: true, force: true });
+  } else {
+    renameSync(from, to);
+  }
+}
+
+/** True if `dir` looks like a dataset folder this module reads (BEIR corpus or a manifest). */
+export function isDatasetDir(dir: string): boolean {
+  return existsSync(join(dir, 'corpus.jsonl')) || existsSync(join(dir, 'manifest.json'));
+}
+
+export interface ReadOptions {
+  /** Keep only cases of this split (BEIR: read only `qrels/<split>.tsv`). Default: all cases. */
+  split?: string;
+  /** Check every file against the manifest's sha256 (default true when there is a manifest). */
+  verify?: boolean;
+}
+
+export interface LoadedDataset extends Dataset {
+  manifest: Manifest | null;
+  dir: string;
+}
+
+/** Read a dataset folder written by `writeDataset`, or a plain BEIR folder. */
+export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset {
+  const root = resolve(dir);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError('no such dataset folder', { file: dir });
+  if (!existsSync(join(root, 'corpus.jsonl'))) throw new InputError('not a dataset folder: corpus.jsonl is missing', { file: dir });
+  const manifest = existsSync(join(root, 'manifest.json')) ? readManifest(root) : null;
+  if (manifest && opts.verify !== false) verifyFiles(root, manifest);
+
+  const tools = readJsonl(root, 'corpus.jsonl').map(({ value, file, where }) => located(toolFromRecord(value, file, where), file, where));
+  const skills = optionalJsonl(root, 'skills.jsonl').map(({ value, file, where }) => located(skillFromRecord(value, file, where), file, where));
+  const servers = optionalJsonl(root, 'servers.jsonl').map(({ value }) => value as unknown as Server);
+  const plugins = optionalJsonl(root, 'plugins.jsonl').map(({ value }) => value as unknown as Plugin);
+  const catalog: Catalog = assembleCatalog({ tools, skills, servers, plugins });
+
+  const qrels = readQrels(root, 'qrels', opts.split);
+  const skillQrels = readQrels(root, 'skill-qrels', opts.split);
+  const cases: Located<Case>[] = [];
+  const queriesPath = join(root, 'queries.jsonl');
+  if (existsSync(queriesPath)) {
+    for (const { value, file, where } of readJsonl(root, 'queries.jsonl')) {
+      const c = caseFromRecord(value, file, where, qrels, skillQrels);
+      if (c && (opts.split === undefined || (c.split ?? opts.split) === opts.split)) cases.push(located(c, file, where));
+    }
+  }
+  const name = manifest?.name ?? root.split(/[\\/]/).pop() ?? 'dataset';
+  return { name, catalog, cases: checkCases(cases, catalog), manifest, dir: root };
+}
+
+export function readManifest(root: string): Manifest {
+  const file = join(root, 'manifest.json');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError(`manifest is not valid JSON: ${(err as Error).message}`, { file });
+  }
+  const m = parsed as Manifest;
+  if (typeof m !== 'object' || m === null || typeof m.files !== 'object' || typeof m.counts !== 'object') {
+    throw new InputError('manifest lacks "files" or "counts"', { file });
+  }
+  if (m.schemaVersion > DATASET_SCHEMA_VERSION) {
+    throw new InputError(`dataset schemaVersion ${m.schemaVersion} is newer than this Backpack reads (${DATASET_SCHEMA_VERSION})`, { file });
+  }
+  return m;
+}
+
+/** Throw if a file listed in the manifest is missing or its sha256 differs. */
+export function verifyFiles(root: string, manifest: Manifest): void {
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    const p = join(root, path);
+    if (!existsSync(p)) throw new InputError(`file listed in manifest.json is missing`, { file: p });
+    const actual = sha256(readFileSync(p));
+    if (actual !== entry.sha256) {
+      throw new InputError(`sha256 ${actual.slice(0, 12)}… differs from manifest.json (${entry.sha256.slice(0, 12)}…): the file was changed after it was written`, { file: p });
+    }
+  }
+}
+
+function readJsonl(root: string, name: string): Array<Located<Record<string, unknown>>> {
+  const file = join(root, name);
+  return parseJsonLines(readText(file), file);
+}
+
+function optionalJsonl(root: string, name: string): Array<Located<Record<string, unknown>>> {
+  return existsSync(join(root, name)) ? readJsonl(root, name) : [];
+}
+
+export function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (err as Error).message})`, { file });
+  }
+}
+
+/** qrels by query id: corpus ids with score > 0, from `<sub>/<split>.tsv` (every split when none is given). */
+function readQrels(root: string, sub: string, split: string | undefined): Map<string, Array<{ id: string; split: string }>> {
+  const out = new Map<string, Array<{ id: string; split: string }>>();
+  const dir = join(root, sub);
+  if (!existsSync(dir)) return out;
+  const names = readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort();
+  for (const n of names) {
+    const s = n.slice(0, -4);
+    if (split !== undefined && s !== split) continue;
+    const file = join(dir, n);
+    const lines = readText(file).split(/\r?\n/);
+    lines.forEach((line, i) => {
+      if (line.trim() === '') return;
+      const cols = line.split('\t');
+      if (i === 0 && cols[0] === 'query-id') return;
+      if (cols.length < 3) throw new InputError(`expected 3 tab-separated columns (query-id, corpus-id, score), got ${cols.length}`, { file, where: `line ${i + 1}` });
+      const score = Number(cols[2]);
+      if (!Number.isFinite(score)) throw new InputError(`score "${cols[2]}" is not a number`, { file, where: `line ${i + 1}` });
+      if (score <= 0) return;
+      const list = out.get(cols[0]!) ?? [];
+      list.push({ id: cols[1]!, split: s });
+      out.set(cols[0]!, list);
+    });
+  }
+  return out;
+}
+
+const TOOL_SOURCES: readonly ToolSource[] = ['core', 'mcp', 'plugin'];
+
+function toolFromRecord(r: Record<string, unknown>, file: string, where: string): Tool {
+  const id = requireText(r._id, '"_id"', file, where);
+  const parsedId = /^mcp__(.+?)__(.+)$/.exec(id) ?? null;
+  const source = (r.source ?? (parsedId ? 'mcp' : 'core')) as ToolSource;
+  if (!TOOL_SOURCES.includes(source)) throw new InputError(`"source" must be one of ${TOOL_SOURCES.join(', ')}`, { file, where });
+  const description = typeof r.description === 'string' ? r.description : typeof r.text === 'string' ? r.text : '';
+  const name = typeof r.name === 'string' ? r.name : parsedId?.[2] ?? (typeof r.title === 'string' && r.title ? r.title : id);
+  const inputSchema = (r.inputSchema ?? { type: 'object', properties: {} }) as JsonSchema;
+  checkInputSchema(inputSchema, file, `${where}: inputSchema`);
+  const server = typeof r.server === 'string' ? r.server : parsedId?.[1];
+  const tool = makeTool({
+    id,
+    name,
+    source,
+    ...(server !== undefined ? { server } : {}),
+    ...(typeof r.plugin === 'string' ? { plugin: r.plugin } : {}),
+    ...(typeof r.namespace === 'string' ? { namespace: r.namespace } : {}),
+    ...(typeof r.title === 'string' && r.title !== name ? { title: r.title } : {}),
+    summary: typeof r.summary === 'string' ? r.summary : description.split(/(?<=[.!?])\s/)[0] ?? '',
+    description,
+    inputSchema,
+    examples: stringArray(r.examples, 'examples', file, where),
+    scopes: stringArray(r.scopes, 'scopes', file, where),
+    pinned: r.pinned === true,
+    ...(r.annotations && typeof r.annotations === 'object' ? { annotations: r.annotations as Record<string, unknown> } : {}),
+  });
+  if (typeof r.hash === 'string' && r.hash !== tool.hash) {
+    throw new InputError(`tool "${id}": stored hash does not match its definition (edited by hand?)`, { file, where });
+  }
+  return tool;
+}
+
+function skillFromRecord(r: Record<string, unknown>, file: string, where: string): Skill {
+  const name = requireText(r.name ?? r._id, '"name"', file, where);
+  return makeSkill({
+    name,
+    description: typeof r.description === 'string' ? r.description : typeof r.text === 'string' ? r.text : '',
+    ...(typeof r.whenToUse === 'string' ? { whenToUse: r.whenToUse } : {}),
+    ...(typeof r.category === 'string' ? { category: r.category } : {}),
+    ...(typeof r.body === 'string' ? { body: r.body } : {}),
+    ...(typeof r.locator === 'string' ? { locator: r.locator } : {}),
+    disableModelInvocation: r.disableModelInvocation === true,
+  });
+}
+
+function caseFromRecord(
+  r: Record<string, unknown>,
+  file: string,
+  where: string,
+  qrels: Map<string, Array<{ id: string; split: string }>>,
+  skillQrels: Map<string, Array<{ id: string; split: string }>>,
+): Case | undefined {
+  const id = requireText(r._id, '"_id"', file, where);
+  const request = requireText(r.text, `query "${id}": "text"`, file, where);
+  const expected = r.expected;
+  if (expected !== undefined && expected !== 'tool' && expected !== 'none' && expected !== 'skill-only') {
+    throw new InputError(`query "${id}": "expected" must be "tool", "none" or "skill-only"`, { file, where });
+  }
+  const q = qrels.get(id);
+  const sq = skillQrels.get(id);
+  let expectedTools: string[] | undefined;
+  if (Array.isArray(r.expectedTools)) expectedTools = stringArray(r.expectedTools, 'expectedTools', file, where);
+  else if (expected === 'none') expectedTools = [];
+  else if (q) expectedTools = q.map((x) => x.id);
+  const expectedSkill = typeof r.expectedSkill === 'string' ? r.expectedSkill : sq?.[0]?.id;
+  // A plain BEIR query with no qrels in the chosen split and no "expected": not part of this split.
+  if (expectedTools === undefined && expectedSkill === undefined) return undefined;
+  const split = (typeof r.split === 'string' ? r.split : (q?.[0]?.split ?? sq?.[0]?.split)) as Split | undefined;
+  const c: Case = {
+    id,
+    request,
+    ...(expectedTools !== undefined ? { expectedTools } : {}),
+    ...(r.goldMode === 'any' || r.goldMode === 'all' ? { goldMode: r.goldMode as GoldMode } : {}),
+    ...(expectedSkill !== undefined ? { expectedSkill } : {}),
+    ...(Array.isArray(r.callerScopes) ? { callerScopes: stringArray(r.callerScopes, 'callerScopes', file, where) } : {}),
+    ...(typeof r.role === 'string' ? { role: r.role } : {}),
+    slices: Array.isArray(r.slices) ? stringArray(r.slices, 'slices', file, where) : expectedTools?.length === 0 ? ['no-tool'] : [],
+    ...(typeof r.sessionId === 'string' ? { sessionId: r.sessionId } : {}),
+    ...(typeof r.turn === 'number' ? { turn: r.turn } : {}),
+    ...(Array.isArray(r.hardNegatives) ? { hardNegatives: stringArray(r.hardNegatives, 'hardNegatives', file, where) } : {}),
+    ...(split !== undefined ? { split } : {}),
+  };
+  return c;
+}
+
+function stringArray(v: unknown, what: string, file: string, where: string): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new InputError(`"${what}" must be a list of strings`, { file, where });
+  return v as string[];
+}
+
+/** Relative paths of every file under `root`, sorted (for tests and `inspect`). */
+export function listFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(relative(root, p));
+    }
+  };
+  walk(root);
+  return out.sort();
+}

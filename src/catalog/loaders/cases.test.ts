@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../errors.ts';
+import type { Catalog } from '../types.ts';
+import { loadCases, readCases } from './cases.ts';
+import { loadMcpFolder } from './mcp.ts';
+import { loadSkillsFolder } from './skills.ts';
+
+const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'backpack-cases-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const tools = loadMcpFolder(join(FIX, 'catalogs/mcp-folder'));
+const catalog: Catalog = { ...tools, skills: loadSkillsFolder(join(FIX, 'skills')).skills };
+
+function inputError(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    return err as InputError;
+  }
+  throw new Error('expected an InputError');
+}
+
+function tmpFile(name: string, text: string): string {
+  const f = join(tmp, name);
+  writeFileSync(f, text);
+  return f;
+}
+
+describe('CSV cases', () => {
+  const cases = loadCases(join(FIX, 'cases/cases.csv'), catalog);
+
+  it('reads every column', () => {
+    expect(cases.map((c) => c.id)).toEqual(['c-read', 'row-3', 'c-none', 'c-any', 'c-skill', 'c-multi']);
+    expect(cases[0]).toEqual({
+      id: 'c-read',
+      request: 'Show me README.md from the acme/api repo',
+      expectedTools: ['mcp__github__read_file'],
+      callerScopes: ['repo:read'],
+      slices: ['lexical'],
+      hardNegatives: ['mcp__filesystem__read_file'],
+      split: 'test',
+    });
+    expect(cases[1]).toMatchObject({ request: 'Open ./notes.txt on my machine', slices: ['paraphrase', 'near-duplicate'] });
+    expect(cases[5]).toEqual({
+      id: 'c-multi',
+      request: 'Save the PR diff locally, then open a PR',
+      expectedTools: ['mcp__filesystem__write_file', 'mcp__github__create_pull_request'],
+      goldMode: 'all',
+      callerScopes: ['repo:write', 'fs:write'],
+      slices: ['multi-tool'],
+      sessionId: 's1',
+      turn: 1,
+      split: 'test',
+    });
+  });
+
+  it('an empty expected_tools cell is "no tool needed", or skill-only on a skill row', () => {
+    expect(cases[2]).toEqual({ id: 'c-none', request: "Thanks, that's all for today", expectedTools: [], slices: ['no-tool'], split: 'test' });
+    expect(cases[4]).toEqual({ id: 'c-skill', request: 'Write the release notes for v2.3', expectedSkill: 'release-notes', slices: ['skill'], split: 'train' });
+  });
+
+  it('splits lists on | and trims them; reads gold_mode, role, session and turn', () => {
+    expect(cases[3]).toEqual({
+      id: 'c-any',
+      request: 'Find where the login bug is discussed',
+      expectedTools: ['mcp__github__search', 'mcp__filesystem__search'],
+      goldMode: 'any',
+      role: 'triage',
+      slices: [],
+      sessionId: 's1',
+      turn: 0,
+      split: 'test',
+    });
+  });
+
+  it('reports an unknown expected tool with a suggestion, at its row', () => {
+    const f = join(FIX, 'faulty/unknown-tool.csv');
+    const err = inputError(() => loadCases(f, catalog));
+    expect(err.message).toBe('case "bad-1": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)');
+    expect(err.file).toBe(f);
+    expect(err.where).toBe('row 3');
+  });
+
+  it('rejects bad headers and cells', () => {
+    const e1 = inputError(() => readCases(tmpFile('h.csv', 'request,expected_tool\nhi,\n')));
+    expect(e1.message).toContain('unknown column "expected_tool" (did you mean expected_tools, expected_skill?)');
+    expect(e1.where).toBe('row 1');
+    expect(inputError(() => readCases(tmpFile('h2.csv', 'id,request\na,hi\n'))).message).toContain('missing required column "expected_tools"');
+    const e2 = inputError(() => readCases(tmpFile('g.csv', 'request,expected_tools,gold_mode\nhi,,any\nho,,sometimes\n')));
+    expect(e2.message).toBe('case "row-3": "gold_mode" must be "all" or "any" (got "sometimes")');
+    expect(e2.where).toBe('row 3');
+    expect(inputError(() => readCases(tmpFile('t.csv', 'request,expected_tools,turn\nhi,,soon\n'))).message).toContain('"turn" must be a whole number');
+    const e3 = inputError(() => readCases(tmpFile('r.csv', 'request,expected_tools\n  ,x\n')));
+    expect(e3.message).toBe('"request" is empty');
+    expect(e3.where).toBe('row 2');
+    const e4 = inputError(() => readCases(tmpFile('q.csv', 'request,expected_tools\n"unterminated,x\n')));
+    expect(e4.message).toMatch(/^invalid CSV/);
+    const e5 = inputError(() => readCases(tmpFile('n.csv', 'request,expected_tools\na,b,c\n')));
+    expect(e5.message).toMatch(/^invalid CSV/);
+    expect(e5.where).toBe('line 2');
+  });
+});
+
+describe('JSONL and JSON cases', () => {
+  it('reads JSONL cases with line-based default ids', () => {
+    const cases = loadCases(join(FIX, 'cases/cases.jsonl'), catalog);
+    expect(cases.map((c) => c.id)).toEqual(['j-search', 'line-2', 'j-skill', 'j-turn']);
+    expect(cases[0]).toEqual({
+      id: 'j-search',
+      request: 'search my files for TODO',
+      expectedTools: ['mcp__filesystem__search'],
+      slices: ['lexical'],
+      hardNegatives: ['mcp__github__search'],
+      split: 'test',
+    });
+    expect(cases[1]).toEqual({ id: 'line-2', request: "what's 2 + 2?", expectedTools: [], slices: ['no-tool'] });
+    expect(cases[2]).toEqual({ id: 'j-skill', request: 'summarise data.csv for me', expectedSkill: 'csv-summary', slices: ['skill'] });
+    expect(cases[3]).toMatchObject({ goldMode: 'all', callerScopes: ['repo:write'], role: 'developer', sessionId: 's9', turn: 2, split: 'train' });
+  });
+
+  it('reads a JSON array of cases', () => {
+    const f = tmpFile('cases.json', JSON.stringify([{ request: 'write notes.md', expectedTools: ['mcp__filesystem__write_file'] }]));
+    expect(loadCases(f, catalog)).toEqual([{ id: 'case-1', request: 'write notes.md', expectedTools: ['mcp__filesystem__write_file'], slices: [] }]);
+    const bad = tmpFile('bad.json', JSON.stringify([{ request: 'x', expectedTools: [] }, 'nope']));
+    expect(inputError(() => readCases(bad)).where).toBe('$[1]');
+  });
+
+  it('reports an empty request at its line', () => {
+    const f = join(FIX, 'faulty/empty-request.jsonl');
+    const err = inputError(() => loadCases(f, catalog));
+    expect(err.message).toBe('case "e2": "request" is empty');
+    expect(err.file).toBe(f);
+    expect(err.where).toBe('line 2');
+  });
+
+  it('reports invalid JSON at its line', () => {
+    const f = join(FIX, 'faulty/invalid-json.jsonl');
+    const err = inputError(() => loadCases(f, catalog));
+    expect(err.message).toMatch(/^invalid JSON: /);
+    expect(err.file).toBe(f);
+    expect(err.where).toBe('line 3');
+  });
+
+  it('rejects unknown fields, missing labels and bad types', () => {
+    const e1 = inputError(() => readCases(tmpFile('u.jsonl', '{"request":"x","expected_tools":[]}\n')));
+    expect(e1.message).toContain('unknown field "expected_tools" (did you mean expectedTools?)');
+    expect(e1.where).toBe('line 1');
+    const e2 = inputError(() => readCases(tmpFile('m.jsonl', '{"id":"a","request":"x"}\n')));
+    expect(e2.message).toBe('case "a": "expectedTools" is required (use [] for "no tool needed") unless "expectedSkill" is given');
+    const e3 = inputError(() => readCases(tmpFile('t.jsonl', '{"id":"a","request":"x","expectedTools":"mcp__github__search"}\n')));
+    expect(e3.message).toBe('case "a": "expectedTools" must be a list of strings (got a string)');
+    const e4 = inputError(() => loadCases(tmpFile('s.jsonl', '{"id":"a","request":"x","expectedSkill":"release-note"}\n'), catalog));
+    expect(e4.message).toBe('case "a": unknown expected skill "release-note" (did you mean release-notes?)');
+    const e5 = inputError(() => loadCases(tmpFile('d.jsonl', '{"id":"a","request":"x","expectedTools":[]}\n{"id":"a","request":"y","expectedTools":[]}\n'), catalog));
+    expect(e5.where).toBe('line 2');
+    expect(e5.message).toContain('duplicate case id "a"');
+  });
+
+  it('rejects other extensions and missing files', () => {
+    expect(inputError(() => readCases(tmpFile('cases.txt', ''))).message).toContain('use .csv, .jsonl or .json');
+    expect(inputError(() => readCases(join(tmp, 'none.csv'))).message).toBe('file not found');
+  });
+});

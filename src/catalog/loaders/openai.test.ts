@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../errors.ts';
+import { loadOpenAiTools } from './openai.ts';
+
+const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
+const file = join(FIX, 'catalogs/openai-tools.json');
+const tmp = mkdtempSync(join(tmpdir(), 'backpack-openai-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function inputError(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    return err as InputError;
+  }
+  throw new Error('expected an InputError');
+}
+
+describe('loadOpenAiTools', () => {
+  it('reads nested and flat function tools as core tools', () => {
+    const c = loadOpenAiTools(file);
+    expect(c.tools.map((t) => t.id)).toEqual(['get_weather', 'send_email', 'list_calendars']);
+    expect(c.servers).toEqual([]);
+    const [weather, email, calendars] = c.tools;
+    expect(weather).toMatchObject({ name: 'get_weather', source: 'core', namespace: 'core', summary: 'Get the current weather for a city.' });
+    expect(weather!.server).toBeUndefined();
+    expect((weather!.inputSchema.properties as Record<string, unknown>).unit).toEqual({ type: 'string', enum: ['celsius', 'fahrenheit'] });
+    expect(email!.inputSchema.required).toEqual(['to', 'subject', 'body']);
+    expect(calendars!.inputSchema).toEqual({ type: 'object', properties: {} });
+    expect(calendars!.description).toBe("List the user's calendars");
+  });
+
+  it('turns the tools into one server\'s tools with the server or namespace option', () => {
+    const c = loadOpenAiTools(file, { server: 'acme' });
+    expect(c.tools.map((t) => t.id)).toEqual(['mcp__acme__get_weather', 'mcp__acme__send_email', 'mcp__acme__list_calendars']);
+    expect(c.tools[0]).toMatchObject({ source: 'mcp', server: 'acme', namespace: 'acme' });
+    expect(c.servers).toEqual([{ name: 'acme', source: 'mcp', description: '', instructions: '' }]);
+    const ns = loadOpenAiTools(file, { namespace: 'functions' });
+    expect(ns.tools[0]).toMatchObject({ id: 'mcp__functions__get_weather', namespace: 'functions', server: 'functions' });
+    const both = loadOpenAiTools(file, { server: 'acme', namespace: 'weather' });
+    expect(both.tools[0]).toMatchObject({ id: 'mcp__acme__get_weather', namespace: 'weather' });
+  });
+
+  it('accepts {"tools":[…]}', () => {
+    const f = join(tmp, 'wrapped.json');
+    writeFileSync(f, JSON.stringify({ tools: [{ type: 'function', name: 'ping' }] }));
+    expect(loadOpenAiTools(f).tools.map((t) => t.id)).toEqual(['ping']);
+  });
+
+  it('rejects non-function tools, missing names and invalid parameters at their JSON path', () => {
+    const f = join(tmp, 'bad.json');
+    writeFileSync(f, JSON.stringify([{ type: 'function', function: { name: 'a' } }, { type: 'web_search_preview' }]));
+    const e1 = inputError(() => loadOpenAiTools(f));
+    expect(e1.message).toContain('tool type "web_search_preview" is not supported');
+    expect(e1.file).toBe(f);
+    expect(e1.where).toBe('$[1].type');
+
+    writeFileSync(f, JSON.stringify([{ type: 'function', function: { description: 'no name' } }]));
+    expect(inputError(() => loadOpenAiTools(f)).where).toBe('$[0].function.name');
+
+    writeFileSync(f, JSON.stringify([{ type: 'function', function: { name: 'a', parameters: { type: 'array' } } }]));
+    const e3 = inputError(() => loadOpenAiTools(f));
+    expect(e3.message).toBe('input schema must describe an object (type is "array")');
+    expect(e3.where).toBe('$[0].function.parameters');
+
+    writeFileSync(f, JSON.stringify([{ type: 'function', name: 'a', parameters: { type: 'object', required: 'x' } }]));
+    const e4 = inputError(() => loadOpenAiTools(f));
+    expect(e4.message).toMatch(/^invalid JSON Schema/);
+    expect(e4.where).toBe('$[0].parameters');
+
+    writeFileSync(f, JSON.stringify([{ type: 'function', name: 'a' }, { type: 'function', name: 'a' }]));
+    const e5 = inputError(() => loadOpenAiTools(f));
+    expect(e5.message).toBe(`duplicate tool id "a" (first defined at ${f}: $[0])`);
+    expect(e5.where).toBe('$[1]');
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * The one table of catalog formats Backpack reads, and `loadCatalog`, which picks a format by name
+ * or by looking at the path.
+ *
+ * Detection order (the first format whose `detect` says yes wins):
+ *   1. openai          a JSON file holding a non-empty array whose every entry has `"type":"function"`
+ *   2. anthropic       a JSON file holding a non-empty array (or `{"tools":[…]}`) whose every entry
+ *                      has `input_schema` and no `inputSchema`
+ *   3. mcp-bundle      a JSON file holding `{"servers":[…]}`
+ *   4. mcp-tools-list  a JSON file holding `{"tools":[…]}` or `{"result":{"tools":[…]}}`
+ *   5. metatool        a folder containing `plugin_des.json`
+ *   6. beir            a folder containing `corpus.jsonl` (or a Backpack `manifest.json`)
+ *   7. mcp-folder      a folder containing at least one `*.json` file
+ *   8. skills-folder   a folder with a `SKILL.md` in it or up to 6 levels below (`*\/SKILL.md`, …)
+ * Detection never throws: an unreadable or invalid JSON file simply matches no JSON format.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InputError } from '../errors.ts';
+import { isDatasetDir, readDataset } from '../dataset-files.ts';
+import { didYouMean } from '../suggest.ts';
+import type { Catalog } from '../types.ts';
+import { isDirectory, isFile, requireExists, type LoadOptions } from './common.ts';
+import { isMcpBundleShape, isMcpToolsListShape, loadMcpBundle, loadMcpFolder, loadMcpToolsList } from './mcp.ts';
+import { isOpenAiToolsShape, loadOpenAiTools } from './openai.ts';
+import { isAnthropicToolsShape, loadAnthropicTools } from './anthropic.ts';
+import { hasSkills, loadSkillsFolder } from './skills.ts';
+import { isMetaToolDir, loadMetaToolCatalog } from './metatool.ts';
+
+export type { LoadOptions } from './common.ts';
+
+export interface CatalogFormat {
+  /** One line for `--help` and error messages. */
+  description: string;
+  /** True if `path` looks like this format. Never throws. */
+  detect(path: string): boolean;
+  load(path: string, opts: LoadOptions): Catalog;
+}
+
+export const CATALOG_FORMATS = {
+  'mcp-tools-list': {
+    description: 'one MCP server\'s tools/list result {"tools":[…]} (or its JSON-RPC response); server = option or file name',
+    detect: (path: string) => isMcpToolsListShape(peekJson(path)),
+    load: (path: string, opts: LoadOptions) => {
+      const server = opts.server ?? opts.namespace;
+      return loadMcpToolsList(path, server !== undefined ? { server } : {});
+    },
+  },
+  'mcp-folder': {
+    description: 'a folder of MCP tools/list files, one *.json per server, named by file name',
+    detect: (path: string) => isDirectory(path) && safeList(path).some((n) => n.toLowerCase().endsWith('.json')),
+    load: (path: string, opts: LoadOptions) => {
+      noOptions('mcp-folder', path, opts);
+      return loadMcpFolder(path);
+    },
+  },
+  'mcp-bundle': {
+    description: 'several MCP servers in one JSON file {"servers":[{"name","description","instructions","tools":[…]}]}',
+    detect: (path: string) => isMcpBundleShape(peekJson(path)),
+    load: (path: string, opts: LoadOptions) => {
+      noOptions('mcp-bundle', path, opts);
+      return loadMcpBundle(path);
+    },
+  },
+  openai: {
+    description: 'OpenAI tools [{"type":"function","function":{name,description,parameters}}] (or the flat Responses form); core tools unless server/namespace is given',
+    detect: (path: string) => isOpenAiToolsShape(peekJson(path)),
+    load: (path: string, opts: LoadOptions) => loadOpenAiTools(path, opts),
+  },
+  anthropic: {
+    description: 'Anthropic tools [{name,description,input_schema}] (or {"tools":[…]}); core tools unless server/namespace is given',
+    detect: (path: string) => isAnthropicToolsShape(peekJson(path)),
+    load: (path: string, opts: LoadOptions) => loadAnthropicTools(path, opts),
+  },
+  'skills-folder': {
+    description: 'a folder of skills: <root>/[<category>/]<name>/SKILL.md with YAML front matter',
+    detect: (path: string) => hasSkills(path),
+    load: (path: string, opts: LoadOptions) => {
+      noOptions('skills-folder', path, opts);
+      return loadSkillsFolder(path);
+    },
+  },
+  beir: {
+    description: 'a dataset folder (Backpack\'s own, or plain BEIR: corpus.jsonl, queries.jsonl, qrels/)',
+    detect: (path: string) => isDirectory(path) && isDatasetDir(path),
+    load: (path: string, opts: LoadOptions) => {
+      noOptions('beir', path, opts);
+      return readDataset(path).catalog;
+    },
+  },
+  metatool: {
+    description: 'the MetaTool (ToolE) data folder (plugin_des.json and friends): 199 plugin tools',
+    detect: (path: string) => isDirectory(path) && isMetaToolDir(path),
+    load: (path: string, opts: LoadOptions) => {
+      noOptions('metatool', path, opts);
+      return loadMetaToolCatalog(path);
+    },
+  },
+} as const satisfies Record<string, CatalogFormat>;
+
+export type CatalogFormatName = keyof typeof CATALOG_FORMATS;
+
+/** The fixed order `detectCatalogFormat` tries formats in (see the module comment). */
+export const DETECTION_ORDER: readonly CatalogFormatName[] = [
+  'openai',
+  'anthropic',
+  'mcp-bundle',
+  'mcp-tools-list',
+  'metatool',
+  'beir',
+  'mcp-folder',
+  'skills-folder',
+];
+
+export function isCatalogFormatName(name: string): name is CatalogFormatName {
+  return Object.prototype.hasOwnProperty.call(CATALOG_FORMATS, name);
+}
+
+/** The first format in `DETECTION_ORDER` that recognises `path`, if any. */
+export function detectCatalogFormat(path: string): CatalogFormatName | undefined {
+  return DETECTION_ORDER.find((name) => CATALOG_FORMATS[name].detect(path));
+}
+
+/**
+ * Load a catalog from `path`: in the named `format`, or in the format detected (see the module
+ * comment). A missing path is `file not found`; an unknown format name or nothing detected is an
+ * `InputError` listing the formats.
+ */
+export function loadCatalog(path: string, opts: LoadOptions & { format?: string } = {}): Catalog {
+  const { format, ...loadOpts } = opts;
+  const names = Object.keys(CATALOG_FORMATS);
+  if (format !== undefined && !isCatalogFormatName(format)) {
+    throw new InputError(`unknown catalog format "${format}"${didYouMean(format, names)}; formats are ${names.join(', ')}`, { where: 'format' });
+  }
+  requireExists(path);
+  const name = format ?? detectCatalogFormat(path);
+  if (name === undefined) {
+    const kind = isDirectory(path) ? 'folder' : 'file';
+    throw new InputError(`cannot tell the catalog format of this ${kind}: tried ${DETECTION_ORDER.join(', ')}; name one with a format option`, { file: path });
+  }
+  return CATALOG_FORMATS[name].load(path, loadOpts);
+}
+
+function noOptions(format: string, path: string, opts: LoadOptions): void {
+  const given = (['server', 'namespace'] as const).filter((k) => opts[k] !== undefined);
+  if (given.length) {
+    throw new InputError(`option "${given[0]}" does not apply to the ${format} format (only to mcp-tools-list, openai and anthropic)`, { file: path });
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Parsed JSON of a file, or `undefined` when it is not a readable JSON file; the last file is memoised. */
+let lastPeek: { key: string; value: unknown } | undefined;
+function peekJson(path: string): unknown {
+  if (!isFile(path)) return undefined;
+  try {
+    const st = statSync(path);
+    const key = `${resolve(path)}\0${st.size}\0${st.mtimeMs}`;
+    if (lastPeek?.key === key) return lastPeek.value;
+    let value: unknown;
+    try {
+      value = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      value = undefined;
+    }
+    lastPeek = { key, value };
+    return value;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import { canonicalJson, sha256 } from './hash.ts';
+import type { Catalog } from './types.ts';
+
+/** Version of the dataset folder layout (manifest, file names, JSONL fields). */
+export const DATASET_SCHEMA_VERSION = 1;
+
+export interface SliceStats {
+  count: number;
+  /** count ÷ all cases. */
+  share: number;
+  /**
+   * Mean, over the slice's cases that have gold tools, of the share of the request's content
+   * words that also occur in the gold tools' text (name, summary, description); `null` when no
+   * case of the slice has a gold tool (no-tool, skill-only).
+   */
+  meanWordOverlap: number | null;
+}
+
+export interface FileEntry {
+  sha256: string;
+  bytes: number;
+}
+
+export interface Manifest {
+  schemaVersion: number;
+  name: string;
+  /** The generator and its version, for generated datasets; `null` for converted external ones. */
+  generator: { name: string; version: string } | null;
+  seed: number | null;
+  preset: string | null;
+  params: Record<string, unknown>;
+  counts: {
+    tools: number;
+    skills: number;
+    cases: number;
+    servers: number;
+    plugins: number;
+    namespaces: number;
+    noToolCases: number;
+    sessions: number;
+    [key: string]: number;
+  };
+  slices: Record<string, SliceStats>;
+  splits: Record<string, number>;
+  /** `catalogHash` of the catalog: what results and regression files name the catalog by. */
+  catalogSha256: string;
+  /** sha256 and size of every other file in the folder, by relative path, sorted. */
+  files: Record<string, FileEntry>;
+  /** Free text: where the data came from, its licence. */
+  provenance?: string;
+}
+
+/**
+ * The catalog's identity: sha256 over the sorted content hashes of its tools and skills and the
+ * canonical JSON of its servers and plugins. Independent of file format and of tool order.
+ */
+export function catalogHash(catalog: Catalog): string {
+  const lines: string[] = [];
+  for (const t of catalog.tools) lines.push(`tool\t${t.id}\t${t.hash}`);
+  for (const s of catalog.skills) lines.push(`skill\t${s.name}\t${s.hash}`);
+  for (const s of catalog.servers) lines.push(`server\t${s.name}\t${sha256(canonicalJson(s))}`);
+  for (const p of catalog.plugins) lines.push(`plugin\t${p.name}\t${sha256(canonicalJson(p))}`);
+  lines.sort();
+  return sha256(lines.join('\n'));
+}

@@ -1,0 +1,144 @@
+/**
+ * What `backpack inspect` reports about a catalog and its cases: counts, the largest namespaces,
+ * slice sizes, and the size distribution of tool schemas.
+ */
+import type { Manifest, SliceStats } from './manifest.ts';
+import type { Case, Catalog, Tool } from './types.ts';
+
+export interface Distribution {
+  min: number;
+  p10: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+  total: number;
+  /** Tools per size bucket, keyed like `<100`, `100-249`, … `>=1000`. */
+  buckets: Record<string, number>;
+}
+
+export interface CatalogSummary {
+  name: string;
+  tools: number;
+  skills: number;
+  cases: number;
+  servers: number;
+  plugins: number;
+  namespaces: number;
+  bySource: Record<string, number>;
+  pinnedTools: string[];
+  /** The ten largest namespaces, largest first (ties by name). */
+  largestNamespaces: Array<{ namespace: string; tools: number }>;
+  /** Slice name → stats (from the manifest when there is one, else counted here without overlap). */
+  slices: Record<string, SliceStats>;
+  noToolCases: number;
+  /** Estimated tokens of each tool's definition as a provider receives it (Anthropic tools JSON). */
+  schemaTokens: Distribution & { estimator: string };
+  catalogSha256?: string;
+  generator?: Manifest['generator'];
+  seed?: number | null;
+}
+
+/** The JSON a provider receives for one tool (Anthropic tools shape: name, description, input_schema). */
+export function providerToolJson(t: Tool): string {
+  return JSON.stringify({ name: t.id, description: t.description, input_schema: t.inputSchema });
+}
+
+/** Token estimate used until a real tokenizer is wired in: ceil(characters ÷ 4), as Hermes estimates. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+const BUCKETS: Array<[string, number]> = [
+  ['<100', 100],
+  ['100-249', 250],
+  ['250-499', 500],
+  ['500-999', 1000],
+  ['>=1000', Infinity],
+];
+
+/** Distribution of a list of numbers (nearest-rank percentiles). */
+export function distribution(values: readonly number[]): Distribution {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]! : 0);
+  const total = sorted.reduce((a, b) => a + b, 0);
+  const buckets: Record<string, number> = {};
+  for (const [label] of BUCKETS) buckets[label] = 0;
+  for (const v of sorted) buckets[BUCKETS.find(([, hi]) => v < hi)![0]]! += 1;
+  return {
+    min: sorted[0] ?? 0,
+    p10: at(0.1),
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    max: sorted[sorted.length - 1] ?? 0,
+    mean: sorted.length ? Math.round((total / sorted.length) * 10) / 10 : 0,
+    total,
+    buckets,
+  };
+}
+
+export function summarize(name: string, catalog: Catalog, cases: readonly Case[], manifest: Manifest | null = null): CatalogSummary {
+  const nsCounts = new Map<string, number>();
+  const bySource: Record<string, number> = {};
+  for (const t of catalog.tools) {
+    nsCounts.set(t.namespace, (nsCounts.get(t.namespace) ?? 0) + 1);
+    bySource[t.source] = (bySource[t.source] ?? 0) + 1;
+  }
+  const largestNamespaces = [...nsCounts.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, 10)
+    .map(([namespace, tools]) => ({ namespace, tools }));
+  let slices: Record<string, SliceStats>;
+  if (manifest && Object.keys(manifest.slices).length) slices = manifest.slices;
+  else {
+    const counts = new Map<string, number>();
+    for (const c of cases) for (const s of c.slices) counts.set(s, (counts.get(s) ?? 0) + 1);
+    slices = {};
+    for (const s of [...counts.keys()].sort()) slices[s] = { count: counts.get(s)!, share: Math.round((counts.get(s)! / Math.max(1, cases.length)) * 10_000) / 10_000, meanWordOverlap: null };
+  }
+  return {
+    name,
+    tools: catalog.tools.length,
+    skills: catalog.skills.length,
+    cases: cases.length,
+    servers: catalog.servers.length || new Set(catalog.tools.map((t) => t.server).filter(Boolean)).size,
+    plugins: catalog.plugins.length || new Set(catalog.tools.map((t) => t.plugin).filter(Boolean)).size,
+    namespaces: nsCounts.size,
+    bySource,
+    pinnedTools: catalog.tools.filter((t) => t.pinned).map((t) => t.id),
+    largestNamespaces,
+    slices,
+    noToolCases: cases.filter((c) => c.expectedTools?.length === 0).length,
+    schemaTokens: { estimator: 'chars/4 of the Anthropic tools JSON', ...distribution(catalog.tools.map((t) => estimateTokens(providerToolJson(t)))) },
+    ...(manifest ? { catalogSha256: manifest.catalogSha256, generator: manifest.generator, seed: manifest.seed } : {}),
+  };
+}
+
+/** The summary as a plain-text report for the terminal. */
+export function formatSummary(s: CatalogSummary): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  const lines: string[] = [];
+  lines.push(`${s.name}`);
+  if (s.generator) lines.push(`  generator      ${s.generator.name} ${s.generator.version}, seed ${s.seed}`);
+  if (s.catalogSha256) lines.push(`  catalog sha256 ${s.catalogSha256}`);
+  lines.push(`  tools          ${n(s.tools)} (${Object.entries(s.bySource).map(([k, v]) => `${k} ${n(v)}`).join(', ')}; pinned: ${s.pinnedTools.join(', ') || 'none'})`);
+  lines.push(`  servers        ${n(s.servers)}    plugins ${n(s.plugins)}    namespaces ${n(s.namespaces)}`);
+  lines.push(`  skills         ${n(s.skills)}`);
+  lines.push(`  cases          ${n(s.cases)} (no-tool ${n(s.noToolCases)})`);
+  lines.push('', '  largest namespaces');
+  for (const ns of s.largestNamespaces) lines.push(`    ${ns.namespace.padEnd(28)} ${n(ns.tools).padStart(7)}`);
+  if (Object.keys(s.slices).length) {
+    lines.push('', '  slices                        cases   share  word overlap');
+    for (const [name, st] of Object.entries(s.slices)) {
+      const ov = st.meanWordOverlap === null ? '     -' : st.meanWordOverlap.toFixed(3).padStart(6);
+      lines.push(`    ${name.padEnd(26)} ${n(st.count).padStart(7)}  ${(st.share * 100).toFixed(1).padStart(5)}%  ${ov}`);
+    }
+  }
+  const d = s.schemaTokens;
+  lines.push('', `  tool schema size, tokens (${d.estimator})`);
+  lines.push(`    min ${d.min}  p10 ${d.p10}  median ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}  mean ${d.mean}  all tools ${n(d.total)}`);
+  lines.push(`    ${Object.entries(d.buckets).map(([k, v]) => `${k}: ${n(v)}`).join('  ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,122 @@
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { InputError } from './errors.ts';
+import { didYouMean } from './suggest.ts';
+import type { Case, Catalog, JsonSchema, Plugin, Server, Skill, Tool } from './types.ts';
+
+/** A value with the place it was read from, so a later check can point at the file and line. */
+export interface Located<T> {
+  value: T;
+  file: string;
+  /** `line 3`, `$.tools[2]`, `row 5`… */
+  where: string;
+}
+
+export function located<T>(value: T, file: string, where: string): Located<T> {
+  return { value, file, where };
+}
+
+const ajv2020 = new Ajv2020({ strict: false, validateFormats: false });
+const ajv07 = new Ajv({ strict: false, validateFormats: false });
+
+/**
+ * Why a tool input schema is not acceptable, or `undefined` if it is. It must be a JSON Schema
+ * (draft-07 or 2020-12, checked against the meta-schema) whose top level describes an object, as
+ * MCP, OpenAI and Anthropic all require.
+ */
+export function inputSchemaProblem(schema: unknown): string | undefined {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'input schema must be a JSON object';
+  const s = schema as JsonSchema;
+  if (s.type !== undefined && s.type !== 'object') return `input schema must describe an object (type is ${JSON.stringify(s.type)})`;
+  const draft07 = typeof s.$schema === 'string' && s.$schema.includes('draft-07');
+  const validator = draft07 ? ajv07 : ajv2020;
+  const { $schema: _ignored, ...body } = s;
+  if (validator.validateSchema(body) === true) return undefined;
+  // A draft-07 schema without `$schema` (tuple `items`, `definitions`) is common in the wild: accept it too.
+  if (!draft07 && ajv07.validateSchema(body) === true) return undefined;
+  const err = validator.errors?.[0];
+  if (!err) return 'invalid JSON Schema';
+  const at = err.instancePath ? err.instancePath.replace(/\//g, '.').replace(/^\./, '') : '';
+  return `invalid JSON Schema${at ? ` at ${at}` : ''}: ${err.message ?? 'does not match the meta-schema'}`;
+}
+
+/** Throw an `InputError` at `file`/`where` if `schema` is not an acceptable input schema. */
+export function checkInputSchema(schema: unknown, file: string, where: string): void {
+  const problem = inputSchemaProblem(schema);
+  if (problem) throw new InputError(problem, { file, where });
+}
+
+/** Throw unless `text` is a non-empty string. */
+export function requireText(value: unknown, what: string, file: string, where: string): string {
+  if (typeof value !== 'string') throw new InputError(`${what} must be a string (got ${value === undefined ? 'nothing' : typeof value})`, { file, where });
+  if (value.trim() === '') throw new InputError(`${what} is empty`, { file, where });
+  return value;
+}
+
+export interface CatalogParts {
+  tools: Located<Tool>[];
+  skills?: Located<Skill>[];
+  servers?: Server[];
+  plugins?: Plugin[];
+}
+
+/**
+ * Put located tools and skills together into a `Catalog`, rejecting duplicate tool ids and skill
+ * names (the error names both places). Order is kept as given.
+ */
+export function assembleCatalog(parts: CatalogParts): Catalog {
+  const seen = new Map<string, Located<Tool>>();
+  for (const t of parts.tools) {
+    const first = seen.get(t.value.id);
+    if (first) {
+      throw new InputError(`duplicate tool id "${t.value.id}" (first defined at ${first.file}: ${first.where})`, { file: t.file, where: t.where });
+    }
+    seen.set(t.value.id, t);
+  }
+  const seenSkills = new Map<string, Located<Skill>>();
+  for (const s of parts.skills ?? []) {
+    const first = seenSkills.get(s.value.name);
+    if (first) {
+      throw new InputError(`duplicate skill name "${s.value.name}" (first defined at ${first.file}: ${first.where})`, { file: s.file, where: s.where });
+    }
+    seenSkills.set(s.value.name, s);
+  }
+  return {
+    tools: parts.tools.map((t) => t.value),
+    skills: (parts.skills ?? []).map((s) => s.value),
+    servers: parts.servers ?? [],
+    plugins: parts.plugins ?? [],
+  };
+}
+
+/**
+ * Check labelled cases against a catalog: ids unique, requests not empty, every expected tool,
+ * hard negative and expected skill known. Throws an `InputError` naming the file and line.
+ */
+export function checkCases(cases: Located<Case>[], catalog: Catalog): Case[] {
+  const toolIds = new Set(catalog.tools.map((t) => t.id));
+  const skillNames = new Set(catalog.skills.map((s) => s.name));
+  const ids = new Map<string, Located<Case>>();
+  for (const lc of cases) {
+    const c = lc.value;
+    const at = { file: lc.file, where: lc.where };
+    if (c.id.trim() === '') throw new InputError('case id is empty', at);
+    const first = ids.get(c.id);
+    if (first) throw new InputError(`duplicate case id "${c.id}" (first at ${first.file}: ${first.where})`, at);
+    ids.set(c.id, lc);
+    if (c.request.trim() === '') throw new InputError(`case "${c.id}": request is empty`, at);
+    for (const id of c.expectedTools ?? []) {
+      if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown expected tool id "${id}"${didYouMean(id, toolIds)}`, at);
+    }
+    for (const id of c.hardNegatives ?? []) {
+      if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${didYouMean(id, toolIds)}`, at);
+    }
+    if (c.expectedSkill !== undefined && !skillNames.has(c.expectedSkill)) {
+      throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${didYouMean(c.expectedSkill, skillNames)}`, at);
+    }
+    if (c.expectedTools === undefined && c.expectedSkill === undefined) {
+      throw new InputError(`case "${c.id}": no expected tools (use an empty list for "no tool needed") and no expected skill`, at);
+    }
+  }
+  return cases.map((c) => c.value);
+}

@@ -1,0 +1,378 @@
+/**
+ * Labelled requests with named slices. Requests are written from the casual vocabulary (verbs,
+ * object synonyms, fillers, casual wrappers), not from tool descriptions; the lexical slice
+ * deliberately reuses tool-name words, the paraphrase slice provably shares none.
+ */
+import type { Case } from '../catalog/types.ts';
+import type { Rng } from './rng.ts';
+import type { SkillMeta } from './skills.ts';
+import { capitalize, sharesNoNameWord, spaced, words } from './text.ts';
+import { fill, type ServerPlan, type ToolMeta } from './tools.ts';
+import { FILLERS } from './vocab/operations.ts';
+
+/** Share of the cases each slice is generated for (multi-turn counts turns). */
+export const SLICE_SHARES = {
+  lexical: 0.19,
+  paraphrase: 0.17,
+  'near-duplicate': 0.1,
+  'rare-tool': 0.06,
+  'scope-restricted': 0.07,
+  'no-tool': 0.16,
+  'multi-tool': 0.07,
+  skill: 0.07,
+  'multi-turn': 0.11,
+} as const;
+
+type Mode = 'lexical' | 'paraphrase';
+
+interface Draft {
+  request: string;
+  expectedTools?: string[];
+  goldMode?: 'all' | 'any';
+  expectedSkill?: string;
+  callerScopes?: string[];
+  role?: string;
+  slices: string[];
+  hardNegatives?: string[];
+  sessionId?: string;
+  turn?: number;
+}
+
+const PREFIXES = ['', '', '', 'hey, ', 'can you ', 'could you ', 'quick one: ', 'pls ', 'I need you to ', 'help me ', 'ok so ', 'yo '];
+const SUFFIXES = ['', '', '', '?', ' asap', ' thanks', ' — urgent', ' when you get a sec', ' please', ' for the standup'];
+
+/** Indexes over the generated tools that the case builders share. */
+class ToolIndex {
+  readonly mcp: ToolMeta[];
+  readonly hand: ToolMeta[];
+  readonly byIntent = new Map<string, ToolMeta[]>();
+  readonly byKey = new Map<string, ToolMeta>();
+  readonly legacyByBase = new Map<string, ToolMeta[]>();
+  readonly byServer = new Map<string, ToolMeta[]>();
+  readonly servers: ServerPlan[];
+  readonly serverWeights: number[];
+
+  constructor(tools: readonly ToolMeta[], servers: readonly ServerPlan[]) {
+    this.mcp = tools.filter((m) => m.server && !m.legacyOf);
+    this.hand = tools.filter((m) => m.hand && !m.tool.pinned);
+    for (const m of this.mcp) {
+      push(this.byIntent, m.intent!, m);
+      this.byKey.set(key(m.server!.name, m.op!.key, m.object!.key), m);
+      push(this.byServer, m.server!.name, m);
+    }
+    for (const m of tools) if (m.legacyOf && m.server) push(this.legacyByBase, key(m.server.name, m.op!.key, m.object!.key), m);
+    this.servers = servers.filter((s) => (this.byServer.get(s.name)?.length ?? 0) > 0);
+    this.serverWeights = this.servers.map((s) => Math.sqrt(s.size));
+  }
+
+  pickTool(r: Rng, filter: (m: ToolMeta) => boolean = () => true): ToolMeta | undefined {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const server = r.weighted(this.servers, this.serverWeights);
+      const list = this.byServer.get(server.name)!.filter(filter);
+      if (list.length) return r.pick(list);
+    }
+    const all = this.mcp.filter(filter);
+    return all.length ? r.pick(all) : undefined;
+  }
+
+  /** Same operation on a confusable object of the same server, other servers' same intent, legacy versions. */
+  siblings(m: ToolMeta, includeOtherServers: boolean): ToolMeta[] {
+    const out: ToolMeta[] = [];
+    for (const c of m.object!.confusable ?? []) {
+      const s = this.byKey.get(key(m.server!.name, m.op!.key, c));
+      if (s) out.push(s);
+    }
+    if (includeOtherServers) for (const s of this.byIntent.get(m.intent!) ?? []) if (s !== m) out.push(s);
+    out.push(...(this.legacyByBase.get(key(m.server!.name, m.op!.key, m.object!.key)) ?? []));
+    return out;
+  }
+}
+
+function key(server: string, op: string, object: string): string {
+  return `${server}|${op}|${object}`;
+}
+
+function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {
+  const list = map.get(k);
+  if (list) list.push(v);
+  else map.set(k, [v]);
+}
+
+function fillers(r: Rng): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, list] of Object.entries(FILLERS)) out[k] = r.pick(list);
+  return out;
+}
+
+function productMention(server: ServerPlan, r: Rng): { text: string; at: 'start' | 'end' } {
+  const name = server.spec.aliases.length && r.chance(0.3) ? r.pick(server.spec.aliases) : server.spec.display;
+  return r.pick([
+    { text: `in ${name}`, at: 'end' as const },
+    { text: `on ${name}`, at: 'end' as const },
+    { text: `over in ${name}`, at: 'end' as const },
+    { text: `${name}:`, at: 'start' as const },
+    { text: `(${name})`, at: 'end' as const },
+  ]);
+}
+
+function wrap(core: string, r: Rng): string {
+  const text = `${r.pick(PREFIXES)}${core}${r.pick(SUFFIXES)}`.replace(/\s+/g, ' ').trim();
+  return text;
+}
+
+/**
+ * A request for one MCP tool. Returns undefined when a paraphrase that avoids every word of the
+ * tool's name cannot be found (the caller then tries another tool).
+ */
+function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): string | undefined {
+  const op = m.op!;
+  const object = m.object!;
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const vars = { ...fillers(r), obj: r.pick(object.casual), kw: spaced(object.key), kws: spaced(object.plural) };
+    let core = fill(r.pick(mode === 'lexical' ? op.lexical : op.casual), vars);
+    if (mention) {
+      const p = productMention(m.server!, r);
+      core = p.at === 'start' ? `${p.text} ${core}` : `${core} ${p.text}`;
+    }
+    const text = wrap(core, r);
+    if (mode === 'lexical' || sharesNoNameWord(text, m.tool.name)) return text;
+  }
+  return undefined;
+}
+
+/** A request for a hand-written (core or plugin) tool. */
+function handRequest(m: ToolMeta, mode: Mode, r: Rng): string | undefined {
+  const casual = r.pick(m.hand!.casual);
+  if (mode === 'paraphrase') {
+    const text = wrap(casual, r);
+    return sharesNoNameWord(text, m.tool.name) ? text : undefined;
+  }
+  return wrap(`${spaced(m.tool.name)}: ${casual}`, r);
+}
+
+/** Gold for a single-tool request: the tool, or every server's same intent when the product was not named. */
+function gold(m: ToolMeta, mention: boolean, idx: ToolIndex): { expectedTools: string[]; goldMode?: 'any' } {
+  if (!m.server || mention) return { expectedTools: [m.tool.id] };
+  const same = idx.byIntent.get(m.intent!) ?? [m];
+  if (same.length === 1) return { expectedTools: [m.tool.id] };
+  return { expectedTools: same.map((s) => s.tool.id).sort(), goldMode: 'any' };
+}
+
+function singleToolDraft(m: ToolMeta, mode: Mode, mention: boolean, idx: ToolIndex, r: Rng, slice: string): Draft | undefined {
+  const request = m.hand ? handRequest(m, mode, r) : mcpRequest(m, mode, mention, r);
+  if (!request) return undefined;
+  const g = gold(m, mention || !!m.hand, idx);
+  const goldSet = new Set(g.expectedTools);
+  const negatives = m.server ? idx.siblings(m, true).map((s) => s.tool.id).filter((id) => !goldSet.has(id)) : [];
+  const slices = slice === mode ? [mode] : [slice, mode];
+  return { request, ...g, slices, ...(negatives.length ? { hardNegatives: [...new Set(negatives)].sort() } : {}) };
+}
+
+const NO_TOOL_TEMPLATES: ReadonlyArray<(r: Rng, idx: ToolIndex) => string> = [
+  (r) => r.pick(['hi!', 'hello there', 'good morning', 'hey, how are you?', 'yo', 'morning team', 'hiya', 'good evening!']),
+  (r) => r.pick(['thanks, that is all for now', 'perfect, thank you', 'great, appreciate it', 'ok cool', 'got it, thanks!', 'nice work', 'that helps, cheers']),
+  (r) => r.pick(['what do you mean by that?', 'can you say that again more simply?', 'sorry, I did not follow the last part', 'wait, which one did you mean?', 'could you clarify your previous answer?', 'can you summarize what you just told me?']),
+  (r) => r.pick(['what can you do?', 'who built you?', 'are you a bot?', 'how should I phrase requests to you?', 'what are your limits?']),
+  (r) => `what is the capital of ${r.pick(['Australia', 'Canada', 'Kenya', 'Peru', 'Norway', 'Vietnam', 'Chile', 'Morocco', 'Poland', 'New Zealand'])}?`,
+  (r) => `write me a ${r.pick(['haiku', 'limerick', 'two-line poem', 'short toast', 'birthday message'])} about ${r.pick(['autumn', 'coffee', 'Mondays', 'our intern', 'the ocean', 'deadlines', 'cats'])}`,
+  (r) => `tell me a ${r.pick(['joke', 'fun fact', 'riddle', 'pun'])} about ${r.pick(['programmers', 'databases', 'penguins', 'pizza', 'space', 'accountants'])}`,
+  (r) => `how do you say "${r.pick(['thank you', 'good luck', 'see you tomorrow', 'happy birthday', 'where is the station'])}" in ${r.pick(['Spanish', 'Japanese', 'German', 'Hindi', 'Portuguese', 'Swahili'])}?`,
+  (r) => `what is ${r.int(12, 99)} times ${r.int(3, 19)}?`,
+  (r) => `convert ${r.int(2, 90)} ${r.pick(['miles to kilometres', 'Fahrenheit to Celsius', 'pounds to kilograms', 'inches to centimetres'])} for me`,
+  (r) => `any tips for ${r.pick(['staying focused after lunch', 'running a good retro', 'writing a clear email', 'giving feedback kindly', 'a first conference talk', 'sleeping better'])}?`,
+  (_r, idx) => conceptual(_r, idx),
+  (_r, idx) => conceptual(_r, idx),
+  (r) => `explain ${r.pick(['recursion', 'eventual consistency', 'the CAP theorem', 'what an API is', 'OAuth in plain words', 'big-O notation', 'how DNS works', 'what a vector database is'])} ${r.pick(['like I am five', 'in two sentences', 'briefly', 'with an analogy'])}`,
+  (r) => `what do you think about ${r.pick(['tabs versus spaces', 'remote work', 'four-day weeks', 'monorepos', 'pair programming', 'standing desks'])}?`,
+  (r) => r.pick(['never mind', 'forget it, I will do it myself', 'hold on a second', 'let me think about it', 'ignore my last message', 'actually, scratch that']),
+];
+
+/** Domain questions that need knowledge, not a tool: the tempting no-tool cases. */
+function conceptual(r: Rng, idx: ToolIndex): string {
+  const m = r.pick(idx.mcp);
+  const objects = m.server!.archetype.objects;
+  const a = m.object!;
+  const b = r.pick(objects);
+  return r.pick([
+    `in general, what is the difference between ${a.casual[0]} and ${b.casual[0]}?`,
+    `conceptually, why would a team use ${m.server!.spec.display} at all?`,
+    `what does "${a.casual[0]}" usually mean in ${m.server!.archetype.casualDomain[0] ?? 'this context'}?`,
+    `no need to look anything up: is it good practice to keep ${a.casual[0]} and ${b.casual[0]} separate?`,
+  ]);
+}
+
+function noToolDraft(r: Rng, idx: ToolIndex): Draft {
+  const t = r.pick(NO_TOOL_TEMPLATES)(r, idx);
+  return { request: capitalizeMaybe(t, r), expectedTools: [], slices: ['no-tool'] };
+}
+
+function capitalizeMaybe(s: string, r: Rng): string {
+  return r.chance(0.5) ? capitalize(s) : s;
+}
+
+/** The seed article's incident, with the same four operations across four servers. */
+function incidentDraft(idx: ToolIndex, r: Rng): Draft | undefined {
+  const find = (server: string, op: string, objectWord: string): ToolMeta | undefined =>
+    idx.byServer.get(server)?.find((m) => m.op!.key === op && words(m.object!.key).includes(objectWord));
+  const steps = [find('kubernetes', 'history', 'rollout'), find('datadog', 'search', 'log'), find('clickup', 'create', 'task'), find('slack', 'create', 'message')];
+  if (steps.some((s) => s === undefined)) return undefined;
+  const service = r.pick(['Voice AI', 'checkout', 'search-api', 'payments', 'notifications']);
+  const request = r.pick([
+    `${service} calls started failing after yesterday's deploy. Check the rollout history in Kubernetes, pull the error logs from Datadog, open a ClickUp task for the incident and post a summary in Slack.`,
+    `${service} is throwing 429s since the last release: look at the k8s rollout history, search Datadog logs for the errors, create a ClickUp incident task, then drop a summary message in Slack.`,
+  ]);
+  return { request, expectedTools: steps.map((s) => s!.tool.id), goldMode: 'all', slices: ['multi-tool'] };
+}
+
+const JOINERS = [', then ', ' and then ', '; after that ', '. Also ', ', and '];
+
+function multiToolDraft(idx: ToolIndex, r: Rng): Draft | undefined {
+  const n = r.weighted([2, 3, 4], [5, 3, 1]);
+  const picked: ToolMeta[] = [];
+  const archetypes = new Set<string>();
+  for (let i = 0; i < 30 && picked.length < n; i++) {
+    const m = idx.pickTool(r, (t) => !archetypes.has(t.server!.archetype.key));
+    if (!m) break;
+    archetypes.add(m.server!.archetype.key);
+    picked.push(m);
+  }
+  if (picked.length < 2) return undefined;
+  const parts: string[] = [];
+  for (const m of picked) {
+    const p = mcpRequest(m, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
+    if (!p) return undefined;
+    parts.push(p.replace(/[?.]$/, ''));
+  }
+  let request = parts[0]!;
+  for (const p of parts.slice(1)) request += `${r.pick(JOINERS)}${p}`;
+  return { request, expectedTools: picked.map((m) => m.tool.id), goldMode: 'all', slices: ['multi-tool'] };
+}
+
+function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
+  const tempting = idx.pickTool(r, (m) => m.op!.scope !== 'read');
+  if (!tempting) return undefined;
+  const op = tempting.op!;
+  const server = tempting.server!;
+  // A caller holding the alternative's scope but not the tempting tool's.
+  const altKey = op.alternative;
+  const alt = altKey ? idx.byKey.get(key(server.name, altKey, tempting.object!.key)) : undefined;
+  const readOnly = op.scope === 'write' || !alt || alt.op!.scope === 'read';
+  const callerScopes = [`${server.name}:read`];
+  if (!readOnly) callerScopes.push(`${server.name}:write`);
+  for (const other of r.sample(idx.servers, 4)) if (other.name !== server.name) callerScopes.push(`${other.name}:read`);
+  const permitted = alt && callerScopes.includes(alt.tool.scopes[0]!) ? alt : undefined;
+  const request = mcpRequest(tempting, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
+  if (!request) return undefined;
+  return {
+    request,
+    expectedTools: permitted ? [permitted.tool.id] : [],
+    callerScopes: callerScopes.sort(),
+    role: readOnly ? 'read-only-analyst' : 'editor',
+    slices: ['scope-restricted'],
+    hardNegatives: [tempting.tool.id],
+  };
+}
+
+function skillDraft(skills: readonly SkillMeta[], r: Rng): Draft {
+  const s = r.pick(skills);
+  return { request: wrap(r.pick(s.casual), r), expectedSkill: s.skill.name, slices: ['skill'] };
+}
+
+function sessionDrafts(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {
+  const turns = r.int(3, 5);
+  const home = r.weighted(idx.servers, idx.serverWeights);
+  const homeTools = idx.byServer.get(home.name)!;
+  const out: Draft[] = [];
+  for (let t = 0; t < turns; t++) {
+    let d: Draft | undefined;
+    if (t > 0 && r.chance(0.18)) {
+      d = { request: r.pick(['thanks, that worked', 'great. one more thing', 'ok, looks right', 'hmm, let me check something first']), expectedTools: [], slices: ['no-tool'] };
+    } else {
+      const topicSwitch = t > 0 && r.chance(0.15);
+      const m = topicSwitch ? idx.pickTool(r) : r.pick(homeTools);
+      if (!m) continue;
+      const mode: Mode = r.chance(0.5) ? 'lexical' : 'paraphrase';
+      const mention = t === 0 || topicSwitch || r.chance(0.4);
+      d = singleToolDraft(m, mode, mention, idx, r, mode);
+      // Later turns on the home server are labelled with the home server's tool: the session names it.
+      if (d && !mention) d.expectedTools = [m.tool.id];
+      if (d) delete d.goldMode;
+    }
+    if (!d) continue;
+    out.push({ ...d, slices: ['multi-turn', ...d.slices], sessionId, turn: out.length });
+  }
+  return out;
+}
+
+/** Generate about `count` cases (exactly `count` unless the catalog is too small for a slice). */
+export function generateCases(count: number, tools: readonly ToolMeta[], servers: readonly ServerPlan[], skills: readonly SkillMeta[], rng: Rng): Case[] {
+  const idx = new ToolIndex(tools, servers);
+  const quota = (s: keyof typeof SLICE_SHARES): number => Math.round(count * SLICE_SHARES[s]);
+  const blocks: Draft[][] = [];
+  const fillSlice = (name: string, n: number, make: (r: Rng) => Draft | undefined): void => {
+    const r = rng.fork(`cases:${name}`);
+    let made = 0;
+    for (let guard = 0; made < n && guard < n * 20; guard++) {
+      const d = make(r);
+      if (d) {
+        blocks.push([d]);
+        made++;
+      }
+    }
+  };
+  const handShare = idx.hand.length / (idx.hand.length + idx.mcp.length);
+  const single = (mode: Mode) => (r: Rng) => {
+    const m = r.chance(Math.max(0.03, handShare * 3)) && idx.hand.length ? r.pick(idx.hand) : idx.pickTool(r);
+    return m ? singleToolDraft(m, mode, r.chance(mode === 'lexical' ? 0.7 : 0.6), idx, r, mode) : undefined;
+  };
+  const skillQuota = skills.length ? quota('skill') : 0;
+  fillSlice('lexical', quota('lexical'), single('lexical'));
+  fillSlice('paraphrase', quota('paraphrase') + (skills.length ? 0 : quota('skill')), single('paraphrase'));
+  fillSlice('near-duplicate', quota('near-duplicate'), (r) => {
+    const m = idx.pickTool(r, (t) => idx.siblings(t, false).length > 0 || (idx.byIntent.get(t.intent!)?.length ?? 0) >= 3);
+    return m ? singleToolDraft(m, r.chance(0.5) ? 'lexical' : 'paraphrase', true, idx, r, 'near-duplicate') : undefined;
+  });
+  const sizes = idx.servers.map((s) => s.size).sort((a, b) => a - b);
+  const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  const rare = idx.mcp.filter((m) => (idx.byIntent.get(m.intent!)?.length ?? 0) === 1 && (m.server!.size <= median || m.op!.tier === 3));
+  fillSlice('rare-tool', quota('rare-tool'), (r) => (rare.length ? singleToolDraft(r.pick(rare), r.chance(0.5) ? 'lexical' : 'paraphrase', r.chance(0.5), idx, r, 'rare-tool') : undefined));
+  fillSlice('scope-restricted', quota('scope-restricted'), (r) => scopeDraft(idx, r));
+  fillSlice('no-tool', quota('no-tool'), (r) => noToolDraft(r, idx));
+  const incidents = Math.min(5, Math.max(1, Math.round(quota('multi-tool') * 0.05)));
+  fillSlice('incident', incidents, (r) => incidentDraft(idx, r));
+  fillSlice('multi-tool', quota('multi-tool') - blocks.filter((b) => b[0]!.slices[0] === 'multi-tool').length, (r) => multiToolDraft(idx, r));
+  if (skillQuota) fillSlice('skill', skillQuota, (r) => skillDraft(skills, r));
+  // Sessions fill what is left, so the total is exactly `count`.
+  const sr = rng.fork('cases:sessions');
+  let turnsLeft = count - blocks.length;
+  for (let s = 0; turnsLeft > 0 && s < count; s++) {
+    const drafts = sessionDrafts(idx, sr, `s${String(s + 1).padStart(4, '0')}`).slice(0, turnsLeft);
+    if (!drafts.length) continue;
+    blocks.push(drafts);
+    turnsLeft -= drafts.length;
+  }
+  const order = rng.fork('cases:order').shuffle(blocks);
+  const split = rng.fork('cases:split');
+  const cases: Case[] = [];
+  for (const block of order) {
+    const s = split.chance(0.25) ? 'train' : 'test';
+    for (const d of block) {
+      const id = `q${String(cases.length + 1).padStart(6, '0')}`;
+      cases.push({
+        id,
+        request: d.request,
+        ...(d.expectedTools !== undefined ? { expectedTools: d.expectedTools } : {}),
+        ...(d.goldMode ? { goldMode: d.goldMode } : {}),
+        ...(d.expectedSkill ? { expectedSkill: d.expectedSkill } : {}),
+        ...(d.callerScopes ? { callerScopes: d.callerScopes } : {}),
+        ...(d.role ? { role: d.role } : {}),
+        slices: d.slices,
+        ...(d.sessionId ? { sessionId: d.sessionId, turn: d.turn! } : {}),
+        ...(d.hardNegatives?.length ? { hardNegatives: d.hardNegatives } : {}),
+        split: s,
+      });
+    }
+  }
+  return cases;
+}
+

@@ -1,0 +1,182 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readDataset, writeDataset } from '../catalog/dataset-files.ts';
+import { GENERATED_SLICES } from '../catalog/types.ts';
+import { checkCases, inputSchemaProblem } from '../catalog/validate.ts';
+import { generate, GenerateParamsError, resolveParams } from './index.ts';
+import { monsterSizes, scaleSizes } from './tools.ts';
+import { contentWords, sharesNoNameWord } from './text.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'backpack-gen-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const small = generate(resolveParams('small', 7));
+const { catalog, cases } = small.dataset;
+const toolById = new Map(catalog.tools.map((t) => [t.id, t]));
+
+describe('server sizes', () => {
+  it('keeps the seed article\'s seven servers and sums to 50,000 MCP tools at monster scale', () => {
+    const sizes = monsterSizes();
+    expect(sizes).toHaveLength(100);
+    expect(sizes.slice(0, 7)).toEqual([1400, 1100, 850, 600, 300, 220, 180]);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(50_000);
+    // CRM and AWS lead; the rest decrease along the list
+    expect(Math.max(...sizes.slice(7))).toBeLessThan(1100);
+    for (let i = 8; i < 100; i++) expect(sizes[i]!).toBeLessThanOrEqual(sizes[i - 1]!);
+  });
+
+  it('scales sizes to a total exactly, keeping order and at least one each', () => {
+    const s = scaleSizes([1400, 1100, 850, 10], 100);
+    expect(s.reduce((a, b) => a + b, 0)).toBe(100);
+    expect(s[0]!).toBeGreaterThanOrEqual(s[1]!);
+    expect(Math.min(...s)).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('resolveParams', () => {
+  it('rejects unknown presets, bad seeds and out-of-range overrides', () => {
+    expect(() => resolveParams('huge', 1)).toThrow(GenerateParamsError);
+    expect(() => resolveParams('tiny', -1)).toThrow(/seed/);
+    expect(() => resolveParams('tiny', 1, { skills: 99_999 })).toThrow(/--skills/);
+    expect(() => resolveParams('tiny', 1, { tools: 3 })).toThrow(/--tools/);
+    expect(() => resolveParams('tiny', 1, { cases: 5 })).toThrow(/--cases/);
+  });
+
+  it('turns --tools into MCP tools after core and plugin tools', () => {
+    const p = resolveParams('small', 1, { tools: 10_000 });
+    const g = generate({ ...p, cases: 50, skills: 10 });
+    expect(g.dataset.catalog.tools).toHaveLength(10_000);
+  });
+});
+
+describe('the small preset', () => {
+  it('has the catalog it promises', () => {
+    const c = small.manifest.counts;
+    expect(c.mcpTools).toBe(5_000);
+    expect(c.servers).toBe(40);
+    expect(c.plugins).toBe(40);
+    expect(c.skills).toBe(250);
+    expect(c.cases).toBe(2_000);
+    expect(c.pinnedTools).toBe(2);
+    expect(new Set(catalog.tools.map((t) => t.id)).size).toBe(catalog.tools.length);
+    expect(new Set(catalog.skills.map((s) => s.name)).size).toBe(catalog.skills.length);
+  });
+
+  it('writes valid JSON Schemas with a realistic size spread', () => {
+    for (const t of catalog.tools) expect(inputSchemaProblem(t.inputSchema), t.id).toBeUndefined();
+    const paramCounts = catalog.tools.map((t) => Object.keys((t.inputSchema.properties ?? {}) as object).length);
+    expect(Math.min(...paramCounts)).toBeLessThanOrEqual(2);
+    expect(Math.max(...paramCounts)).toBeGreaterThanOrEqual(15);
+  });
+
+  it('names MCP tools mcp__<server>__<tool> and gives each a server scope', () => {
+    for (const t of catalog.tools.filter((x) => x.source === 'mcp')) {
+      expect(t.id).toBe(`mcp__${t.server}__${t.name}`);
+      expect(t.scopes).toHaveLength(1);
+      expect(t.scopes[0]).toMatch(new RegExp(`^${t.server}:(read|write|admin)$`));
+    }
+  });
+
+  it('repeats the same operation on many servers (create on several project trackers)', () => {
+    const byName = new Map<string, number>();
+    for (const t of catalog.tools) if (t.source === 'mcp') byName.set(t.name, (byName.get(t.name) ?? 0) + 1);
+    expect(Math.max(...byName.values())).toBeGreaterThanOrEqual(3);
+  });
+
+  it('labels every case against the catalog (known ids, no empty requests)', () => {
+    expect(() => checkCases(cases.map((c) => ({ value: c, file: 'mem', where: c.id })), catalog)).not.toThrow();
+  });
+
+  it('has every slice, each a real share, and at least 15% no-tool cases', () => {
+    const count = (s: string) => cases.filter((c) => c.slices.includes(s)).length;
+    for (const s of GENERATED_SLICES) expect(count(s) / cases.length, s).toBeGreaterThanOrEqual(0.04);
+    expect(cases.filter((c) => c.expectedTools?.length === 0).length / cases.length).toBeGreaterThanOrEqual(0.15);
+    expect(Object.keys(small.manifest.slices)).toEqual(expect.arrayContaining([...GENERATED_SLICES]));
+  });
+
+  it('paraphrase requests share no content word with any gold tool name; lexical ones do', () => {
+    for (const c of cases.filter((x) => x.slices[0] === 'paraphrase')) {
+      // with several acceptable golds (product not named), the request avoids the named tool; check the first
+      const names = c.expectedTools!.map((id) => toolById.get(id)!.name);
+      expect(names.some((n) => sharesNoNameWord(c.request, n)), c.request).toBe(true);
+    }
+    for (const c of cases.filter((x) => x.slices[0] === 'lexical' && x.expectedTools!.length === 1)) {
+      const name = toolById.get(c.expectedTools![0]!)!.name;
+      expect(sharesNoNameWord(c.request, name), c.request).toBe(false);
+    }
+  });
+
+  it('makes paraphrases measurably harder than lexical requests', () => {
+    const s = small.manifest.slices;
+    expect(s.paraphrase!.meanWordOverlap!).toBeLessThan(s.lexical!.meanWordOverlap! - 0.1);
+  });
+
+  it('scope-restricted cases: the tempting tool is not permitted, the expected one is', () => {
+    const scoped = cases.filter((c) => c.slices.includes('scope-restricted'));
+    expect(scoped.length).toBeGreaterThan(50);
+    let withAlternative = 0;
+    for (const c of scoped) {
+      const allowed = (id: string) => toolById.get(id)!.scopes.every((s) => c.callerScopes!.includes(s));
+      expect(c.hardNegatives!.every((id) => !allowed(id)), c.id).toBe(true);
+      expect(c.expectedTools!.every(allowed), c.id).toBe(true);
+      if (c.expectedTools!.length) withAlternative++;
+    }
+    expect(withAlternative).toBeGreaterThan(0);
+    expect(withAlternative).toBeLessThan(scoped.length);
+  });
+
+  it('multi-tool cases need tools of several servers, including the seed incident', () => {
+    const multi = cases.filter((c) => c.slices.includes('multi-tool'));
+    for (const c of multi) {
+      expect(c.goldMode).toBe('all');
+      expect(new Set(c.expectedTools!.map((id) => toolById.get(id)!.namespace)).size).toBe(c.expectedTools!.length);
+    }
+    const incident = multi.find((c) => /rollout history/i.test(c.request));
+    expect(incident?.expectedTools).toHaveLength(4);
+    expect(incident!.expectedTools!.map((id) => toolById.get(id)!.server)).toEqual(['kubernetes', 'datadog', 'clickup', 'slack']);
+  });
+
+  it('skill cases name a skill and no tools; sessions have consecutive turns', () => {
+    for (const c of cases.filter((x) => x.slices.includes('skill'))) {
+      expect(c.expectedTools).toBeUndefined();
+      expect(catalog.skills.some((s) => s.name === c.expectedSkill)).toBe(true);
+    }
+    const sessions = new Map<string, number[]>();
+    for (const c of cases) if (c.sessionId) sessions.set(c.sessionId, [...(sessions.get(c.sessionId) ?? []), c.turn!]);
+    expect(sessions.size).toBeGreaterThan(20);
+    for (const turns of sessions.values()) expect(turns).toEqual(turns.map((_, i) => i));
+  });
+
+  it('keeps request vocabulary apart from descriptions: paraphrases overlap little with gold text', () => {
+    const para = cases.filter((c) => c.slices[0] === 'paraphrase');
+    const zeroOverlap = para.filter((c) => {
+      const gold = contentWords(c.expectedTools!.map((id) => toolById.get(id)!.description).join(' '));
+      return [...contentWords(c.request)].every((w) => !gold.has(w));
+    });
+    expect(zeroOverlap.length / para.length).toBeGreaterThan(0.2);
+  });
+});
+
+describe('determinism', () => {
+  it('writes byte-identical files for the same seed, different ones for another seed', () => {
+    const p = resolveParams('tiny', 7);
+    const a = writeDataset(join(tmp, 'a'), generate(p).dataset, generate(p).manifest);
+    const b = writeDataset(join(tmp, 'b'), generate(p).dataset, generate(p).manifest);
+    expect(a.files).toEqual(b.files);
+    expect(readFileSync(join(tmp, 'a', 'manifest.json'), 'utf8')).toBe(readFileSync(join(tmp, 'b', 'manifest.json'), 'utf8'));
+    const g8 = generate(resolveParams('tiny', 8));
+    const c = writeDataset(join(tmp, 'c'), g8.dataset, g8.manifest);
+    expect(c.files['queries.jsonl']!.sha256).not.toBe(a.files['queries.jsonl']!.sha256);
+    expect(c.catalogSha256).not.toBe(a.catalogSha256);
+  });
+
+  it('reads back what it wrote', () => {
+    const g = generate(resolveParams('tiny', 3));
+    writeDataset(join(tmp, 'rt'), g.dataset, g.manifest);
+    const d = readDataset(join(tmp, 'rt'));
+    expect(d.catalog).toEqual(g.dataset.catalog);
+    expect(d.cases).toEqual(g.dataset.cases);
+  });
+});

@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildProgram, main } from '../src/cli/main.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'backpack-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+describe('backpack CLI', () => {
+  const commands = buildProgram({ out: () => {}, err: () => {} }).commands.map((c) => c.name());
+
+  it('has the subcommands the README promises', () => {
+    expect(commands).toEqual(expect.arrayContaining(['run', 'generate', 'inspect']));
+  });
+
+  it.each(commands)('prints --help for %s and exits 0', async (name) => {
+    const r = await run(name, '--help');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`Usage: backpack ${name}`);
+  });
+
+  it('suggests a command for a typo and exits 2', async () => {
+    const r = await run('genrate');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown command 'genrate'/);
+    expect(r.err).toMatch(/generate/);
+  });
+
+  it('rejects a non-numeric seed and an unknown preset with exit 2', async () => {
+    expect((await run('generate', '--preset', 'tiny', '--seed', 'abc', '--out', join(tmp, 'x'))).code).toBe(2);
+    const r = await run('generate', '--preset', 'giant', '--out', join(tmp, 'x'));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/Allowed choices are tiny, small, monster/);
+    expect(existsSync(join(tmp, 'x'))).toBe(false);
+  });
+
+  it('generates a dataset and inspect --json reports the manifest counts', async () => {
+    const dir = join(tmp, 'tiny');
+    const g = await run('generate', '--preset', 'tiny', '--seed', '3', '--out', dir, '--quiet');
+    expect(g.code).toBe(0);
+    expect(g.out).toMatch(/wrote .*tiny: [\d,]+ tools, 40 skills, 400 cases/);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    const r = await run('inspect', dir, '--json');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.out);
+    expect(s.tools).toBe(manifest.counts.tools);
+    expect(s.skills).toBe(40);
+    expect(s.cases).toBe(400);
+    expect(s.namespaces).toBe(manifest.counts.namespaces);
+    expect(s.largestNamespaces[0].namespace).toBe('crm');
+    expect(s.schemaTokens.p50).toBeGreaterThan(20);
+    const text = await run('inspect', dir);
+    expect(text.out).toMatch(/largest namespaces/);
+    expect(text.out).toMatch(/no-tool/);
+  });
+
+  it('refuses to overwrite a folder that is not a dataset, and leaves it untouched', async () => {
+    const dir = join(tmp, 'precious');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'notes.txt'), 'keep me');
+    const r = await run('generate', '--preset', 'tiny', '--out', dir, '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/not a Backpack dataset/);
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
+  });
+
+  it('names an unknown dataset with exit 2', async () => {
+    const r = await run('inspect', 'metatol');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/did you mean metatool/);
+  });
+
+  it('needs exactly one of a dataset and --catalog', async () => {
+    expect((await run('inspect')).code).toBe(2);
+  });
+});
+
+describe('the installed bin', () => {
+  it('runs as a real process: --version and a bad-input exit code', () => {
+    const bin = join(process.cwd(), 'bin', 'backpack.js');
+    const v = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
+    expect(v.status).toBe(0);
+    expect(v.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
+    const bad = spawnSync(process.execPath, [bin, 'inspect', join(tmp, 'does-not-exist')], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^error: /);
+  });
+});
