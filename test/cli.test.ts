@@ -58,6 +58,8 @@ describe('backpack CLI', () => {
     expect(s.namespaces).toBe(manifest.counts.namespaces);
     expect(s.largestNamespaces[0].namespace).toBe('crm');
     expect(s.schemaTokens.p50).toBeGreaterThan(20);
+    // inspect recomputes the slice statistics from the files: they must agree with the manifest
+    expect(s.slices).toEqual(manifest.slices);
     const text = await run('inspect', dir);
     expect(text.out).toMatch(/largest namespaces/);
     expect(text.out).toMatch(/no-tool/);

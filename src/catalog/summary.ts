@@ -3,6 +3,7 @@
  * slice sizes, and the size distribution of tool schemas.
  */
 import type { Manifest, SliceStats } from './manifest.ts';
+import { sliceStats } from './overlap.ts';
 import type { Case, Catalog, Tool } from './types.ts';
 
 export interface Distribution {
@@ -30,7 +31,7 @@ export interface CatalogSummary {
   pinnedTools: string[];
   /** The ten largest namespaces, largest first (ties by name). */
   largestNamespaces: Array<{ namespace: string; tools: number }>;
-  /** Slice name → stats (from the manifest when there is one, else counted here without overlap). */
+  /** Slice name → count, share and mean word overlap with the gold tools' text. */
   slices: Record<string, SliceStats>;
   noToolCases: number;
   /** Estimated tokens of each tool's definition as a provider receives it (Anthropic tools JSON). */
@@ -90,14 +91,7 @@ export function summarize(name: string, catalog: Catalog, cases: readonly Case[]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .slice(0, 10)
     .map(([namespace, tools]) => ({ namespace, tools }));
-  let slices: Record<string, SliceStats>;
-  if (manifest && Object.keys(manifest.slices).length) slices = manifest.slices;
-  else {
-    const counts = new Map<string, number>();
-    for (const c of cases) for (const s of c.slices) counts.set(s, (counts.get(s) ?? 0) + 1);
-    slices = {};
-    for (const s of [...counts.keys()].sort()) slices[s] = { count: counts.get(s)!, share: Math.round((counts.get(s)! / Math.max(1, cases.length)) * 10_000) / 10_000, meanWordOverlap: null };
-  }
+  const slices = sliceStats(catalog, cases);
   return {
     name,
     tools: catalog.tools.length,

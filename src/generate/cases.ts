@@ -6,8 +6,8 @@
 import type { Case } from '../catalog/types.ts';
 import type { Rng } from './rng.ts';
 import type { SkillMeta } from './skills.ts';
-import { capitalize, sharesNoNameWord, spaced, words } from './text.ts';
-import { fill, type ServerPlan, type ToolMeta } from './tools.ts';
+import { capitalize, sharesNoNameWord, spaced } from './text.ts';
+import { ANCHORS, fill, type ServerPlan, type ToolMeta } from './tools.ts';
 import { FILLERS } from './vocab/operations.ts';
 
 /** Share of the cases each slice is generated for (multi-turn counts turns). */
@@ -101,23 +101,37 @@ function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {
 function fillers(r: Rng): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, list] of Object.entries(FILLERS)) out[k] = r.pick(list);
+  // `field` and `value` are parallel lists: a value must fit its field.
+  const i = r.int(0, FILLERS.field.length - 1);
+  out.field = FILLERS.field[i]!;
+  out.value = FILLERS.value[i]!;
   return out;
 }
 
-function productMention(server: ServerPlan, r: Rng): { text: string; at: 'start' | 'end' } {
-  const name = server.spec.aliases.length && r.chance(0.3) ? r.pick(server.spec.aliases) : server.spec.display;
-  return r.pick([
-    { text: `in ${name}`, at: 'end' as const },
-    { text: `on ${name}`, at: 'end' as const },
-    { text: `over in ${name}`, at: 'end' as const },
-    { text: `${name}:`, at: 'start' as const },
-    { text: `(${name})`, at: 'end' as const },
-  ]);
+interface Phrase {
+  /** Product named before the request (`Kubernetes: …`), if any. */
+  lead: string;
+  core: string;
 }
 
-function wrap(core: string, r: Rng): string {
-  const text = `${r.pick(PREFIXES)}${core}${r.pick(SUFFIXES)}`.replace(/\s+/g, ' ').trim();
-  return text;
+function productMention(server: ServerPlan, core: string, r: Rng): Phrase {
+  const name = server.spec.aliases.length && r.chance(0.3) ? r.pick(server.spec.aliases) : server.spec.display;
+  const form = r.int(0, 4);
+  if (form === 0) return { lead: `${name}:`, core };
+  return { lead: '', core: `${core} ${['in', 'on', 'over in', ''][form - 1]} ${form === 4 ? `(${name})` : name}` };
+}
+
+/** Casual wrapping: an optional lead-in and sign-off around the request, the product lead first. */
+function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean } = {}): string {
+  const prefix = opts.prefix === false ? '' : r.pick(PREFIXES);
+  return `${p.lead} ${prefix}${p.core}${r.pick(SUFFIXES)}`.replace(/\s+/g, ' ').trim();
+}
+
+/** The bare request for one MCP tool (no lead-in or sign-off), with or without the product. */
+function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): Phrase {
+  const vars = { ...fillers(r), obj: r.pick(m.object!.casual), kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
+  const core = fill(r.pick(mode === 'lexical' ? m.op!.lexical : m.op!.casual), vars);
+  return mention ? productMention(m.server!, core, r) : { lead: '', core };
 }
 
 /**
@@ -125,29 +139,21 @@ function wrap(core: string, r: Rng): string {
  * tool's name cannot be found (the caller then tries another tool).
  */
 function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): string | undefined {
-  const op = m.op!;
-  const object = m.object!;
   for (let attempt = 0; attempt < 12; attempt++) {
-    const vars = { ...fillers(r), obj: r.pick(object.casual), kw: spaced(object.key), kws: spaced(object.plural) };
-    let core = fill(r.pick(mode === 'lexical' ? op.lexical : op.casual), vars);
-    if (mention) {
-      const p = productMention(m.server!, r);
-      core = p.at === 'start' ? `${p.text} ${core}` : `${core} ${p.text}`;
-    }
-    const text = wrap(core, r);
+    const text = wrap(mcpPhrase(m, mode, mention, r), r);
     if (mode === 'lexical' || sharesNoNameWord(text, m.tool.name)) return text;
   }
   return undefined;
 }
 
-/** A request for a hand-written (core or plugin) tool. */
+/** A request for a hand-written (core or plugin) tool: its casual phrasings are whole sentences. */
 function handRequest(m: ToolMeta, mode: Mode, r: Rng): string | undefined {
   const casual = r.pick(m.hand!.casual);
   if (mode === 'paraphrase') {
-    const text = wrap(casual, r);
+    const text = wrap({ lead: '', core: casual }, r, { prefix: false });
     return sharesNoNameWord(text, m.tool.name) ? text : undefined;
   }
-  return wrap(`${spaced(m.tool.name)}: ${casual}`, r);
+  return wrap({ lead: `${spaced(m.tool.name)}:`, core: casual }, r, { prefix: false });
 }
 
 /** Gold for a single-tool request: the tool, or every server's same intent when the product was not named. */
@@ -212,9 +218,10 @@ function capitalizeMaybe(s: string, r: Rng): string {
 
 /** The seed article's incident, with the same four operations across four servers. */
 function incidentDraft(idx: ToolIndex, r: Rng): Draft | undefined {
-  const find = (server: string, op: string, objectWord: string): ToolMeta | undefined =>
-    idx.byServer.get(server)?.find((m) => m.op!.key === op && words(m.object!.key).includes(objectWord));
-  const steps = [find('kubernetes', 'history', 'rollout'), find('datadog', 'search', 'log'), find('clickup', 'create', 'task'), find('slack', 'create', 'message')];
+  const steps = ['kubernetes', 'datadog', 'clickup', 'slack'].map((server) => {
+    const [op, object] = ANCHORS[server]![0]!;
+    return idx.byKey.get(key(server, op, object));
+  });
   if (steps.some((s) => s === undefined)) return undefined;
   const service = r.pick(['Voice AI', 'checkout', 'search-api', 'payments', 'notifications']);
   const request = r.pick([
@@ -237,19 +244,20 @@ function multiToolDraft(idx: ToolIndex, r: Rng): Draft | undefined {
     picked.push(m);
   }
   if (picked.length < 2) return undefined;
-  const parts: string[] = [];
-  for (const m of picked) {
-    const p = mcpRequest(m, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
-    if (!p) return undefined;
-    parts.push(p.replace(/[?.]$/, ''));
-  }
+  const parts = picked.map((m) => {
+    const p = mcpPhrase(m, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
+    return `${p.lead} ${p.core}`.trim();
+  });
   let request = parts[0]!;
   for (const p of parts.slice(1)) request += `${r.pick(JOINERS)}${p}`;
+  request = wrap({ lead: '', core: request }, r);
   return { request, expectedTools: picked.map((m) => m.tool.id), goldMode: 'all', slices: ['multi-tool'] };
 }
 
 function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
-  const tempting = idx.pickTool(r, (m) => m.op!.scope !== 'read');
+  const wantAlternative = r.chance(0.6);
+  const hasAlternative = (m: ToolMeta): boolean => !!m.op!.alternative && idx.byKey.has(key(m.server!.name, m.op!.alternative, m.object!.key));
+  const tempting = idx.pickTool(r, (m) => m.op!.scope !== 'read' && (!wantAlternative || hasAlternative(m)));
   if (!tempting) return undefined;
   const op = tempting.op!;
   const server = tempting.server!;
@@ -275,7 +283,7 @@ function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
 
 function skillDraft(skills: readonly SkillMeta[], r: Rng): Draft {
   const s = r.pick(skills);
-  return { request: wrap(r.pick(s.casual), r), expectedSkill: s.skill.name, slices: ['skill'] };
+  return { request: wrap({ lead: '', core: r.pick(s.casual) }, r, { prefix: false }), expectedSkill: s.skill.name, slices: ['skill'] };
 }
 
 function sessionDrafts(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {

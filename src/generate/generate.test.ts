@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDataset, writeDataset } from '../catalog/dataset-files.ts';
+import { datasetFiles, readDataset, writeDataset } from '../catalog/dataset-files.ts';
+import { sha256 } from '../catalog/hash.ts';
 import { GENERATED_SLICES } from '../catalog/types.ts';
 import { checkCases, inputSchemaProblem } from '../catalog/validate.ts';
 import { generate, GenerateParamsError, resolveParams } from './index.ts';
 import { monsterSizes, scaleSizes } from './tools.ts';
-import { contentWords, sharesNoNameWord } from './text.ts';
+import { contentWords } from '../catalog/overlap.ts';
+import { sharesNoNameWord } from './text.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'backpack-gen-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -178,5 +180,41 @@ describe('determinism', () => {
     const d = readDataset(join(tmp, 'rt'));
     expect(d.catalog).toEqual(g.dataset.catalog);
     expect(d.cases).toEqual(g.dataset.cases);
+  });
+});
+
+describe('the monster preset', () => {
+  // Generated here in memory (about 5 s a run); files are compared by their sha256 as written.
+  const monster = generate(resolveParams('monster', 7));
+  const m = monster.manifest.counts;
+
+  it('has at least 50,000 tools, exactly 2,500 skills and at least 5,000 cases', () => {
+    expect(m.tools).toBeGreaterThanOrEqual(50_000);
+    expect(m.mcpTools).toBe(50_000);
+    expect(m.servers).toBe(100);
+    expect(m.plugins).toBe(150);
+    expect(m.pluginTools).toBeGreaterThanOrEqual(450);
+    expect(m.coreTools).toBe(50);
+    expect(m.skills).toBe(2_500);
+    expect(m.cases).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('every slice is present and every tool has a valid input schema', () => {
+    for (const s of GENERATED_SLICES) expect(monster.manifest.slices[s]?.count ?? 0, s).toBeGreaterThan(100);
+    for (const t of monster.dataset.catalog.tools) expect(inputSchemaProblem(t.inputSchema), t.id).toBeUndefined();
+    expect(() => checkCases(monster.dataset.cases.map((c) => ({ value: c, file: 'mem', where: c.id })), monster.dataset.catalog)).not.toThrow();
+  });
+
+  it('is byte-identical when generated again with the same seed', () => {
+    const again = generate(resolveParams('monster', 7));
+    const hashes = (d: typeof monster.dataset) => [...datasetFiles(d)].map(([path, text]) => `${path} ${sha256(text)}`);
+    expect(hashes(again.dataset)).toEqual(hashes(monster.dataset));
+    expect(JSON.stringify(again.manifest)).toBe(JSON.stringify(monster.manifest));
+  });
+
+  it('sizes its servers as the seed article does', () => {
+    const per = new Map<string, number>();
+    for (const t of monster.dataset.catalog.tools) if (t.server) per.set(t.server, (per.get(t.server) ?? 0) + 1);
+    expect([...per.entries()].slice(0, 7)).toEqual([['crm', 1400], ['aws', 1100], ['kubernetes', 850], ['datadog', 600], ['clickup', 300], ['github', 220], ['slack', 180]]);
   });
 });

@@ -2,13 +2,13 @@
  * The seeded monster-company generator: servers, tools, plugins, skills and labelled cases, as a
  * `Dataset` plus the manifest fields that describe it. Same seed and version → same bytes.
  */
-import type { Manifest, SliceStats } from '../catalog/manifest.ts';
+import type { Manifest } from '../catalog/manifest.ts';
+import { sliceStats } from '../catalog/overlap.ts';
 import type { Case, Catalog, Dataset, Tool } from '../catalog/types.ts';
 import { generateCases } from './cases.ts';
 import { PRESETS, type GenerateParams, type Overrides, type PresetName } from './presets.ts';
 import { Rng } from './rng.ts';
 import { generateSkills, skillCapacity } from './skills.ts';
-import { wordOverlap } from './text.ts';
 import { coreTools, planServers, pluginTools, serverRecord, serverTools, type ToolMeta } from './tools.ts';
 import { PLUGINS } from './vocab/plugins.ts';
 
@@ -114,46 +114,3 @@ function splitCounts(cases: readonly Case[]): Record<string, number> {
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** The text a request is compared with for the overlap statistic: name, summary and description. */
-function goldText(t: Tool): string {
-  return `${t.name} ${t.summary} ${t.description}`;
-}
-
-/**
- * Per slice: count, share of all cases, and mean word overlap between request and gold tool text
- * (for `any` gold, the best-matching gold tool; for `all`, all gold tools' text together).
- */
-export function sliceStats(catalog: Catalog, cases: readonly Case[]): Record<string, SliceStats> {
-  const byId = new Map(catalog.tools.map((t) => [t.id, t]));
-  const acc = new Map<string, { count: number; overlapSum: number; graded: number }>();
-  for (const c of cases) {
-    const gold = (c.expectedTools ?? []).map((id) => byId.get(id)).filter((t): t is Tool => t !== undefined);
-    let overlap: number | undefined;
-    if (gold.length) {
-      overlap = c.goldMode === 'any' ? Math.max(...gold.map((t) => wordOverlap(c.request, goldText(t)))) : wordOverlap(c.request, gold.map(goldText).join(' '));
-    }
-    for (const s of c.slices) {
-      const a = acc.get(s) ?? { count: 0, overlapSum: 0, graded: 0 };
-      a.count++;
-      if (overlap !== undefined) {
-        a.overlapSum += overlap;
-        a.graded++;
-      }
-      acc.set(s, a);
-    }
-  }
-  const out: Record<string, SliceStats> = {};
-  for (const name of [...acc.keys()].sort()) {
-    const a = acc.get(name)!;
-    out[name] = {
-      count: a.count,
-      share: round4(a.count / Math.max(1, cases.length)),
-      meanWordOverlap: a.graded ? round4(a.overlapSum / a.graded) : null,
-    };
-  }
-  return out;
-}
-
-function round4(x: number): number {
-  return Math.round(x * 10_000) / 10_000;
-}

@@ -140,7 +140,10 @@ export function operationSchema(kind: ParamKind, key: string, doc: string, docs:
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const p of params) {
-    const n = styleName(p.name, paramStyle === 'kebab' ? 'snake' : paramStyle);
+    // An object whose own id collides with an operation parameter (an `assignee` object's
+    // `assignee_id` and the assign operation's `assignee_id`): the operation's becomes `new_…`.
+    const raw = properties[styleName(p.name, paramStyle === 'kebab' ? 'snake' : paramStyle)] ? `new_${p.name}` : p.name;
+    const n = styleName(raw, paramStyle === 'kebab' ? 'snake' : paramStyle);
     properties[n] = style === 'terse' ? terseDescription(p.schema) : p.schema;
     if (p.required) required.push(n);
   }

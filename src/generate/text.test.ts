@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { article, contentWords, sharesNoNameWord, stem, styleName, wordOverlap, words } from './text.ts';
+import { contentWords, stem, wordOverlap, words } from '../catalog/overlap.ts';
+import { article, sharesNoNameWord, styleName } from './text.ts';
 
 describe('words and stems', () => {
   it('splits snake, kebab and camel case and lowercases', () => {

@@ -98,6 +98,20 @@ export function scaleSizes(sizes: readonly number[], total: number): number[] {
   return out;
 }
 
+/**
+ * Tools every scale keeps: the operations of the seed article's incident (Kubernetes rollout
+ * history, Datadog logs, a ClickUp task, a Slack message).
+ */
+export const ANCHORS: Readonly<Record<string, ReadonlyArray<readonly [op: string, object: string]>>> = {
+  kubernetes: [['history', 'rollout']],
+  datadog: [['search', 'log_event']],
+  clickup: [['create', 'task']],
+  slack: [['create', 'message']],
+};
+
+/** How many objects later an operation of each tier starts being added (see `serverTools`). */
+const TIER_DELAY = { 1: 0, 2: 6, 3: 16 } as const;
+
 const DOC_STYLES: readonly DocStyle[] = ['terse', 'neutral', 'neutral', 'verbose', 'rest'];
 
 /** Plan `count` servers carrying `mcpTools` tools in all. */
@@ -197,10 +211,16 @@ function titleOf(snake: string): string {
 
 /** All tools of one server, in a stable order. */
 export function serverTools(server: ServerPlan, rng: Rng): ToolMeta[] {
-  const candidates: Array<{ op: OperationSpec; object: ObjectSpec }> = [];
-  for (const tier of [1, 2, 3] as const) {
-    for (const object of server.objects) for (const op of OPERATIONS) if (op.tier === tier) candidates.push({ op, object });
-  }
+  // Fill order: the server's first objects get more operations before later objects get any, as
+  // real servers cover their core objects in depth and the rest with CRUD only.
+  const candidates: Array<{ op: OperationSpec; object: ObjectSpec; priority: number }> = [];
+  server.objects.forEach((object, i) => {
+    for (const op of OPERATIONS) {
+      const anchored = ANCHORS[server.spec.name]?.some(([o, k]) => o === op.key && k === object.key);
+      candidates.push({ op, object, priority: anchored ? -1 : i + TIER_DELAY[op.tier] });
+    }
+  });
+  candidates.sort((a, b) => a.priority - b.priority); // stable: ties keep object, then operation order
   const out: ToolMeta[] = [];
   const used = new Set<string>();
   const make = (op: OperationSpec, object: ObjectSpec, version: number, legacyOf?: string): ToolMeta | undefined => {

@@ -59,7 +59,7 @@ export const CORE_TOOLS: readonly HandToolSpec[] = [
   ], ['who calls chargeCustomer', 'what depends on the UserContext type', 'is this helper used anywhere else']),
   tool('go_to_definition', 'Jump to where a symbol is declared.', 'Uses the language server to resolve the declaration of the symbol at a position, including into dependencies.', [
     PATH, req('line', 'integer', 'Line of the symbol (1-based).'), req('column', 'integer', 'Column of the symbol (1-based).'),
-  ], ['where is formatMoney declared', 'show me the source of that imported class', 'which module defines RetryPolicy']),
+  ], ['where is formatMoney declared', 'show me the source of that imported class', 'which module declares RetryPolicy']),
   tool('delete_file', 'Remove a file or folder.', 'Deletes a path from the workspace. Folders require recursive=true.', [
     PATH, opt('recursive', 'boolean', 'Allow removing a non-empty folder.'),
   ], ['get rid of the old tmp/output.log', 'remove the unused legacy folder', 'trash that generated bundle']),
