@@ -68,7 +68,12 @@ function caseRecord(c: Case): Record<string, unknown> {
  * Write a dataset folder atomically: everything goes to a sibling temporary folder, the manifest
  * last, and only then replaces `dir`. A failure leaves `dir` as it was.
  */
-export function writeDataset(dir: string, dataset: Dataset, manifest: Omit<Manifest, 'files' | 'catalogSha256' | 'schemaVersion'>): Manifest {
+export function writeDataset(
+  dir: string,
+  dataset: Dataset,
+  manifest: Omit<Manifest, 'files' | 'catalogSha256' | 'schemaVersion'>,
+  onProgress: (filesWritten: number, files: number) => void = () => {},
+): Manifest {
   const files = datasetFiles(dataset);
   const entries: Record<string, FileEntry> = {};
   for (const path of [...files.keys()].sort()) {
@@ -80,10 +85,12 @@ export function writeDataset(dir: string, dataset: Dataset, manifest: Omit<Manif
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {
+    let written = 0;
     for (const [path, text] of files) {
       const p = join(tmp, path);
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, text);
+      onProgress(++written, files.size);
     }
     writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(full, null, 2) + '\n');
     replaceDir(tmp, target);

@@ -61,8 +61,7 @@ export function buildProgram(io: Io): Command {
         io.err(`generating the monster company (seed ${opts.seed}) into ${relative(process.cwd(), dir) || dir}\n`);
         const progress = progressReporter(process.stderr, opts.quiet === true);
         const g = generate(params, (stage, done, total) => progress.update(stage, done, total));
-        progress.update('writing', 0, 1);
-        writeDataset(dir, g.dataset, g.manifest);
+        writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total));
         progress.stop();
         io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
       }
@@ -99,8 +98,7 @@ export function buildProgram(io: Io): Command {
       const t0 = Date.now();
       const progress = progressReporter(process.stderr, opts.quiet === true);
       const g = generate(params, (stage, done, total) => progress.update(stage, done, total));
-      progress.update('writing', 0, 1);
-      const manifest = writeDataset(dir, g.dataset, g.manifest);
+      const manifest = writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total));
       progress.stop();
       const c = manifest.counts;
       io.out(

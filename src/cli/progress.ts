@@ -22,7 +22,10 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr, qu
     return {
       update(s, done, total) {
         if (s !== stage) {
-          if (active) bar.stop();
+          if (active) {
+            bar.update(bar.getTotal());
+            bar.stop();
+          }
           stage = s;
           started = Date.now();
           bar.start(total, done, { stage: s.padEnd(8), rate: '0' });
@@ -33,7 +36,10 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr, qu
         bar.update(done, { rate: secs > 0 ? (done / secs).toFixed(0) : '0' });
       },
       stop() {
-        if (active) bar.stop();
+        if (active) {
+          bar.update(bar.getTotal());
+          bar.stop();
+        }
         active = false;
       },
     };

@@ -313,11 +313,19 @@ function sessionDrafts(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {
 }
 
 /** Generate about `count` cases (exactly `count` unless the catalog is too small for a slice). */
-export function generateCases(count: number, tools: readonly ToolMeta[], servers: readonly ServerPlan[], skills: readonly SkillMeta[], rng: Rng): Case[] {
+export function generateCases(
+  count: number,
+  tools: readonly ToolMeta[],
+  servers: readonly ServerPlan[],
+  skills: readonly SkillMeta[],
+  rng: Rng,
+  onProgress: (done: number, total: number) => void = () => {},
+): Case[] {
   const idx = new ToolIndex(tools, servers);
   const quota = (s: keyof typeof SLICE_SHARES): number => Math.round(count * SLICE_SHARES[s]);
   const blocks: Draft[][] = [];
   const fillSlice = (name: string, n: number, make: (r: Rng) => Draft | undefined): void => {
+    onProgress(blocks.length, count);
     const r = rng.fork(`cases:${name}`);
     let made = 0;
     for (let guard = 0; made < n && guard < n * 20; guard++) {
@@ -359,6 +367,7 @@ export function generateCases(count: number, tools: readonly ToolMeta[], servers
     blocks.push(drafts);
     turnsLeft -= drafts.length;
   }
+  onProgress(count, count);
   const order = rng.fork('cases:order').shuffle(blocks);
   const split = rng.fork('cases:split');
   const cases: Case[] = [];

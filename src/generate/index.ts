@@ -61,10 +61,9 @@ export function generate(params: GenerateParams, progress: Progress = () => {}):
     metas.push(...serverTools(plan, rng.fork('tools')));
     progress('tools', i + 1, plans.length);
   });
-  progress('skills', 0, 1);
+  progress('skills', 0, params.skills);
   const skills = generateSkills(params.skills, plans, metas, rng.fork('skills'));
-  progress('cases', 0, 1);
-  const cases = generateCases(params.cases, metas, plans, skills, rng.fork('cases'));
+  const cases = generateCases(params.cases, metas, plans, skills, rng.fork('cases'), (done, total) => progress('cases', done, total));
   const catalog: Catalog = {
     tools: metas.map((m) => m.tool),
     skills: skills.map((s) => s.skill),
