@@ -81,6 +81,20 @@ describe('backpack CLI', () => {
     expect(r.err).toMatch(/did you mean metatool/);
   });
 
+  it('inspects a catalog format by detection, and checks cases against it', async () => {
+    const r = await run('inspect', '--catalog', 'fixtures/catalogs/mcp-real-bundle.json', '--json');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.out);
+    expect(s.servers).toBe(3);
+    expect(s.tools).toBe(27);
+    const bad = await run('inspect', '--catalog', 'fixtures/catalogs/mcp-folder', '--cases', 'fixtures/faulty/unknown-tool.csv');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('error: fixtures/faulty/unknown-tool.csv: row 3: case "bad-1": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)\n');
+    const schema = await run('inspect', '--catalog', 'fixtures/faulty/invalid-schema.json');
+    expect(schema.code).toBe(2);
+    expect(schema.err).toMatch(/invalid-schema\.json: \$\.servers\[1\]\.tools\[4\]\.inputSchema: invalid JSON Schema/);
+  });
+
   it('needs exactly one of a dataset and --catalog', async () => {
     expect((await run('inspect')).code).toBe(2);
   });

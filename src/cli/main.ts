@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
+import { loadCases } from '../catalog/loaders/cases.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
@@ -112,16 +113,19 @@ export function buildProgram(io: Io): Command {
     .description('Summarise a dataset (folder or name) or any supported catalog: counts, largest namespaces, slices, schema token sizes.')
     .argument('[dataset]', 'dataset folder, or a name under datasets/ (e.g. metatool)')
     .option('--catalog <path>', 'inspect a catalog file or folder instead of a dataset')
+    .option('--cases <file>', 'with --catalog: labelled cases to check against it (CSV or JSONL)')
     .addOption(new Option('--format <name>', 'catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--server <name>', 'server name for a single MCP tools/list file (default: from the file name)')
     .option('--json', 'print JSON instead of text')
     .addHelpText('after', `\nCatalog formats:\n${Object.entries(CATALOG_FORMATS).map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`).join('\n')}\n`)
-    .action((dataset: string | undefined, opts: { catalog?: string; format?: string; server?: string; json?: boolean }) => {
+    .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; format?: string; server?: string; json?: boolean }) => {
       if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
+      if (opts.cases !== undefined && opts.catalog === undefined) throw new InputError('--cases goes with --catalog');
       let summary;
       if (opts.catalog !== undefined) {
         const catalog = loadCatalog(opts.catalog, { ...(opts.format ? { format: opts.format } : {}), ...(opts.server ? { server: opts.server } : {}) });
-        summary = summarize(opts.catalog, catalog, []);
+        const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
+        summary = summarize(opts.catalog, catalog, cases);
       } else {
         const d = loadDataset(dataset!);
         summary = summarize(d.name, d.catalog, d.cases, d.manifest);

@@ -1,25 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../errors.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
 import { loadAnthropicTools } from './anthropic.ts';
 
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
-const file = join(FIX, 'catalogs/anthropic-tools.json');
-const tmp = mkdtempSync(join(tmpdir(), 'backpack-anthropic-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(InputError);
-    return err as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const file = join(FIXTURES, 'catalogs/anthropic-tools.json');
+const tmp = tempDir('anthropic');
 
 describe('loadAnthropicTools', () => {
   it('reads custom tools as core tools', () => {

@@ -1,30 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../errors.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
 import type { Catalog } from '../types.ts';
 import { loadCases, readCases } from './cases.ts';
 import { loadMcpFolder } from './mcp.ts';
 import { loadSkillsFolder } from './skills.ts';
 
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
-const tmp = mkdtempSync(join(tmpdir(), 'backpack-cases-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('cases');
 
-const tools = loadMcpFolder(join(FIX, 'catalogs/mcp-folder'));
-const catalog: Catalog = { ...tools, skills: loadSkillsFolder(join(FIX, 'skills')).skills };
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(InputError);
-    return err as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const tools = loadMcpFolder(join(FIXTURES, 'catalogs/mcp-folder'));
+const catalog: Catalog = { ...tools, skills: loadSkillsFolder(join(FIXTURES, 'skills')).skills };
 
 function tmpFile(name: string, text: string): string {
   const f = join(tmp, name);
@@ -33,7 +19,7 @@ function tmpFile(name: string, text: string): string {
 }
 
 describe('CSV cases', () => {
-  const cases = loadCases(join(FIX, 'cases/cases.csv'), catalog);
+  const cases = loadCases(join(FIXTURES, 'cases/cases.csv'), catalog);
 
   it('reads every column', () => {
     expect(cases.map((c) => c.id)).toEqual(['c-read', 'row-3', 'c-none', 'c-any', 'c-skill', 'c-multi']);
@@ -80,7 +66,7 @@ describe('CSV cases', () => {
   });
 
   it('reports an unknown expected tool with a suggestion, at its row', () => {
-    const f = join(FIX, 'faulty/unknown-tool.csv');
+    const f = join(FIXTURES, 'faulty/unknown-tool.csv');
     const err = inputError(() => loadCases(f, catalog));
     expect(err.message).toBe('case "bad-1": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)');
     expect(err.file).toBe(f);
@@ -109,7 +95,7 @@ describe('CSV cases', () => {
 
 describe('JSONL and JSON cases', () => {
   it('reads JSONL cases with line-based default ids', () => {
-    const cases = loadCases(join(FIX, 'cases/cases.jsonl'), catalog);
+    const cases = loadCases(join(FIXTURES, 'cases/cases.jsonl'), catalog);
     expect(cases.map((c) => c.id)).toEqual(['j-search', 'line-2', 'j-skill', 'j-turn']);
     expect(cases[0]).toEqual({
       id: 'j-search',
@@ -132,7 +118,7 @@ describe('JSONL and JSON cases', () => {
   });
 
   it('reports an empty request at its line', () => {
-    const f = join(FIX, 'faulty/empty-request.jsonl');
+    const f = join(FIXTURES, 'faulty/empty-request.jsonl');
     const err = inputError(() => loadCases(f, catalog));
     expect(err.message).toBe('case "e2": "request" is empty');
     expect(err.file).toBe(f);
@@ -140,7 +126,7 @@ describe('JSONL and JSON cases', () => {
   });
 
   it('reports invalid JSON at its line', () => {
-    const f = join(FIX, 'faulty/invalid-json.jsonl');
+    const f = join(FIXTURES, 'faulty/invalid-json.jsonl');
     const err = inputError(() => loadCases(f, catalog));
     expect(err.message).toMatch(/^invalid JSON: /);
     expect(err.file).toBe(f);

@@ -1,27 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../errors.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
 import { loadMcpBundle, loadMcpFolder, loadMcpToolsList, serverNameFromFile } from './mcp.ts';
 
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
-const tmp = mkdtempSync(join(tmpdir(), 'backpack-mcp-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(InputError);
-    return err as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const tmp = tempDir('mcp');
 
 describe('loadMcpToolsList', () => {
-  const file = join(FIX, 'catalogs/mcp/github.json');
+  const file = join(FIXTURES, 'catalogs/mcp/github.json');
 
   it('reads a JSON-RPC tools/list response, naming the server after the file', () => {
     const c = loadMcpToolsList(file);
@@ -53,7 +39,7 @@ describe('loadMcpToolsList', () => {
   });
 
   it('rejects a duplicate tool id, naming both places', () => {
-    const f = join(FIX, 'faulty/duplicate-tool.json');
+    const f = join(FIXTURES, 'faulty/duplicate-tool.json');
     const err = inputError(() => loadMcpToolsList(f));
     expect(err.message).toBe(`duplicate tool id "mcp__duplicate-tool__search" (first defined at ${f}: $.tools[0])`);
     expect(err.file).toBe(f);
@@ -61,7 +47,7 @@ describe('loadMcpToolsList', () => {
   });
 
   it('requires inputSchema', () => {
-    const f = join(FIX, 'faulty/missing-input-schema.json');
+    const f = join(FIXTURES, 'faulty/missing-input-schema.json');
     const err = inputError(() => loadMcpToolsList(f));
     expect(err.message).toContain('tool "ping" has no "inputSchema"');
     expect(err.file).toBe(f);
@@ -93,7 +79,7 @@ describe('loadMcpToolsList', () => {
 
 describe('loadMcpFolder', () => {
   it('reads one server per file, in file-name order, keeping same-named tools apart', () => {
-    const c = loadMcpFolder(join(FIX, 'catalogs/mcp-folder'));
+    const c = loadMcpFolder(join(FIXTURES, 'catalogs/mcp-folder'));
     expect(c.servers.map((s) => s.name)).toEqual(['filesystem', 'github']);
     expect(c.servers[0]!.instructions).toBe('Only paths inside the allowed directories can be read or written.');
     expect(c.tools.map((t) => t.id)).toEqual([
@@ -127,7 +113,7 @@ describe('loadMcpFolder', () => {
 
 describe('loadMcpBundle', () => {
   it('reads servers with descriptions and instructions', () => {
-    const c = loadMcpBundle(join(FIX, 'catalogs/mcp-bundle.json'));
+    const c = loadMcpBundle(join(FIXTURES, 'catalogs/mcp-bundle.json'));
     expect(c.servers).toEqual([
       { name: 'slack', source: 'mcp', description: 'Read and post messages in a Slack workspace.', instructions: 'Prefer threads when replying to an existing message.' },
       { name: 'Jira_Cloud', source: 'mcp', description: 'Issues and sprints in Jira Cloud.', instructions: '' },
@@ -149,7 +135,7 @@ describe('loadMcpBundle', () => {
   });
 
   it('reports an invalid input schema at its JSON path', () => {
-    const f = join(FIX, 'faulty/invalid-schema.json');
+    const f = join(FIXTURES, 'faulty/invalid-schema.json');
     const err = inputError(() => loadMcpBundle(f));
     expect(err.message).toMatch(/^invalid JSON Schema at properties\.days\.type/);
     expect(err.file).toBe(f);
@@ -168,7 +154,7 @@ describe('loadMcpBundle', () => {
 });
 
 describe('the real multi-server bundle', () => {
-  const c = loadMcpBundle(join(FIX, 'catalogs/mcp-real-bundle.json'));
+  const c = loadMcpBundle(join(FIXTURES, 'catalogs/mcp-real-bundle.json'));
 
   it('loads 27 tools of 3 servers with unique ids', () => {
     expect(c.servers.map((s) => s.name)).toEqual(['github', 'sqlite', 'duckdb']);

@@ -1,15 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/helpers.ts';
 import { InputError } from '../errors.ts';
 import { isMetaToolDir, loadMetaTool, loadMetaToolCatalog } from './metatool.ts';
 
 // The project's own copy (datasets/metatool), never the shared one.
 const DIR = fileURLToPath(new URL('../../../datasets/metatool/', import.meta.url));
-const tmp = mkdtempSync(join(tmpdir(), 'backpack-metatool-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('metatool');
 
 describe('loadMetaTool', () => {
   const d = loadMetaTool(DIR);

@@ -1,25 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../errors.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
 import { loadOpenAiTools } from './openai.ts';
 
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
-const file = join(FIX, 'catalogs/openai-tools.json');
-const tmp = mkdtempSync(join(tmpdir(), 'backpack-openai-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(InputError);
-    return err as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const file = join(FIXTURES, 'catalogs/openai-tools.json');
+const tmp = tempDir('openai');
 
 describe('loadOpenAiTools', () => {
   it('reads nested and flat function tools as core tools', () => {

@@ -1,26 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
 import { readDataset } from '../dataset-files.ts';
-import { InputError } from '../errors.ts';
 import { CATALOG_FORMATS, DETECTION_ORDER, detectCatalogFormat, loadCatalog } from './registry.ts';
 
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 const METATOOL = fileURLToPath(new URL('../../../datasets/metatool/', import.meta.url));
-const tmp = mkdtempSync(join(tmpdir(), 'backpack-registry-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(InputError);
-    return err as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const tmp = tempDir('registry');
 
 describe('CATALOG_FORMATS', () => {
   it('has one entry per format, each tried once in detection', () => {
@@ -41,9 +28,9 @@ describe('CATALOG_FORMATS', () => {
       ['skills', 'skills-folder'],
       ['beir-mini', 'beir'],
     ];
-    for (const [path, format] of cases) expect([path, detectCatalogFormat(join(FIX, path))]).toEqual([path, format]);
+    for (const [path, format] of cases) expect([path, detectCatalogFormat(join(FIXTURES, path))]).toEqual([path, format]);
     expect(detectCatalogFormat(METATOOL)).toBe('metatool');
-    expect(detectCatalogFormat(join(FIX, 'cases/cases.csv'))).toBeUndefined();
+    expect(detectCatalogFormat(join(FIXTURES, 'cases/cases.csv'))).toBeUndefined();
   });
 
   it('detects {"tools":[…]} of Anthropic tools as anthropic, not MCP', () => {
@@ -56,21 +43,21 @@ describe('CATALOG_FORMATS', () => {
 
 describe('loadCatalog', () => {
   it('loads each format by detection', () => {
-    expect(loadCatalog(join(FIX, 'catalogs/openai-tools.json')).tools).toHaveLength(3);
-    expect(loadCatalog(join(FIX, 'catalogs/anthropic-tools.json')).tools).toHaveLength(2);
-    expect(loadCatalog(join(FIX, 'catalogs/mcp-bundle.json')).servers).toHaveLength(3);
-    expect(loadCatalog(join(FIX, 'catalogs/mcp-real-bundle.json')).tools).toHaveLength(27);
-    expect(loadCatalog(join(FIX, 'catalogs/mcp/github.json')).tools[0]!.id).toBe('mcp__github__search_code');
-    expect(loadCatalog(join(FIX, 'catalogs/mcp-folder')).tools).toHaveLength(6);
-    expect(loadCatalog(join(FIX, 'skills')).skills).toHaveLength(4);
+    expect(loadCatalog(join(FIXTURES, 'catalogs/openai-tools.json')).tools).toHaveLength(3);
+    expect(loadCatalog(join(FIXTURES, 'catalogs/anthropic-tools.json')).tools).toHaveLength(2);
+    expect(loadCatalog(join(FIXTURES, 'catalogs/mcp-bundle.json')).servers).toHaveLength(3);
+    expect(loadCatalog(join(FIXTURES, 'catalogs/mcp-real-bundle.json')).tools).toHaveLength(27);
+    expect(loadCatalog(join(FIXTURES, 'catalogs/mcp/github.json')).tools[0]!.id).toBe('mcp__github__search_code');
+    expect(loadCatalog(join(FIXTURES, 'catalogs/mcp-folder')).tools).toHaveLength(6);
+    expect(loadCatalog(join(FIXTURES, 'skills')).skills).toHaveLength(4);
     expect(loadCatalog(METATOOL).tools).toHaveLength(199);
   });
 
   it('loads a plain BEIR folder (no-tool query outside qrels included)', () => {
-    const c = loadCatalog(join(FIX, 'beir-mini'));
+    const c = loadCatalog(join(FIXTURES, 'beir-mini'));
     expect(c.tools.map((t) => t.id)).toEqual(['get_weather', 'send_email', 'mcp__calendar__create_event']);
     expect(c.tools[2]).toMatchObject({ source: 'mcp', server: 'calendar', name: 'create_event' });
-    const d = readDataset(join(FIX, 'beir-mini'));
+    const d = readDataset(join(FIXTURES, 'beir-mini'));
     expect(d.cases.map((x) => [x.id, x.expectedTools])).toEqual([
       ['q1', ['get_weather']],
       ['q2', ['send_email']],
@@ -80,21 +67,21 @@ describe('loadCatalog', () => {
   });
 
   it('passes server/namespace to the formats that take them', () => {
-    expect(loadCatalog(join(FIX, 'catalogs/openai-tools.json'), { server: 'acme' }).tools[0]!.id).toBe('mcp__acme__get_weather');
-    expect(loadCatalog(join(FIX, 'catalogs/anthropic-tools.json'), { namespace: 'fin' }).tools[0]!.id).toBe('mcp__fin__get_stock_price');
-    expect(loadCatalog(join(FIX, 'catalogs/mcp/github.json'), { server: 'gh' }).tools[0]!.id).toBe('mcp__gh__search_code');
-    const err = inputError(() => loadCatalog(join(FIX, 'catalogs/mcp-bundle.json'), { server: 'x' }));
+    expect(loadCatalog(join(FIXTURES, 'catalogs/openai-tools.json'), { server: 'acme' }).tools[0]!.id).toBe('mcp__acme__get_weather');
+    expect(loadCatalog(join(FIXTURES, 'catalogs/anthropic-tools.json'), { namespace: 'fin' }).tools[0]!.id).toBe('mcp__fin__get_stock_price');
+    expect(loadCatalog(join(FIXTURES, 'catalogs/mcp/github.json'), { server: 'gh' }).tools[0]!.id).toBe('mcp__gh__search_code');
+    const err = inputError(() => loadCatalog(join(FIXTURES, 'catalogs/mcp-bundle.json'), { server: 'x' }));
     expect(err.message).toBe('option "server" does not apply to the mcp-bundle format (only to mcp-tools-list, openai and anthropic)');
   });
 
   it('uses a named format, with "did you mean" for an unknown one', () => {
-    expect(loadCatalog(join(FIX, 'catalogs/mcp/github.json'), { format: 'mcp-tools-list' }).tools).toHaveLength(3);
-    const err = inputError(() => loadCatalog(join(FIX, 'catalogs/mcp-bundle.json'), { format: 'mcp-bundel' }));
+    expect(loadCatalog(join(FIXTURES, 'catalogs/mcp/github.json'), { format: 'mcp-tools-list' }).tools).toHaveLength(3);
+    const err = inputError(() => loadCatalog(join(FIXTURES, 'catalogs/mcp-bundle.json'), { format: 'mcp-bundel' }));
     expect(err.message).toBe(
       'unknown catalog format "mcp-bundel" (did you mean mcp-bundle?); formats are mcp-tools-list, mcp-folder, mcp-bundle, openai, anthropic, skills-folder, beir, metatool',
     );
     // A named format that does not fit the file fails in its loader.
-    expect(inputError(() => loadCatalog(join(FIX, 'catalogs/openai-tools.json'), { format: 'mcp-bundle' })).message).toContain('not an MCP bundle');
+    expect(inputError(() => loadCatalog(join(FIXTURES, 'catalogs/openai-tools.json'), { format: 'mcp-bundle' })).message).toContain('not an MCP bundle');
   });
 
   it('says which formats it tried when nothing matches', () => {

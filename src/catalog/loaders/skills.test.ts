@@ -1,24 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../errors.ts';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
 import { findSkillFiles, loadSkillsFolder, parseSkillMarkdown } from './skills.ts';
 
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
-const tmp = mkdtempSync(join(tmpdir(), 'backpack-skills-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function inputError(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(InputError);
-    return err as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const tmp = tempDir('skills');
 
 function writeSkill(root: string, rel: string, text: string): string {
   const file = join(root, rel, 'SKILL.md');
@@ -28,7 +14,7 @@ function writeSkill(root: string, rel: string, text: string): string {
 }
 
 describe('loadSkillsFolder', () => {
-  const c = loadSkillsFolder(join(FIX, 'skills'));
+  const c = loadSkillsFolder(join(FIXTURES, 'skills'));
 
   it('finds every SKILL.md, in folder order', () => {
     expect(c.tools).toEqual([]);
@@ -97,7 +83,7 @@ describe('loadSkillsFolder', () => {
 
 describe('SKILL.md errors', () => {
   it('missing front matter', () => {
-    const root = join(FIX, 'faulty/skills-no-front-matter');
+    const root = join(FIXTURES, 'faulty/skills-no-front-matter');
     const err = inputError(() => loadSkillsFolder(root));
     expect(err.message).toContain('missing YAML front matter');
     expect(err.file).toBe(join(root, 'notes/SKILL.md'));
@@ -105,7 +91,7 @@ describe('SKILL.md errors', () => {
   });
 
   it('invalid YAML, with its line in the file', () => {
-    const root = join(FIX, 'faulty/skills-bad-yaml');
+    const root = join(FIXTURES, 'faulty/skills-bad-yaml');
     const err = inputError(() => loadSkillsFolder(root));
     expect(err.message).toMatch(/^invalid YAML in front matter: /);
     expect(err.file).toBe(join(root, 'broken/SKILL.md'));
@@ -113,7 +99,7 @@ describe('SKILL.md errors', () => {
   });
 
   it('missing description', () => {
-    const root = join(FIX, 'faulty/skills-no-description');
+    const root = join(FIXTURES, 'faulty/skills-no-description');
     const err = inputError(() => loadSkillsFolder(root));
     expect(err.message).toBe('front matter has no "description"');
     expect(err.file).toBe(join(root, 'half/SKILL.md'));
