@@ -13,8 +13,16 @@ import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
 import { generate, GenerateParamsError, GENERATOR, resolveParams } from '../generate/index.ts';
 import { PRESETS } from '../generate/presets.ts';
+import { loadEvalInput } from '../eval/input.ts';
+import { readRunDir, writeRunDir } from '../eval/files.ts';
+import { mergeRuns } from '../eval/merge.ts';
+import type { DatasetSource, Results } from '../eval/results.ts';
+import { makeConfig, runEval } from '../eval/run.ts';
+import { parseShard } from '../eval/shard.ts';
+import { loadTraces } from '../eval/traces.ts';
+import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { progressReporter } from './progress.ts';
-import { VERSION } from './version.ts';
+import { VERSION } from '../version.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2 } as const;
 
@@ -133,7 +141,130 @@ export function buildProgram(io: Io): Command {
       io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
     });
 
+  program
+    .command('eval')
+    .description('Evaluate retrievers on labelled cases: metrics overall, per slice and per namespace, per-query details and TREC runs.')
+    .option('--dataset <dir|name>', 'a dataset folder (generated or BEIR) or a name under datasets/ (e.g. metatool)')
+    .option('--split <name>', 'only the cases of this split (BEIR qrels/<split>.tsv, or the cases\' split field)')
+    .option('--catalog <path>', 'a catalog in any supported format (instead of --dataset)')
+    .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
+    .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
+    .option('--retrievers <list>', 'comma-separated retriever names', 'bm25')
+    .option('--k <list>', 'cut-offs for recall@k and friends', '1,3,5,10')
+    .option('--floor <x|name=x,…>', 'floor score: hits below it are dropped (one value for all, or per retriever)')
+    .option('--out <dir>', 'results folder (default: reports/<dataset>)')
+    .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
+    .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
+    .option('--quiet', 'no progress output')
+    .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(14)} ${f.description}`).join('\n')}\n`)
+    .action(async (opts: EvalOptions) => {
+      const source = evalSource(opts);
+      const retrievers = parseRetrieverList(opts.retrievers);
+      const ks = parseKs(opts.k);
+      const floors = parseFloors(opts.floor, retrievers);
+      const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
+      const input = loadEvalInput(source);
+      const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
+      const config = makeConfig(retrievers, ks, floors, opts.traces ?? null);
+      const out = resolve(opts.out ?? join('reports', input.name));
+      const progress = progressReporter(process.stderr, opts.quiet === true);
+      const run = await runEval(input, config, { shard, ...(traces ? { traces } : {}), progress: (name, done, total) => progress.update(name, done, total) });
+      progress.stop();
+      writeRunDir(out, run, input.cases, input.catalog);
+      io.out(`${formatRunSummary(run.results)}\nresults: ${relative(process.cwd(), join(out, 'results.json')) || join(out, 'results.json')}\n`);
+    });
+
+  program
+    .command('merge')
+    .description('Combine the results folders of a sharded evaluation (--shard i/n) into the results of one unsharded run.')
+    .argument('<dirs...>', 'the shard results folders')
+    .requiredOption('--out <dir>', 'results folder to write')
+    .action((dirs: string[], opts: { out: string }) => {
+      const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir) }));
+      const input = loadEvalInput(runs[0]!.run.results.dataset.source);
+      const tracesFile = runs[0]!.run.results.config.traces;
+      const traces = tracesFile !== null ? loadTraces(tracesFile, input.cases, input.catalog) : undefined;
+      const merged = mergeRuns(runs, input, traces);
+      writeRunDir(opts.out, merged, input.cases, input.catalog);
+      io.out(`${formatRunSummary(merged.results)}\nresults: ${join(opts.out, 'results.json')}\n`);
+    });
+
   return program;
+}
+
+interface EvalOptions {
+  dataset?: string;
+  split?: string;
+  catalog?: string;
+  cases?: string;
+  format?: string;
+  retrievers: string;
+  k: string;
+  floor?: string;
+  out?: string;
+  shard?: string;
+  traces?: string;
+  quiet?: boolean;
+}
+
+function evalSource(opts: EvalOptions): DatasetSource {
+  if ((opts.dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either --dataset DIR|NAME or --catalog PATH --cases FILE');
+  if (opts.dataset !== undefined) {
+    if (opts.cases !== undefined || opts.format !== undefined) throw new InputError('--cases and --format go with --catalog, not --dataset');
+    return { kind: 'dataset', ref: opts.dataset, split: opts.split ?? null };
+  }
+  if (opts.cases === undefined) throw new InputError('--catalog needs --cases FILE (labelled cases, CSV or JSONL)');
+  if (opts.split !== undefined) throw new InputError('--split goes with --dataset');
+  return { kind: 'files', catalog: opts.catalog!, cases: opts.cases, format: opts.format ?? null };
+}
+
+function parseKs(text: string): number[] {
+  const ks = text.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1 || k > 1000)) throw new InputError(`--k must be a comma-separated list of whole numbers from 1 to 1000 (got "${text}")`);
+  return ks;
+}
+
+/** `--floor 2.5` (every retriever) or `--floor bm25=8,embed=0.3` (named ones; others get none). */
+export function parseFloors(text: string | undefined, retrievers: readonly string[]): Record<string, number | null> {
+  const floors: Record<string, number | null> = Object.fromEntries(retrievers.map((r) => [r, null]));
+  if (text === undefined) return floors;
+  const num = (v: string): number => {
+    const x = Number(v);
+    if (v.trim() === '' || !Number.isFinite(x)) throw new InputError(`--floor: "${v}" is not a number`);
+    return x;
+  };
+  if (!text.includes('=')) {
+    const x = num(text);
+    for (const r of retrievers) floors[r] = x;
+    return floors;
+  }
+  for (const part of text.split(',')) {
+    const [name, value] = part.split('=');
+    if (name === undefined || value === undefined || !retrievers.includes(name.trim())) {
+      throw new InputError(`--floor: "${part}" must be name=value for one of the retrievers evaluated (${retrievers.join(', ')})`);
+    }
+    floors[name.trim()] = num(value);
+  }
+  return floors;
+}
+
+/** A compact table of the headline figures of each retriever. */
+export function formatRunSummary(r: Results): string {
+  const ks = r.config.ks;
+  const cols = ['top1', ...ks.map((k) => `recall@${k}`), 'mrr@10', 'noToolFalsePositiveRate', 'scopeLeakCount'];
+  const head = ['retriever', ...cols.map((c) => (c === 'noToolFalsePositiveRate' ? 'noToolFP' : c === 'scopeLeakCount' ? 'leaks' : c)), 'p50 ms'];
+  const rows = Object.entries(r.retrievers).map(([name, x]) => [
+    name,
+    ...cols.map((c) => {
+      const v = x.metrics.overall[c];
+      return v === undefined ? '-' : c === 'scopeLeakCount' ? String(v) : v.toFixed(3);
+    }),
+    x.latency.p50Ms.toFixed(3),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const shard = r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : '';
+  return [`${r.dataset.name}${shard}: ${r.dataset.cases.toLocaleString('en-US')} cases, ${r.dataset.tools.toLocaleString('en-US')} tools`, line(head), ...rows.map(line)].join('\n');
 }
 
 /** True if `dir` holds an intact dataset made by this generator version with these parameters. */

@@ -1,0 +1,103 @@
+/**
+ * The results folder of an evaluation, written atomically (a temporary sibling folder, renamed
+ * into place at the end, so an interrupted run never leaves a half-written `results.json`):
+ *
+ *   results.json                  the versioned envelope (metrics per retriever, overall / slice / namespace)
+ *   details/<retriever>.jsonl     per case: ranked [id, score], pinned, leaks, ms
+ *   runs/<retriever>.trec         TREC run: `qid Q0 docid rank score tag`
+ *   runs/qrels.txt                TREC qrels of the graded cases: `qid 0 docid 1`
+ *   runs/cases.tsv                every evaluated case: expected (tool | none | skill-only), gold mode, slices
+ *   never-surfaced/<retriever>.txt  tools no case brought into the top k, one id a line
+ *
+ * The TREC score column is `depth + 1 − rank`, strictly decreasing along Backpack's ranking, so
+ * trec_eval, ir_measures and ranx (which break score ties their own way) evaluate exactly the
+ * order Backpack ranked. The retrievers' own scores are in `details/`.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { replaceDir } from '../catalog/dataset-files.ts';
+import { InputError } from '../catalog/errors.ts';
+import { parseJsonLines } from '../catalog/jsonl.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import type { EvalRun } from './run.ts';
+import { RESULTS_SCHEMA_VERSION, type QueryDetail, type Results } from './results.ts';
+
+export function trecRun(details: readonly QueryDetail[], tag: string, depth: number): string {
+  const lines: string[] = [];
+  for (const d of details) d.ranked.forEach(([id], i) => lines.push(`${d.caseId} Q0 ${id} ${i + 1} ${depth - i} ${tag}`));
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+export function trecQrels(cases: readonly Case[]): string {
+  const lines: string[] = [];
+  for (const c of cases) for (const id of c.expectedTools ?? []) lines.push(`${c.id} 0 ${id} 1`);
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}
+
+export function casesTsv(cases: readonly Case[]): string {
+  const rows = cases.map((c) => [c.id, c.expectedTools === undefined ? 'skill-only' : c.expectedTools.length ? 'tool' : 'none', c.goldMode ?? 'all', c.slices.join(',')].join('\t'));
+  return `${['query-id', 'expected', 'gold-mode', 'slices'].join('\t')}\n${rows.map((r) => `${r}\n`).join('')}`;
+}
+
+/** Tools no case brought into the top `k`, in catalog order (pinned tools excluded). */
+export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetail[], k: number): string[] {
+  const seen = new Set<string>();
+  for (const d of details) for (const [id] of d.ranked.slice(0, k)) seen.add(id);
+  return catalog.tools.filter((t) => !t.pinned && !seen.has(t.id)).map((t) => t.id);
+}
+
+/** Write the results folder for `run` (replacing `dir` if it holds an earlier run). */
+export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog): void {
+  const target = resolve(dir);
+  if (existsSync(target) && !existsSync(join(target, 'results.json')) && readdirSync(target).length > 0) {
+    throw new InputError('folder exists and does not hold Backpack results; refusing to replace it', { file: dir });
+  }
+  const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
+  const inRun = cases.filter((c) => evaluated.has(c.id));
+  const files = new Map<string, string>();
+  const k = run.results.config.ks[run.results.config.ks.length - 1]!;
+  for (const [name, details] of Object.entries(run.details)) {
+    files.set(`details/${name}.jsonl`, details.map((d) => `${JSON.stringify(d)}\n`).join(''));
+    files.set(`runs/${name}.trec`, trecRun(details, name, run.results.config.depth));
+    const never = neverSurfacedList(catalog, details, k);
+    files.set(`never-surfaced/${name}.txt`, never.map((id) => `${id}\n`).join(''));
+  }
+  files.set('runs/qrels.txt', trecQrels(inRun));
+  files.set('runs/cases.tsv', casesTsv(inRun));
+  files.set('results.json', `${JSON.stringify(run.results, null, 2)}\n`);
+  const tmp = `${target}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    for (const [path, text] of files) {
+      const p = join(tmp, path);
+      mkdirSync(dirname(p), { recursive: true });
+      writeFileSync(p, text);
+    }
+    replaceDir(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Read a results folder back: the envelope and the per-query details of every retriever. */
+export function readRunDir(dir: string): EvalRun {
+  const file = join(dir, 'results.json');
+  if (!existsSync(file)) throw new InputError('no results.json here (not a Backpack results folder)', { file: dir });
+  let results: Results;
+  try {
+    results = JSON.parse(readFileSync(file, 'utf8')) as Results;
+  } catch (err) {
+    throw new InputError(`invalid JSON: ${(err as Error).message}`, { file });
+  }
+  if (typeof results.schemaVersion !== 'number' || results.schemaVersion > RESULTS_SCHEMA_VERSION) {
+    throw new InputError(`results schemaVersion ${String(results.schemaVersion)} is not one this Backpack reads (≤ ${RESULTS_SCHEMA_VERSION})`, { file });
+  }
+  const details: Record<string, QueryDetail[]> = {};
+  for (const name of Object.keys(results.retrievers)) {
+    const p = join(dir, 'details', `${name}.jsonl`);
+    if (!existsSync(p)) throw new InputError('per-query details are missing', { file: p });
+    details[name] = parseJsonLines(readFileSync(p, 'utf8'), p).map((l) => l.value as unknown as QueryDetail);
+  }
+  return { results, details };
+}

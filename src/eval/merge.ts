@@ -1,0 +1,58 @@
+/**
+ * Merge the results of a sharded evaluation (`--shard i/n` on n machines) into the results an
+ * unsharded run gives: the per-query details are put back in dataset order and the metrics
+ * recomputed from them, so everything but timings is identical.
+ */
+import { InputError } from '../catalog/errors.ts';
+import type { EvalInput } from './input.ts';
+import { catalogFacts, envelope, percentile, retrieverResults, type QueryDetail } from './results.ts';
+import type { EvalRun } from './run.ts';
+import type { Trace } from './traces.ts';
+
+export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, input: EvalInput, traces?: ReadonlyMap<string, Trace>): EvalRun {
+  if (runs.length === 0) throw new InputError('nothing to merge: name the shard results folders');
+  const first = runs[0]!.run.results;
+  const count = first.shard?.count;
+  const seenShards = new Set<number>();
+  for (const { dir, run } of runs) {
+    const r = run.results;
+    if (!r.shard) throw new InputError('holds an unsharded run; merge takes the results of --shard i/n runs', { file: dir });
+    if (r.configHash !== first.configHash) throw new InputError(`was run with another configuration (configHash ${r.configHash.slice(0, 12)}… vs ${first.configHash.slice(0, 12)}…)`, { file: dir });
+    if (r.dataset.catalogSha256 !== input.catalogSha256) throw new InputError(`was run on another catalog (sha256 ${r.dataset.catalogSha256.slice(0, 12)}…, the dataset now has ${input.catalogSha256.slice(0, 12)}…)`, { file: dir });
+    if (r.shard.count !== count) throw new InputError(`is shard ${r.shard.index}/${r.shard.count}, others are of ${count}`, { file: dir });
+    if (seenShards.has(r.shard.index)) throw new InputError(`shard ${r.shard.index}/${count} is given twice`, { file: dir });
+    seenShards.add(r.shard.index);
+  }
+  const missing = Array.from({ length: count! }, (_, i) => i + 1).filter((i) => !seenShards.has(i));
+  if (missing.length) throw new InputError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing`);
+
+  const facts = catalogFacts(input.catalog);
+  const config = first.config;
+  const retrievers: EvalRun['results']['retrievers'] = {};
+  const details: Record<string, QueryDetail[]> = {};
+  for (const name of config.retrievers) {
+    const byCase = new Map<string, QueryDetail>();
+    for (const { run } of runs) for (const d of run.details[name] ?? []) byCase.set(d.caseId, d);
+    const ordered = input.cases.filter((c) => byCase.has(c.id));
+    if (ordered.length !== input.cases.length) {
+      throw new InputError(`the shards cover ${ordered.length} of the dataset's ${input.cases.length} cases for retriever ${name}`);
+    }
+    const list = ordered.map((c) => byCase.get(c.id)!);
+    const lat = runs.map(({ run }) => run.results.retrievers[name]!.latency);
+    const ms = list.map((d) => d.ms);
+    const latency = { indexMs: Math.max(...lat.map((l) => l.indexMs)), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: Math.max(...lat.map((l) => l.peakRssMb)) };
+    retrievers[name] = retrieverResults(ordered, list, facts, config, first.retrievers[name]!.config, latency, traces);
+    details[name] = list;
+  }
+  const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
+  return {
+    results: envelope({
+      dataset: { ...first.dataset, cases: input.cases.length },
+      config,
+      shard: null,
+      retrievers,
+      timings: { startedAt, durationMs: runs.reduce((a, { run }) => a + run.results.timings.durationMs, 0) },
+    }),
+    details,
+  };
+}

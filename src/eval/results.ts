@@ -1,0 +1,132 @@
+/**
+ * The versioned `results.json` envelope. Everything but `timings` and each retriever's `latency`
+ * is a deterministic function of the dataset, the configuration and the per-query details, so two
+ * runs (or a sharded run merged) compare byte for byte.
+ */
+import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import { evaluate } from '../metrics/aggregate.ts';
+import type { CaseLabel, CaseResult, CatalogFacts, Evaluation } from '../metrics/types.ts';
+import { gitSha, VERSION } from '../version.ts';
+import { agentMetrics, type AgentMetrics, type Trace } from './traces.ts';
+
+/** Bump when a field of results.json changes meaning or moves. Readers accept this version and older ones. */
+export const RESULTS_SCHEMA_VERSION = 1;
+
+/** Where the cases and catalog came from, so `merge` (and people) can find them again. */
+export type DatasetSource =
+  | { kind: 'dataset'; ref: string; split: string | null }
+  | { kind: 'files'; catalog: string; cases: string; format: string | null };
+
+export interface EvalConfig {
+  retrievers: string[];
+  /** Cut-offs, ascending. */
+  ks: number[];
+  /** How many ranked tools the policy keeps: max(ks, 10), so mrr@10 and ndcg@10 are defined. */
+  depth: number;
+  /** Floor score per retriever (`null`: no floor). */
+  floors: Record<string, number | null>;
+  /** The agent-trace file replayed, if any. */
+  traces: string | null;
+}
+
+/** One case's line in `details/<retriever>.jsonl`. */
+export interface QueryDetail {
+  caseId: string;
+  /** [tool id, score] after scope check and floor, best first. */
+  ranked: Array<[string, number]>;
+  /** Pinned tools the policy appended. */
+  pinned: string[];
+  /** Tools the retriever returned outside the caller's scopes (withheld). */
+  leaks: string[];
+  /** Search time (ms). A timing: not part of any metric. */
+  ms: number;
+}
+
+export interface RetrieverResults {
+  /** The retriever's own effective configuration. */
+  config: Record<string, unknown>;
+  metrics: Pick<Evaluation, 'overall' | 'slices' | 'namespaces'>;
+  neverSurfaced: Evaluation['neverSurfaced'];
+  /** Agent-level figures from replayed traces, when `--traces` was given. */
+  agent?: AgentMetrics;
+  /** Timings (vary run to run): index build, per-query p50/p95, peak RSS of the process so far. */
+  latency: { indexMs: number; p50Ms: number; p95Ms: number; peakRssMb: number };
+}
+
+export interface Results {
+  schemaVersion: number;
+  backpack: { version: string; gitSha: string | null };
+  dataset: { name: string; source: DatasetSource; catalogSha256: string; tools: number; cases: number };
+  config: EvalConfig;
+  /** sha256 of the canonical JSON of `config`. */
+  configHash: string;
+  /** The shard this file covers, or null for all cases. */
+  shard: { index: number; count: number } | null;
+  retrievers: Record<string, RetrieverResults>;
+  timings: { startedAt: string; durationMs: number };
+}
+
+export function configHash(config: EvalConfig): string {
+  return sha256(canonicalJson(config));
+}
+
+/** Catalog facts for the metrics. */
+export function catalogFacts(catalog: Catalog): CatalogFacts {
+  const ns = new Map(catalog.tools.map((t) => [t.id, t.namespace]));
+  return {
+    toolIds: catalog.tools.map((t) => t.id),
+    pinned: new Set(catalog.tools.filter((t) => t.pinned).map((t) => t.id)),
+    namespaceOf: (id) => ns.get(id),
+  };
+}
+
+export function caseLabel(c: Case): CaseLabel {
+  return { id: c.id, ...(c.expectedTools !== undefined ? { expectedTools: c.expectedTools } : {}), ...(c.goldMode ? { goldMode: c.goldMode } : {}), slices: c.slices };
+}
+
+/** Nearest-rank percentile of a list of numbers (0 for none). */
+export function percentile(values: readonly number[], q: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+/**
+ * Metrics of one retriever from its per-query details. `details` must follow the order of `cases`
+ * (the dataset's order): the metrics then do not depend on how the run was sharded.
+ */
+export function retrieverResults(
+  cases: readonly Case[],
+  details: readonly QueryDetail[],
+  facts: CatalogFacts,
+  config: EvalConfig,
+  retrieverConfig: Record<string, unknown>,
+  latency: RetrieverResults['latency'],
+  traces?: ReadonlyMap<string, Trace>,
+): RetrieverResults {
+  const results: CaseResult[] = details.map((d) => ({ caseId: d.caseId, ranked: d.ranked.map(([id]) => id), scopeLeaks: d.leaks.length }));
+  const ev = evaluate(cases.map(caseLabel), results, facts, config.ks);
+  const out: RetrieverResults = {
+    config: retrieverConfig,
+    metrics: { overall: ev.overall, slices: ev.slices, namespaces: ev.namespaces },
+    neverSurfaced: ev.neverSurfaced,
+    latency,
+  };
+  if (traces) out.agent = agentMetrics(cases, details, facts, traces, config.ks[config.ks.length - 1]!);
+  return out;
+}
+
+/** The envelope, fields in their documented order. */
+export function envelope(parts: Omit<Results, 'schemaVersion' | 'backpack' | 'configHash'>): Results {
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    backpack: { version: VERSION, gitSha: gitSha() },
+    dataset: parts.dataset,
+    config: parts.config,
+    configHash: configHash(parts.config),
+    shard: parts.shard,
+    retrievers: parts.retrievers,
+    timings: parts.timings,
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * Metric ids as typed values: one table ({@link METRICS}), one parser ({@link parseMetricId}) and one
+ * formatter ({@link formatMetricId}). YAML keys, JSON fields, report columns and docs all go through
+ * these, so `recall@5` is spelled one way everywhere.
+ *
+ * Grammar: `<kind>` for kinds without a cut-off, `<kind>@<k>` for kinds with one, where `<k>` is a
+ * positive decimal integer without leading zeros. Every string `parseMetricId` accepts is returned
+ * unchanged by `formatMetricId(parseMetricId(s))`.
+ */
+import { didYouMean } from '../catalog/suggest.ts';
+
+/** Quality metrics computed from ranked ids and labels. */
+export type MetricKind =
+  | 'top1'
+  | 'recall'
+  | 'allGold'
+  | 'anyGold'
+  | 'mrr'
+  | 'ndcg'
+  | 'missedEntirely'
+  | 'noToolFalsePositiveRate'
+  | 'scopeLeakCount'
+  | 'namespaceRecall';
+
+/** Case counts, always present in a metric table. */
+export type CountKind = 'cases' | 'gradedCases' | 'noToolCases' | 'multiGoldCases';
+
+/** Cost figures measured by the runner (not by the metric kernels). */
+export type LatencyKind = 'indexMs' | 'p50Ms' | 'p95Ms' | 'peakRssMb';
+
+/** Every kind a metric id may have. */
+export type MetricIdKind = MetricKind | CountKind | LatencyKind;
+
+/** What docs and `--help` print about a metric kind. */
+export interface MetricInfo {
+  /** One sentence: the definition. */
+  description: string;
+  /** Whether the id carries a cut-off (`recall@5`) or not (`top1`). */
+  needsK: boolean;
+  /** `true`/`false` for quality and cost figures; `null` for counts, which are neither. */
+  higherIsBetter: boolean | null;
+  /** Quality metric, case count, or cost figure. */
+  group: 'quality' | 'count' | 'cost';
+}
+
+/**
+ * The one table of metric kinds, in display order (quality metrics, then counts, then costs).
+ * Docs and help iterate it; metric tables list their keys in this order.
+ */
+export const METRICS = {
+  top1: {
+    description: 'Share of graded cases whose first ranked tool is a gold tool.',
+    needsK: false,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  recall: {
+    description:
+      "Graded cases: |gold ∩ top-k| / |gold| (goldMode 'all'), or 1 if any gold tool is in the top k (goldMode 'any'); averaged.",
+    needsK: true,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  allGold: {
+    description: "Multi-gold cases (≥ 2 tools, goldMode 'all'): share where every gold tool is in the top k.",
+    needsK: true,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  anyGold: {
+    description: "Multi-gold cases (≥ 2 tools, goldMode 'all'): share where at least one gold tool is in the top k.",
+    needsK: true,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  mrr: {
+    description: 'Graded cases: mean of 1 / rank of the first gold tool within the top k (0 if none).',
+    needsK: true,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  ndcg: {
+    description:
+      "Graded cases: nDCG over the top k with binary gains and a log2(rank + 1) discount; under goldMode 'any' only the first gold hit gains.",
+    needsK: true,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  missedEntirely: {
+    description: 'Share of graded cases with no gold tool in the top k: the model never had a chance.',
+    needsK: true,
+    higherIsBetter: false,
+    group: 'quality',
+  },
+  noToolFalsePositiveRate: {
+    description: 'Share of no-tool cases (expected: []) where any non-pinned tool survived the floor.',
+    needsK: false,
+    higherIsBetter: false,
+    group: 'quality',
+  },
+  scopeLeakCount: {
+    description: "Total number of tools returned outside the caller's scopes, over all cases (must be 0).",
+    needsK: false,
+    higherIsBetter: false,
+    group: 'quality',
+  },
+  namespaceRecall: {
+    description: 'Graded cases: |ns(gold) ∩ ns(top-k)| / |ns(gold)|, the share of gold namespaces surfaced; averaged.',
+    needsK: true,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  cases: { description: 'Number of cases.', needsK: false, higherIsBetter: null, group: 'count' },
+  gradedCases: {
+    description: 'Number of cases labelled with at least one expected tool.',
+    needsK: false,
+    higherIsBetter: null,
+    group: 'count',
+  },
+  noToolCases: {
+    description: 'Number of cases labelled as needing no tool (expected: []).',
+    needsK: false,
+    higherIsBetter: null,
+    group: 'count',
+  },
+  multiGoldCases: {
+    description: "Number of cases with at least two expected tools and goldMode 'all'.",
+    needsK: false,
+    higherIsBetter: null,
+    group: 'count',
+  },
+  indexMs: { description: 'Time to build the index, in milliseconds.', needsK: false, higherIsBetter: false, group: 'cost' },
+  p50Ms: { description: 'Median query latency, in milliseconds.', needsK: false, higherIsBetter: false, group: 'cost' },
+  p95Ms: { description: '95th percentile query latency, in milliseconds.', needsK: false, higherIsBetter: false, group: 'cost' },
+  peakRssMb: {
+    description: 'Peak resident set size of the run, in megabytes.',
+    needsK: false,
+    higherIsBetter: false,
+    group: 'cost',
+  },
+} as const satisfies Record<MetricIdKind, MetricInfo>;
+
+/** Kinds whose id carries a cut-off (`recall@5`). */
+export type KindWithK = {
+  [K in MetricIdKind]: (typeof METRICS)[K]['needsK'] extends true ? K : never;
+}[MetricIdKind];
+
+/** Kinds whose id has no cut-off (`top1`). */
+export type KindWithoutK = Exclude<MetricIdKind, KindWithK>;
+
+/** A parsed metric id. `k` is present exactly when the kind needs it. */
+export type MetricId = { kind: KindWithK; k: number } | { kind: KindWithoutK; k?: undefined };
+
+/** Every metric kind, in {@link METRICS} order. */
+export const METRIC_KINDS: readonly MetricIdKind[] = Object.keys(METRICS) as MetricIdKind[];
+
+/** Whether `s` is a metric kind (not a full id: `recall`, not `recall@5`). */
+export function isMetricKind(s: string): s is MetricIdKind {
+  return Object.prototype.hasOwnProperty.call(METRICS, s);
+}
+
+/** Whether ids of this kind carry a cut-off. */
+export function needsK(kind: MetricIdKind): kind is KindWithK {
+  return METRICS[kind].needsK;
+}
+
+const K_PATTERN = /^[1-9][0-9]*$/;
+
+/**
+ * Parse `top1`, `recall@5`, … into a {@link MetricId}. Throws an Error on an unknown kind (with a
+ * "did you mean"), a missing or extra `@k`, or a cut-off that is not a positive integer written
+ * without leading zeros.
+ */
+export function parseMetricId(s: string): MetricId {
+  if (typeof s !== 'string' || s === '') throw new Error('empty metric id');
+  const at = s.indexOf('@');
+  const name = at < 0 ? s : s.slice(0, at);
+  if (!isMetricKind(name)) {
+    throw new Error(`unknown metric "${name}" in "${s}"${didYouMean(name, METRIC_KINDS)}`);
+  }
+  if (!needsK(name)) {
+    if (at >= 0) throw new Error(`metric "${s}": ${name} takes no cut-off, write "${name}"`);
+    return { kind: name };
+  }
+  if (at < 0) throw new Error(`metric "${s}": ${name} needs a cut-off, write "${name}@k" (e.g. "${name}@5")`);
+  const kText = s.slice(at + 1);
+  if (!K_PATTERN.test(kText)) {
+    const hint = /^0+$/.test(kText)
+      ? 'k must be ≥ 1'
+      : /^[0-9]+$/.test(kText)
+        ? `write "${name}@${Number(kText)}" without leading zeros`
+        : 'k must be a positive integer';
+    throw new Error(`metric "${s}": ${hint}`);
+  }
+  const k = Number(kText);
+  if (!Number.isSafeInteger(k)) throw new Error(`metric "${s}": k is too large`);
+  return { kind: name, k };
+}
+
+/** Format a {@link MetricId} as `top1` or `recall@5`. Throws on an id that `parseMetricId` would not produce. */
+export function formatMetricId(id: MetricId): string {
+  const kind: string = id.kind;
+  if (!isMetricKind(kind)) throw new Error(`unknown metric "${kind}"${didYouMean(kind, METRIC_KINDS)}`);
+  if (!needsK(kind)) {
+    if (id.k !== undefined) throw new Error(`metric ${kind} takes no cut-off, got k = ${id.k}`);
+    return kind;
+  }
+  const k = id.k;
+  if (k === undefined || !Number.isSafeInteger(k) || k < 1) {
+    throw new Error(`metric ${kind} needs an integer cut-off k ≥ 1, got ${String(k)}`);
+  }
+  return `${kind}@${k}`;
+}
+
+/** Display order of metric ids: {@link METRICS} order, then ascending k. */
+export function compareMetricIds(a: MetricId, b: MetricId): number {
+  const d = METRIC_KINDS.indexOf(a.kind) - METRIC_KINDS.indexOf(b.kind);
+  return d !== 0 ? d : (a.k ?? 0) - (b.k ?? 0);
+}

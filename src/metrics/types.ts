@@ -1,0 +1,55 @@
+/**
+ * Inputs and outputs of the metric functions. Metrics are pure functions of ranked tool ids and
+ * labels: they import no retriever.
+ */
+
+/** What a case is labelled with, as the metrics need it. */
+export interface CaseLabel {
+  id: string;
+  /** `[]` = no tool needed; `undefined` = not labelled for tools (left out of tool metrics). */
+  expectedTools?: readonly string[];
+  /** `all`: every expected tool is needed (default); `any`: one of them will do. */
+  goldMode?: 'all' | 'any';
+  slices: readonly string[];
+}
+
+/** What a strategy exposed for one case, after the policy layer (scope filter, floor, depth). */
+export interface CaseResult {
+  caseId: string;
+  /** Ranked tool ids that survived the floor, best first, at most the deepest k. Pinned tools appended by the policy are NOT in here. */
+  ranked: readonly string[];
+  /** How many tools the retriever returned that the caller's scopes do not allow (must be 0). */
+  scopeLeaks: number;
+}
+
+/** Catalog facts the metrics need. */
+export interface CatalogFacts {
+  /** Every tool id of the catalog, in catalog order. */
+  toolIds: readonly string[];
+  /** Pinned tools: always exposed, never a false positive. */
+  pinned: ReadonlySet<string>;
+  /** Namespace of a tool id. */
+  namespaceOf(id: string): string | undefined;
+}
+
+/** Metric id (`recall@5`, `top1`, …) → value. Keys are formatted by `formatMetricId`. */
+export type MetricTable = Record<string, number>;
+
+export interface Evaluation {
+  /** Over all cases. Also carries the counts `cases`, `gradedCases`, `noToolCases`, `multiGoldCases`. */
+  overall: MetricTable;
+  /** Per slice tag (a case counts in each of its slices). */
+  slices: Record<string, MetricTable>;
+  /** Per namespace of the gold tools (graded cases only; a case counts in each of its gold namespaces). */
+  namespaces: Record<string, MetricTable>;
+  /** Tools no case brought into the top k (k = the deepest cut-off). */
+  neverSurfaced: {
+    k: number;
+    /** Catalog tools (pinned excluded) that never surfaced. */
+    count: number;
+    /** Tools that are gold for at least one graded case yet never surfaced, sorted: the actionable ones. */
+    gold: string[];
+  };
+  /** Per-case scores (same order as the cases), for paired significance tests later. */
+  perCase: Array<{ caseId: string; scores: MetricTable }>;
+}

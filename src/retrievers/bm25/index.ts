@@ -1,0 +1,415 @@
+/**
+ * A fielded BM25 retriever over a catalog's tools, built for 50,000-tool catalogs.
+ *
+ * Model (BM25F-style weighted term frequency, Codex/Lucene idf):
+ *   tf(t, d)  = Σ_f w_f · tf_f(t, d)        summed over fields in the order of {@link FIELD_NAMES}
+ *   dl(d)     = Σ_f w_f · len_f(d)          len_f = the field's token count after the tokenizer
+ *   avgdl     = mean dl over the catalog (1 if the catalog is empty or every document is)
+ *   score(q,d)= Σ over every query token occurrence t, in query order, of idf(N, df(t)) · termWeight(tf, dl, avgdl, k1, b)
+ * N, df and avgdl are statistics of the **whole indexed catalog**, not of the `allowed` subset: the
+ * mask decides which tools are scored and returned, never the weights of the others.
+ *
+ * Layout: CSR postings (term → a slice of `postDoc`/`postWeight`, doc ids ascending, weights
+ * `termWeight(...)` precomputed), so a search is only `acc[doc] += idf · weight` over the query
+ * terms' postings, into a reused Float64Array with a touched-doc list to reset, followed by a
+ * top-k binary heap in exactly `rankStable` order (score descending, then tool id ascending, via a
+ * precomputed rank of each doc's id).
+ */
+import type { Catalog, Tool } from '../../catalog/types.ts';
+import type { Describable, Hit, Retriever, SearchContext } from '../types.ts';
+import { checkBM25Params, idf as idfOf, termWeight, type BM25Params } from './score.ts';
+import { checkTokenizerOptions, makePipeline, type TokenPipeline, type TokenizerOptions } from './tokenize.ts';
+
+/** The indexed fields, in the order their weighted frequencies are summed. */
+export const FIELD_NAMES = ['name', 'namespace', 'summary', 'description', 'examples', 'params'] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+
+/**
+ * Per-field weights (finite, ≥ 0; `0` = the field is not indexed). Each occurrence of a term in
+ * field f adds w_f to the term's frequency and w_f to the document's length.
+ * - `name`: the tool's `name`, then its `title` if any;
+ * - `namespace`: the routing namespace (server or plugin name, `core`);
+ * - `summary`, `description`: as written;
+ * - `examples`: each example request;
+ * - `params`: the top-level `inputSchema.properties` names (not their descriptions).
+ */
+export type FieldWeights = Record<FieldName, number>;
+
+export interface Bm25Options {
+  params: BM25Params;
+  tokenizer: TokenizerOptions;
+  fields: FieldWeights;
+}
+
+/** The texts of one field of a tool (see {@link FieldWeights}). */
+export function fieldTexts(tool: Tool, field: FieldName): readonly string[] {
+  switch (field) {
+    case 'name':
+      return tool.title !== undefined && tool.title !== '' ? [tool.name, tool.title] : [tool.name];
+    case 'namespace':
+      return [tool.namespace];
+    case 'summary':
+      return [tool.summary];
+    case 'description':
+      return [tool.description];
+    case 'examples':
+      return tool.examples;
+    case 'params': {
+      const props = tool.inputSchema?.properties;
+      return props !== null && typeof props === 'object' && !Array.isArray(props) ? Object.keys(props) : [];
+    }
+  }
+}
+
+/** Throws a `RangeError` if any option is out of range. */
+export function checkBm25Options(o: Bm25Options): void {
+  checkBM25Params(o.params);
+  checkTokenizerOptions(o.tokenizer);
+  for (const f of FIELD_NAMES) {
+    const w = o.fields[f];
+    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw new RangeError(`field weight "${f}" must be a finite number ≥ 0 (got ${w})`);
+  }
+  for (const f of Object.keys(o.fields)) {
+    if (!(FIELD_NAMES as readonly string[]).includes(f)) throw new RangeError(`unknown field "${f}" (fields: ${FIELD_NAMES.join(', ')})`);
+  }
+}
+
+/** Raw-token → term-id memo entries kept for query words not in the index (bounds memory). */
+const QUERY_MEMO_LIMIT = 1 << 16;
+
+/** Growable typed-array helpers for the build. */
+function growU32(a: Uint32Array, min: number): Uint32Array {
+  if (a.length >= min) return a;
+  const b = new Uint32Array(Math.max(min, a.length * 2));
+  b.set(a);
+  return b;
+}
+function growF64(a: Float64Array, min: number): Float64Array {
+  if (a.length >= min) return a;
+  const b = new Float64Array(Math.max(min, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+export class Bm25Retriever implements Retriever, Describable {
+  readonly name: string;
+  private readonly options: Bm25Options;
+  private readonly pipeline: TokenPipeline;
+
+  // Index (set by `index`).
+  private built = false;
+  private ids: string[] = [];
+  private n = 0;
+  private avgdl = 1;
+  /** Raw token (as `scan` gives it) → term id, or -1 if the tokenizer drops it or no document has it. */
+  private rawToTerm = new Map<string, number>();
+  private queryMemoSize = 0;
+  private termIds = new Map<string, number>();
+  private idf = new Float64Array(0);
+  private postStart = new Uint32Array(1);
+  private postDoc = new Uint32Array(0);
+  private postWeight = new Float64Array(0);
+  /** rank[d] = position of tool d's id in code-unit order (the tie-break). */
+  private rank = new Uint32Array(0);
+
+  // Search scratch, reused.
+  private acc = new Float64Array(0);
+  private mark = new Uint8Array(0);
+  private touched = new Uint32Array(0);
+  private nTouched = 0;
+  private heap = new Uint32Array(0);
+  private allowed: Uint8Array | undefined = undefined;
+  private readonly onQueryToken: (raw: string) => void;
+
+  constructor(name: string, options: Bm25Options) {
+    checkBm25Options(options);
+    this.name = name;
+    this.options = structuredClone(options);
+    this.pipeline = makePipeline(this.options.tokenizer);
+    this.onQueryToken = (raw) => this.accumulate(this.queryTerm(raw));
+  }
+
+  describe(): Record<string, unknown> {
+    const o = this.options;
+    return {
+      retriever: 'bm25',
+      name: this.name,
+      params: { ...o.params },
+      tokenizer: { ...o.tokenizer },
+      fields: { ...o.fields },
+      idf: 'ln(1 + (N - df + 0.5) / (df + 0.5)), N and df over the whole catalog',
+      tf: 'sum over fields of weight * count',
+      queryTerms: 'every occurrence counts',
+      returns: 'score > 0 only, rankStable order',
+    };
+  }
+
+  async index(catalog: Catalog): Promise<void> {
+    const { fields, params } = this.options;
+    const tools = catalog.tools;
+    const N = tools.length;
+    const { scan, term } = this.pipeline;
+    const rawToTerm = new Map<string, number>();
+    const termIds = new Map<string, number>();
+    let V = 0;
+
+    // Per-field counts and per-doc weighted tf, indexed by term id, with touched lists to reset.
+    let fieldCount: Uint32Array = new Uint32Array(1024);
+    let fieldTouched: Uint32Array = new Uint32Array(256);
+    let nField = 0;
+    let fieldLen = 0;
+    let docTf: Float64Array = new Float64Array(1024);
+    let docTouched: Uint32Array = new Uint32Array(256);
+    let nDoc = 0;
+    // All (doc, term, tf) pairs, doc-major.
+    let pairTerm: Uint32Array = new Uint32Array(1 << 16);
+    let pairTf: Float64Array = new Float64Array(1 << 16);
+    let nPairs = 0;
+    const docStart = new Uint32Array(N + 1);
+    const dl = new Float64Array(N);
+    let df: Uint32Array = new Uint32Array(1024);
+
+    /** Term id of a raw token (creating it), or -1 if the tokenizer drops it. */
+    const termIdOf = (raw: string): number => {
+      let t = rawToTerm.get(raw);
+      if (t === undefined) {
+        const s = term(raw);
+        if (s === null) t = -1;
+        else {
+          t = termIds.get(s);
+          if (t === undefined) {
+            t = V++;
+            termIds.set(s, t);
+            if (V > fieldCount.length) {
+              fieldCount = growU32(fieldCount, V);
+              docTf = growF64(docTf, V);
+              df = growU32(df, V);
+            }
+          }
+        }
+        rawToTerm.set(raw, t);
+      }
+      return t;
+    };
+    const addTerm = (t: number): void => {
+      if (fieldCount[t] === 0) {
+        fieldTouched = growU32(fieldTouched, nField + 1);
+        fieldTouched[nField++] = t;
+      }
+      fieldCount[t]!++;
+      fieldLen++;
+    };
+    const onToken = (raw: string): void => {
+      const t = termIdOf(raw);
+      if (t >= 0) addTerm(t);
+    };
+
+    const activeFields = FIELD_NAMES.filter((f) => fields[f] > 0);
+    for (let d = 0; d < N; d++) {
+      const tool = tools[d]!;
+      let len = 0;
+      for (const f of activeFields) {
+        const w = fields[f];
+        nField = 0;
+        fieldLen = 0;
+        for (const text of fieldTexts(tool, f)) scan(text, onToken);
+        for (let i = 0; i < nField; i++) {
+          const t = fieldTouched[i]!;
+          if (docTf[t] === 0) {
+            docTouched = growU32(docTouched, nDoc + 1);
+            docTouched[nDoc++] = t;
+          }
+          docTf[t]! += w * fieldCount[t]!;
+          fieldCount[t] = 0;
+        }
+        len += w * fieldLen;
+      }
+      dl[d] = len;
+      docStart[d] = nPairs;
+      if (nPairs + nDoc > pairTerm.length) {
+        pairTerm = growU32(pairTerm, nPairs + nDoc);
+        pairTf = growF64(pairTf, nPairs + nDoc);
+      }
+      for (let i = 0; i < nDoc; i++) {
+        const t = docTouched[i]!;
+        pairTerm[nPairs] = t;
+        pairTf[nPairs++] = docTf[t]!;
+        docTf[t] = 0;
+        df[t]!++;
+      }
+      nDoc = 0;
+    }
+    docStart[N] = nPairs;
+
+    let sumDl = 0;
+    for (let d = 0; d < N; d++) sumDl += dl[d]!;
+    const avgdl = N > 0 && sumDl > 0 ? sumDl / N : 1;
+
+    // CSR postings: term t's postings are postDoc/postWeight[postStart[t] .. postStart[t+1]).
+    const postStart = new Uint32Array(V + 1);
+    for (let t = 0; t < V; t++) postStart[t + 1] = postStart[t]! + df[t]!;
+    const cursor = postStart.slice(0, V);
+    const postDoc = new Uint32Array(nPairs);
+    const postWeight = new Float64Array(nPairs);
+    const { k1, b } = params;
+    for (let d = 0; d < N; d++) {
+      const docLen = dl[d]!;
+      for (let p = docStart[d]!; p < docStart[d + 1]!; p++) {
+        const t = pairTerm[p]!;
+        const at = cursor[t]!++;
+        postDoc[at] = d;
+        postWeight[at] = termWeight(pairTf[p]!, docLen, avgdl, k1, b);
+      }
+    }
+    const idf = new Float64Array(V);
+    for (let t = 0; t < V; t++) idf[t] = idfOf(N, df[t]!);
+
+    // Tie-break rank: position of each doc's id in code-unit order.
+    const ids = tools.map((t) => t.id);
+    const order = Array.from({ length: N }, (_, i) => i).sort((x, y) => (ids[x]! < ids[y]! ? -1 : ids[x]! > ids[y]! ? 1 : x - y));
+    const rank = new Uint32Array(N);
+    for (let r = 0; r < N; r++) rank[order[r]!] = r;
+
+    this.rawToTerm = rawToTerm;
+    this.queryMemoSize = 0;
+    this.termIds = termIds;
+    this.ids = ids;
+    this.n = N;
+    this.avgdl = avgdl;
+    this.idf = idf;
+    this.postStart = postStart;
+    this.postDoc = postDoc;
+    this.postWeight = postWeight;
+    this.rank = rank;
+    this.acc = new Float64Array(N);
+    this.mark = new Uint8Array(N);
+    this.touched = new Uint32Array(N);
+    this.heap = new Uint32Array(N);
+    this.nTouched = 0;
+    this.built = true;
+  }
+
+  /** Statistics of the built index (for reports and tests). */
+  stats(): { tools: number; terms: number; postings: number; avgdl: number } {
+    return { tools: this.n, terms: this.idf.length, postings: this.postDoc.length, avgdl: this.avgdl };
+  }
+
+  async search(request: string, context: SearchContext): Promise<Hit[]> {
+    if (!this.built) throw new Error(`retriever "${this.name}": search() called before index()`);
+    const allowed = context.allowed;
+    if (allowed !== undefined && allowed.length !== this.n) {
+      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${this.n} tools`);
+    }
+    const k = Math.floor(context.k);
+    if (!(k > 0)) return [];
+    this.allowed = allowed;
+    this.nTouched = 0;
+    try {
+      this.pipeline.scan(request, this.onQueryToken);
+      return this.topK(Math.min(k, this.nTouched));
+    } finally {
+      this.reset();
+      this.allowed = undefined;
+    }
+  }
+
+  /** Term id of a raw query token, or -1 if the tokenizer drops it or the index does not have it. */
+  private queryTerm(raw: string): number {
+    let t = this.rawToTerm.get(raw);
+    if (t === undefined) {
+      const s = this.pipeline.term(raw);
+      t = s === null ? -1 : (this.termIds.get(s) ?? -1);
+      if (this.queryMemoSize < QUERY_MEMO_LIMIT) {
+        this.queryMemoSize++;
+        this.rawToTerm.set(raw, t);
+      }
+    }
+    return t;
+  }
+
+  /** acc[d] += idf(t) · weight(t, d) for every allowed doc d in t's postings. */
+  private accumulate(t: number): void {
+    if (t < 0) return;
+    const { acc, mark, touched, postDoc, postWeight, allowed } = this;
+    const w = this.idf[t]!;
+    const end = this.postStart[t + 1]!;
+    let nTouched = this.nTouched;
+    for (let p = this.postStart[t]!; p < end; p++) {
+      const d = postDoc[p]!;
+      if (allowed !== undefined && allowed[d] !== 1) continue;
+      if (mark[d] === 0) {
+        mark[d] = 1;
+        touched[nTouched++] = d;
+      }
+      acc[d]! += w * postWeight[p]!;
+    }
+    this.nTouched = nTouched;
+  }
+
+  /** Tool a ranks before tool b: higher score, or equal score and smaller id (rankStable order). */
+  private before(a: number, b: number): boolean {
+    const sa = this.acc[a]!;
+    const sb = this.acc[b]!;
+    return sa > sb || (sa === sb && this.rank[a]! < this.rank[b]!);
+  }
+
+  /** Restore the heap (worst at the root) after its root was replaced. */
+  private siftDown(size: number): void {
+    const heap = this.heap;
+    const x = heap[0]!;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      // The worse child (the one that ranks later).
+      const c = r < size && this.before(heap[l]!, heap[r]!) ? r : l;
+      if (!this.before(x, heap[c]!)) break; // x ranks after its worse child: done
+      heap[i] = heap[c]!;
+      i = c;
+    }
+    heap[i] = x;
+  }
+
+  /** The best `k` touched docs (0 < k ≤ nTouched) in rankStable order, via a size-k heap with the worst at the root. */
+  private topK(k: number): Hit[] {
+    const { acc, heap, touched, ids } = this;
+    let size = 0;
+    for (let j = 0; j < this.nTouched; j++) {
+      const d = touched[j]!;
+      if (size < k) {
+        // Sift up: every parent ranks after its children.
+        let i = size++;
+        while (i > 0) {
+          const parent = (i - 1) >> 1;
+          if (!this.before(heap[parent]!, d)) break;
+          heap[i] = heap[parent]!;
+          i = parent;
+        }
+        heap[i] = d;
+      } else if (this.before(d, heap[0]!)) {
+        heap[0] = d;
+        this.siftDown(size);
+      }
+    }
+    // Pop worst first, filling the result from the back.
+    const out = new Array<Hit>(size);
+    while (size > 0) {
+      const d = heap[0]!;
+      out[size - 1] = { id: ids[d]!, score: acc[d]! };
+      heap[0] = heap[--size]!;
+      if (size > 1) this.siftDown(size);
+    }
+    return out;
+  }
+
+  private reset(): void {
+    const { acc, mark, touched } = this;
+    for (let j = 0; j < this.nTouched; j++) {
+      const d = touched[j]!;
+      acc[d] = 0;
+      mark[d] = 0;
+    }
+    this.nTouched = 0;
+  }
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { asciiFold, checkTokenizerOptions, ENGLISH_STOP_WORDS, makePipeline, makeTokenizer, type TokenizerOptions } from './tokenize.ts';
+
+/** Everything off: plain lowercase `[a-z0-9]+` runs. */
+const PLAIN: TokenizerOptions = { splitIdentifiers: 'punctuation', asciiFold: false, stopWords: 'none', stem: 'none', minLength: 1 };
+const tok = (text: string, o: Partial<TokenizerOptions> = {}): string[] => makeTokenizer({ ...PLAIN, ...o })(text);
+
+const IDENTS = 'Create_Issue createIssue create-issue issues.create HTMLParser base64Encode';
+
+describe('splitIdentifiers', () => {
+  it("'punctuation': plain [a-z0-9]+ runs, camelCase kept whole", () => {
+    expect(tok(IDENTS)).toEqual(['create', 'issue', 'createissue', 'create', 'issue', 'issues', 'create', 'htmlparser', 'base64encode']);
+  });
+
+  it('true: snake, camel, kebab and dotted names into parts; letters and digits stay together', () => {
+    expect(tok(`${IDENTS} S3Bucket getURLForID`, { splitIdentifiers: true })).toEqual([
+      'create', 'issue', 'create', 'issue', 'create', 'issue', 'issues', 'create', 'html', 'parser', 'base64', 'encode',
+      's3', 'bucket', 'get', 'url', 'for', 'id',
+    ]);
+  });
+
+  it('false: _ . - between letters/digits join (create_issue stays one token), camelCase not split', () => {
+    expect(tok(`${IDENTS} mcp__github__create_issue end. e.g. _x_ a--b`, { splitIdentifiers: false })).toEqual([
+      'create_issue', 'createissue', 'create-issue', 'issues.create', 'htmlparser', 'base64encode', 'mcp__github__create_issue', 'end', 'e.g', 'x', 'a--b',
+    ]);
+  });
+});
+
+describe('asciiFold', () => {
+  const text = 'Café naïve ﬁle Ｆｕｌｌ straße';
+  it('off: non-ASCII characters separate tokens', () => {
+    expect(tok(text)).toEqual(['caf', 'na', 've', 'le', 'stra', 'e']);
+  });
+  it('on: NFKD and combining marks stripped (ß has no decomposition, so it still separates)', () => {
+    expect(tok(text, { asciiFold: true })).toEqual(['cafe', 'naive', 'file', 'full', 'stra', 'e']);
+    expect(asciiFold('Crème brûlée')).toBe('Creme brulee');
+    expect(asciiFold('plain')).toBe('plain');
+  });
+});
+
+describe('stopWords', () => {
+  const text = "I don't want the issues of THE repo, it's fine";
+  it("'none' keeps every token", () => {
+    expect(tok(text)).toEqual(['i', 'don', 't', 'want', 'the', 'issues', 'of', 'the', 'repo', 'it', 's', 'fine']);
+  });
+  it("'english' drops NLTK's 179 stop words (case-insensitive)", () => {
+    expect(tok(text, { stopWords: 'english' })).toEqual(['want', 'issues', 'repo', 'fine']);
+    expect(ENGLISH_STOP_WORDS).toHaveLength(179);
+    expect(new Set(ENGLISH_STOP_WORDS).size).toBe(179);
+  });
+  it('drops before stemming: a stemmed form of a stop word is not a stop word', () => {
+    // "having" is a stop word; "haves" is not, and stems to "have".
+    expect(tok('having haves', { stopWords: 'english', stem: 'porter2' })).toEqual(['have']);
+  });
+});
+
+describe('stem', () => {
+  const text = 'running issues created repositories generously create_issue';
+  it("'none' keeps surface forms", () => {
+    expect(tok(text)).toEqual(['running', 'issues', 'created', 'repositories', 'generously', 'create', 'issue']);
+  });
+  it("'porter2' stems with Snowball English", () => {
+    expect(tok(text, { stem: 'porter2' })).toEqual(['run', 'issu', 'creat', 'repositori', 'generous', 'creat', 'issu']);
+  });
+});
+
+describe('minLength', () => {
+  it('1 keeps everything; 3 drops shorter tokens (checked before stemming)', () => {
+    expect(tok('a an the issue id go x1 abc')).toEqual(['a', 'an', 'the', 'issue', 'id', 'go', 'x1', 'abc']);
+    expect(tok('a an the issue id go x1 abc', { minLength: 3 })).toEqual(['the', 'issue', 'abc']);
+  });
+});
+
+describe('the whole pipeline', () => {
+  it("Backpack's default: split, fold, stop words, Porter2", () => {
+    const o: TokenizerOptions = { splitIdentifiers: true, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1 };
+    expect(makeTokenizer(o)('Create a GitHub issue in the repo — café listPullRequests')).toEqual([
+      'creat', 'git', 'hub', 'issu', 'repo', 'cafe', 'list', 'pull', 'request',
+    ]);
+  });
+
+  it('empty and separator-only texts give no tokens; duplicates are kept in order', () => {
+    expect(tok('')).toEqual([]);
+    expect(tok(' -- !! ')).toEqual([]);
+    expect(tok('b a b')).toEqual(['b', 'a', 'b']);
+  });
+
+  it('the pipeline stages: scan gives raw ASCII slices, term filters and stems (memoised)', () => {
+    const p = makePipeline({ ...PLAIN, splitIdentifiers: true, stopWords: 'english', stem: 'porter2' });
+    const raw: string[] = [];
+    p.scan('The listIssues', (r) => raw.push(r));
+    expect(raw).toEqual(['The', 'list', 'Issues']);
+    expect(raw.map((r) => p.term(r))).toEqual([null, 'list', 'issu']);
+    expect(p.term('Issues')).toBe('issu');
+  });
+
+  it('rejects invalid options', () => {
+    expect(() => checkTokenizerOptions({ ...PLAIN, minLength: 0 })).toThrow(/minLength/);
+    expect(() => checkTokenizerOptions({ ...PLAIN, minLength: 1.5 })).toThrow(RangeError);
+    expect(() => makeTokenizer({ ...PLAIN, stem: 'snowball' as 'porter2' })).toThrow(/stem/);
+    expect(() => makeTokenizer({ ...PLAIN, stopWords: 'french' as 'english' })).toThrow(/stopWords/);
+    expect(() => makeTokenizer({ ...PLAIN, splitIdentifiers: 'yes' as unknown as boolean })).toThrow(/splitIdentifiers/);
+  });
+});

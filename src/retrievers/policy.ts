@@ -1,0 +1,89 @@
+/**
+ * The policy layer every strategy goes through:
+ *   1. scope filter BEFORE ranking: the retriever gets a mask of the tools the caller's scopes
+ *      allow and must not score anything else;
+ *   2. rank (the retriever);
+ *   3. floor: hits scoring below it are dropped (an off-topic request yields only pinned tools);
+ *   4. k: at most `depth` ranked tools;
+ *   5. pinned tools the caller may use are appended.
+ * A retriever that returns a tool outside the mask anyway is a leak: it is counted (the
+ * `scopeLeakCount` metric) and the tool is withheld.
+ */
+import type { Catalog, Tool } from '../catalog/types.ts';
+import type { Hit, Retriever, SearchContext } from './types.ts';
+
+export interface CallerContext {
+  callerScopes?: readonly string[];
+  role?: string;
+  session?: { id: string; turn: number };
+}
+
+export interface Exposure {
+  /** Ranked hits that passed the scope check and the floor, at most `depth`, best first. */
+  ranked: Hit[];
+  /** Pinned tools appended after the ranked ones (those the caller may use and not already ranked). */
+  pinned: string[];
+  /** Tools the retriever returned although the caller's scopes do not allow them (withheld). */
+  leaks: string[];
+}
+
+/** True if a caller holding `callerScopes` (undefined = unrestricted) may use `tool`. */
+export function permits(callerScopes: readonly string[] | undefined, tool: Tool): boolean {
+  if (callerScopes === undefined) return true;
+  return tool.scopes.every((s) => callerScopes.includes(s));
+}
+
+export class Policy {
+  private readonly tools: readonly Tool[];
+  private readonly position = new Map<string, number>();
+  private readonly masks = new Map<string, Uint8Array>();
+  private readonly pinned: readonly Tool[];
+
+  constructor(catalog: Catalog) {
+    this.tools = catalog.tools;
+    catalog.tools.forEach((t, i) => this.position.set(t.id, i));
+    this.pinned = catalog.tools.filter((t) => t.pinned);
+  }
+
+  /** The mask of tools a caller may see (by catalog position), or undefined for an unrestricted caller. Cached per scope set. */
+  allowedMask(callerScopes: readonly string[] | undefined): Uint8Array | undefined {
+    if (callerScopes === undefined) return undefined;
+    const key = [...callerScopes].sort().join('\n');
+    let mask = this.masks.get(key);
+    if (!mask) {
+      const held = new Set(callerScopes);
+      mask = new Uint8Array(this.tools.length);
+      this.tools.forEach((t, i) => (mask![i] = t.scopes.every((s) => held.has(s)) ? 1 : 0));
+      this.masks.set(key, mask);
+    }
+    return mask;
+  }
+
+  /** Run one request through the policy with `retriever`. */
+  async expose(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number }): Promise<Exposure> {
+    const allowed = this.allowedMask(caller.callerScopes);
+    const ctx: SearchContext = {
+      k: opts.depth,
+      ...(allowed ? { allowed } : {}),
+      ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}),
+      ...(caller.role !== undefined ? { role: caller.role } : {}),
+      ...(caller.session ? { session: caller.session } : {}),
+    };
+    const hits = await retriever.search(request, ctx);
+    const ranked: Hit[] = [];
+    const leaks: string[] = [];
+    for (const h of hits) {
+      const pos = this.position.get(h.id);
+      if (pos === undefined) throw new Error(`retriever ${retriever.name} returned "${h.id}", which is not in the catalog`);
+      if (allowed && allowed[pos] !== 1) {
+        leaks.push(h.id);
+        continue;
+      }
+      if (opts.floor !== undefined && h.score < opts.floor) continue;
+      if (ranked.length < opts.depth) ranked.push(h);
+    }
+    const inRanked = new Set(ranked.map((h) => h.id));
+    const pinned = this.pinned.filter((t) => !inRanked.has(t.id) && permits(caller.callerScopes, t)).map((t) => t.id);
+    return { ranked, pinned, leaks };
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The one table of named retrievers. CLI help, the docs table and the shared contract test all
+ * iterate it, so a retriever added here is documented and tested without further edits.
+ */
+import { InputError } from '../catalog/errors.ts';
+import { didYouMean } from '../catalog/suggest.ts';
+import { createBm25 } from './bm25/presets.ts';
+import type { Retriever, RetrieverFactory } from './types.ts';
+
+export const RETRIEVERS = {
+  bm25: {
+    description: "Backpack's BM25: identifiers split, ASCII folding, English stop words, Porter2, weighted fields (name, namespace, summary, description, examples, parameter names)",
+    create: (name: string) => createBm25(name),
+  },
+  'bm25-plain': {
+    description: 'textbook BM25 baseline over name + description: [a-z0-9]+ tokens, no stemming, no stop words, k1 1.2, b 0.75',
+    create: (name: string) => createBm25(name),
+  },
+} as const satisfies Record<string, RetrieverFactory>;
+
+export type RetrieverName = keyof typeof RETRIEVERS;
+
+const extra = new Map<string, RetrieverFactory>();
+
+/** Add a retriever at run time (plugins, tests). A name already taken is an error. */
+export function registerRetriever(name: string, factory: RetrieverFactory): void {
+  if (Object.prototype.hasOwnProperty.call(RETRIEVERS, name) || extra.has(name)) throw new Error(`retriever "${name}" is already registered`);
+  if (!/^[a-z0-9][a-z0-9.-]*$/.test(name)) throw new Error(`retriever name "${name}" must be lowercase letters, digits, dots and dashes`);
+  extra.set(name, factory);
+}
+
+/** Remove a retriever added with `registerRetriever` (tests). */
+export function unregisterRetriever(name: string): void {
+  extra.delete(name);
+}
+
+/** Every registered retriever, built-in ones first in table order. */
+export function retrieverEntries(): Array<[string, RetrieverFactory]> {
+  return [...Object.entries(RETRIEVERS), ...extra.entries()];
+}
+
+export function retrieverNames(): string[] {
+  return retrieverEntries().map(([n]) => n);
+}
+
+/** Create a retriever by name; an unknown name is an `InputError` with a "did you mean". */
+export function createRetriever(name: string): Retriever {
+  const factory = (RETRIEVERS as Record<string, RetrieverFactory>)[name] ?? extra.get(name);
+  if (!factory) {
+    const names = retrieverNames();
+    throw new InputError(`unknown retriever "${name}"${didYouMean(name, names)}; retrievers: ${names.join(', ')}`);
+  }
+  return factory.create(name);
+}
+
+/** Parse a comma-separated list of retriever names, rejecting unknown and repeated ones. */
+export function parseRetrieverList(list: string): string[] {
+  const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (!names.length) throw new InputError('no retriever named (give --retrievers bm25,…)');
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new InputError(`retriever "${n}" is listed twice`);
+    seen.add(n);
+    if (!retrieverNames().includes(n)) createRetriever(n); // throws the "unknown retriever" error
+  }
+  return names;
+}

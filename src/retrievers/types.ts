@@ -1,0 +1,54 @@
+/**
+ * The retriever contract: `index(catalog)` once, then `search(request, context)` per request,
+ * returning ranked tool ids with scores. Small on purpose; optional capabilities are separate
+ * interfaces (see `Describable`) and never widen `Retriever`.
+ */
+import type { Catalog } from '../catalog/types.ts';
+
+/** What a retriever knows about one request besides its text. */
+export interface SearchContext {
+  /**
+   * Tools the caller may see, by position in the indexed catalog's `tools` (1 = allowed);
+   * `undefined` = all. A retriever must never score or return a tool outside it: the policy layer
+   * builds it from the caller's scopes *before* ranking.
+   */
+  allowed?: Uint8Array;
+  /** The caller's scopes (`undefined` = unrestricted), role or task phase. */
+  callerScopes?: readonly string[];
+  role?: string;
+  /** Return at most this many ranked tools. */
+  k: number;
+  /** The session this request belongs to (for sticky retrieval). */
+  session?: { id: string; turn: number };
+}
+
+/** One ranked tool. */
+export interface Hit {
+  id: string;
+  score: number;
+}
+
+export interface Retriever {
+  /** The registry name it was created under. */
+  readonly name: string;
+  /** Build whatever index the retriever needs. Called once before any `search`. */
+  index(catalog: Catalog): Promise<void>;
+  /** Ranked hits, best first, ordered by `rankStable` (score descending, then tool id). */
+  search(request: string, context: SearchContext): Promise<Hit[]>;
+}
+
+/** Optional capability: the retriever's effective configuration, recorded in results. */
+export interface Describable {
+  describe(): Record<string, unknown>;
+}
+
+export function isDescribable(r: Retriever): r is Retriever & Describable {
+  return typeof (r as Partial<Describable>).describe === 'function';
+}
+
+/** An entry of the retriever registry. */
+export interface RetrieverFactory {
+  /** One line for `--help`, the docs table and error messages. */
+  description: string;
+  create(name: string): Retriever;
+}

@@ -1,0 +1,170 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogHash } from '../src/catalog/manifest.ts';
+import { readRunDir, writeRunDir } from '../src/eval/files.ts';
+import type { EvalInput } from '../src/eval/input.ts';
+import { mergeRuns } from '../src/eval/merge.ts';
+import { makeConfig, runEval, type EvalRun } from '../src/eval/run.ts';
+import { generate, resolveParams } from '../src/generate/index.ts';
+import { createRetriever } from '../src/retrievers/registry.ts';
+import type { Retriever } from '../src/retrievers/types.ts';
+import { tempDir } from './helpers.ts';
+
+const tmp = tempDir('eval');
+const g = generate(resolveParams('tiny', 5));
+const input: EvalInput = {
+  name: 'tiny-5',
+  source: { kind: 'dataset', ref: 'tiny-5', split: null },
+  catalog: g.dataset.catalog,
+  cases: g.dataset.cases,
+  catalogSha256: catalogHash(g.dataset.catalog),
+};
+const config = makeConfig(['bm25', 'bm25-plain'], [1, 3, 5, 10], { bm25: null, 'bm25-plain': null }, null);
+
+/** Everything in results.json that must not vary between runs: all but timings and latency. */
+function stable(run: EvalRun): unknown {
+  const { timings: _t, ...rest } = run.results;
+  return { ...rest, retrievers: Object.fromEntries(Object.entries(rest.retrievers).map(([n, r]) => [n, { ...r, latency: null }])) };
+}
+
+describe('an evaluation run', () => {
+  it('is deterministic apart from timings', async () => {
+    const a = await runEval(input, config);
+    const b = await runEval(input, config);
+    expect(JSON.stringify(stable(a))).toBe(JSON.stringify(stable(b)));
+    expect(a.details.bm25!.map((d) => [d.caseId, d.ranked])).toEqual(b.details.bm25!.map((d) => [d.caseId, d.ranked]));
+  });
+
+  it('agrees with an independent computation from the TREC run, qrels and cases files', async () => {
+    const run = await runEval(input, config);
+    const dir = join(tmp, 'independent');
+    writeRunDir(dir, run, input.cases, input.catalog);
+    const pinned = new Set(input.catalog.tools.filter((t) => t.pinned).map((t) => t.id));
+    const qrels = new Map<string, Set<string>>();
+    for (const line of readFileSync(join(dir, 'runs/qrels.txt'), 'utf8').trim().split('\n')) {
+      const [q, , doc, rel] = line.split(' ');
+      if (Number(rel) > 0) qrels.set(q!, (qrels.get(q!) ?? new Set()).add(doc!));
+    }
+    const kinds = new Map<string, { expected: string; mode: string }>();
+    for (const line of readFileSync(join(dir, 'runs/cases.tsv'), 'utf8').trim().split('\n').slice(1)) {
+      const [q, expected, mode] = line.split('\t');
+      kinds.set(q!, { expected: expected!, mode: mode! });
+    }
+    for (const name of config.retrievers) {
+      const ranking = new Map<string, Array<{ doc: string; rank: number; score: number }>>();
+      for (const line of readFileSync(join(dir, `runs/${name}.trec`), 'utf8').trim().split('\n')) {
+        const [q, q0, doc, rank, score, tag] = line.split(' ');
+        expect(q0).toBe('Q0');
+        expect(tag).toBe(name);
+        ranking.set(q!, [...(ranking.get(q!) ?? []), { doc: doc!, rank: Number(rank), score: Number(score) }]);
+      }
+      // trec_eval sorts by score: the score column must give Backpack's order
+      for (const list of ranking.values()) for (let i = 1; i < list.length; i++) expect(list[i]!.score).toBeLessThan(list[i - 1]!.score);
+      const docs = (q: string) => [...(ranking.get(q) ?? [])].sort((a, b) => b.score - a.score).map((x) => x.doc);
+      let graded = 0;
+      let top1 = 0;
+      const recall: Record<number, number> = { 1: 0, 3: 0, 5: 0, 10: 0 };
+      let rr = 0;
+      let ndcg = 0;
+      let noTool = 0;
+      let fp = 0;
+      let multi = 0;
+      let allGold5 = 0;
+      for (const [q, { expected, mode }] of kinds) {
+        const ranked = docs(q);
+        if (expected === 'none') {
+          noTool++;
+          if (ranked.some((d) => !pinned.has(d))) fp++;
+          continue;
+        }
+        if (expected !== 'tool') continue;
+        const gold = qrels.get(q)!;
+        graded++;
+        if (gold.has(ranked[0] ?? '')) top1++;
+        for (const k of [1, 3, 5, 10]) {
+          const found = ranked.slice(0, k).filter((d) => gold.has(d)).length;
+          recall[k]! += mode === 'any' ? (found > 0 ? 1 : 0) : found / gold.size;
+        }
+        const first = ranked.slice(0, 10).findIndex((d) => gold.has(d));
+        rr += first >= 0 ? 1 / (first + 1) : 0;
+        if (mode === 'any') ndcg += first >= 0 ? 1 / Math.log2(first + 2) : 0;
+        else {
+          let dcg = 0;
+          ranked.slice(0, 10).forEach((d, i) => (dcg += gold.has(d) ? 1 / Math.log2(i + 2) : 0));
+          let idcg = 0;
+          for (let i = 0; i < Math.min(gold.size, 10); i++) idcg += 1 / Math.log2(i + 2);
+          ndcg += dcg / idcg;
+        }
+        if (mode === 'all' && gold.size >= 2) {
+          multi++;
+          if ([...gold].every((d) => ranked.slice(0, 5).includes(d))) allGold5++;
+        }
+      }
+      const m = run.results.retrievers[name]!.metrics.overall;
+      expect(graded).toBeGreaterThan(100);
+      expect(noTool).toBeGreaterThan(30);
+      expect(multi).toBeGreaterThan(5);
+      expect(m.gradedCases).toBe(graded);
+      expect(m.noToolCases).toBe(noTool);
+      expect(m.top1).toBeCloseTo(top1 / graded, 12);
+      for (const k of [1, 3, 5, 10]) expect(m[`recall@${k}`]).toBeCloseTo(recall[k]! / graded, 12);
+      expect(m['mrr@10']).toBeCloseTo(rr / graded, 12);
+      expect(m['ndcg@10']).toBeCloseTo(ndcg / graded, 12);
+      expect(m.noToolFalsePositiveRate).toBeCloseTo(fp / noTool, 12);
+      expect(m['allGold@5']).toBeCloseTo(allGold5 / multi, 12);
+      expect(m.scopeLeakCount).toBe(0);
+    }
+  });
+
+  it('merged shards give the metrics of the unsharded run, byte for byte', async () => {
+    const whole = await runEval(input, config);
+    const parts: Array<{ dir: string; run: EvalRun }> = [];
+    for (let i = 1; i <= 3; i++) {
+      const part = await runEval(input, config, { shard: { index: i, count: 3 } });
+      expect(part.results.shard).toEqual({ index: i, count: 3 });
+      const dir = join(tmp, `shard-${i}`);
+      writeRunDir(dir, part, input.cases, input.catalog);
+      parts.push({ dir, run: readRunDir(dir) });
+    }
+    const sizes = parts.map((p) => p.run.results.dataset.cases);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(input.cases.length);
+    expect(Math.min(...sizes)).toBeGreaterThan(0);
+    const merged = mergeRuns(parts, input);
+    expect(JSON.stringify(stable(merged))).toBe(JSON.stringify(stable(whole)));
+    expect(() => mergeRuns(parts.slice(0, 2), input)).toThrow(/shard 3\/3 missing/);
+    expect(() => mergeRuns([parts[0]!, parts[0]!], input)).toThrow(/given twice/);
+  });
+
+  it('catches a retriever that ignores the caller\'s scopes', async () => {
+    const leaky = (): Retriever => {
+      const inner = createRetriever('bm25');
+      return { name: 'leaky', index: (c) => inner.index(c), search: (q, ctx) => inner.search(q, { k: ctx.k }) };
+    };
+    const run = await runEval(input, makeConfig(['bm25', 'leaky'], [5], { bm25: null, leaky: null }, null), {
+      create: (n) => (n === 'leaky' ? leaky() : createRetriever(n)),
+    });
+    expect(run.results.retrievers.bm25!.metrics.overall.scopeLeakCount).toBe(0);
+    expect(run.results.retrievers.leaky!.metrics.overall.scopeLeakCount).toBeGreaterThan(0);
+    // the leaked tools are withheld from what the model would see
+    const scoped = input.cases.filter((c) => c.callerScopes);
+    const byId = new Map(input.catalog.tools.map((t) => [t.id, t]));
+    for (const d of run.details.leaky!.filter((x) => scoped.some((c) => c.id === x.caseId))) {
+      const c = scoped.find((x) => x.id === d.caseId)!;
+      for (const [id] of d.ranked) expect(byId.get(id)!.scopes.every((s) => c.callerScopes!.includes(s))).toBe(true);
+    }
+  });
+
+  it('writes a results folder atomically and keeps the previous one when writing fails', async () => {
+    const run = await runEval(input, makeConfig(['bm25'], [5], { bm25: null }, null));
+    const dir = join(tmp, 'atomic');
+    writeRunDir(dir, run, input.cases, input.catalog);
+    const before = readFileSync(join(dir, 'results.json'), 'utf8');
+    const broken: EvalRun = { ...run, results: { ...run.results, retrievers: { bm25: { ...run.results.retrievers.bm25!, config: { bad: { toJSON: () => { throw new Error('disk full'); } } } } } } };
+    expect(() => writeRunDir(dir, broken, input.cases, input.catalog)).toThrow(/disk full/);
+    expect(readFileSync(join(dir, 'results.json'), 'utf8')).toBe(before);
+    expect(readdirSync(tmp).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(existsSync(join(dir, 'runs', 'bm25.trec'))).toBe(true);
+    expect(existsSync(join(dir, 'never-surfaced', 'bm25.txt'))).toBe(true);
+  });
+});
