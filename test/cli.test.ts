@@ -111,3 +111,56 @@ describe('the installed bin', () => {
     expect(bad.stderr).toMatch(/^error: /);
   });
 });
+
+describe('backpack eval and merge', () => {
+  const dataset = join(tmp, 'eval-tiny');
+
+  it('evaluates a generated dataset and writes results, details and TREC runs', async () => {
+    expect((await run('generate', '--preset', 'tiny', '--seed', '4', '--out', dataset, '--quiet')).code).toBe(0);
+    const out = join(tmp, 'eval-out');
+    const r = await run('eval', '--dataset', dataset, '--retrievers', 'bm25,bm25-plain', '--k', '1,5', '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^tiny-4: 400 cases/);
+    expect(r.out).toMatch(/\nbm25\s+\d\.\d{3}/);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.schemaVersion).toBe(1);
+    expect(results.dataset.catalogSha256).toBe(JSON.parse(readFileSync(join(dataset, 'manifest.json'), 'utf8')).catalogSha256);
+    expect(Object.keys(results.retrievers)).toEqual(['bm25', 'bm25-plain']);
+    expect(Object.keys(results.retrievers.bm25.metrics.overall)).toEqual(expect.arrayContaining(['top1', 'recall@1', 'recall@5', 'allGold@5', 'anyGold@5', 'mrr@10', 'ndcg@10', 'missedEntirely@5', 'noToolFalsePositiveRate', 'scopeLeakCount', 'namespaceRecall@5']));
+    expect(results.retrievers.bm25.latency).toEqual({ indexMs: expect.any(Number), p50Ms: expect.any(Number), p95Ms: expect.any(Number), peakRssMb: expect.any(Number) });
+    expect(readdirSync(join(out, 'runs')).sort()).toEqual(['bm25-plain.trec', 'bm25.trec', 'cases.tsv', 'qrels.txt']);
+    expect(readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n')).toHaveLength(400);
+  });
+
+  it('merges shards into the unsharded metrics', async () => {
+    const dirs: string[] = [];
+    for (const i of [1, 2]) {
+      const d = join(tmp, `cli-shard-${i}`);
+      expect((await run('eval', '--dataset', dataset, '--shard', `${i}/2`, '--out', d, '--quiet')).code).toBe(0);
+      dirs.push(d);
+    }
+    const merged = join(tmp, 'cli-merged');
+    const whole = join(tmp, 'cli-whole');
+    expect((await run('merge', ...dirs, '--out', merged)).code).toBe(0);
+    expect((await run('eval', '--dataset', dataset, '--out', whole, '--quiet')).code).toBe(0);
+    const metrics = (d: string) => JSON.stringify(JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')).retrievers.bm25.metrics);
+    expect(metrics(merged)).toBe(metrics(whole));
+    expect(readFileSync(join(merged, 'runs', 'bm25.trec'), 'utf8')).toBe(readFileSync(join(whole, 'runs', 'bm25.trec'), 'utf8'));
+  });
+
+  it('gives exit 2 and a clear message for bad input', async () => {
+    const unknown = await run('eval', '--dataset', dataset, '--retrievers', 'bm26');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/unknown retriever "bm26" \(did you mean bm25/);
+    const missing = await run('eval', '--dataset', join(tmp, 'nope'));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/no dataset folder or named dataset/);
+    const malformed = await run('eval', '--catalog', 'fixtures/catalogs/mcp-folder', '--cases', 'fixtures/faulty/empty-request.jsonl');
+    expect(malformed.code).toBe(2);
+    expect(malformed.err).toBe('error: fixtures/faulty/empty-request.jsonl: line 2: case "e2": "request" is empty\n');
+    expect((await run('eval', '--dataset', dataset, '--k', '0,5')).code).toBe(2);
+    expect((await run('eval', '--dataset', dataset, '--shard', '3/2')).code).toBe(2);
+    expect((await run('eval', '--dataset', dataset, '--floor', 'bm9=2')).err).toMatch(/name=value for one of the retrievers/);
+    expect((await run('eval', '--catalog', 'fixtures/catalogs/mcp-folder')).err).toMatch(/needs --cases/);
+  });
+});

@@ -43,6 +43,8 @@ const defaultIo: Io = { out: (s) => process.stdout.write(s), err: (s) => process
 /** Where the main job keeps the built-in default dataset. */
 export const DEFAULT_SEED = 7;
 export const DEFAULT_DATASET_DIR = join(DATASETS_DIR, `monster-${DEFAULT_SEED}`);
+/** What the main job evaluates. */
+export const DEFAULT_RETRIEVERS = ['bm25', 'bm25-plain'];
 
 export function buildProgram(io: Io): Command {
   const program = new Command();
@@ -56,26 +58,37 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('run')
-    .description('The main job on the built-in default: generate the monster company (seed 7) unless it is already there, then print its summary.')
+    .description('The main job on the built-in default: generate the monster company (seed 7) unless it is already there, print its summary, evaluate the default retrievers and print their figures.')
     .option('--seed <n>', 'seed of the monster company', wholeNumber('--seed'), DEFAULT_SEED)
     .option('--out <dir>', 'dataset folder (default: datasets/monster-<seed>)')
+    .option('--results <dir>', 'results folder (default: reports/monster-<seed>)')
+    .option('--retrievers <list>', 'comma-separated retriever names', DEFAULT_RETRIEVERS.join(','))
     .option('--quiet', 'no progress output')
-    .action((opts: { seed: number; out?: string; quiet?: boolean }) => {
+    .action(async (opts: { seed: number; out?: string; results?: string; retrievers: string; quiet?: boolean }) => {
       const dir = resolve(opts.out ?? join(DATASETS_DIR, `monster-${opts.seed}`));
+      const retrievers = parseRetrieverList(opts.retrievers);
       const params = resolveParams('monster', opts.seed);
       const t0 = Date.now();
+      const progress = progressReporter(process.stderr, opts.quiet === true);
       if (reusable(dir, params)) {
-        io.err(`reusing ${relative(process.cwd(), dir) || dir} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
+        io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
       } else {
-        io.err(`generating the monster company (seed ${opts.seed}) into ${relative(process.cwd(), dir) || dir}\n`);
-        const progress = progressReporter(process.stderr, opts.quiet === true);
+        io.err(`generating the monster company (seed ${opts.seed}) into ${displayPath(dir)}\n`);
         const g = generate(params, (stage, done, total) => progress.update(stage, done, total));
         writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total));
         progress.stop();
         io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
       }
-      const d = loadDataset(dir);
-      io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n`);
+      const input = loadEvalInput({ kind: 'dataset', ref: dir, split: null });
+      const d = loadDataset(dir, { verify: false });
+      io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
+      const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], Object.fromEntries(retrievers.map((r) => [r, null])), null), {
+        progress: (name, done, total) => progress.update(name, done, total),
+      });
+      progress.stop();
+      const out = resolve(opts.results ?? join('reports', `monster-${opts.seed}`));
+      writeRunDir(out, run, input.cases, input.catalog);
+      io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}  (${((Date.now() - t0) / 1000).toFixed(1)} s in all)\n`);
     });
 
   program
@@ -171,7 +184,7 @@ export function buildProgram(io: Io): Command {
       const run = await runEval(input, config, { shard, ...(traces ? { traces } : {}), progress: (name, done, total) => progress.update(name, done, total) });
       progress.stop();
       writeRunDir(out, run, input.cases, input.catalog);
-      io.out(`${formatRunSummary(run.results)}\nresults: ${relative(process.cwd(), join(out, 'results.json')) || join(out, 'results.json')}\n`);
+      io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
     });
 
   program
@@ -186,10 +199,16 @@ export function buildProgram(io: Io): Command {
       const traces = tracesFile !== null ? loadTraces(tracesFile, input.cases, input.catalog) : undefined;
       const merged = mergeRuns(runs, input, traces);
       writeRunDir(opts.out, merged, input.cases, input.catalog);
-      io.out(`${formatRunSummary(merged.results)}\nresults: ${join(opts.out, 'results.json')}\n`);
+      io.out(`${formatRunSummary(merged.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
     });
 
   return program;
+}
+
+/** A path as the user would type it: relative when inside the working folder, absolute otherwise. */
+function displayPath(p: string): string {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') ? rel : p;
 }
 
 interface EvalOptions {

@@ -38,11 +38,21 @@ export class Policy {
   private readonly position = new Map<string, number>();
   private readonly masks = new Map<string, Uint8Array>();
   private readonly pinned: readonly Tool[];
+  /** Tools grouped by the scopes they need: the unit a caller's mask is decided on. */
+  private readonly scopeGroups: Array<{ scopes: readonly string[]; positions: Uint32Array }>;
 
   constructor(catalog: Catalog) {
     this.tools = catalog.tools;
     catalog.tools.forEach((t, i) => this.position.set(t.id, i));
     this.pinned = catalog.tools.filter((t) => t.pinned);
+    const groups = new Map<string, { scopes: readonly string[]; positions: number[] }>();
+    catalog.tools.forEach((t, i) => {
+      const key = [...t.scopes].sort().join('\n');
+      const g = groups.get(key);
+      if (g) g.positions.push(i);
+      else groups.set(key, { scopes: t.scopes, positions: [i] });
+    });
+    this.scopeGroups = [...groups.values()].map((g) => ({ scopes: g.scopes, positions: Uint32Array.from(g.positions) }));
   }
 
   /** The mask of tools a caller may see (by catalog position), or undefined for an unrestricted caller. Cached per scope set. */
@@ -51,9 +61,13 @@ export class Policy {
     const key = [...callerScopes].sort().join('\n');
     let mask = this.masks.get(key);
     if (!mask) {
+      // Decide once per distinct scope set of the catalog (a few hundred), then fill by position.
       const held = new Set(callerScopes);
       mask = new Uint8Array(this.tools.length);
-      this.tools.forEach((t, i) => (mask![i] = t.scopes.every((s) => held.has(s)) ? 1 : 0));
+      for (const group of this.scopeGroups) {
+        if (!group.scopes.every((s) => held.has(s))) continue;
+        for (const i of group.positions) mask[i] = 1;
+      }
       this.masks.set(key, mask);
     }
     return mask;
