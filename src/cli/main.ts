@@ -13,7 +13,7 @@ import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
 import { generate, GenerateParamsError, GENERATOR, resolveParams } from '../generate/index.ts';
 import { PRESETS } from '../generate/presets.ts';
-import { loadEvalInput } from '../eval/input.ts';
+import { inputOfDataset, loadEvalInput } from '../eval/input.ts';
 import { readRunDir, writeRunDir } from '../eval/files.ts';
 import { mergeRuns } from '../eval/merge.ts';
 import type { DatasetSource, Results } from '../eval/results.ts';
@@ -79,8 +79,8 @@ export function buildProgram(io: Io): Command {
         progress.stop();
         io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
       }
-      const input = loadEvalInput({ kind: 'dataset', ref: dir, split: null });
       const d = loadDataset(dir, { verify: false });
+      const input = inputOfDataset(d, { kind: 'dataset', ref: dir, split: null });
       io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
       const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], Object.fromEntries(retrievers.map((r) => [r, null])), null), {
         progress: (name, done, total) => progress.update(name, done, total),
