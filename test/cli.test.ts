@@ -71,8 +71,38 @@ describe('backpack CLI', () => {
     writeFileSync(join(dir, 'notes.txt'), 'keep me');
     const r = await run('generate', '--preset', 'tiny', '--out', dir, '--quiet');
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/not a Backpack dataset/);
+    expect(r.err).toMatch(/does not hold a Backpack dataset/);
     expect(readdirSync(dir)).toEqual(['notes.txt']);
+  });
+
+  it('never replaces a folder that is not a Backpack dataset, even one with a manifest.json', async () => {
+    const web = join(tmp, 'webapp');
+    mkdirSync(web);
+    writeFileSync(join(web, 'manifest.json'), '{"name":"my pwa","icons":[]}');
+    writeFileSync(join(web, 'app.js'), 'keep');
+    const g = await run('generate', '--preset', 'tiny', '--out', web, '--quiet');
+    expect(g.code).toBe(2);
+    expect(readdirSync(web).sort()).toEqual(['app.js', 'manifest.json']);
+    const r = await run('run', '--out', web, '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/does not hold a Backpack dataset/);
+    expect(readdirSync(web).sort()).toEqual(['app.js', 'manifest.json']);
+    const file = join(tmp, 'a-file');
+    writeFileSync(file, 'x');
+    const f = await run('generate', '--preset', 'tiny', '--out', file, '--quiet');
+    expect(f.code).toBe(2);
+    expect(f.err).toMatch(/exists and is not a folder/);
+    const e = await run('eval', '--dataset', 'fixtures/beir-mini', '--out', web, '--quiet');
+    expect(e.code).toBe(2);
+    expect(readdirSync(web).sort()).toEqual(['app.js', 'manifest.json']);
+  });
+
+  it('reports invalid catalog JSON with line and column', async () => {
+    const bad = join(tmp, 'bad.json');
+    writeFileSync(bad, '{"tools": [\n  {"name": "x",\n   "description": "y" "inputSchema": {}}\n]}\n');
+    const r = await run('inspect', '--catalog', bad);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`error: ${bad}: line 3, column 23: invalid JSON: Expected ',' or '}' after property value\n`);
   });
 
   it('names an unknown dataset with exit 2', async () => {
@@ -93,6 +123,17 @@ describe('backpack CLI', () => {
     const schema = await run('inspect', '--catalog', 'fixtures/faulty/invalid-schema.json');
     expect(schema.code).toBe(2);
     expect(schema.err).toMatch(/invalid-schema\.json: \$\.servers\[1\]\.tools\[4\]\.inputSchema: invalid JSON Schema/);
+  });
+
+  it('adds a skills folder to a tool catalog, so cases naming skills check out', async () => {
+    const without = await run('inspect', '--catalog', 'fixtures/catalogs/mcp-folder', '--cases', 'fixtures/cases/cases.csv');
+    expect(without.code).toBe(2);
+    expect(without.err).toMatch(/unknown expected skill "release-notes"/);
+    const r = await run('inspect', '--catalog', 'fixtures/catalogs/mcp-folder', '--skills', 'fixtures/skills', '--cases', 'fixtures/cases/cases.csv', '--json');
+    expect(r.code, r.err).toBe(0);
+    const s = JSON.parse(r.out);
+    expect(s.skills).toBe(4);
+    expect(s.cases).toBeGreaterThan(3);
   });
 
   it('needs exactly one of a dataset and --catalog', async () => {
@@ -146,6 +187,16 @@ describe('backpack eval and merge', () => {
     const metrics = (d: string) => JSON.stringify(JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')).retrievers.bm25.metrics);
     expect(metrics(merged)).toBe(metrics(whole));
     expect(readFileSync(join(merged, 'runs', 'bm25.trec'), 'utf8')).toBe(readFileSync(join(whole, 'runs', 'bm25.trec'), 'utf8'));
+  });
+
+  it('evaluates a plain BEIR folder by split, keeping its no-tool query', async () => {
+    const out = join(tmp, 'beir-out');
+    const r = await run('eval', '--dataset', 'fixtures/beir-mini', '--split', 'test', '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    const overall = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).retrievers.bm25.metrics.overall;
+    expect(overall.cases).toBe(4);
+    expect(overall.noToolCases).toBe(1);
+    expect(readFileSync(join(out, 'runs', 'cases.tsv'), 'utf8')).toMatch(/\nq4\tnone\t/);
   });
 
   it('gives exit 2 and a clear message for bad input', async () => {

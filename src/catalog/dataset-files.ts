@@ -14,7 +14,7 @@
  * Reading accepts a plain BEIR folder too (only `corpus.jsonl`, `queries.jsonl`, `qrels/`).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { InputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, type FileEntry, type Manifest } from './manifest.ts';
@@ -74,6 +74,7 @@ export function writeDataset(
   manifest: Omit<Manifest, 'files' | 'catalogSha256' | 'schemaVersion'>,
   onProgress: (filesWritten: number, files: number) => void = () => {},
 ): Manifest {
+  onProgress(0, 1); // the stage starts before the files are serialised
   const files = datasetFiles(dataset);
   const entries: Record<string, FileEntry> = {};
   for (const path of [...files.keys()].sort()) {
@@ -82,6 +83,7 @@ export function writeDataset(
   }
   const full: Manifest = { schemaVersion: DATASET_SCHEMA_VERSION, ...manifest, catalogSha256: catalogHash(dataset.catalog), files: entries };
   const target = resolve(dir);
+  assertReplaceable(target, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {
@@ -99,6 +101,53 @@ export function writeDataset(
     throw err;
   }
   return full;
+}
+
+/**
+ * Refuse to write to `target` unless it is absent, an empty folder, or a folder `isOurs` accepts
+ * (a Backpack dataset or results folder): a typo in `--out` must never delete someone's files.
+ * Also tidies what an interrupted earlier write left beside it: a `.tmp-<pid>` folder of a
+ * process that is gone, and a `.old-<pid>` folder it had not yet swapped back.
+ */
+export function assertReplaceable(target: string, kind: string, isOurs: (dir: string) => boolean): void {
+  recoverInterrupted(target);
+  if (!existsSync(target)) return;
+  if (!statSync(target).isDirectory()) throw new InputError(`exists and is not a folder; cannot write a ${kind} there`, { file: target });
+  if (readdirSync(target).length === 0 || isOurs(target)) return;
+  throw new InputError(`folder exists and does not hold a Backpack ${kind}; refusing to replace it`, { file: target });
+}
+
+function recoverInterrupted(target: string): void {
+  const parent = dirname(target);
+  if (!existsSync(parent)) return;
+  const base = basename(target);
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(`${base}.`)) continue;
+    const m = /^\.(tmp|old)-(\d+)$/.exec(name.slice(base.length));
+    if (!m || Number(m[2]) === process.pid || processAlive(Number(m[2]))) continue;
+    const p = join(parent, name);
+    if (m[1] === 'old' && !existsSync(target)) renameSync(p, target);
+    else rmSync(p, { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True if `file` is a Backpack dataset manifest (not just any manifest.json). */
+export function isBackpackManifest(file: string): boolean {
+  try {
+    const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<Manifest>;
+    return typeof m.schemaVersion === 'number' && typeof m.files === 'object' && typeof m.counts === 'object' && typeof m.catalogSha256 === 'string';
+  } catch {
+    return false;
+  }
 }
 
 /** Move `from` into place at `to`, removing what was at `to` only once the new folder is there. */
@@ -199,9 +248,11 @@ function optionalJsonl(root: string, name: string): Array<Located<Record<string,
   return existsSync(join(root, name)) ? readJsonl(root, name) : [];
 }
 
+/** A text file's contents (a UTF-8 byte-order mark removed); an unreadable file is an `InputError`. */
 export function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    const text = readFileSync(file, 'utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (err as Error).message})`, { file });

@@ -24,11 +24,21 @@ export function parseJsonLines(text: string, file: string): Array<Located<Record
   return out;
 }
 
-/** Parse a whole JSON file, with an `InputError` naming the file on failure. */
+/** Parse a whole JSON file, with an `InputError` naming the file, line and column on failure. */
 export function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new InputError(`invalid JSON: ${(err as Error).message}`, { file });
+    const message = (err as Error).message;
+    const pos = /at position (\d+)/.exec(message);
+    let where: string | undefined;
+    if (pos) {
+      const before = text.slice(0, Number(pos[1]));
+      const line = before.split('\n').length;
+      where = `line ${line}, column ${Number(pos[1]) - before.lastIndexOf('\n')}`;
+    } else if (/end of (JSON|data) input/i.test(message)) {
+      where = `line ${text.split('\n').length}`;
+    }
+    throw new InputError(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, { file, ...(where ? { where } : {}) });
   }
 }

@@ -117,7 +117,8 @@ export function formatSummary(s: CatalogSummary): string {
   lines.push(`${s.name}`);
   if (s.generator) lines.push(`  generator      ${s.generator.name} ${s.generator.version}, seed ${s.seed}`);
   if (s.catalogSha256) lines.push(`  catalog sha256 ${s.catalogSha256}`);
-  lines.push(`  tools          ${n(s.tools)} (${Object.entries(s.bySource).map(([k, v]) => `${k} ${n(v)}`).join(', ')}; pinned: ${s.pinnedTools.join(', ') || 'none'})`);
+  const sources = Object.entries(s.bySource).map(([k, v]) => `${k} ${n(v)}`).join(', ');
+  lines.push(`  tools          ${n(s.tools)}${s.tools ? ` (${sources}; pinned: ${s.pinnedTools.join(', ') || 'none'})` : ''}`);
   lines.push(`  servers        ${n(s.servers)}    plugins ${n(s.plugins)}    namespaces ${n(s.namespaces)}`);
   lines.push(`  skills         ${n(s.skills)}`);
   lines.push(`  cases          ${n(s.cases)} (no-tool ${n(s.noToolCases)})`);

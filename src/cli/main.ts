@@ -5,7 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
+import { assertReplaceable, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
@@ -13,7 +13,7 @@ import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
 import { generate, GenerateParamsError, GENERATOR, resolveParams } from '../generate/index.ts';
 import { PRESETS } from '../generate/presets.ts';
-import { inputOfDataset, loadEvalInput } from '../eval/input.ts';
+import { inputOfDataset, loadEvalInput, withSkills } from '../eval/input.ts';
 import { readRunDir, writeRunDir } from '../eval/files.ts';
 import { mergeRuns } from '../eval/merge.ts';
 import type { DatasetSource, Results } from '../eval/results.ts';
@@ -70,6 +70,7 @@ export function buildProgram(io: Io): Command {
       const params = resolveParams('monster', opts.seed);
       const t0 = Date.now();
       const progress = progressReporter(process.stderr, opts.quiet === true);
+      assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
       if (reusable(dir, params)) {
         io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
       } else {
@@ -104,14 +105,12 @@ export function buildProgram(io: Io): Command {
     .addHelpText(
       'after',
       `\nPresets:\n${Object.entries(PRESETS)
-        .map(([k, p]) => `  ${k.padEnd(8)} ${p.mcpTools.toLocaleString('en-US')} MCP tools on ${p.servers} servers, ${p.plugins} plugins, ${p.coreTools} core tools, ${p.skills} skills, ${p.cases} cases`)
+        .map(([k, p]) => `  ${k.padEnd(8)} ${p.mcpTools.toLocaleString('en-US')} MCP tools on ${p.servers} servers, ${p.plugins} plugins, ${p.coreTools} core tools, ${p.skills.toLocaleString('en-US')} skills, ${p.cases.toLocaleString('en-US')} cases`)
         .join('\n')}\n`,
     )
     .action((opts: { preset: string; seed: number; out: string; tools?: number; skills?: number; cases?: number; quiet?: boolean }) => {
       const dir = resolve(opts.out);
-      if (existsSync(dir) && !existsSync(join(dir, 'manifest.json')) && readdirSync(dir).length > 0) {
-        throw new InputError('folder exists and is not a Backpack dataset; refusing to replace it', { file: opts.out });
-      }
+      assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
       const params = resolveParams(opts.preset, opts.seed, {
         ...(opts.tools !== undefined ? { tools: opts.tools } : {}),
         ...(opts.skills !== undefined ? { skills: opts.skills } : {}),
@@ -135,16 +134,17 @@ export function buildProgram(io: Io): Command {
     .argument('[dataset]', 'dataset folder, or a name under datasets/ (e.g. metatool)')
     .option('--catalog <path>', 'inspect a catalog file or folder instead of a dataset')
     .option('--cases <file>', 'with --catalog: labelled cases to check against it (CSV or JSONL)')
+    .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
     .addOption(new Option('--format <name>', 'catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--server <name>', 'server name for a single MCP tools/list file (default: from the file name)')
     .option('--json', 'print JSON instead of text')
     .addHelpText('after', `\nCatalog formats:\n${Object.entries(CATALOG_FORMATS).map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`).join('\n')}\n`)
-    .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; format?: string; server?: string; json?: boolean }) => {
+    .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean }) => {
       if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
-      if (opts.cases !== undefined && opts.catalog === undefined) throw new InputError('--cases goes with --catalog');
+      if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined) throw new InputError('--cases and --skills go with --catalog');
       let summary;
       if (opts.catalog !== undefined) {
-        const catalog = loadCatalog(opts.catalog, { ...(opts.format ? { format: opts.format } : {}), ...(opts.server ? { server: opts.server } : {}) });
+        const catalog = withSkills(loadCatalog(opts.catalog, { ...(opts.format ? { format: opts.format } : {}), ...(opts.server ? { server: opts.server } : {}) }), opts.skills ?? null);
         const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
         summary = summarize(opts.catalog, catalog, cases);
       } else {
@@ -161,6 +161,7 @@ export function buildProgram(io: Io): Command {
     .option('--split <name>', 'only the cases of this split (BEIR qrels/<split>.tsv, or the cases\' split field)')
     .option('--catalog <path>', 'a catalog in any supported format (instead of --dataset)')
     .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
+    .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--retrievers <list>', 'comma-separated retriever names', 'bm25')
     .option('--k <list>', 'cut-offs for recall@k and friends', '1,3,5,10')
@@ -212,6 +213,7 @@ function displayPath(p: string): string {
 }
 
 interface EvalOptions {
+  skills?: string;
   dataset?: string;
   split?: string;
   catalog?: string;
@@ -229,12 +231,12 @@ interface EvalOptions {
 function evalSource(opts: EvalOptions): DatasetSource {
   if ((opts.dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either --dataset DIR|NAME or --catalog PATH --cases FILE');
   if (opts.dataset !== undefined) {
-    if (opts.cases !== undefined || opts.format !== undefined) throw new InputError('--cases and --format go with --catalog, not --dataset');
+    if (opts.cases !== undefined || opts.format !== undefined || opts.skills !== undefined) throw new InputError('--cases, --skills and --format go with --catalog, not --dataset');
     return { kind: 'dataset', ref: opts.dataset, split: opts.split ?? null };
   }
   if (opts.cases === undefined) throw new InputError('--catalog needs --cases FILE (labelled cases, CSV or JSONL)');
   if (opts.split !== undefined) throw new InputError('--split goes with --dataset');
-  return { kind: 'files', catalog: opts.catalog!, cases: opts.cases, format: opts.format ?? null };
+  return { kind: 'files', catalog: opts.catalog!, cases: opts.cases, format: opts.format ?? null, skills: opts.skills ?? null };
 }
 
 function parseKs(text: string): number[] {

@@ -13,9 +13,9 @@
  * trec_eval, ir_measures and ranx (which break score ties their own way) evaluate exactly the
  * order Backpack ranked. The retrievers' own scores are in `details/`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { replaceDir } from '../catalog/dataset-files.ts';
+import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
 import { InputError } from '../catalog/errors.ts';
 import { parseJsonLines } from '../catalog/jsonl.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
@@ -49,9 +49,7 @@ export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetai
 /** Write the results folder for `run` (replacing `dir` if it holds an earlier run). */
 export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog): void {
   const target = resolve(dir);
-  if (existsSync(target) && !existsSync(join(target, 'results.json')) && readdirSync(target).length > 0) {
-    throw new InputError('folder exists and does not hold Backpack results; refusing to replace it', { file: dir });
-  }
+  assertReplaceable(target, 'results folder', (d) => isBackpackResults(join(d, 'results.json')));
   const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
   const inRun = cases.filter((c) => evaluated.has(c.id));
   const files = new Map<string, string>();
@@ -77,6 +75,15 @@ export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], c
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;
+  }
+}
+
+function isBackpackResults(file: string): boolean {
+  try {
+    const r = JSON.parse(readFileSync(file, 'utf8')) as Partial<Results>;
+    return typeof r.schemaVersion === 'number' && typeof r.retrievers === 'object' && typeof r.configHash === 'string';
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,7 @@
 /** What an evaluation runs on: a catalog, its labelled cases, and where they came from. */
+import { InputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
+import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
 import { catalogHash } from '../catalog/manifest.ts';
 import type { LoadedDataset } from '../catalog/dataset-files.ts';
@@ -23,8 +25,17 @@ export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInp
 /** Load the input an evaluation (or a merge) names. */
 export function loadEvalInput(source: DatasetSource): EvalInput {
   if (source.kind === 'dataset') return inputOfDataset(loadDataset(source.ref, source.split !== null ? { split: source.split } : {}), source);
-  const catalog = loadCatalog(source.catalog, source.format !== null ? { format: source.format } : {});
+  const catalog = withSkills(loadCatalog(source.catalog, source.format !== null ? { format: source.format } : {}), source.skills ?? null);
   const cases = loadCases(source.cases, catalog);
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
   return { name, source, catalog, cases, catalogSha256: catalogHash(catalog) };
+}
+
+/** A tool catalog with the skills of a SKILL.md folder added (duplicate skill names are an error). */
+export function withSkills(catalog: Catalog, skillsDir: string | null): Catalog {
+  if (skillsDir === null) return catalog;
+  const skills = loadSkillsFolder(skillsDir).skills;
+  const names = new Set(catalog.skills.map((s) => s.name));
+  for (const s of skills) if (names.has(s.name)) throw new InputError(`skill "${s.name}" is defined twice (in the catalog and in the skills folder)`, { file: skillsDir });
+  return { ...catalog, skills: [...catalog.skills, ...skills] };
 }

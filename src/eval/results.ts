@@ -16,7 +16,7 @@ export const RESULTS_SCHEMA_VERSION = 1;
 /** Where the cases and catalog came from, so `merge` (and people) can find them again. */
 export type DatasetSource =
   | { kind: 'dataset'; ref: string; split: string | null }
-  | { kind: 'files'; catalog: string; cases: string; format: string | null };
+  | { kind: 'files'; catalog: string; cases: string; format: string | null; skills?: string | null };
 
 export interface EvalConfig {
   retrievers: string[];

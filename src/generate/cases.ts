@@ -8,6 +8,7 @@ import type { Rng } from './rng.ts';
 import type { SkillMeta } from './skills.ts';
 import { capitalize, sharesNoNameWord, spaced } from './text.ts';
 import { ANCHORS, fill, type ServerPlan, type ToolMeta } from './tools.ts';
+import { phrasesFor } from './products.ts';
 import { FILLERS } from './vocab/operations.ts';
 
 /** Share of the cases each slice is generated for (multi-turn counts turns). */
@@ -121,15 +122,19 @@ function productMention(server: ServerPlan, core: string, r: Rng): Phrase {
   return { lead: '', core: `${core} ${['in', 'on', 'over in', ''][form - 1]} ${form === 4 ? `(${name})` : name}` };
 }
 
+/** Lead-ins that read well before a question as well as before a command. */
+const QUESTION_PREFIXES = ['', '', 'hey, ', 'quick one: ', 'ok so ', 'yo '];
+const QUESTION_START = /^(who|what|what's|how|is|are|which|when|where|why|can|could|do|does|did|should|any)\b/i;
+
 /** Casual wrapping: an optional lead-in and sign-off around the request, the product lead first. */
 function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean } = {}): string {
-  const prefix = opts.prefix === false ? '' : r.pick(PREFIXES);
+  const prefix = opts.prefix === false ? '' : r.pick(QUESTION_START.test(p.core) ? QUESTION_PREFIXES : PREFIXES);
   return `${p.lead} ${prefix}${p.core}${r.pick(SUFFIXES)}`.replace(/\s+/g, ' ').trim();
 }
 
 /** The bare request for one MCP tool (no lead-in or sign-off), with or without the product. */
 function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): Phrase {
-  const vars = { ...fillers(r), obj: r.pick(m.object!.casual), kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
+  const vars = { ...fillers(r), obj: r.pick(phrasesFor(m.object!, m.server!.spec)), kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
   const core = fill(r.pick(mode === 'lexical' ? m.op!.lexical : m.op!.casual), vars);
   return mention ? productMention(m.server!, core, r) : { lead: '', core };
 }
@@ -146,14 +151,19 @@ function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): string |
   return undefined;
 }
 
-/** A request for a hand-written (core or plugin) tool: its casual phrasings are whole sentences. */
+/**
+ * A request for a hand-written (core or plugin) tool: its casual phrasings are whole sentences.
+ * A plugin tool's request names the plugin (many plugins share tool names, and some mirror MCP
+ * operations), as a user who wants that plugin would.
+ */
 function handRequest(m: ToolMeta, mode: Mode, r: Rng): string | undefined {
   const casual = r.pick(m.hand!.casual);
+  const lead = m.plugin ? `${r.pick(['with the', 'using the', 'via the'])} ${m.plugin.display} plugin:` : '';
   if (mode === 'paraphrase') {
-    const text = wrap({ lead: '', core: casual }, r, { prefix: false });
+    const text = wrap({ lead, core: casual }, r, { prefix: false });
     return sharesNoNameWord(text, m.tool.name) ? text : undefined;
   }
-  return wrap({ lead: `${spaced(m.tool.name)}:`, core: casual }, r, { prefix: false });
+  return wrap({ lead: lead ? `${lead} ${spaced(m.tool.name)} -` : `${spaced(m.tool.name)}:`, core: casual }, r, { prefix: false });
 }
 
 /** Gold for a single-tool request: the tool, or every server's same intent when the product was not named. */
@@ -233,16 +243,42 @@ function incidentDraft(idx: ToolIndex, r: Rng): Draft | undefined {
 
 const JOINERS = [', then ', ' and then ', '; after that ', '. Also ', ', and '];
 
+/**
+ * Multi-tool tasks follow a workflow across kinds of systems (look something up, record it,
+ * tell people), like the seed article's incident, rather than chaining random operations.
+ */
+const WORKFLOWS: ReadonlyArray<readonly string[]> = [
+  ['kubernetes|ci_cd|cloud', 'observability|error_tracking', 'project_management|incident|itsm', 'chat'],
+  ['crm', 'billing|accounting', 'marketing|calendar|chat'],
+  ['recruiting', 'calendar', 'hr|chat'],
+  ['support', 'crm|billing', 'project_management|chat'],
+  ['vcs', 'ci_cd', 'docs|chat'],
+  ['data_platform|database', 'bi|analytics', 'docs|chat'],
+  ['security|identity', 'itsm|incident', 'chat'],
+  ['ecommerce', 'billing|analytics', 'messaging|marketing'],
+  ['error_tracking|observability', 'vcs', 'project_management'],
+  ['feature_flags', 'analytics|observability', 'chat|docs'],
+];
+const STEP_OPS = {
+  first: ['get', 'list', 'search', 'history', 'activity', 'count', 'getPermissions'],
+  middle: ['create', 'update', 'comment', 'assign', 'get', 'search', 'tag'],
+  last: ['create', 'comment', 'share', 'subscribe', 'update'],
+};
+
 function multiToolDraft(idx: ToolIndex, r: Rng): Draft | undefined {
-  const n = r.weighted([2, 3, 4], [5, 3, 1]);
+  const flow = r.pick(WORKFLOWS);
+  const n = Math.min(flow.length, r.weighted([2, 3, 4], [5, 3, 2]));
+  const steps = flow.slice(0, n - 1).concat(flow[flow.length - 1]!); // always end with the hand-off step
   const picked: ToolMeta[] = [];
-  const archetypes = new Set<string>();
-  for (let i = 0; i < 30 && picked.length < n; i++) {
-    const m = idx.pickTool(r, (t) => !archetypes.has(t.server!.archetype.key));
-    if (!m) break;
-    archetypes.add(m.server!.archetype.key);
-    picked.push(m);
-  }
+  steps.forEach((step, i) => {
+    const archetypes = new Set(step.split('|'));
+    const servers = idx.servers.filter((s) => archetypes.has(s.archetype.key) && !picked.some((p) => p.server === s));
+    if (!servers.length) return;
+    const server = r.weighted(servers, servers.map((s) => Math.sqrt(s.size)));
+    const ops = new Set(i === 0 ? STEP_OPS.first : i === steps.length - 1 ? STEP_OPS.last : STEP_OPS.middle);
+    const tools = idx.byServer.get(server.name)!.filter((m) => ops.has(m.op!.key));
+    if (tools.length) picked.push(r.pick(tools));
+  });
   if (picked.length < 2) return undefined;
   const parts = picked.map((m) => {
     const p = mcpPhrase(m, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
@@ -288,23 +324,25 @@ function skillDraft(skills: readonly SkillMeta[], r: Rng): Draft {
 
 function sessionDrafts(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {
   const turns = r.int(3, 5);
-  const home = r.weighted(idx.servers, idx.serverWeights);
-  const homeTools = idx.byServer.get(home.name)!;
+  // The server the conversation is about: named on the first tool turn and on every topic
+  // switch; unnamed turns in between refer to it, and are labelled with its tool.
+  let context = r.weighted(idx.servers, idx.serverWeights);
   const out: Draft[] = [];
   for (let t = 0; t < turns; t++) {
     let d: Draft | undefined;
-    if (t > 0 && r.chance(0.18)) {
+    if (out.length > 0 && r.chance(0.18)) {
       d = { request: r.pick(['thanks, that worked', 'great. one more thing', 'ok, looks right', 'hmm, let me check something first']), expectedTools: [], slices: ['no-tool'] };
     } else {
-      const topicSwitch = t > 0 && r.chance(0.15);
-      const m = topicSwitch ? idx.pickTool(r) : r.pick(homeTools);
-      if (!m) continue;
+      const topicSwitch = out.length > 0 && r.chance(0.15);
+      if (topicSwitch) context = r.weighted(idx.servers, idx.serverWeights);
+      const m = r.pick(idx.byServer.get(context.name)!);
       const mode: Mode = r.chance(0.5) ? 'lexical' : 'paraphrase';
-      const mention = t === 0 || topicSwitch || r.chance(0.4);
+      const mention = out.length === 0 || topicSwitch || r.chance(0.4);
       d = singleToolDraft(m, mode, mention, idx, r, mode);
-      // Later turns on the home server are labelled with the home server's tool: the session names it.
-      if (d && !mention) d.expectedTools = [m.tool.id];
-      if (d) delete d.goldMode;
+      if (d && !mention) {
+        d.expectedTools = [m.tool.id];
+        delete d.goldMode;
+      }
     }
     if (!d) continue;
     out.push({ ...d, slices: ['multi-turn', ...d.slices], sessionId, turn: out.length });
@@ -350,6 +388,7 @@ export function generateCases(
   });
   const sizes = idx.servers.map((s) => s.size).sort((a, b) => a - b);
   const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  // Rare: an operation on a kind of object that exactly one server offers, on a smaller server or a tier-3 operation.
   const rare = idx.mcp.filter((m) => (idx.byIntent.get(m.intent!)?.length ?? 0) === 1 && (m.server!.size <= median || m.op!.tier === 3));
   fillSlice('rare-tool', quota('rare-tool'), (r) => (rare.length ? singleToolDraft(r.pick(rare), r.chance(0.5) ? 'lexical' : 'paraphrase', r.chance(0.5), idx, r, 'rare-tool') : undefined));
   fillSlice('scope-restricted', quota('scope-restricted'), (r) => scopeDraft(idx, r));

@@ -5,6 +5,7 @@
 import { makeSkill } from '../catalog/model.ts';
 import type { Skill } from '../catalog/types.ts';
 import type { Rng } from './rng.ts';
+import { phrasesFor } from './products.ts';
 import { capitalize } from './text.ts';
 import type { ServerPlan, ToolMeta } from './tools.ts';
 import { pluralPhrase } from './tools.ts';
@@ -111,7 +112,7 @@ export function generateSkills(count: number, servers: readonly ServerPlan[], to
     out.push({
       server,
       object,
-      casual: a.casual.map((c) => fillAll(c, { display: server.spec.display, obj: r.pick(object.casual) })),
+      casual: a.casual.map((c) => fillAll(c, { display: server.spec.display, obj: r.pick(phrasesFor(object, server.spec)) })),
       skill: makeSkill({
         name,
         description: fillAll(a.description, vars),

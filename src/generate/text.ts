@@ -1,10 +1,24 @@
 /** Text helpers of the generator: name styles, articles, the paraphrase check. */
-import { contentWords } from '../catalog/overlap.ts';
+import { stem, words } from '../catalog/overlap.ts';
 
-/** True if `text` shares no content word with `name` (split on _ - and camelCase). */
+/** Function words that never count as a shared word in the name check. */
+const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'on', 'for', 'by', 'with', 'and', 'or', 'is', 'it', 'my', 'me', 'i', 'we', 'our', 'you', 'your', 'this', 'that', 'at', 'as', 'be', 'from', 'so', 'if']);
+
+/** Stemmed words of a text, both split (`pager`, `duty` from PagerDuty) and whole (`pagerduty`). */
+function nameCheckWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of [...words(text), ...text.toLowerCase().split(/[^a-z0-9]+/)]) if (w && !FUNCTION_WORDS.has(w)) out.add(stem(w));
+  return out;
+}
+
+/**
+ * True if `text` shares no word with `name` (split on _ - . and camelCase, and also whole): the
+ * paraphrase rule. Only function words are exempt, so `get` in "when you get a sec" counts
+ * against a `get_…` tool.
+ */
 export function sharesNoNameWord(text: string, name: string): boolean {
-  const nameWords = contentWords(name);
-  for (const w of contentWords(text)) if (nameWords.has(w)) return false;
+  const nameWords = nameCheckWords(name);
+  for (const w of nameCheckWords(text)) if (nameWords.has(w)) return false;
   return true;
 }
 

@@ -27,6 +27,8 @@ export interface ServerPlan {
   paramStyle: NameStyle;
   /** Tool names carry the product as a prefix (`clickup_create_task`). */
   prefixNames: boolean;
+  /** Share of the server's tools that are legacy `_v2` versions of its core operations (near-duplicates). */
+  legacyShare: number;
   titles: boolean;
   annotations: boolean;
   /** Objects in this server's fill order. */
@@ -39,7 +41,10 @@ export interface ToolMeta {
   server?: ServerPlan;
   op?: OperationSpec;
   object?: ObjectSpec;
-  /** `archetype:op:object` for MCP tools: the same intent on different servers shares it. */
+  /**
+   * `op:object` for MCP tools: the same operation on the same kind of object, on whichever server
+   * (and archetype): a request that names no product is answered by any of them.
+   */
   intent?: string;
   /** Legacy duplicate (`_v2`): a near-duplicate of its base tool. */
   legacyOf?: string;
@@ -140,6 +145,7 @@ export function planServers(count: number, mcpTools: number, rng: Rng): ServerPl
       nameStyle,
       paramStyle: r.chance(0.25) ? 'camel' : 'snake',
       prefixNames: r.chance(0.2),
+      legacyShare: r.chance(0.25) ? 0.04 : 0,
       titles: r.chance(0.5),
       annotations: r.chance(0.5),
       objects,
@@ -254,24 +260,36 @@ export function serverTools(server: ServerPlan, rng: Rng): ToolMeta[] {
         ? { annotations: { readOnlyHint: op.scope === 'read', destructiveHint: op.key === 'delete' || op.key === 'purge' || op.key === 'bulkDelete' } }
         : {}),
     });
-    return { tool, server, op, object, intent: `${server.archetype.key}:${op.key}:${object.key}`, ...(legacyOf ? { legacyOf } : {}) };
+    return { tool, server, op, object, intent: `${op.key}:${object.key}`, ...(legacyOf ? { legacyOf } : {}) };
   };
+  const legacy = Math.floor(server.size * server.legacyShare);
   for (const { op, object } of candidates) {
-    if (out.length >= server.size) break;
+    if (out.length >= server.size - legacy) break;
+    if (redundant(op, object)) continue;
     const m = make(op, object, 1);
     if (m) out.push(m);
   }
-  // More tools than operations × objects: legacy versions of the tier-1 operations (near-duplicates by construction).
-  for (let version = 2; out.length < server.size; version++) {
-    for (const { op, object } of candidates) {
+  // Legacy versions of the tier-1 operations: near-duplicates by construction (and the fill when
+  // a server has more tools than operations × objects).
+  const bases = out.filter((m) => m.op!.tier === 1);
+  for (let version = 2; out.length < server.size && bases.length; version++) {
+    for (const base of bases) {
       if (out.length >= server.size) break;
-      if (op.tier !== 1) continue;
-      const base = out.find((m) => m.op === op && m.object === object && m.legacyOf === undefined);
-      const m = make(op, object, version, base?.tool.name ?? op.name(object.key, object.plural));
+      const m = make(base.op!, base.object!, version, base.tool.name);
       if (m) out.push(m);
     }
   }
   return out;
+}
+
+/**
+ * An operation whose name repeats a word of the object (`add_ticket_comment_comment`,
+ * `duplicate_duplicate`, `share_share_link`): not a tool anyone would write.
+ */
+function redundant(op: OperationSpec, object: ObjectSpec): boolean {
+  const opWords = op.name('\u0000', '\u0001').split(/[_\u0000\u0001]+/).filter(Boolean);
+  const objectWords = new Set([...object.key.split('_'), ...object.plural.split('_')]);
+  return opWords.some((w) => objectWords.has(w));
 }
 
 export function serverRecord(server: ServerPlan): Server {

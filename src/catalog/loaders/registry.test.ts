@@ -94,7 +94,13 @@ describe('loadCatalog', () => {
     expect(err.file).toBe(dir);
     const bad = join(tmp, 'broken.json');
     writeFileSync(bad, '{"tools": [');
-    expect(inputError(() => loadCatalog(bad)).message).toContain('cannot tell the catalog format of this file');
+    // a file that is not JSON at all gets the parser's error, with where it broke
+    const e = inputError(() => loadCatalog(bad));
+    expect(e.message).toMatch(/^invalid JSON: /);
+    expect(e.where).toBe('line 1');
+    const other = join(tmp, 'other.json');
+    writeFileSync(other, '{"hello": 1}');
+    expect(inputError(() => loadCatalog(other)).message).toContain('cannot tell the catalog format of this file');
   });
 
   it('reports a missing path as file not found', () => {

@@ -16,7 +16,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readText } from '../dataset-files.ts';
 import { InputError } from '../errors.ts';
+import { parseJson } from '../jsonl.ts';
 import { isDatasetDir, readDataset } from '../dataset-files.ts';
 import { didYouMean } from '../suggest.ts';
 import type { Catalog } from '../types.ts';
@@ -135,6 +137,8 @@ export function loadCatalog(path: string, opts: LoadOptions & { format?: string 
   requireExists(path);
   const name = format ?? detectCatalogFormat(path);
   if (name === undefined) {
+    // A file that is not even JSON gets the parser's own error, with line and column.
+    if (isFile(path) && /\.json$/i.test(path)) parseJson(readText(path), path);
     const kind = isDirectory(path) ? 'folder' : 'file';
     throw new InputError(`cannot tell the catalog format of this ${kind}: tried ${DETECTION_ORDER.join(', ')}; name one with a format option`, { file: path });
   }
@@ -166,7 +170,7 @@ function peekJson(path: string): unknown {
     if (lastPeek?.key === key) return lastPeek.value;
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(path, 'utf8'));
+      value = JSON.parse(readText(path));
     } catch {
       value = undefined;
     }

@@ -314,12 +314,12 @@ export const OPERATION_BY_KEY: ReadonlyMap<string, OperationSpec> = new Map(OPER
 
 /** Fillers for the placeholders of request templates. */
 export const FILLERS = {
-  ref: ['#4821', '#1093', 'ACME-2291', 'OPS-118', '"Q3 renewal"', '"Northwind"', 'id 88213', '7f3a2c', '"blue-harbor"', '#77', '"Falcon launch"', 'INC-4410', '"Globex"', '"Project Atlas"', '31337', '"Initech"'],
+  ref: ['#4821', '#1093', 'ACME-2291', 'OPS-118', '"Q3 renewal"', '"Northwind"', 'id 88213', '7f3a2c', '"blue-harbor"', '#77', '"Kestrel launch"', 'INC-4410', '"Globex"', '"Project Atlas"', '31337', '"Initech"'],
   ref2: ['#4822', 'ACME-2310', '"Northwind Traders"', 'id 88214', '"Globex Corp"', '#78', 'OPS-119'],
-  name: ['Q4 pipeline review', 'Falcon launch', 'EMEA expansion', 'voice-ai', 'onboarding 2027', 'Team Orca', 'payments-v2', 'holiday freeze', 'Northwind', 'Blue Harbor'],
+  name: ['Q4 pipeline review', 'Kestrel launch', 'EMEA expansion', 'voice-ai', 'onboarding 2027', 'Team Orca', 'payments-v2', 'holiday freeze', 'Northwind', 'Blue Harbor'],
   person: ['Priya', 'Marcus', 'Chen Wei', 'Fatima', 'Diego', 'Sam from finance', 'Olu', 'the on-call person', 'Anna K.', 'Tomás'],
-  field: ['status', 'owner', 'due date', 'priority', 'title', 'region', 'tier', 'label color', 'description', 'budget'],
-  value: ['"blocked"', 'Priya', 'next Friday', 'P1', '"Renewal 2027"', 'EMEA', 'gold', 'red', '"see notes"', '$40k'],
+  field: ['status', 'owner', 'due date', 'priority', 'title', 'region', 'tier', 'visibility', 'description', 'budget'],
+  value: ['"blocked"', 'Priya', 'next Friday', 'P1', '"Renewal 2027"', 'EMEA', 'gold', 'private', '"see notes"', '$40k'],
   term: ['billing', 'timeout', 'refund', 'migration', 'SSO', 'latency', 'churn', '429 errors', 'onboarding', 'the outage'],
   label: ['urgent', 'vip', 'needs-review', 'q3', 'blocked', 'security', 'customer-facing'],
   place: ['the Archive folder', 'team B', 'the EMEA space', 'the backlog', 'Project Atlas', 'the shared drive'],

@@ -1,0 +1,45 @@
+/**
+ * Product names in casual phrases. A phrase like "project on GitHub" is fine for a GitHub request
+ * and wrong for a GitLab one: it would make the label unfair. `phrasesFor` keeps the casual
+ * phrases of an object that name no product other than the server's own.
+ */
+import { SERVERS } from './vocab/servers.ts';
+import type { ObjectSpec, ServerSpec } from './vocab/types.ts';
+
+/** Words that are product aliases somewhere but ordinary words in a phrase. */
+const GENERIC = new Set([
+  'box', 'drive', 'front', 'wiki', 'conf', 'the pager', 'pager', 'atlas', 'teams', 'notion', 'monday', 'linear', 'zoom', 'crm', 'the crm',
+  'sales system', 'billing', 'billing svc', 'the billing service', 'circle', 'segment', 'lever', 'snow', 'the warehouse', 'bamboo', 'amp',
+  'prom', 'platform cluster', 'the hr portal', 'people portal', 'amazon', 'argo', 'redis cache', 'psql', 'tfc', 'mwaa', 'ocp',
+]);
+
+/** Technology names that belong to one product family. */
+const TECH: Record<string, string[]> = {
+  ec2: ['aws'], rds: ['aws'], s3: ['aws'], eks: ['aws', 'eks-platform'], lambda: ['aws'], cloudwatch: ['aws'],
+  promql: ['prometheus', 'grafana'], plpgsql: ['postgres'], kubectl: ['kubernetes'], 'slack connect': ['slack'],
+  'github actions': ['github'], confluence: ['confluence'], jira: ['jira'], notion: ['notion'], linear: ['linear'],
+};
+
+const lexicon: Array<{ re: RegExp; servers: Set<string> }> = (() => {
+  const byWord = new Map<string, Set<string>>();
+  const add = (word: string, server: string) => {
+    const w = word.toLowerCase().trim();
+    if (w.length < 3 || (GENERIC.has(w) && !(w in TECH))) return;
+    (byWord.get(w) ?? byWord.set(w, new Set()).get(w)!).add(server);
+  };
+  for (const s of SERVERS) for (const w of [s.display, s.name, ...s.aliases]) add(w, s.name);
+  for (const [w, servers] of Object.entries(TECH)) for (const s of servers) (byWord.get(w) ?? byWord.set(w, new Set()).get(w)!).add(s);
+  return [...byWord.entries()].map(([w, servers]) => ({ re: new RegExp(`(^|[^a-z0-9])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}($|[^a-z0-9])`), servers }));
+})();
+
+/** True if `phrase` names a product that is not `server`'s. */
+export function namesOtherProduct(phrase: string, server: ServerSpec): boolean {
+  const p = phrase.toLowerCase();
+  return lexicon.some(({ re, servers }) => !servers.has(server.name) && re.test(p));
+}
+
+/** The casual phrases of `object` fit for requests to `server` (all of them if none is). */
+export function phrasesFor(object: ObjectSpec, server: ServerSpec): readonly string[] {
+  const ok = object.casual.filter((c) => !namesOtherProduct(c, server));
+  return ok.length ? ok : object.casual;
+}
