@@ -40,6 +40,15 @@ export function namesOtherProduct(phrase: string, server: ServerSpec): boolean {
 
 /** The casual phrases of `object` fit for requests to `server` (all of them if none is). */
 export function phrasesFor(object: ObjectSpec, server: ServerSpec): readonly string[] {
-  const ok = object.casual.filter((c) => !namesOtherProduct(c, server));
-  return ok.length ? ok : object.casual;
+  let byServer = memo.get(object);
+  if (!byServer) memo.set(object, (byServer = new Map()));
+  let phrases = byServer.get(server.name);
+  if (!phrases) {
+    const ok = object.casual.filter((c) => !namesOtherProduct(c, server));
+    phrases = ok.length ? ok : object.casual;
+    byServer.set(server.name, phrases);
+  }
+  return phrases;
 }
+
+const memo = new WeakMap<ObjectSpec, Map<string, readonly string[]>>();
