@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../src/cli/main.ts';
 
@@ -213,5 +213,30 @@ describe('backpack eval and merge', () => {
     expect((await run('eval', '--dataset', dataset, '--shard', '3/2')).code).toBe(2);
     expect((await run('eval', '--dataset', dataset, '--floor', 'bm9=2')).err).toMatch(/name=value for one of the retrievers/);
     expect((await run('eval', '--catalog', 'fixtures/catalogs/mcp-folder')).err).toMatch(/needs --cases/);
+    const split = await run('eval', '--dataset', dataset, '--split', 'nosuch');
+    expect(split.code).toBe(2);
+    expect(split.err).toMatch(/no case is in split "nosuch"; splits here: test, train/);
+  });
+
+  it('records where the dataset is so a merge elsewhere finds it, and checks the traces file', async () => {
+    const traces = join(tmp, 'traces.csv');
+    const first = readFileSync(join(dataset, 'queries.jsonl'), 'utf8').split('\n')[0]!;
+    writeFileSync(traces, `case_id,called_tool\n${JSON.parse(first)._id},\n`);
+    const dirs: string[] = [];
+    for (const i of [1, 2]) {
+      const d = join(tmp, `tr-shard-${i}`);
+      const r = await run('eval', '--dataset', relative(process.cwd(), dataset), '--shard', `${i}/2`, '--traces', traces, '--out', d, '--quiet');
+      expect(r.code, r.err).toBe(0);
+      dirs.push(d);
+    }
+    const results = JSON.parse(readFileSync(join(dirs[0]!, 'results.json'), 'utf8'));
+    expect(results.dataset.source.ref).toBe(dataset); // absolute, though typed relative
+    expect(results.config.traces).toMatch(/^[0-9a-f]{64}$/);
+    expect((await run('merge', ...dirs, '--out', join(tmp, 'tr-merged'))).err).toMatch(/give the same file with --traces/);
+    writeFileSync(join(tmp, 'other.csv'), 'case_id,called_tool\n');
+    expect((await run('merge', ...dirs, '--out', join(tmp, 'tr-merged'), '--traces', join(tmp, 'other.csv'))).err).toMatch(/sha256 differs/);
+    const ok = await run('merge', ...dirs, '--out', join(tmp, 'tr-merged'), '--traces', traces, '--dataset', dataset);
+    expect(ok.code, ok.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedGradedCases + JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedNoToolCases).toBeLessThanOrEqual(1);
   });
 });

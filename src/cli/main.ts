@@ -3,7 +3,7 @@
  * exit codes (0 ok, 1 Backpack failed, 2 bad input).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { assertReplaceable, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
@@ -13,8 +13,9 @@ import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
 import { generate, GenerateParamsError, GENERATOR, resolveParams } from '../generate/index.ts';
 import { PRESETS } from '../generate/presets.ts';
-import { inputOfDataset, loadEvalInput, withSkills } from '../eval/input.ts';
-import { readRunDir, writeRunDir } from '../eval/files.ts';
+import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/input.ts';
+import { isResultsDir, readRunDir, writeRunDir } from '../eval/files.ts';
+import { sha256 } from '../catalog/hash.ts';
 import { mergeRuns } from '../eval/merge.ts';
 import type { DatasetSource, Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
@@ -177,10 +178,13 @@ export function buildProgram(io: Io): Command {
       const ks = parseKs(opts.k);
       const floors = parseFloors(opts.floor, retrievers);
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
-      const input = loadEvalInput(source);
+      if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
+      // Load with the paths as typed (errors name them so); record them so another machine can find them.
+      const input = { ...loadEvalInput(source), source: portableSource(source) };
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
-      const config = makeConfig(retrievers, ks, floors, opts.traces ?? null);
+      const config = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null);
       const out = resolve(opts.out ?? join('reports', input.name));
+      assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
       const run = await runEval(input, config, { shard, ...(traces ? { traces } : {}), progress: (name, done, total) => progress.update(name, done, total) });
       progress.stop();
@@ -193,11 +197,18 @@ export function buildProgram(io: Io): Command {
     .description('Combine the results folders of a sharded evaluation (--shard i/n) into the results of one unsharded run.')
     .argument('<dirs...>', 'the shard results folders')
     .requiredOption('--out <dir>', 'results folder to write')
-    .action((dirs: string[], opts: { out: string }) => {
+    .option('--dataset <dir|name>', 'where the dataset is on this machine (default: where the shards recorded it)')
+    .option('--traces <csv>', 'the agent-trace file the shards replayed (required if they did)')
+    .action((dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
+      assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir) }));
-      const input = loadEvalInput(runs[0]!.run.results.dataset.source);
-      const tracesFile = runs[0]!.run.results.config.traces;
-      const traces = tracesFile !== null ? loadTraces(tracesFile, input.cases, input.catalog) : undefined;
+      const recorded = runs[0]!.run.results.dataset.source;
+      const source: DatasetSource = opts.dataset !== undefined && recorded.kind === 'dataset' ? { ...recorded, ref: portableRef(opts.dataset) } : recorded;
+      const input = loadEvalInput(source);
+      const tracesSha = runs[0]!.run.results.config.traces;
+      if (tracesSha !== null && opts.traces === undefined) throw new InputError('the shards replayed agent traces: give the same file with --traces');
+      if (tracesSha !== null && sha256(readFileSync(opts.traces!)) !== tracesSha) throw new InputError('is not the trace file the shards replayed (sha256 differs)', { file: opts.traces! });
+      const traces = tracesSha !== null ? loadTraces(opts.traces!, input.cases, input.catalog) : undefined;
       const merged = mergeRuns(runs, input, traces);
       writeRunDir(opts.out, merged, input.cases, input.catalog);
       io.out(`${formatRunSummary(merged.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
@@ -237,6 +248,12 @@ function evalSource(opts: EvalOptions): DatasetSource {
   if (opts.cases === undefined) throw new InputError('--catalog needs --cases FILE (labelled cases, CSV or JSONL)');
   if (opts.split !== undefined) throw new InputError('--split goes with --dataset');
   return { kind: 'files', catalog: opts.catalog!, cases: opts.cases, format: opts.format ?? null, skills: opts.skills ?? null };
+}
+
+/** A dataset source as results record it: a name under datasets/ stays a name, paths become absolute. */
+function portableSource(source: DatasetSource): DatasetSource {
+  if (source.kind === 'dataset') return { ...source, ref: portableRef(source.ref) };
+  return { ...source, catalog: resolve(source.catalog), cases: resolve(source.cases), skills: source.skills ? resolve(source.skills) : null };
 }
 
 function parseKs(text: string): number[] {

@@ -49,7 +49,7 @@ export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetai
 /** Write the results folder for `run` (replacing `dir` if it holds an earlier run). */
 export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog): void {
   const target = resolve(dir);
-  assertReplaceable(target, 'results folder', (d) => isBackpackResults(join(d, 'results.json')));
+  assertReplaceable(target, 'results folder', isResultsDir);
   const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
   const inRun = cases.filter((c) => evaluated.has(c.id));
   const files = new Map<string, string>();
@@ -76,6 +76,11 @@ export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], c
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** True if `dir` holds Backpack results (its results.json has the envelope's fields). */
+export function isResultsDir(dir: string): boolean {
+  return isBackpackResults(join(dir, 'results.json'));
 }
 
 function isBackpackResults(file: string): boolean {

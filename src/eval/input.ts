@@ -5,7 +5,8 @@ import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
 import { catalogHash } from '../catalog/manifest.ts';
 import type { LoadedDataset } from '../catalog/dataset-files.ts';
-import { loadDataset } from '../catalog/resolve.ts';
+import { basename, join } from 'node:path';
+import { DATASETS_DIR, loadDataset, resolveDatasetPath } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { DatasetSource } from './results.ts';
 
@@ -24,7 +25,15 @@ export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInp
 
 /** Load the input an evaluation (or a merge) names. */
 export function loadEvalInput(source: DatasetSource): EvalInput {
-  if (source.kind === 'dataset') return inputOfDataset(loadDataset(source.ref, source.split !== null ? { split: source.split } : {}), source);
+  if (source.kind === 'dataset') {
+    const d = loadDataset(source.ref, source.split !== null ? { split: source.split } : {});
+    if (source.split !== null && d.cases.length === 0) {
+      const all = loadDataset(source.ref, { verify: false });
+      const splits = [...new Set(all.cases.map((c) => c.split ?? 'test'))].sort();
+      throw new InputError(`no case is in split "${source.split}"; splits here: ${splits.join(', ') || 'none'}`, { file: source.ref });
+    }
+    return inputOfDataset(d, source);
+  }
   const catalog = withSkills(loadCatalog(source.catalog, source.format !== null ? { format: source.format } : {}), source.skills ?? null);
   const cases = loadCases(source.cases, catalog);
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
@@ -38,4 +47,13 @@ export function withSkills(catalog: Catalog, skillsDir: string | null): Catalog 
   const names = new Set(catalog.skills.map((s) => s.name));
   for (const s of skills) if (names.has(s.name)) throw new InputError(`skill "${s.name}" is defined twice (in the catalog and in the skills folder)`, { file: skillsDir });
   return { ...catalog, skills: [...catalog.skills, ...skills] };
+}
+
+/**
+ * How to name a dataset in results so another machine can find it: a name under `datasets/` stays
+ * a name (every checkout has it); a folder elsewhere becomes an absolute path.
+ */
+export function portableRef(ref: string): string {
+  const path = resolveDatasetPath(ref);
+  return path === join(DATASETS_DIR, basename(path)) && basename(path) === ref ? ref : path;
 }

@@ -26,7 +26,7 @@ export interface EvalConfig {
   depth: number;
   /** Floor score per retriever (`null`: no floor). */
   floors: Record<string, number | null>;
-  /** The agent-trace file replayed, if any. */
+  /** sha256 of the agent-trace file replayed, if any (its content, not its path, so shards run on different machines agree). */
   traces: string | null;
 }
 

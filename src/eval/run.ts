@@ -50,6 +50,11 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     opts.progress?.(name, 0, cases.length);
     for (let i = 0; i < cases.length; i++) {
       const c = cases[i]!;
+      if (c.expectedTools === undefined) {
+        // A skill-only case is not labelled for tools: nothing to search for.
+        list.push({ caseId: c.id, ranked: [], pinned: [], leaks: [], ms: 0 });
+        continue;
+      }
       const q0 = performance.now();
       const exposure = await policy.expose(
         retriever,
@@ -65,7 +70,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
       list.push({ caseId: c.id, ranked: exposure.ranked.map((h) => [h.id, h.score]), pinned: exposure.pinned, leaks: exposure.leaks, ms: round3(ms) });
       if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
     }
-    const ms = list.map((d) => d.ms);
+    const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);
     const latency = { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb() };
     results[name] = retrieverResults(cases, list, facts, config, isDescribable(retriever) ? retriever.describe() : {}, latency, opts.traces);
     details[name] = list;

@@ -8,7 +8,7 @@ import type { Rng } from './rng.ts';
 import type { SkillMeta } from './skills.ts';
 import { capitalize, sharesNoNameWord, spaced } from './text.ts';
 import { ANCHORS, fill, type ServerPlan, type ToolMeta } from './tools.ts';
-import { phrasesFor } from './products.ts';
+import { phrasesFor, uniqueAliases } from './products.ts';
 import { FILLERS } from './vocab/operations.ts';
 
 /** Share of the cases each slice is generated for (multi-turn counts turns). */
@@ -116,7 +116,8 @@ interface Phrase {
 }
 
 function productMention(server: ServerPlan, core: string, r: Rng): Phrase {
-  const name = server.spec.aliases.length && r.chance(0.3) ? r.pick(server.spec.aliases) : server.spec.display;
+  const aliases = uniqueAliases(server.spec);
+  const name = aliases.length && r.chance(0.3) ? r.pick(aliases) : server.spec.display;
   const form = r.int(0, 4);
   if (form === 0) return { lead: `${name}:`, core };
   return { lead: '', core: `${core} ${['in', 'on', 'over in', ''][form - 1]} ${form === 4 ? `(${name})` : name}` };
@@ -124,7 +125,7 @@ function productMention(server: ServerPlan, core: string, r: Rng): Phrase {
 
 /** Lead-ins that read well before a question as well as before a command. */
 const QUESTION_PREFIXES = ['', '', 'hey, ', 'quick one: ', 'ok so ', 'yo '];
-const QUESTION_START = /^(who|what|what's|how|is|are|which|when|where|why|can|could|do|does|did|should|any)\b/i;
+const QUESTION_START = /^(who|what|what's|how|is|are|which|when|where|why|can|could|do|does|did|should|any)\b|^[A-Z"{]/;
 
 /** Casual wrapping: an optional lead-in and sign-off around the request, the product lead first. */
 function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean } = {}): string {
@@ -166,10 +167,16 @@ function handRequest(m: ToolMeta, mode: Mode, r: Rng): string | undefined {
   return wrap({ lead: lead ? `${lead} ${spaced(m.tool.name)} -` : `${spaced(m.tool.name)}:`, core: casual }, r, { prefix: false });
 }
 
-/** Gold for a single-tool request: the tool, or every server's same intent when the product was not named. */
-function gold(m: ToolMeta, mention: boolean, idx: ToolIndex): { expectedTools: string[]; goldMode?: 'any' } {
+/**
+ * Gold for a single-tool request: the tool, or — when the product was not named — every tool
+ * doing the same operation on the same kind of object. A lexical request uses the object's own
+ * name, which means the same on any server; a paraphrase uses its archetype's casual words
+ * ("marker on a contact" is a CRM tag, not a git tag), so only that archetype's servers count.
+ */
+function gold(m: ToolMeta, mention: boolean, idx: ToolIndex, mode: Mode): { expectedTools: string[]; goldMode?: 'any' } {
   if (!m.server || mention) return { expectedTools: [m.tool.id] };
-  const same = idx.byIntent.get(m.intent!) ?? [m];
+  const all = idx.byIntent.get(m.intent!) ?? [m];
+  const same = mode === 'lexical' ? all : all.filter((t) => t.server!.archetype === m.server!.archetype);
   if (same.length === 1) return { expectedTools: [m.tool.id] };
   return { expectedTools: same.map((s) => s.tool.id).sort(), goldMode: 'any' };
 }
@@ -177,7 +184,7 @@ function gold(m: ToolMeta, mention: boolean, idx: ToolIndex): { expectedTools: s
 function singleToolDraft(m: ToolMeta, mode: Mode, mention: boolean, idx: ToolIndex, r: Rng, slice: string): Draft | undefined {
   const request = m.hand ? handRequest(m, mode, r) : mcpRequest(m, mode, mention, r);
   if (!request) return undefined;
-  const g = gold(m, mention || !!m.hand, idx);
+  const g = gold(m, mention || !!m.hand, idx, mode);
   const goldSet = new Set(g.expectedTools);
   const negatives = m.server ? idx.siblings(m, true).map((s) => s.tool.id).filter((id) => !goldSet.has(id)) : [];
   const slices = slice === mode ? [mode] : [slice, mode];
@@ -305,7 +312,9 @@ function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
   if (!readOnly) callerScopes.push(`${server.name}:write`);
   for (const other of r.sample(idx.servers, 4)) if (other.name !== server.name) callerScopes.push(`${other.name}:read`);
   const permitted = alt && callerScopes.includes(alt.tool.scopes[0]!) ? alt : undefined;
-  const request = mcpRequest(tempting, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
+  // With a permitted alternative the request states a need it meets; without one, the plain
+  // privileged request, to which the right answer is no tool.
+  const request = permitted && op.need ? needRequest(tempting, r) : mcpRequest(tempting, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
   if (!request) return undefined;
   return {
     request,
@@ -315,6 +324,11 @@ function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
     slices: ['scope-restricted'],
     hardNegatives: [tempting.tool.id],
   };
+}
+
+function needRequest(m: ToolMeta, r: Rng): string {
+  const vars = { ...fillers(r), obj: r.pick(phrasesFor(m.object!, m.server!.spec)), kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
+  return wrap(productMention(m.server!, fill(r.pick(m.op!.need!), vars), r), r, { prefix: false });
 }
 
 function skillDraft(skills: readonly SkillMeta[], r: Rng): Draft {

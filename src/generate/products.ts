@@ -44,11 +44,22 @@ export function phrasesFor(object: ObjectSpec, server: ServerSpec): readonly str
   if (!byServer) memo.set(object, (byServer = new Map()));
   let phrases = byServer.get(server.name);
   if (!phrases) {
-    const ok = object.casual.filter((c) => !namesOtherProduct(c, server));
-    phrases = ok.length ? ok : object.casual;
+    // Clause-like phrases ("who the visitor is") do not fit "a … ", "every …": left out too.
+    const ok = object.casual.filter((c) => !namesOtherProduct(c, server) && !/^(who|what|why|where|when|how|which)\b/i.test(c));
+    phrases = ok.length ? ok : [namesOtherProduct(object.doc, server) ? object.key.replace(/_/g, ' ') : object.doc];
     byServer.set(server.name, phrases);
   }
   return phrases;
 }
 
 const memo = new WeakMap<ObjectSpec, Map<string, readonly string[]>>();
+
+/** The server's names users may type that no other server shares (`snow` is Snowflake's and ServiceNow's: left out). */
+export function uniqueAliases(server: ServerSpec): string[] {
+  return server.aliases.filter((a) => SERVERS.filter((s) => [s.display, s.name, ...s.aliases].some((x) => x.toLowerCase() === a.toLowerCase())).length === 1);
+}
+
+/** The documentation noun of an object for a server: its own, unless it names another product. */
+export function docFor(object: ObjectSpec, server: ServerSpec): string {
+  return namesOtherProduct(object.doc, server) ? object.key.replace(/_/g, ' ') : object.doc;
+}

@@ -5,7 +5,7 @@
 import { makeSkill } from '../catalog/model.ts';
 import type { Skill } from '../catalog/types.ts';
 import type { Rng } from './rng.ts';
-import { phrasesFor } from './products.ts';
+import { docFor, phrasesFor } from './products.ts';
 import { capitalize } from './text.ts';
 import type { ServerPlan, ToolMeta } from './tools.ts';
 import { pluralPhrase } from './tools.ts';
@@ -101,7 +101,8 @@ export function generateSkills(count: number, servers: readonly ServerPlan[], to
     if (out.length >= count) break;
     const a = ACTIVITIES[ai]!;
     const object = server.objects[(ai * 7 + server.name.length) % Math.min(server.objects.length, 12)]!;
-    const vars = { display: server.spec.display, doc: object.doc, docs: pluralPhrase(object.doc) };
+    const doc = docFor(object, server.spec);
+    const vars = { display: server.spec.display, doc, docs: pluralPhrase(doc) };
     const name = `${server.name}-${object.key.replace(/_/g, '-')}-${a.slug}`;
     const title = fillAll(a.title, vars);
     const whenToUse = fillAll(a.whenToUse, vars);

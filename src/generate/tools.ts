@@ -5,6 +5,7 @@
 import { firstSentence, makeTool } from '../catalog/model.ts';
 import type { Plugin, Server, Tool } from '../catalog/types.ts';
 import type { Rng } from './rng.ts';
+import { docFor } from './products.ts';
 import { handSchema, operationSchema, type DocStyle } from './schemas.ts';
 import { article, capitalize, spaced, styleName, type NameStyle } from './text.ts';
 import { ARCHETYPES } from './vocab/archetypes.ts';
@@ -168,7 +169,8 @@ export function pluralPhrase(phrase: string): string {
 }
 
 function docVars(server: ServerPlan, object: ObjectSpec): Record<string, string> {
-  return { doc: object.doc, docs: pluralPhrase(object.doc), a: article(object.doc), display: server.spec.display };
+  const doc = docFor(object, server.spec);
+  return { doc, docs: pluralPhrase(doc), a: article(doc), display: server.spec.display };
 }
 
 const NOTES = {
@@ -194,7 +196,7 @@ function describe(server: ServerPlan, op: OperationSpec, object: ObjectSpec, sty
   const confusable = object.confusable?.[0];
   const confusableObj = confusable ? server.archetype.objects.find((o) => o.key === confusable) : undefined;
   const editorialFix =
-    confusableObj && r.chance(0.3) ? `Use this for ${pluralPhrase(object.doc)} only; for ${pluralPhrase(confusableObj.doc)} use the ${spaced(confusableObj.key)} tools instead.` : '';
+    confusableObj && r.chance(0.3) ? `Use this for ${pluralPhrase(docFor(object, server.spec))} only; for ${pluralPhrase(docFor(confusableObj, server.spec))} use the ${spaced(confusableObj.key)} tools instead.` : '';
   if (style === 'neutral') {
     return [`${main}.`, r.chance(0.5) ? fill(r.pick(notes), vars) : ''].filter(Boolean).join(' ');
   }
@@ -253,7 +255,7 @@ export function serverTools(server: ServerPlan, rng: Rng): ToolMeta[] {
       ...(server.titles ? { title: titleOf(op.name(object.key, object.plural)) } : {}),
       summary: firstSentence(description),
       description,
-      inputSchema: operationSchema(op.params, object.key, object.doc, pluralPhrase(object.doc), style, server.paramStyle, r),
+      inputSchema: operationSchema(op.params, object.key, vars.doc!, vars.docs!, style, server.paramStyle, r),
       examples,
       scopes: [`${server.name}:${op.scope}`],
       ...(server.annotations

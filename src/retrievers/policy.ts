@@ -78,6 +78,7 @@ export class Policy {
     const allowed = this.allowedMask(caller.callerScopes);
     const ctx: SearchContext = {
       k: opts.depth,
+      ...(opts.floor !== undefined ? { floor: opts.floor } : {}),
       ...(allowed ? { allowed } : {}),
       ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}),
       ...(caller.role !== undefined ? { role: caller.role } : {}),

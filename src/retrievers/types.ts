@@ -18,6 +18,8 @@ export interface SearchContext {
   role?: string;
   /** Return at most this many ranked tools. */
   k: number;
+  /** The floor score the policy will apply (hits below it are dropped); a retriever may use it to stop early. */
+  floor?: number;
   /** The session this request belongs to (for sticky retrieval). */
   session?: { id: string; turn: number };
 }
