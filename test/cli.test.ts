@@ -173,6 +173,25 @@ describe('backpack eval and merge', () => {
     expect(readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n')).toHaveLength(400);
   });
 
+  it('lists the registry, and evaluates with sticky retrieval', async () => {
+    const l = await run('list', '--json');
+    expect(l.code).toBe(0);
+    const listed = JSON.parse(l.out);
+    expect(listed.retrievers.map((r: { name: string }) => r.name)).toEqual(expect.arrayContaining(['bm25', 'bm25-plain']));
+    expect(listed.retrievers.every((r: { description: string }) => r.description.length > 10)).toBe(true);
+    const out = join(tmp, 'sticky');
+    const r = await run('eval', '--dataset', dataset, '--sticky', '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).config.sticky).toBe(true);
+    const details = readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+    const kept = details.filter((d) => d.kept);
+    expect(kept.length).toBeGreaterThan(0);
+    // only turns after the first of a session can keep a set
+    const cases = readFileSync(join(dataset, 'queries.jsonl'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+    const byId = new Map(cases.map((c) => [c._id, c]));
+    for (const d of kept) expect(byId.get(d.caseId).turn).toBeGreaterThan(0);
+  });
+
   it('merges shards into the unsharded metrics', async () => {
     const dirs: string[] = [];
     for (const i of [1, 2]) {

@@ -170,6 +170,7 @@ export function buildProgram(io: Io): Command {
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
+    .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor')
     .option('--quiet', 'no progress output')
     .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(14)} ${f.description}`).join('\n')}\n`)
     .action(async (opts: EvalOptions) => {
@@ -182,7 +183,7 @@ export function buildProgram(io: Io): Command {
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
       const input = { ...loadEvalInput(source), source: portableSource(source) };
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
-      const config = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null);
+      const config = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true);
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
@@ -190,6 +191,16 @@ export function buildProgram(io: Io): Command {
       progress.stop();
       writeRunDir(out, run, input.cases, input.catalog);
       io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
+    });
+
+  program
+    .command('list')
+    .description('Every registered retriever (and, as they are added, profile), with a one-line description.')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) => {
+      const retrievers = retrieverEntries().map(([name, f]) => ({ name, kind: 'retriever', description: f.description }));
+      if (opts.json) io.out(`${JSON.stringify({ retrievers, profiles: [] }, null, 2)}\n`);
+      else io.out(`retrievers\n${retrievers.map((r) => `  ${r.name.padEnd(14)} ${r.description}`).join('\n')}\n`);
     });
 
   program
@@ -224,6 +235,7 @@ function displayPath(p: string): string {
 }
 
 interface EvalOptions {
+  sticky?: boolean;
   skills?: string;
   dataset?: string;
   split?: string;

@@ -26,6 +26,8 @@ export interface EvalConfig {
   depth: number;
   /** Floor score per retriever (`null`: no floor). */
   floors: Record<string, number | null>;
+  /** Sticky-per-task retrieval: a session keeps its tool set until a request matches none of it. */
+  sticky?: boolean;
   /** sha256 of the agent-trace file replayed, if any (its content, not its path, so shards run on different machines agree). */
   traces: string | null;
 }
@@ -39,6 +41,8 @@ export interface QueryDetail {
   pinned: string[];
   /** Tools the retriever returned outside the caller's scopes (withheld). */
   leaks: string[];
+  /** Sticky retrieval kept the session's tool set (present only when true). */
+  kept?: boolean;
   /** Search time (ms). A timing: not part of any metric. */
   ms: number;
 }

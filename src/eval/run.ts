@@ -26,9 +26,9 @@ export interface EvalRun {
 }
 
 /** Resolve the cut-offs and depth: ks ascending and unique, depth = max(ks, 10). */
-export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, number | null>, traces: string | null): EvalConfig {
+export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, number | null>, traces: string | null, sticky = false): EvalConfig {
   const sorted = [...new Set(ks)].sort((a, b) => a - b);
-  return { retrievers, ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, traces };
+  return { retrievers, ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
 }
 
 export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOptions = {}): Promise<EvalRun> {
@@ -64,10 +64,10 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
           ...(c.role !== undefined ? { role: c.role } : {}),
           ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
         },
-        { depth: config.depth, ...(floor !== undefined ? { floor } : {}) },
+        { depth: config.depth, ...(floor !== undefined ? { floor } : {}), ...(config.sticky ? { sticky: true } : {}) },
       );
       const ms = performance.now() - q0;
-      list.push({ caseId: c.id, ranked: exposure.ranked.map((h) => [h.id, h.score]), pinned: exposure.pinned, leaks: exposure.leaks, ms: round3(ms) });
+      list.push({ caseId: c.id, ranked: exposure.ranked.map((h) => [h.id, h.score]), pinned: exposure.pinned, leaks: exposure.leaks, ...(exposure.kept ? { kept: true } : {}), ms: round3(ms) });
       if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
     }
     const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);

@@ -83,3 +83,49 @@ describe('Policy', () => {
     expect(permits([], catalog.tools[3]!)).toBe(true);
   });
 });
+
+describe('sticky retrieval', () => {
+  /** Scores tools by how many of the request's words appear in the tool's description. */
+  class Words implements Retriever {
+    readonly name = 'words';
+    async index(): Promise<void> {}
+    async search(request: string, ctx: SearchContext): Promise<Hit[]> {
+      const words = request.toLowerCase().split(/\s+/);
+      const hits = catalog.tools
+        .map((t, i) => ({ id: t.id, score: words.filter((w) => t.description.split(' ').includes(w)).length, i }))
+        .filter((h) => h.score > 0 && (!ctx.allowed || ctx.allowed[h.i] === 1))
+        .map(({ id, score }) => ({ id, score }));
+      return rankStable(hits).slice(0, ctx.k);
+    }
+  }
+
+  it('keeps the session set while a request matches one of its tools, and re-retrieves when none does', async () => {
+    const p = new Policy(catalog);
+    const r = new Words();
+    const session = { id: 's1', turn: 0 };
+    const first = await p.expose(r, 'list pods', { session }, { depth: 2, sticky: true });
+    expect(first.kept).toBeUndefined();
+    expect(first.ranked.map((h) => h.id)).toEqual(['mcp__k8s__list_pods']);
+    // "delete a pod" matches nothing carried ("list pods" has no "delete", "a" or "pod"), so it re-retrieves
+    const second = await p.expose(r, 'delete a pod', { session: { id: 's1', turn: 1 } }, { depth: 2, sticky: true });
+    expect(second.kept).toBeUndefined();
+    expect(second.ranked.map((h) => h.id)).toEqual(['mcp__k8s__delete_pod']);
+    // "pod again" matches the carried delete_pod: the set is kept, even though search_logs would not be found
+    const third = await p.expose(r, 'pod logs', { session: { id: 's1', turn: 2 } }, { depth: 2, sticky: true });
+    expect(third.kept).toBe(true);
+    expect(third.ranked.map((h) => h.id)).toEqual(['mcp__k8s__delete_pod']);
+    // another session is independent, and without sticky nothing is kept
+    expect((await p.expose(r, 'pod logs', { session: { id: 's2', turn: 0 } }, { depth: 2, sticky: true })).kept).toBeUndefined();
+    expect((await p.expose(r, 'pod logs', { session: { id: 's1', turn: 3 } }, { depth: 2 })).kept).toBeUndefined();
+  });
+
+  it('re-retrieves when the best carried match is below the floor', async () => {
+    const p = new Policy(catalog);
+    const r = new Words();
+    await p.expose(r, 'list pods', { session: { id: 's', turn: 0 } }, { depth: 2, sticky: true, floor: 1 });
+    const kept = await p.expose(r, 'list things', { session: { id: 's', turn: 1 } }, { depth: 2, sticky: true, floor: 1 });
+    expect(kept.kept).toBe(true);
+    const again = await p.expose(r, 'list things', { session: { id: 's', turn: 2 } }, { depth: 2, sticky: true, floor: 2 });
+    expect(again.kept).toBeUndefined();
+  });
+});

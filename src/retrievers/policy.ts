@@ -21,6 +21,8 @@ export interface CallerContext {
 export interface Exposure {
   /** Ranked hits that passed the scope check and the floor, at most `depth`, best first. */
   ranked: Hit[];
+  /** Sticky retrieval kept the session's tool set for this request (no re-retrieval). */
+  kept?: boolean;
   /** Pinned tools appended after the ranked ones (those the caller may use and not already ranked). */
   pinned: string[];
   /** Tools the retriever returned although the caller's scopes do not allow them (withheld). */
@@ -73,8 +75,50 @@ export class Policy {
     return mask;
   }
 
-  /** Run one request through the policy with `retriever`. */
-  async expose(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number }): Promise<Exposure> {
+  /** The tool set each session currently carries (sticky retrieval). */
+  private readonly sessions = new Map<string, Hit[]>();
+
+  /**
+   * Run one request through the policy with `retriever`. With `sticky`, a session keeps the tool
+   * set it was given and re-retrieves only when the new request scores below the floor (or, with
+   * no floor, scores nothing) against every tool it carries: the seed article's rule, which keeps
+   * the prompt prefix stable for caching.
+   */
+  async expose(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number; sticky?: boolean }): Promise<Exposure> {
+    const session = opts.sticky && caller.session ? caller.session.id : undefined;
+    const carried = session !== undefined ? this.sessions.get(session) : undefined;
+    if (carried && carried.length) {
+      const kept = await this.keep(retriever, request, caller, carried, opts.floor);
+      if (kept) return kept;
+    }
+    const fresh = await this.retrieve(retriever, request, caller, opts);
+    if (session !== undefined) this.sessions.set(session, fresh.ranked);
+    return fresh;
+  }
+
+  /** The carried set re-ranked for this request, or undefined when no carried tool passes the floor. */
+  private async keep(retriever: Retriever, request: string, caller: CallerContext, carried: readonly Hit[], floor: number | undefined): Promise<Exposure | undefined> {
+    const base = this.allowedMask(caller.callerScopes);
+    const mask = new Uint8Array(this.tools.length);
+    for (const h of carried) {
+      const pos = this.position.get(h.id)!;
+      if (!base || base[pos] === 1) mask[pos] = 1;
+    }
+    const hits = (await retriever.search(request, { k: carried.length, allowed: mask })).filter((h) => mask[this.position.get(h.id) ?? -1] === 1);
+    const best = hits.length ? hits[0]!.score : undefined;
+    if (best === undefined || (floor !== undefined && best < floor)) return undefined;
+    // Matching carried tools first (this request's scores), then the rest of the set (score 0).
+    const matched = new Set(hits.map((h) => h.id));
+    const ranked = [...hits, ...carried.filter((h) => !matched.has(h.id) && mask[this.position.get(h.id)!] === 1).map((h) => ({ id: h.id, score: 0 }))];
+    return { ranked, pinned: this.pinnedFor(caller, ranked), leaks: [], kept: true };
+  }
+
+  private pinnedFor(caller: CallerContext, ranked: readonly Hit[]): string[] {
+    const inRanked = new Set(ranked.map((h) => h.id));
+    return this.pinned.filter((t) => !inRanked.has(t.id) && permits(caller.callerScopes, t)).map((t) => t.id);
+  }
+
+  private async retrieve(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number }): Promise<Exposure> {
     const allowed = this.allowedMask(caller.callerScopes);
     const ctx: SearchContext = {
       k: opts.depth,
@@ -97,8 +141,6 @@ export class Policy {
       if (opts.floor !== undefined && h.score < opts.floor) continue;
       if (ranked.length < opts.depth) ranked.push(h);
     }
-    const inRanked = new Set(ranked.map((h) => h.id));
-    const pinned = this.pinned.filter((t) => !inRanked.has(t.id) && permits(caller.callerScopes, t)).map((t) => t.id);
-    return { ranked, pinned, leaks };
+    return { ranked, pinned: this.pinnedFor(caller, ranked), leaks };
   }
 }
