@@ -5,6 +5,7 @@
 import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { createBm25 } from './bm25/presets.ts';
+import { createNamespace } from './namespace.ts';
 import type { Retriever, RetrieverFactory } from './types.ts';
 
 export const RETRIEVERS = {
@@ -15,6 +16,10 @@ export const RETRIEVERS = {
   'bm25-plain': {
     description: 'textbook BM25 baseline over name + description: [a-z0-9]+ tokens, no stemming, no stop words, k1 1.2, b 0.75',
     create: (name: string) => createBm25(name),
+  },
+  namespace: {
+    description: 'hierarchical routing: BM25 over namespace documents (server/plugin description, instructions, tool names and summaries) opens the top 3 namespaces, bm25 ranks tools only inside them',
+    create: (name: string) => createNamespace(name),
   },
 } as const satisfies Record<string, RetrieverFactory>;
 

@@ -1,0 +1,319 @@
+import { describe, expect, it } from 'vitest';
+import type { Catalog, Tool } from '../catalog/types.ts';
+import { generate, resolveParams } from '../generate/index.ts';
+import { Rng } from '../generate/rng.ts';
+import { createBm25 } from './bm25/presets.ts';
+import { HybridRetriever, checkHybridOptions, createHybrid, defaultDepth, HYBRID_DEFAULT_OPTIONS, type HybridOptions } from './hybrid.ts';
+import { rankStable } from './rank.ts';
+import { isDescribable, type Hit, type Retriever, type SearchContext } from './types.ts';
+
+function tool(id: string, description = ''): Tool {
+  return {
+    id,
+    name: id,
+    source: 'core',
+    namespace: 'core',
+    summary: '',
+    description,
+    inputSchema: { type: 'object', properties: {} },
+    examples: [],
+    scopes: [],
+    pinned: false,
+    hash: '',
+  };
+}
+const catalogOf = (tools: Tool[]): Catalog => ({ tools, skills: [], servers: [], plugins: [] });
+const ABCDE = catalogOf(['a', 'b', 'c', 'd', 'e'].map((id) => tool(id)));
+
+/**
+ * A child that returns a fixed list (in the given order, truncated to ctx.k) and records every
+ * context it was given. With `honourMask: false` it ignores the mask, as a buggy child would.
+ */
+class ListRetriever implements Retriever {
+  readonly contexts: SearchContext[] = [];
+  indexed = 0;
+  private ids: string[] = [];
+  constructor(
+    readonly name: string,
+    private readonly hits: Hit[],
+    private readonly honourMask = true,
+  ) {}
+  async index(catalog: Catalog): Promise<void> {
+    this.indexed++;
+    this.ids = catalog.tools.map((t) => t.id);
+  }
+  async search(_request: string, context: SearchContext): Promise<Hit[]> {
+    this.contexts.push(context);
+    const { allowed } = context;
+    const ok = (h: Hit): boolean => !this.honourMask || allowed === undefined || allowed[this.ids.indexOf(h.id)] === 1;
+    return this.hits.filter(ok).slice(0, context.k);
+  }
+}
+
+async function hybridOf(a: Hit[], b: Hit[], options: Partial<HybridOptions> = {}, catalog = ABCDE) {
+  const ca = new ListRetriever('a', a);
+  const cb = new ListRetriever('b', b);
+  const h = new HybridRetriever('h', ca, cb, options);
+  await h.index(catalog);
+  return { h, ca, cb };
+}
+
+const hits = (...pairs: Array<[string, number]>): Hit[] => pairs.map(([id, score]) => ({ id, score }));
+
+describe('HybridRetriever, reciprocal-rank fusion', () => {
+  it('sums 1 / (rrfK + rank) over the children, rank 1-based', async () => {
+    // A: a b c;  B: c d a.  a = 1/61 + 1/63, c = 1/63 + 1/61 (equal: ties by id), b = d = 1/62.
+    const { h } = await hybridOf(hits(['a', 10], ['b', 5], ['c', 1]), hits(['c', 3], ['d', 2], ['a', 1]));
+    const out = await h.search('q', { k: 10 });
+    expect(out).toEqual([
+      { id: 'a', score: 1 / 61 + 1 / 63 },
+      { id: 'c', score: 1 / 63 + 1 / 61 },
+      { id: 'b', score: 1 / 62 },
+      { id: 'd', score: 1 / 62 },
+    ]);
+    expect(out).toEqual(rankStable(out));
+  });
+
+  it('uses rrfK and ignores the scores themselves', async () => {
+    // A: b (1000) a (999);  B: e (0.001).  rrfK 0: b = 1, e = 1, a = 1/2.
+    const { h } = await hybridOf(hits(['b', 1000], ['a', 999]), hits(['e', 0.001]), { rrfK: 0 });
+    expect(await h.search('q', { k: 10 })).toEqual([
+      { id: 'b', score: 1 },
+      { id: 'e', score: 1 },
+      { id: 'a', score: 0.5 },
+    ]);
+  });
+
+  it('breaks equal fused scores by id', async () => {
+    const { h } = await hybridOf(hits(['b', 2], ['a', 1]), hits(['a', 2], ['b', 1]));
+    const out = await h.search('q', { k: 10 });
+    expect(out.map((x) => x.id)).toEqual(['a', 'b']);
+    expect(out[0]!.score).toBe(out[1]!.score);
+  });
+});
+
+describe('HybridRetriever, weighted fusion', () => {
+  it('min-max normalises each list, an all-equal list → 1, then sums weight · score', async () => {
+    // A: a 10 → 1, b 6 → 0.5, c 2 → 0;  B: c 4, d 4 → 1 each.  weights 0.7 / 0.3.
+    // a = 0.7, b = 0.35, c = 0 + 0.3, d = 0.3 (c, d tie → by id).
+    const { h } = await hybridOf(hits(['a', 10], ['b', 6], ['c', 2]), hits(['c', 4], ['d', 4]), { method: 'weighted', weights: [0.7, 0.3] });
+    const out = await h.search('q', { k: 10 });
+    expect(out.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(out[0]!.score).toBeCloseTo(0.7, 15);
+    expect(out[1]!.score).toBeCloseTo(0.35, 15);
+    expect(out[2]!.score).toBe(0.3);
+    expect(out[3]!.score).toBe(0.3);
+  });
+
+  it('gives a single hit normalised score 1, and keeps a list-minimum tool at 0', async () => {
+    // A: e 0.01 alone → 1;  B: d 9 → 1, a 3 → 0.  default weights 0.5 / 0.5.
+    const { h } = await hybridOf(hits(['e', 0.01]), hits(['d', 9], ['a', 3]), { method: 'weighted' });
+    expect(await h.search('q', { k: 10 })).toEqual([
+      { id: 'd', score: 0.5 },
+      { id: 'e', score: 0.5 },
+      { id: 'a', score: 0 },
+    ]);
+  });
+
+  it('handles negative and mixed-scale scores', async () => {
+    // A: a -1 → 1, b -3 → 0;  B: b 100 → 1, a 50 → 0.  weights 1 / 3: b = 3, a = 1.
+    const { h } = await hybridOf(hits(['a', -1], ['b', -3]), hits(['b', 100], ['a', 50]), { method: 'weighted', weights: [1, 3] });
+    expect(await h.search('q', { k: 10 })).toEqual([
+      { id: 'b', score: 3 },
+      { id: 'a', score: 1 },
+    ]);
+  });
+});
+
+describe('HybridRetriever, masks, depth, k', () => {
+  it("passes the same mask to both children and drops a child's hit outside it", async () => {
+    const ca = new ListRetriever('a', hits(['a', 3], ['b', 2], ['c', 1]), false); // ignores the mask
+    const cb = new ListRetriever('b', hits(['b', 3], ['d', 2]));
+    const h = new HybridRetriever('h', ca, cb);
+    await h.index(ABCDE);
+    const allowed = Uint8Array.from([1, 0, 1, 1, 1]); // b is not allowed
+    const out = await h.search('q', { k: 10, allowed, floor: 0.5, callerScopes: ['x'] });
+    expect(out.map((x) => x.id)).not.toContain('b');
+    // b removed before ranking: A is a (rank 1), c (rank 2); B is d (rank 1).
+    expect(out).toEqual([
+      { id: 'a', score: 1 / 61 },
+      { id: 'd', score: 1 / 61 },
+      { id: 'c', score: 1 / 62 },
+    ]);
+    for (const c of [ca, cb]) {
+      expect(c.contexts).toHaveLength(1);
+      expect(c.contexts[0]!.allowed).toBe(allowed);
+      expect(c.contexts[0]!.callerScopes).toEqual(['x']);
+      expect(c.contexts[0]!.k).toBe(50);
+      expect(c.contexts[0]!.floor).toBeUndefined(); // the floor is on the fused scale
+    }
+    const none = await h.search('q', { k: 10, allowed: new Uint8Array(5) });
+    expect(none).toEqual([]);
+  });
+
+  it('drops unknown ids and repeats from a child', async () => {
+    const { h } = await hybridOf(hits(['zz', 9], ['a', 3], ['a', 2], ['b', 1]), []);
+    expect(await h.search('q', { k: 10 })).toEqual([
+      { id: 'a', score: 1 / 61 },
+      { id: 'b', score: 1 / 62 },
+    ]);
+  });
+
+  it('asks each child for max(50, 5k) hits by default, or for `depth`', async () => {
+    expect(defaultDepth(1)).toBe(50);
+    expect(defaultDepth(10)).toBe(50);
+    expect(defaultDepth(11)).toBe(55);
+    const { h, ca } = await hybridOf(hits(['a', 1]), []);
+    await h.search('q', { k: 3 });
+    await h.search('q', { k: 20 });
+    expect(ca.contexts.map((c) => c.k)).toEqual([50, 100]);
+
+    // depth 2: only the first two of each list are fused, even from a child returning more.
+    const eager = new ListRetriever('x', hits(['a', 4], ['b', 3], ['c', 2]), false);
+    eager.search = async (_q, ctx) => {
+      eager.contexts.push(ctx);
+      return hits(['a', 4], ['b', 3], ['c', 2]);
+    };
+    const h2 = new HybridRetriever('h', eager, new ListRetriever('y', hits(['c', 1])), { depth: 2 });
+    await h2.index(ABCDE);
+    expect((await h2.search('q', { k: 10 })).map((x) => x.id)).toEqual(['a', 'c', 'b']);
+    expect(eager.contexts[0]!.k).toBe(2);
+  });
+
+  it('returns at most k hits, and none for k ≤ 0 or empty children', async () => {
+    const { h } = await hybridOf(hits(['a', 3], ['b', 2], ['c', 1]), hits(['d', 1]));
+    expect((await h.search('q', { k: 2 })).map((x) => x.id)).toEqual(['a', 'd']);
+    expect(await h.search('q', { k: 0 })).toEqual([]);
+    const empty = await hybridOf([], []);
+    expect(await empty.h.search('q', { k: 5 })).toEqual([]);
+  });
+
+  it('indexes both children; refuses to search before index and a mask of the wrong length', async () => {
+    const ca = new ListRetriever('a', []);
+    const cb = new ListRetriever('b', []);
+    const h = new HybridRetriever('h', ca, cb);
+    await expect(h.search('q', { k: 1 })).rejects.toThrow(/before index/);
+    await h.index(ABCDE);
+    expect([ca.indexed, cb.indexed]).toEqual([1, 1]);
+    await expect(h.search('q', { k: 1, allowed: new Uint8Array(4) })).rejects.toThrow(RangeError);
+  });
+
+  it('rejects out-of-range options', () => {
+    const base: HybridOptions = { ...HYBRID_DEFAULT_OPTIONS, weights: [0.5, 0.5] };
+    expect(() => checkHybridOptions(base)).not.toThrow();
+    const bad: Array<Partial<HybridOptions>> = [
+      { method: 'max' as 'rrf' },
+      { rrfK: -1 },
+      { rrfK: Number.NaN },
+      { weights: [0, 0] },
+      { weights: [-1, 2] },
+      { weights: [1] as unknown as [number, number] },
+      { depth: 0 },
+      { depth: 2.5 },
+    ];
+    for (const o of bad) expect(() => new HybridRetriever('h', new ListRetriever('a', []), new ListRetriever('b', []), o), JSON.stringify(o)).toThrow(RangeError);
+  });
+});
+
+/*
+ * Real children: bm25 + bm25-plain over a hand catalog. The fused list must be exactly the RRF of
+ * the two children's own lists (asked with the same mask and depth).
+ */
+const HAND = catalogOf([
+  tool('search_issues', 'Find issues by text.'),
+  tool('create_issue', 'Create a new issue.'),
+  tool('list_repos', 'List repositories.'),
+  tool('search_code', 'Search code in repositories.'),
+  tool('createPullRequest', 'Open a PR.'),
+]);
+
+describe('HybridRetriever over bm25 + bm25-plain', () => {
+  it('is the RRF of the children under the same mask', async () => {
+    const h = createHybrid('hybrid', 'bm25', 'bm25-plain');
+    await h.index(HAND);
+    const [a, b] = [createBm25('bm25'), createBm25('bm25-plain')];
+    await a.index(HAND);
+    await b.index(HAND);
+    const masks = [undefined, Uint8Array.from([1, 1, 0, 1, 1]), Uint8Array.from([0, 1, 1, 1, 0])];
+    for (const q of ['search issues', 'create pull request', 'repositories code', 'issue', 'nothing matches zzz']) {
+      for (const allowed of masks) {
+        const [ha, hb] = [await a.search(q, { k: 50, allowed }), await b.search(q, { k: 50, allowed })];
+        const fused = new Map<string, number>();
+        for (const list of [ha, hb]) list.forEach((x, i) => fused.set(x.id, (fused.get(x.id) ?? 0) + 1 / (61 + i)));
+        const expected = rankStable([...fused].map(([id, score]) => ({ id, score }))).slice(0, 3);
+        expect(await h.search(q, { k: 3, allowed }), q).toEqual(expected);
+      }
+    }
+    // bm25 splits createPullRequest, bm25-plain does not: only bm25 finds it, at rank 1.
+    expect(await h.search('pull request', { k: 5 })).toEqual([{ id: 'createPullRequest', score: 1 / 61 }]);
+    expect(await h.search('zzz', { k: 5 })).toEqual([]);
+  });
+
+  it('describes itself and both children as plain JSON', () => {
+    const h = createHybrid('hybrid', 'bm25', 'bm25-plain', { method: 'weighted', weights: [0.6, 0.4], depth: 30 });
+    expect(h.name).toBe('hybrid');
+    expect(h.children.map((c) => c.name)).toEqual(['bm25', 'bm25-plain']);
+    const d = h.describe();
+    expect(JSON.parse(JSON.stringify(d))).toEqual(d);
+    expect(d).toMatchObject({ retriever: 'hybrid', method: 'weighted', weights: [0.6, 0.4], depth: 30 });
+    const [da, db] = d.children as Array<Record<string, unknown>>;
+    expect(da).toEqual(createBm25('bm25').describe());
+    expect(db).toEqual(createBm25('bm25-plain').describe());
+    expect(createHybrid('hybrid', 'bm25', 'bm25-plain').describe()).toMatchObject({ method: 'rrf', rrfK: 60, depth: 'max(50, 5k)' });
+  });
+
+  it('rejects an unknown child name', () => {
+    expect(() => createHybrid('hybrid', 'bm25', 'bm52')).toThrow(/unknown retriever "bm52"/);
+  });
+});
+
+/* The shared retriever contract (test/contract/retriever.contract.test.ts), on registry-free instances. */
+const tiny = generate(resolveParams('tiny', 11)).dataset;
+const tinyIds = new Set(tiny.catalog.tools.map((t) => t.id));
+const requests = tiny.cases.slice(0, 60).map((c) => c.request);
+
+describe.each([
+  ['rrf', (): Retriever => createHybrid('hybrid', 'bm25', 'bm25-plain')],
+  ['weighted', (): Retriever => createHybrid('hybrid', 'bm25', 'bm25-plain', { method: 'weighted' })],
+] as const)('contract: hybrid %s', (method, make) => {
+  it('returns at most k known, distinct tools in rankStable order', async () => {
+    const r = make();
+    await r.index(tiny.catalog);
+    let nonEmpty = 0;
+    for (const q of requests) {
+      for (const k of [1, 5, 10]) {
+        const out = await r.search(q, { k });
+        expect(out.length).toBeLessThanOrEqual(k);
+        expect(new Set(out.map((h) => h.id)).size).toBe(out.length);
+        for (const h of out) {
+          expect(tinyIds.has(h.id), h.id).toBe(true);
+          expect(Number.isFinite(h.score)).toBe(true);
+        }
+        expect(out).toEqual(rankStable(out));
+        if (out.length) nonEmpty++;
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(0);
+  });
+
+  it('never returns a tool outside the allowed mask', async () => {
+    const r = make();
+    await r.index(tiny.catalog);
+    const rng = new Rng(5, `hybrid-${method}`);
+    const pos = new Map(tiny.catalog.tools.map((t, i) => [t.id, i]));
+    for (const q of requests) {
+      const allowed = new Uint8Array(tiny.catalog.tools.length).map(() => (rng.chance(0.3) ? 1 : 0));
+      for (const h of await r.search(q, { k: 20, allowed })) expect(allowed[pos.get(h.id)!], `${q} → ${h.id}`).toBe(1);
+    }
+    expect(await r.search(requests[0]!, { k: 10, allowed: new Uint8Array(tiny.catalog.tools.length) })).toEqual([]);
+  });
+
+  it('is deterministic across instances and describes itself as plain JSON', async () => {
+    const [a, b] = [make(), make()];
+    await a.index(tiny.catalog);
+    await b.index(tiny.catalog);
+    for (const q of requests.slice(0, 20)) expect(await a.search(q, { k: 10 })).toEqual(await b.search(q, { k: 10 }));
+    expect(isDescribable(a)).toBe(true);
+    if (isDescribable(a)) expect(JSON.parse(JSON.stringify(a.describe()))).toEqual(a.describe());
+  });
+});

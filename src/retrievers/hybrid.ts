@@ -1,0 +1,158 @@
+/**
+ * Fusion of any two retrievers into one ranking.
+ *
+ * Both children are asked for their `depth` best tools under the SAME mask (the caller's `allowed`),
+ * so neither scores a tool the caller may not see; the child lists are then fused:
+ *   - `rrf` (reciprocal-rank fusion, Cormack et al. 2009):
+ *       score(t) = Σ over children c that returned t of 1 / (rrfK + rank_c(t))
+ *     rank_c(t) = t's 1-based position in c's list (so two tools a child scored equally still get
+ *     consecutive ranks, in that list's rankStable order); `weights` are not used;
+ *   - `weighted` (score fusion):
+ *       score(t) = Σ over children c that returned t of w_c · (s_c(t) − min_c) / (max_c − min_c)
+ *     min_c / max_c over c's returned list; a list whose scores are all equal (a single hit, or ties)
+ *     normalises to 1. A tool a child did not return adds 0; so does the lowest tool of a list.
+ * Every tool returned by at least one child is ranked (even at fused score 0), by `rankStable`, and
+ * the first `k` are returned. Sums are taken in child order (a, then b), so they are deterministic.
+ *
+ * A child's hit outside the mask, not in the catalog, or repeated is dropped before fusion (the
+ * children must not return one, but a leak must not pass through the fusion). The policy's `floor`
+ * is on the fused scale, so it is not passed to the children.
+ */
+import type { Catalog } from '../catalog/types.ts';
+import { rankStable } from './rank.ts';
+import { createRetriever } from './registry.ts';
+import { isDescribable, type Describable, type Hit, type Retriever, type SearchContext } from './types.ts';
+
+export type FusionMethod = 'rrf' | 'weighted';
+
+export interface HybridOptions {
+  /** `rrf` (reciprocal ranks) or `weighted` (min-max-normalised scores). Default `rrf`. */
+  method: FusionMethod;
+  /** RRF's rank offset, finite and ≥ 0. Default 60 (the RRF paper's value). */
+  rrfK: number;
+  /** The two children's weights in `weighted` fusion, finite, ≥ 0, not both 0. Default [0.5, 0.5]. */
+  weights: [number, number];
+  /** Hits taken from each child (integer ≥ 1); `undefined` = max(50, 5 · k) for each request. */
+  depth: number | undefined;
+}
+
+export const HYBRID_DEFAULT_OPTIONS: Readonly<HybridOptions> = Object.freeze({ method: 'rrf', rrfK: 60, weights: Object.freeze([0.5, 0.5]) as unknown as [number, number], depth: undefined });
+
+/** The per-request child depth when `depth` is not set: max(50, 5 · k). */
+export function defaultDepth(k: number): number {
+  return Math.max(50, 5 * k);
+}
+
+/** Throws a `RangeError` if any option is out of range. */
+export function checkHybridOptions(o: HybridOptions): void {
+  if (o.method !== 'rrf' && o.method !== 'weighted') throw new RangeError(`hybrid method must be "rrf" or "weighted" (got ${JSON.stringify(o.method)})`);
+  if (typeof o.rrfK !== 'number' || !Number.isFinite(o.rrfK) || o.rrfK < 0) throw new RangeError(`hybrid rrfK must be a finite number ≥ 0 (got ${o.rrfK})`);
+  if (!Array.isArray(o.weights) || o.weights.length !== 2) throw new RangeError('hybrid weights must be two numbers');
+  for (const w of o.weights) {
+    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw new RangeError(`hybrid weights must be finite numbers ≥ 0 (got ${w})`);
+  }
+  if (o.weights[0] + o.weights[1] <= 0) throw new RangeError('hybrid weights must not both be 0');
+  if (o.depth !== undefined && !(Number.isInteger(o.depth) && o.depth >= 1)) throw new RangeError(`hybrid depth must be an integer ≥ 1 (got ${o.depth})`);
+}
+
+/** A child's hits that may be fused: in the catalog, allowed, first occurrence only, at most `depth`. */
+function admissible(hits: readonly Hit[], position: ReadonlyMap<string, number>, allowed: Uint8Array | undefined, depth: number): Hit[] {
+  const out: Hit[] = [];
+  const seen = new Set<string>();
+  for (const h of hits) {
+    if (out.length >= depth) break;
+    const p = position.get(h.id);
+    if (p === undefined || (allowed !== undefined && allowed[p] !== 1) || seen.has(h.id) || !Number.isFinite(h.score)) continue;
+    seen.add(h.id);
+    out.push(h);
+  }
+  return out;
+}
+
+export class HybridRetriever implements Retriever, Describable {
+  readonly name: string;
+  readonly children: readonly [Retriever, Retriever];
+  private readonly options: HybridOptions;
+  private built = false;
+  private position = new Map<string, number>();
+  private n = 0;
+
+  /** `a` and `b` are child retrievers, or registry names (created with `createRetriever`). */
+  constructor(name: string, a: Retriever | string, b: Retriever | string, options: Partial<HybridOptions> = {}) {
+    const o: HybridOptions = { ...HYBRID_DEFAULT_OPTIONS, ...options, weights: [...(options.weights ?? HYBRID_DEFAULT_OPTIONS.weights)] as [number, number] };
+    checkHybridOptions(o);
+    this.name = name;
+    this.options = o;
+    this.children = [typeof a === 'string' ? createRetriever(a) : a, typeof b === 'string' ? createRetriever(b) : b];
+  }
+
+  describe(): Record<string, unknown> {
+    const { method, rrfK, weights, depth } = this.options;
+    const child = (r: Retriever): Record<string, unknown> => (isDescribable(r) ? r.describe() : { name: r.name });
+    return {
+      retriever: 'hybrid',
+      name: this.name,
+      method,
+      ...(method === 'rrf' ? { rrfK, fusion: 'sum over children of 1 / (rrfK + rank), rank 1-based in the child list' } : {}),
+      ...(method === 'weighted' ? { weights: [...weights], fusion: 'sum over children of weight * min-max-normalised score (all-equal list → 1)' } : {}),
+      depth: depth ?? 'max(50, 5k)',
+      mask: 'the same allowed mask goes to both children; floor is not passed down',
+      children: [child(this.children[0]), child(this.children[1])],
+    };
+  }
+
+  async index(catalog: Catalog): Promise<void> {
+    this.built = false;
+    await this.children[0].index(catalog);
+    await this.children[1].index(catalog);
+    const position = new Map<string, number>();
+    catalog.tools.forEach((t, i) => position.set(t.id, i));
+    this.position = position;
+    this.n = catalog.tools.length;
+    this.built = true;
+  }
+
+  async search(request: string, context: SearchContext): Promise<Hit[]> {
+    if (!this.built) throw new Error(`retriever "${this.name}": search() called before index()`);
+    const allowed = context.allowed;
+    if (allowed !== undefined && allowed.length !== this.n) {
+      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${this.n} tools`);
+    }
+    const k = Math.floor(context.k);
+    if (!(k > 0)) return [];
+    const depth = this.options.depth ?? defaultDepth(k);
+    const { floor: _floor, ...rest } = context;
+    const childContext: SearchContext = { ...rest, k: depth };
+    const [ha, hb] = await Promise.all([this.children[0].search(request, childContext), this.children[1].search(request, childContext)]);
+    const lists = [admissible(ha, this.position, allowed, depth), admissible(hb, this.position, allowed, depth)] as const;
+
+    const fused = new Map<string, number>();
+    const add = (id: string, s: number): void => {
+      fused.set(id, (fused.get(id) ?? 0) + s);
+    };
+    if (this.options.method === 'rrf') {
+      const { rrfK } = this.options;
+      for (const list of lists) list.forEach((h, i) => add(h.id, 1 / (rrfK + i + 1)));
+    } else {
+      lists.forEach((list, c) => {
+        const w = this.options.weights[c]!;
+        let min = Infinity;
+        let max = -Infinity;
+        for (const h of list) {
+          if (h.score < min) min = h.score;
+          if (h.score > max) max = h.score;
+        }
+        const span = max - min;
+        for (const h of list) add(h.id, w * (span > 0 ? (h.score - min) / span : 1));
+      });
+    }
+    const hits: Hit[] = [];
+    for (const [id, score] of fused) hits.push({ id, score });
+    return rankStable(hits).slice(0, k);
+  }
+}
+
+/** A hybrid retriever named `name` fusing the registered retrievers `a` and `b`. */
+export function createHybrid(name: string, a: string, b: string, options: Partial<HybridOptions> = {}): HybridRetriever {
+  return new HybridRetriever(name, a, b, options);
+}
