@@ -5,6 +5,8 @@
 import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { createBm25 } from './bm25/presets.ts';
+import { createEmbed } from './embed/index.ts';
+import { createHybrid } from './hybrid.ts';
 import { createNamespace } from './namespace.ts';
 import type { Retriever, RetrieverFactory } from './types.ts';
 
@@ -16,6 +18,14 @@ export const RETRIEVERS = {
   'bm25-plain': {
     description: 'textbook BM25 baseline over name + description: [a-z0-9]+ tokens, no stemming, no stop words, k1 1.2, b 0.75',
     create: (name: string) => createBm25(name),
+  },
+  embed: {
+    description: 'local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default, over split name, summary, description and examples; exact cosine top-k',
+    create: (name: string) => createEmbed(name),
+  },
+  hybrid: {
+    description: 'reciprocal-rank fusion (k 60) of bm25 and embed: max(50, 5k) hits from each under the same mask',
+    create: (name: string) => createHybrid(name, 'bm25', 'embed'),
   },
   namespace: {
     description: 'hierarchical routing: BM25 over namespace documents (server/plugin description, instructions, tool names and summaries) opens the top 3 namespaces, bm25 ranks tools only inside them',

@@ -1,0 +1,238 @@
+/**
+ * A dense retriever over local embeddings computed with transformers.js.
+ *
+ * - Model: the committed offline default (`models/glove-static-30k`, a GloVe static encoder that
+ *   needs no network), a local model folder, or any Hugging Face feature-extraction model id
+ *   (downloaded once into the model cache folder, then loaded from there). See `model.ts`.
+ * - Text: each tool's index text comes from a named recipe (`intent`, `intent+schema`; see
+ *   `recipes.ts`), encoded with mean pooling and L2 normalisation, so score = cosine similarity.
+ * - Cache: vectors are kept on disk keyed by the model (identity, dtype, pooling) and the sha256
+ *   of the text (`cache.ts`); `index()` encodes only texts it has not seen, in batches (shortest
+ *   first, so padding stays small), reporting progress, and `stats()` counts what it encoded and
+ *   what it found cached (over distinct texts).
+ * - Search: the request is encoded the same way; exact top-k over every allowed tool's vector
+ *   with a WebAssembly SIMD kernel (`kernel.ts`, float32 or int8 vectors), in rankStable order.
+ *   Tools outside `allowed` are never scored. A request with no token the model knows (a zero
+ *   vector; only possible with a static model) returns no hits.
+ */
+import { join } from 'node:path';
+import type { Catalog } from '../../catalog/types.ts';
+import { PACKAGE_ROOT } from '../../version.ts';
+import type { Describable, Hit, Retriever, SearchContext } from '../types.ts';
+import { sha256Hex, VectorCache } from './cache.ts';
+import { VectorIndex, type VectorType } from './kernel.ts';
+import { DEFAULT_MODEL, folderHash, loadExtractor, makeEncoder, modelKey, resolveModel, type Encoder, type ModelSource } from './model.ts';
+import { INDEX_RECIPES, isIndexRecipeName, type IndexRecipeName } from './recipes.ts';
+
+/** Default folder of the vector cache: `.cache/embeddings/` in the Backpack package. */
+export const DEFAULT_CACHE_DIR = join(PACKAGE_ROOT, '.cache', 'embeddings');
+/** Default folder Hugging Face models are downloaded to: `.cache/models/` in the Backpack package. */
+export const DEFAULT_MODEL_CACHE_DIR = join(PACKAGE_ROOT, '.cache', 'models');
+
+/** Progress of `index()`: `done` of `total` texts to encode (cache misses) are encoded. */
+export type EmbedProgress = (done: number, total: number) => void;
+
+export interface EmbedOptions {
+  /** Model: `glove-static-30k` (default, offline), a local model folder, or a Hugging Face id. */
+  model: string;
+  /** transformers.js dtype (`fp32`, `q8`, …); `undefined` = the model's default. */
+  dtype?: string;
+  /** Hugging Face revision for hub models (default `main`). */
+  revision?: string;
+  /** Index text recipe. */
+  recipe: IndexRecipeName;
+  /** Stored vector type for search: `float32` (exact cosine) or `int8` (per-vector int8, 4× smaller). */
+  vectors: VectorType;
+  /** Texts per model call. Integer ≥ 1. */
+  batchSize: number;
+  /** Vector cache folder; `null` disables the disk cache. */
+  cacheDir: string | null;
+  /** Where hub models are downloaded to. */
+  modelCacheDir: string;
+  /** Called after each encoded batch (not called when nothing needs encoding). */
+  onProgress?: EmbedProgress;
+}
+
+/** Counters of the last `index()`, over distinct index texts. */
+export interface EmbedStats {
+  tools: number;
+  /** Distinct index texts. */
+  texts: number;
+  /** Texts encoded by the model (cache misses). */
+  embedded: number;
+  /** Texts whose vector came from the cache. */
+  cacheHits: number;
+  dims: number;
+  kernel: 'wasm-simd' | 'js' | null;
+  /** Requests encoded by `search()` since `index()`. */
+  queries: number;
+}
+
+export const EMBED_DEFAULT_OPTIONS: Readonly<Omit<EmbedOptions, 'onProgress'>> = Object.freeze({
+  model: DEFAULT_MODEL,
+  recipe: 'intent',
+  vectors: 'float32',
+  batchSize: 64,
+  cacheDir: DEFAULT_CACHE_DIR,
+  modelCacheDir: DEFAULT_MODEL_CACHE_DIR,
+});
+
+/** Throws a `RangeError` if an option is out of range. */
+export function checkEmbedOptions(o: EmbedOptions): void {
+  if (typeof o.model !== 'string' || o.model === '') throw new RangeError('model must be a non-empty string');
+  if (!isIndexRecipeName(o.recipe)) throw new RangeError(`unknown index recipe "${String(o.recipe)}" (recipes: ${Object.keys(INDEX_RECIPES).join(', ')})`);
+  if (o.vectors !== 'float32' && o.vectors !== 'int8') throw new RangeError(`vectors must be 'float32' or 'int8' (got ${JSON.stringify(o.vectors)})`);
+  if (!Number.isInteger(o.batchSize) || o.batchSize < 1) throw new RangeError(`batchSize must be an integer ≥ 1 (got ${o.batchSize})`);
+}
+
+export class EmbedRetriever implements Retriever, Describable {
+  readonly name: string;
+  private readonly options: EmbedOptions;
+  private readonly source: ModelSource;
+  private modelId: string | undefined;
+  private encoder: Encoder | undefined;
+  private vectors: VectorIndex | undefined;
+  private ids: string[] = [];
+  private counters: EmbedStats = { tools: 0, texts: 0, embedded: 0, cacheHits: 0, dims: 0, kernel: null, queries: 0 };
+
+  constructor(name: string, options: EmbedOptions) {
+    checkEmbedOptions(options);
+    this.name = name;
+    this.options = { ...options };
+    this.source = resolveModel(options.model);
+  }
+
+  /** Set (or clear) the progress callback, e.g. for a progress bar in the CLI. */
+  setProgress(onProgress: EmbedProgress | undefined): void {
+    this.options.onProgress = onProgress;
+  }
+
+  describe(): Record<string, unknown> {
+    const o = this.options;
+    return {
+      retriever: 'embed',
+      name: this.name,
+      model: o.model,
+      ...(this.source.kind === 'local' ? { modelFilesSha256: folderHash(this.source.dir) } : { revision: o.revision ?? 'main' }),
+      dtype: o.dtype ?? 'model default',
+      recipe: o.recipe,
+      recipeText: INDEX_RECIPES[o.recipe].description,
+      pooling: 'mean over the attention mask, L2-normalised',
+      vectors: o.vectors,
+      score: o.vectors === 'float32' ? 'cosine (dot of unit vectors, float32)' : 'cosine with int8 tool vectors and int16 request vector',
+      search: 'exact top-k over allowed tools, rankStable order; a request with no known token returns no hits',
+    };
+  }
+
+  /** Counters of the last `index()` (and the queries since). */
+  stats(): EmbedStats {
+    return { ...this.counters };
+  }
+
+  private async ensureEncoder(): Promise<Encoder> {
+    if (this.encoder === undefined) {
+      const { dtype, revision, modelCacheDir } = this.options;
+      const extractor = await loadExtractor(this.source, { modelCacheDir, ...(dtype !== undefined ? { dtype } : {}), ...(revision !== undefined ? { revision } : {}) });
+      this.encoder = makeEncoder(extractor);
+    }
+    return this.encoder;
+  }
+
+  private key(): string {
+    if (this.modelId === undefined) {
+      const { dtype, revision } = this.options;
+      this.modelId = modelKey(this.source, { ...(dtype !== undefined ? { dtype } : {}), ...(revision !== undefined ? { revision } : {}) });
+    }
+    return this.modelId;
+  }
+
+  async index(catalog: Catalog): Promise<void> {
+    const recipe = INDEX_RECIPES[this.options.recipe];
+    const tools = catalog.tools;
+    const texts = tools.map((t) => recipe.text(t));
+    const hashes = texts.map((t) => sha256Hex(t));
+    // Distinct texts, first occurrence order.
+    const distinct = new Map<string, string>();
+    hashes.forEach((h, i) => {
+      if (!distinct.has(h)) distinct.set(h, texts[i]!);
+    });
+
+    const cache = this.options.cacheDir !== null ? new VectorCache(this.options.cacheDir, this.key()) : null;
+    cache?.load();
+    const found = new Map<string, Float32Array>();
+    const missing: string[] = [];
+    for (const h of distinct.keys()) {
+      const v = cache?.get(h);
+      if (v !== undefined) found.set(h, v);
+      else missing.push(h);
+    }
+    let dims = 0;
+    for (const v of found.values()) {
+      dims = v.length;
+      break;
+    }
+    await this.ensureEncoder(); // fail fast on a broken model, even when every vector is cached
+    if (missing.length > 0) {
+      // Shortest first: batches of similar length pad little. Ties by hash, for a fixed order.
+      missing.sort((a, b) => distinct.get(a)!.length - distinct.get(b)!.length || (a < b ? -1 : a > b ? 1 : 0));
+      const { batchSize, onProgress } = this.options;
+      onProgress?.(0, missing.length);
+      for (let s = 0; s < missing.length; s += batchSize) {
+        const batch = missing.slice(s, s + batchSize);
+        const out = await this.encoder!.encode(batch.map((h) => distinct.get(h)!));
+        if (dims !== 0 && out.dims !== dims) throw new Error(`embed: the model gave ${out.dims}-dim vectors, the cache in ${cache?.folder ?? '(none)'} ${dims}-dim ones: delete that folder`);
+        dims = out.dims;
+        batch.forEach((h, i) => found.set(h, out.data.slice(i * dims, (i + 1) * dims)));
+        cache?.add(batch, out.data, dims);
+        onProgress?.(Math.min(s + batchSize, missing.length), missing.length);
+      }
+    }
+
+    const n = tools.length;
+    const matrix = new Float32Array(n * Math.max(dims, 1));
+    if (dims > 0) hashes.forEach((h, i) => matrix.set(found.get(h)!, i * dims));
+    const ids = tools.map((t) => t.id);
+    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (ids[x]! < ids[y]! ? -1 : ids[x]! > ids[y]! ? 1 : x - y));
+    const rank = new Uint32Array(n);
+    for (let r = 0; r < n; r++) rank[order[r]!] = r;
+    this.ids = ids;
+    this.vectors = new VectorIndex(matrix, Math.max(dims, 1), rank, this.options.vectors);
+    this.counters = { tools: n, texts: distinct.size, embedded: missing.length, cacheHits: distinct.size - missing.length, dims, kernel: this.vectors.kernel, queries: 0 };
+  }
+
+  async search(request: string, context: SearchContext): Promise<Hit[]> {
+    const vectors = this.vectors;
+    if (vectors === undefined) throw new Error(`retriever "${this.name}": search() called before index()`);
+    const allowed = context.allowed;
+    if (allowed !== undefined && allowed.length !== vectors.n) {
+      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${vectors.n} tools`);
+    }
+    const k = Math.floor(context.k);
+    if (!(k > 0) || vectors.n === 0) return [];
+    const encoder = await this.ensureEncoder();
+    const { data, dims } = await encoder.encode([request]);
+    this.counters.queries++;
+    if (this.counters.dims !== 0 && dims !== vectors.dims) throw new Error(`embed: request vector has ${dims} dims, the index ${vectors.dims}`);
+    if (data.every((x) => x === 0)) return [];
+    return vectors.search(data, k, allowed).map((h) => ({ id: this.ids[h.index]!, score: h.score }));
+  }
+}
+
+/** Parts of {@link EmbedOptions} to override. */
+export type EmbedOptionsInput = Partial<EmbedOptions>;
+
+/**
+ * An embedding retriever named `name` with the default options (offline GloVe model, `intent`
+ * recipe, float32 vectors, cache in `.cache/embeddings/`) and `options` laid over them. Throws a
+ * `RangeError` on an out-of-range option or a model that is neither a folder nor a hub id.
+ */
+export function createEmbed(name: string, options: EmbedOptionsInput = {}): EmbedRetriever {
+  return new EmbedRetriever(name, { ...EMBED_DEFAULT_OPTIONS, ...options });
+}
+
+/** Registry entry. */
+export const EMBED_FACTORY = {
+  description:
+    'local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default, over split name, summary, description and examples; exact cosine top-k',
+  create: (name: string) => createEmbed(name),
+} as const;

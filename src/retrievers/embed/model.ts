@@ -1,0 +1,158 @@
+/**
+ * Where an embedding model comes from, and the transformers.js feature-extraction pipeline that
+ * encodes texts with it (mean pooling over the attention mask, L2 normalisation).
+ *
+ * A model reference is one of:
+ * - `undefined` or {@link DEFAULT_MODEL}: the committed offline model, `models/glove-static-30k`
+ *   in the Backpack package (a GloVe static encoder, see `scripts/build-static-model.ts`);
+ * - a path to a local model folder (absolute, or relative to the working directory): loaded with
+ *   remote models disabled (air-gapped CI: copy a model folder there once);
+ * - a Hugging Face model id (`owner/name`, e.g. `Xenova/all-MiniLM-L6-v2`): downloaded on first
+ *   use into the model cache folder and loaded from there afterwards (needs network once).
+ * An existing local folder wins over a hub id of the same spelling.
+ *
+ * transformers.js is imported lazily (the first `load`), so registering the retriever costs
+ * nothing for runs that do not use it. Its `env` is global: loads run one at a time, set the
+ * fields they need and restore them after.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../../version.ts';
+
+/** Name of the committed offline model (a folder under `models/`). */
+export const DEFAULT_MODEL = 'glove-static-30k';
+export const DEFAULT_MODEL_DIR = join(PACKAGE_ROOT, 'models', DEFAULT_MODEL);
+
+export type ModelSource = { kind: 'local'; dir: string; name: string } | { kind: 'hub'; id: string };
+
+/** Resolve a model reference (see the file comment). Throws a `RangeError` for one that is neither. */
+export function resolveModel(model: string | undefined): ModelSource {
+  if (model === undefined || model === DEFAULT_MODEL) return { kind: 'local', dir: DEFAULT_MODEL_DIR, name: DEFAULT_MODEL };
+  const dir = resolve(model);
+  if (existsSync(dir) && statSync(dir).isDirectory()) {
+    if (!existsSync(join(dir, 'config.json'))) throw new RangeError(`model folder ${dir} has no config.json (not a transformers.js model folder)`);
+    return { kind: 'local', dir, name: basename(dir) };
+  }
+  if (/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(model)) return { kind: 'hub', id: model };
+  throw new RangeError(`model "${model}" is neither a local model folder (no directory ${dir}) nor a Hugging Face id (owner/name)`);
+}
+
+const folderHashes = new Map<string, string>();
+
+/**
+ * sha256 over a model folder's files (relative path and bytes, in sorted path order; PROVENANCE.md
+ * and README.md left out). Computed once per folder per process.
+ */
+export function folderHash(dir: string): string {
+  const known = folderHashes.get(dir);
+  if (known !== undefined) return known;
+  const h = createHash('sha256');
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.isFile() && entry.name !== 'PROVENANCE.md' && entry.name !== 'README.md') {
+        h.update(relative(dir, p).split('\\').join('/')).update('\0').update(readFileSync(p)).update('\0');
+      }
+    }
+  };
+  walk(dir);
+  const hex = h.digest('hex');
+  folderHashes.set(dir, hex);
+  return hex;
+}
+
+export interface EncoderOptions {
+  /** transformers.js dtype (`fp32`, `q8`, …); `undefined` = the model's default (its `transformers.js_config`, else fp32). */
+  dtype?: string;
+  /** Hub revision (branch, tag or commit). Default `main`. */
+  revision?: string;
+  /** Where hub models are downloaded to. */
+  modelCacheDir: string;
+}
+
+/** What the cache keys vectors by: the model's identity, pooling and dtype. */
+export function modelKey(source: ModelSource, options: Pick<EncoderOptions, 'dtype' | 'revision'>): string {
+  const dtype = options.dtype ?? 'default';
+  if (source.kind === 'local') return `local:${source.name}:${folderHash(source.dir)}:${dtype}:mean:l2`;
+  return `hub:${source.id}@${options.revision ?? 'main'}:${dtype}:mean:l2`;
+}
+
+/** The slice of the transformers.js feature-extraction pipeline used here. */
+export type FeatureExtractor = (
+  texts: string[],
+  options: { pooling: 'mean'; normalize: true },
+) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
+
+export interface Encoder {
+  /** `n × dims` row-major unit vectors (a text with no known token gives a zero row). */
+  encode(texts: string[]): Promise<{ data: Float32Array; dims: number }>;
+}
+
+let loadChain: Promise<unknown> = Promise.resolve();
+const pipelines = new Map<string, Promise<FeatureExtractor>>();
+
+/** Load (once per process and model/options) the feature-extraction pipeline. */
+export function loadExtractor(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
+  const key = JSON.stringify([source, options.dtype ?? null, options.revision ?? null, source.kind === 'hub' ? options.modelCacheDir : null]);
+  let p = pipelines.get(key);
+  if (p === undefined) {
+    const run = loadChain.then(() => loadNow(source, options));
+    loadChain = run.catch(() => undefined);
+    p = run;
+    pipelines.set(key, p);
+    p.catch(() => pipelines.delete(key));
+  }
+  return p;
+}
+
+async function loadNow(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
+  const tf = await import('@huggingface/transformers');
+  const env = tf.env;
+  const saved = { allowRemoteModels: env.allowRemoteModels, allowLocalModels: env.allowLocalModels, localModelPath: env.localModelPath, cacheDir: env.cacheDir };
+  try {
+    const common = { device: 'cpu' as const, ...(options.dtype !== undefined ? { dtype: options.dtype as 'fp32' } : {}) };
+    let extractor: unknown;
+    if (source.kind === 'local') {
+      env.allowRemoteModels = false;
+      env.allowLocalModels = true;
+      env.localModelPath = dirname(source.dir) + '/';
+      extractor = await tf.pipeline('feature-extraction', basename(source.dir), { ...common, local_files_only: true });
+    } else {
+      env.allowRemoteModels = true;
+      env.allowLocalModels = false;
+      // Both: transformers.js 4.3 reads some files (the config, while listing the pipeline's files) through env.cacheDir only.
+      env.cacheDir = options.modelCacheDir;
+      extractor = await tf.pipeline('feature-extraction', source.id, { ...common, cache_dir: options.modelCacheDir, revision: options.revision ?? 'main' });
+    }
+    return extractor as FeatureExtractor;
+  } catch (e) {
+    const where = source.kind === 'local' ? `local folder ${source.dir}` : `Hugging Face model ${source.id} (downloaded to ${options.modelCacheDir}; needs network the first time)`;
+    throw new Error(`embed: could not load the ${where}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  } finally {
+    env.allowRemoteModels = saved.allowRemoteModels;
+    env.allowLocalModels = saved.allowLocalModels;
+    env.localModelPath = saved.localModelPath;
+    env.cacheDir = saved.cacheDir;
+  }
+}
+
+/** An encoder over a loaded pipeline: mean pooling, L2 normalisation, NaN (all-unknown text) → zero row. */
+export function makeEncoder(extractor: FeatureExtractor): Encoder {
+  return {
+    async encode(texts: string[]) {
+      const out = await extractor(texts, { pooling: 'mean', normalize: true });
+      const dims = out.dims[out.dims.length - 1]!;
+      const data = out.data instanceof Float32Array ? out.data : Float32Array.from(out.data);
+      if (out.dims.length !== 2 || out.dims[0] !== texts.length) throw new Error(`embed: the model returned dims ${JSON.stringify(out.dims)} for ${texts.length} texts`);
+      for (let i = 0; i < texts.length; i++) {
+        const o = i * dims;
+        let bad = false;
+        for (let j = 0; j < dims; j++) if (!Number.isFinite(data[o + j]!)) bad = true;
+        if (bad) data.fill(0, o, o + dims); // a zero mean (every token unknown) normalised to 0/0
+      }
+      return { data, dims };
+    },
+  };
+}
