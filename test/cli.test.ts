@@ -192,6 +192,18 @@ describe('backpack eval and merge', () => {
     for (const d of kept) expect(byId.get(d.caseId).turn).toBeGreaterThan(0);
   });
 
+  it('augments tool examples from the train split and scores only the test split', async () => {
+    const out = join(tmp, 'examples');
+    const r = await run('eval', '--dataset', 'metatool', '--split', 'test', '--examples-from', 'train', '--examples-per-tool', '5', '--retrievers', 'bm25', '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.config.examples).toEqual({ from: 'train', perTool: 5, added: 995 });
+    expect(results.dataset.cases).toBe(readFileSync(join(out, 'runs', 'cases.tsv'), 'utf8').trim().split('\n').length - 1);
+    expect(results.retrievers.bm25.metrics.slices['single-tool']['recall@5']).toBeGreaterThan(0.7);
+    expect((await run('eval', '--dataset', 'metatool', '--split', 'train', '--examples-from', 'train')).err).toMatch(/same split/);
+    expect((await run('eval', '--dataset', 'metatool', '--examples-from', 'train')).err).toMatch(/needs --dataset … --split/);
+  });
+
   it('merges shards into the unsharded metrics', async () => {
     const dirs: string[] = [];
     for (const i of [1, 2]) {

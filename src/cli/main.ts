@@ -13,6 +13,7 @@ import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
 import { generate, GenerateParamsError, GENERATOR, resolveParams } from '../generate/index.ts';
 import { PRESETS } from '../generate/presets.ts';
+import { augmentCatalog } from '../eval/examples.ts';
 import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/input.ts';
 import { isResultsDir, readRunDir, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../catalog/hash.ts';
@@ -171,6 +172,8 @@ export function buildProgram(io: Io): Command {
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
     .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor')
+    .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
+    .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', wholeNumber('--examples-per-tool'), 5)
     .option('--quiet', 'no progress output')
     .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(14)} ${f.description}`).join('\n')}\n`)
     .action(async (opts: EvalOptions) => {
@@ -181,9 +184,17 @@ export function buildProgram(io: Io): Command {
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
-      const input = { ...loadEvalInput(source), source: portableSource(source) };
+      if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null)) throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
+      let input = { ...loadEvalInput(opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source), source: portableSource(source) };
+      let examples: { from: string; perTool: number; added: number } | undefined;
+      if (opts.examplesFrom !== undefined && source.kind === 'dataset') {
+        const a = augmentCatalog(input.catalog, input.cases, { from: opts.examplesFrom, perTool: opts.examplesPerTool }, source.split!);
+        if (a.added === 0) throw new InputError(`no single-tool case is in split "${opts.examplesFrom}": no example to add`);
+        input = { ...input, catalog: a.catalog, cases: a.scored };
+        examples = { from: opts.examplesFrom, perTool: opts.examplesPerTool, added: a.added };
+      }
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
-      const config = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true);
+      const config = { ...makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true), ...(examples ? { examples } : {}) };
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
@@ -235,6 +246,8 @@ function displayPath(p: string): string {
 }
 
 interface EvalOptions {
+  examplesFrom?: string;
+  examplesPerTool: number;
   sticky?: boolean;
   skills?: string;
   dataset?: string;

@@ -26,6 +26,8 @@ export interface EvalConfig {
   depth: number;
   /** Floor score per retriever (`null`: no floor). */
   floors: Record<string, number | null>;
+  /** Example augmentation: tool examples from the cases of one split (the scored cases are another). */
+  examples?: { from: string; perTool: number; added: number };
   /** Sticky-per-task retrieval: a session keeps its tool set until a request matches none of it. */
   sticky?: boolean;
   /** sha256 of the agent-trace file replayed, if any (its content, not its path, so shards run on different machines agree). */

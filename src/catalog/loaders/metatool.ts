@@ -18,7 +18,10 @@
  *                                 file order); a `positive` row whose query is not already a
  *                                 single-tool case is appended as one (next `single-NNNNNN` id);
  *                                 one whose query is, adds its label there if it is new
- * All cases are split `test`. `big_tool_des.json` is not read.
+ * Splits are deterministic halves, for example-augmented indexes (`--examples-from train
+ * --split test`): each tool's single-tool cases are ordered by sha256 of their id and the first
+ * half (rounded down) is `train`, the rest `test`; every other case is `train` when the first byte
+ * of its id's sha256 is even. `big_tool_des.json` is not read.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +31,7 @@ import { parseJsonLines } from '../jsonl.ts';
 import { readText } from '../dataset-files.ts';
 import { didYouMean } from '../suggest.ts';
 import { firstSentence, makeTool } from '../model.ts';
+import { sha256 } from '../hash.ts';
 import type { Case, Catalog, Dataset, Plugin } from '../types.ts';
 import { assembleCatalog, checkCases, requireText, type Located } from '../validate.ts';
 import { describeJson, isObject, readJsonFile } from './common.ts';
@@ -177,5 +181,25 @@ export function loadMetaTool(dir: string): Dataset {
     cases.push({ value: c, file, where });
   });
 
+  assignSplits(cases.map((c) => c.value));
   return { name: 'metatool', catalog, cases: checkCases(cases, catalog) };
+}
+
+/** The deterministic train/test halves described in the module comment. */
+function assignSplits(cases: Case[]): void {
+  const key = (c: Case) => sha256(c.id);
+  const byTool = new Map<string, Case[]>();
+  for (const c of cases) {
+    if (c.slices.includes(METATOOL_SLICES.single)) {
+      const tool = c.expectedTools![0]!;
+      (byTool.get(tool) ?? byTool.set(tool, []).get(tool)!).push(c);
+    } else {
+      c.split = parseInt(key(c).slice(0, 2), 16) % 2 === 0 ? 'train' : 'test';
+    }
+  }
+  for (const list of byTool.values()) {
+    const ordered = list.map((c) => [key(c), c] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const half = Math.floor(ordered.length / 2);
+    ordered.forEach(([, c], i) => (c.split = i < half ? 'train' : 'test'));
+  }
 }
