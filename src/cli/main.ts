@@ -172,6 +172,7 @@ export function buildProgram(io: Io): Command {
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
     .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor')
+    .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
     .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', wholeNumber('--examples-per-tool'), 5)
     .option('--quiet', 'no progress output')
@@ -198,7 +199,13 @@ export function buildProgram(io: Io): Command {
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
-      const run = await runEval(input, config, { shard, ...(traces ? { traces } : {}), progress: (name, done, total) => progress.update(name, done, total) });
+      const run = await runEval(input, config, {
+        shard,
+        ...(traces ? { traces } : {}),
+        ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
+        progress: (name, done, total) => progress.update(name, done, total),
+        indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
+      });
       progress.stop();
       writeRunDir(out, run, input.cases, input.catalog);
       io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
@@ -246,6 +253,7 @@ function displayPath(p: string): string {
 }
 
 interface EvalOptions {
+  model?: string;
   examplesFrom?: string;
   examplesPerTool: number;
   sticky?: boolean;

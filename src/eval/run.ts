@@ -4,7 +4,7 @@
  */
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { isDescribable, type Retriever } from '../retrievers/types.ts';
+import { isDescribable, reportsIndexProgress, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import type { EvalInput } from './input.ts';
 import { catalogFacts, envelope, percentile, retrieverResults, type EvalConfig, type QueryDetail, type Results } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
@@ -17,6 +17,10 @@ export interface RunOptions {
   progress?: (retriever: string, done: number, total: number) => void;
   /** Build retrievers (tests pass their own); default: the registry. */
   create?: (name: string) => Retriever;
+  /** Options for the registry's retrievers (`--model`). */
+  retrieverOptions?: RetrieverOptions;
+  /** Called while a retriever builds its index, when it reports progress: (retriever, done, total). */
+  indexProgress?: (retriever: string, done: number, total: number) => void;
 }
 
 export interface EvalRun {
@@ -37,11 +41,12 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const cases = casesOfShard(input.cases, opts.shard ?? null);
   const policy = new Policy(input.catalog);
   const facts = catalogFacts(input.catalog);
-  const create = opts.create ?? createRetriever;
+  const create = opts.create ?? ((name: string) => createRetriever(name, opts.retrieverOptions ?? {}));
   const results: Results['retrievers'] = {};
   const details: Record<string, QueryDetail[]> = {};
   for (const name of config.retrievers) {
     const retriever = create(name);
+    if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
     const t0 = performance.now();
     await retriever.index(input.catalog);
     const indexMs = performance.now() - t0;
@@ -85,6 +90,13 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     }),
     details,
   };
+}
+
+/** Hand an index-progress callback to a retriever and to the retrievers it is composed of. */
+function wireIndexProgress(r: Retriever, cb: (done: number, total: number) => void): void {
+  if (reportsIndexProgress(r)) r.setProgress(cb);
+  const children = (r as { children?: unknown }).children;
+  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') wireIndexProgress(c as Retriever, cb);
 }
 
 export function peakRssMb(): number {

@@ -6,9 +6,9 @@ import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed } from './embed/index.ts';
-import { createHybrid } from './hybrid.ts';
+import { HybridRetriever } from './hybrid.ts';
 import { createNamespace } from './namespace.ts';
-import type { Retriever, RetrieverFactory } from './types.ts';
+import type { Retriever, RetrieverFactory, RetrieverOptions } from './types.ts';
 
 export const RETRIEVERS = {
   bm25: {
@@ -21,11 +21,11 @@ export const RETRIEVERS = {
   },
   embed: {
     description: 'local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default, over split name, summary, description and examples; exact cosine top-k',
-    create: (name: string) => createEmbed(name),
+    create: (name: string, options?: RetrieverOptions) => createEmbed(name, options?.model !== undefined ? { model: options.model } : {}),
   },
   hybrid: {
     description: 'reciprocal-rank fusion (k 60) of bm25 and embed: max(50, 5k) hits from each under the same mask',
-    create: (name: string) => createHybrid(name, 'bm25', 'embed'),
+    create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, 'bm25', createEmbed('embed', options?.model !== undefined ? { model: options.model } : {})),
   },
   namespace: {
     description: 'hierarchical routing: BM25 over namespace documents (server/plugin description, instructions, tool names and summaries) opens the top 3 namespaces, bm25 ranks tools only inside them',
@@ -59,13 +59,13 @@ export function retrieverNames(): string[] {
 }
 
 /** Create a retriever by name; an unknown name is an `InputError` with a "did you mean". */
-export function createRetriever(name: string): Retriever {
+export function createRetriever(name: string, options: RetrieverOptions = {}): Retriever {
   const factory = (RETRIEVERS as Record<string, RetrieverFactory>)[name] ?? extra.get(name);
   if (!factory) {
     const names = retrieverNames();
     throw new InputError(`unknown retriever "${name}"${didYouMean(name, names)}; retrievers: ${names.join(', ')}`);
   }
-  return factory.create(name);
+  return factory.create(name, options);
 }
 
 /** Parse a comma-separated list of retriever names, rejecting unknown and repeated ones. */

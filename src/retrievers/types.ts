@@ -48,9 +48,24 @@ export function isDescribable(r: Retriever): r is Retriever & Describable {
   return typeof (r as Partial<Describable>).describe === 'function';
 }
 
+/** Optional capability: report progress while indexing (encoding thousands of tools takes a while). */
+export interface IndexProgress {
+  setProgress(onProgress: ((done: number, total: number) => void) | undefined): void;
+}
+
+export function reportsIndexProgress(r: Retriever): r is Retriever & IndexProgress {
+  return typeof (r as Partial<IndexProgress>).setProgress === 'function';
+}
+
+/** Options a user can give every retriever from the command line; each retriever uses what applies to it. */
+export interface RetrieverOptions {
+  /** Embedding model: a Hugging Face id or a local model folder (default: the offline model). */
+  model?: string;
+}
+
 /** An entry of the retriever registry. */
 export interface RetrieverFactory {
   /** One line for `--help`, the docs table and error messages. */
   description: string;
-  create(name: string): Retriever;
+  create(name: string, options?: RetrieverOptions): Retriever;
 }
