@@ -204,6 +204,29 @@ describe('backpack eval and merge', () => {
     expect((await run('eval', '--dataset', 'metatool', '--examples-from', 'train')).err).toMatch(/needs --dataset … --split/);
   });
 
+  it('re-embeds exactly the one tool whose description changed', async () => {
+    const folder = join(tmp, 'embed-catalog');
+    mkdirSync(folder);
+    // a description no other test uses, so the shared vector cache cannot already hold it
+    const unique = `Read a file from a GitHub repository at a given ref (${process.pid}-${Date.now()}).`;
+    for (const f of ['github.json', 'filesystem.json']) writeFileSync(join(folder, f), readFileSync(join('fixtures/catalogs/mcp-folder', f), 'utf8').replace('Read a file from a GitHub repository at a given ref.', unique));
+    const cases = join(tmp, 'embed-cases.jsonl');
+    writeFileSync(cases, '{"id":"c1","request":"read the readme from the repo","expectedTools":["mcp__github__read_file"]}\n');
+    const stats = async (out: string) => {
+      const r = await run('eval', '--catalog', folder, '--cases', cases, '--retrievers', 'embed', '--out', out, '--quiet');
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).retrievers.embed.latency.index;
+    };
+    const first = await stats(join(tmp, 'e1'));
+    expect(first.embedded).toBeGreaterThanOrEqual(1);
+    const second = await stats(join(tmp, 'e2'));
+    expect(second).toMatchObject({ embedded: 0, cacheHits: first.texts });
+    const gh = join(folder, 'github.json');
+    writeFileSync(gh, readFileSync(gh, 'utf8').replace(unique, `${unique} Changed.`));
+    const third = await stats(join(tmp, 'e3'));
+    expect(third).toMatchObject({ embedded: 1, cacheHits: first.texts - 1 });
+  });
+
   it('merges shards into the unsharded metrics', async () => {
     const dirs: string[] = [];
     for (const i of [1, 2]) {

@@ -56,8 +56,12 @@ export interface RetrieverResults {
   neverSurfaced: Evaluation['neverSurfaced'];
   /** Agent-level figures from replayed traces, when `--traces` was given. */
   agent?: AgentMetrics;
-  /** Timings (vary run to run): index build, per-query p50/p95, peak RSS of the process so far. */
-  latency: { indexMs: number; p50Ms: number; p95Ms: number; peakRssMb: number };
+  /**
+   * Timings (vary run to run): index build, per-query p50/p95, peak RSS of the process so far, and
+   * the retriever's own index counters when it has any (`embed`: texts embedded vs found in the
+   * vector cache).
+   */
+  latency: { indexMs: number; p50Ms: number; p95Ms: number; peakRssMb: number; index?: Record<string, number> };
 }
 
 export interface Results {

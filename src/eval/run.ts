@@ -4,7 +4,7 @@
  */
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { isDescribable, reportsIndexProgress, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { hasIndexStats, isDescribable, reportsIndexProgress, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import type { EvalInput } from './input.ts';
 import { catalogFacts, envelope, percentile, retrieverResults, type EvalConfig, type QueryDetail, type Results } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
@@ -76,7 +76,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
       if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
     }
     const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);
-    const latency = { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb() };
+    const latency = { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb(), ...indexCounters(retriever) };
     results[name] = retrieverResults(cases, list, facts, config, isDescribable(retriever) ? retriever.describe() : {}, latency, opts.traces);
     details[name] = list;
   }
@@ -90,6 +90,20 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     }),
     details,
   };
+}
+
+/** Numeric index counters of a retriever, or of the first of its children that has them. */
+function indexCounters(r: Retriever): { index?: Record<string, number> } {
+  if (hasIndexStats(r)) {
+    const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
+    if (numbers.length) return { index: Object.fromEntries(numbers) };
+  }
+  const children = (r as { children?: unknown }).children;
+  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') {
+    const found = indexCounters(c as Retriever);
+    if (found.index) return found;
+  }
+  return {};
 }
 
 /** Hand an index-progress callback to a retriever and to the retrievers it is composed of. */

@@ -57,6 +57,15 @@ export function reportsIndexProgress(r: Retriever): r is Retriever & IndexProgre
   return typeof (r as Partial<IndexProgress>).setProgress === 'function';
 }
 
+/** Optional capability: counters about the last index build (texts encoded, cache hits…). They vary run to run. */
+export interface IndexStats {
+  stats(): object;
+}
+
+export function hasIndexStats(r: Retriever): r is Retriever & IndexStats {
+  return typeof (r as Partial<IndexStats>).stats === 'function';
+}
+
 /** Options a user can give every retriever from the command line; each retriever uses what applies to it. */
 export interface RetrieverOptions {
   /** Embedding model: a Hugging Face id or a local model folder (default: the offline model). */
