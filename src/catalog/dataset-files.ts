@@ -7,6 +7,7 @@
  *   skills.jsonl         one skill a line: `_id` (= name), `title`, `text` + every `Skill` field
  *   servers.jsonl        MCP servers (and plugin servers): name, source, description, instructions
  *   plugins.jsonl        plugins: name, description
+ *   roles.json           role / phase → namespaces, for gating (when the dataset has one)
  *   queries.jsonl        one case a line: BEIR `_id`, `text`, `expected` ("tool" | "none" | "skill-only") + every `Case` field
  *   qrels/<split>.tsv    `query-id corpus-id score` for cases with gold tools (no-tool cases are NOT here)
  *   skill-qrels/<split>.tsv  the same for expected skills
@@ -20,6 +21,7 @@ import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, type FileEntry, type Manifest } from './manifest.ts';
 import { makeSkill, makeTool } from './model.ts';
 import { parseJsonLines } from './jsonl.ts';
+import { readRoleMap } from './roles.ts';
 import type { Case, Catalog, Dataset, GoldMode, JsonSchema, Plugin, Server, Skill, Split, Tool, ToolSource } from './types.ts';
 import { assembleCatalog, checkCases, checkInputSchema, located, requireText, type Located } from './validate.ts';
 
@@ -34,6 +36,7 @@ export function datasetFiles(dataset: Dataset): Map<string, string> {
   files.set('servers.jsonl', jsonLines(catalog.servers));
   files.set('plugins.jsonl', jsonLines(catalog.plugins));
   files.set('queries.jsonl', jsonLines(cases.map(caseRecord)));
+  if (dataset.roles) files.set('roles.json', `${JSON.stringify(dataset.roles, null, 2)}\n`);
   const splits = [...new Set(cases.map((c) => c.split ?? 'test'))].sort();
   for (const split of splits) {
     const inSplit = cases.filter((c) => (c.split ?? 'test') === split);
@@ -206,7 +209,8 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
     }
   }
   const name = manifest?.name ?? root.split(/[\\/]/).pop() ?? 'dataset';
-  return { name, catalog, cases: checkCases(cases, catalog), manifest, dir: root };
+  const roles = existsSync(join(root, 'roles.json')) ? readRoleMap(join(root, 'roles.json'), catalog) : undefined;
+  return { name, catalog, cases: checkCases(cases, catalog), ...(roles ? { roles } : {}), manifest, dir: root };
 }
 
 export function readManifest(root: string): Manifest {

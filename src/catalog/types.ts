@@ -5,6 +5,7 @@
  * dataset folder byte for byte. Construct tools and skills with `makeTool` / `makeSkill`
  * (see `model.ts`), which fill in ids and content hashes the one way the project does it.
  */
+import type { RoleMap } from './roles.ts';
 
 /** Where a tool comes from. Core tools are the harness's own; MCP tools are a server's; plugin tools ship in a plugin. */
 export type ToolSource = 'core' | 'mcp' | 'plugin';
@@ -139,4 +140,6 @@ export interface Dataset {
   name: string;
   catalog: Catalog;
   cases: Case[];
+  /** Role / phase → namespaces map, for gating (`roles.json`), when the dataset has one. */
+  roles?: RoleMap;
 }

@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { assertReplaceable, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
+import { readRoleMap } from '../catalog/roles.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
@@ -172,6 +173,7 @@ export function buildProgram(io: Io): Command {
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
     .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor')
+    .option('--roles <file>', 'role / phase → namespaces map for the gate retriever (default: the dataset\'s roles.json)')
     .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
     .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', wholeNumber('--examples-per-tool'), 5)
@@ -187,6 +189,7 @@ export function buildProgram(io: Io): Command {
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
       if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null)) throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
       let input = { ...loadEvalInput(opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source), source: portableSource(source) };
+      if (opts.roles !== undefined) input = { ...input, roles: readRoleMap(opts.roles, input.catalog) };
       let examples: { from: string; perTool: number; added: number } | undefined;
       if (opts.examplesFrom !== undefined && source.kind === 'dataset') {
         const a = augmentCatalog(input.catalog, input.cases, { from: opts.examplesFrom, perTool: opts.examplesPerTool }, source.split!);
@@ -253,6 +256,7 @@ function displayPath(p: string): string {
 }
 
 interface EvalOptions {
+  roles?: string;
   model?: string;
   examplesFrom?: string;
   examplesPerTool: number;

@@ -5,12 +5,15 @@ import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
 import { catalogHash } from '../catalog/manifest.ts';
 import type { LoadedDataset } from '../catalog/dataset-files.ts';
+import type { RoleMap } from '../catalog/roles.ts';
 import { basename, join } from 'node:path';
 import { DATASETS_DIR, loadDataset, resolveDatasetPath } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { DatasetSource } from './results.ts';
 
 export interface EvalInput {
+  /** Role map for gating, when the dataset has one (or --roles gave one). */
+  roles?: RoleMap;
   name: string;
   source: DatasetSource;
   catalog: Catalog;
@@ -20,7 +23,7 @@ export interface EvalInput {
 
 /** The evaluation input of a dataset already loaded. */
 export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInput {
-  return { name: d.name, source, catalog: d.catalog, cases: d.cases, catalogSha256: d.manifest?.catalogSha256 ?? catalogHash(d.catalog) };
+  return { name: d.name, source, catalog: d.catalog, cases: d.cases, catalogSha256: d.manifest?.catalogSha256 ?? catalogHash(d.catalog), ...(d.roles ? { roles: d.roles } : {}) };
 }
 
 /** Load the input an evaluation (or a merge) names. */

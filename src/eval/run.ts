@@ -41,7 +41,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const cases = casesOfShard(input.cases, opts.shard ?? null);
   const policy = new Policy(input.catalog);
   const facts = catalogFacts(input.catalog);
-  const create = opts.create ?? ((name: string) => createRetriever(name, opts.retrieverOptions ?? {}));
+  const create = opts.create ?? ((name: string) => createRetriever(name, { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions }));
   const results: Results['retrievers'] = {};
   const details: Record<string, QueryDetail[]> = {};
   for (const name of config.retrievers) {

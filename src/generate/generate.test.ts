@@ -188,6 +188,23 @@ describe('the small preset', () => {
     expect(incident!.expectedTools!.map((id) => toolById.get(id)!.server)).toEqual(['kubernetes', 'datadog', 'clickup', 'slack']);
   });
 
+  it('emits a role map and gives most callers a role that sees their gold server', () => {
+    const roles = small.dataset.roles!;
+    expect(Object.keys(roles.roles)).toEqual(expect.arrayContaining(['sre', 'sales', 'support', 'engineering']));
+    expect(roles.always).toContain('core');
+    const withRole = cases.filter((c) => c.role !== undefined && roles.roles[c.role]);
+    expect(withRole.length).toBeGreaterThan(cases.length * 0.4);
+    let cross = 0;
+    for (const c of withRole) {
+      const ns = toolById.get(c.expectedTools![0]!)!.namespace;
+      const sees = roles.roles[c.role!]!.namespaces.includes(ns);
+      expect(sees, c.id).toBe(!c.slices.includes('cross-phase'));
+      if (!sees) cross++;
+    }
+    expect(cross / withRole.length).toBeGreaterThan(0.08);
+    expect(cross / withRole.length).toBeLessThan(0.25);
+  });
+
   it('skill cases name a skill and no tools; sessions have consecutive turns', () => {
     for (const c of cases.filter((x) => x.slices.includes('skill'))) {
       expect(c.expectedTools).toBeUndefined();

@@ -8,6 +8,7 @@ import type { Case, Catalog, Dataset, Tool } from '../catalog/types.ts';
 import { generateCases } from './cases.ts';
 import { PRESETS, type GenerateParams, type Overrides, type PresetName } from './presets.ts';
 import { Rng } from './rng.ts';
+import { assignRoles, companyRoles } from './roles.ts';
 import { generateSkills, skillCapacity } from './skills.ts';
 import { coreTools, planServers, pluginTools, serverRecord, serverTools, type ToolMeta } from './tools.ts';
 import { PLUGINS } from './vocab/plugins.ts';
@@ -70,9 +71,11 @@ export function generate(params: GenerateParams, progress: Progress = () => {}):
     servers: plans.map(serverRecord),
     plugins,
   };
+  const roles = companyRoles(plans, catalog);
+  assignRoles(cases, roles, catalog, rng.fork('roles'));
   const name = `${params.preset}-${params.seed}`;
   return {
-    dataset: { name, catalog, cases },
+    dataset: { name, catalog, cases, roles },
     manifest: {
       name,
       generator: { ...GENERATOR },

@@ -6,6 +6,7 @@ import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed } from './embed/index.ts';
+import { createGate } from './gate.ts';
 import { HybridRetriever } from './hybrid.ts';
 import { createNamespace } from './namespace.ts';
 import type { Retriever, RetrieverFactory, RetrieverOptions } from './types.ts';
@@ -26,6 +27,10 @@ export const RETRIEVERS = {
   hybrid: {
     description: 'reciprocal-rank fusion (k 60) of bm25 and embed: max(50, 5k) hits from each under the same mask',
     create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, 'bm25', createEmbed('embed', options?.model !== undefined ? { model: options.model } : {})),
+  },
+  gate: {
+    description: "role / phase gating: bm25 over the namespaces the caller's role may see (roles.json or --roles), widening to everything the scopes allow when a tool outside scores twice as well (the escape hatch)",
+    create: (name: string, options?: RetrieverOptions) => createGate(name, options?.roles ? { roles: options.roles } : {}),
   },
   namespace: {
     description: 'hierarchical routing: BM25 over namespace documents (server/plugin description, instructions, tool names and summaries) opens the top 3 namespaces, bm25 ranks tools only inside them',

@@ -3,6 +3,7 @@
  * returning ranked tool ids with scores. Small on purpose; optional capabilities are separate
  * interfaces (see `Describable`) and never widen `Retriever`.
  */
+import type { RoleMap } from '../catalog/roles.ts';
 import type { Catalog } from '../catalog/types.ts';
 
 /** What a retriever knows about one request besides its text. */
@@ -70,6 +71,8 @@ export function hasIndexStats(r: Retriever): r is Retriever & IndexStats {
 export interface RetrieverOptions {
   /** Embedding model: a Hugging Face id or a local model folder (default: the offline model). */
   model?: string;
+  /** Role / phase → namespaces map, for gating (the dataset's roles.json, or --roles FILE). */
+  roles?: RoleMap;
 }
 
 /** An entry of the retriever registry. */

@@ -9,19 +9,21 @@ import { rankStable } from '../../src/retrievers/rank.ts';
 import { createRetriever, retrieverNames } from '../../src/retrievers/registry.ts';
 import { isDescribable } from '../../src/retrievers/types.ts';
 
-const { catalog, cases } = generate(resolveParams('tiny', 11)).dataset;
+const { catalog, cases, roles } = generate(resolveParams('tiny', 11)).dataset;
+/** What the command line hands every retriever: the dataset's role map (the gate needs it). */
+const options = { roles: roles! };
 const ids = new Set(catalog.tools.map((t) => t.id));
 const requests = cases.slice(0, 60).map((c) => c.request);
 
 describe.each(retrieverNames())('retriever %s', (name) => {
   it('is created under its registry name and indexes a catalog', async () => {
-    const r = createRetriever(name);
+    const r = createRetriever(name, options);
     expect(r.name).toBe(name);
     await r.index(catalog);
   });
 
   it('returns at most k known, distinct tools in rankStable order', async () => {
-    const r = createRetriever(name);
+    const r = createRetriever(name, options);
     await r.index(catalog);
     let nonEmpty = 0;
     for (const q of requests) {
@@ -41,7 +43,7 @@ describe.each(retrieverNames())('retriever %s', (name) => {
   });
 
   it('never returns a tool outside the allowed mask', async () => {
-    const r = createRetriever(name);
+    const r = createRetriever(name, options);
     await r.index(catalog);
     const rng = new Rng(5, name);
     for (const q of requests) {
@@ -55,15 +57,15 @@ describe.each(retrieverNames())('retriever %s', (name) => {
   });
 
   it('is deterministic across instances', async () => {
-    const a = createRetriever(name);
-    const b = createRetriever(name);
+    const a = createRetriever(name, options);
+    const b = createRetriever(name, options);
     await a.index(catalog);
     await b.index(catalog);
     for (const q of requests.slice(0, 20)) expect(await a.search(q, { k: 10 })).toEqual(await b.search(q, { k: 10 }));
   });
 
   it('describes its configuration as plain JSON, if it can', () => {
-    const r = createRetriever(name);
+    const r = createRetriever(name, options);
     if (isDescribable(r)) expect(JSON.parse(JSON.stringify(r.describe()))).toEqual(r.describe());
   });
 });
