@@ -74,5 +74,5 @@ export class GateRetriever implements Retriever, Describable {
 }
 
 export function createGate(name: string, options: Partial<GateOptions> = {}): GateRetriever {
-  return new GateRetriever(name, { escapeRatio: 0.5, ...options });
+  return new GateRetriever(name, { escapeRatio: 0.9, ...options });
 }

@@ -29,7 +29,7 @@ export const RETRIEVERS = {
     create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, 'bm25', createEmbed('embed', options?.model !== undefined ? { model: options.model } : {})),
   },
   gate: {
-    description: "role / phase gating: bm25 over the namespaces the caller's role may see (roles.json or --roles), widening to everything the scopes allow when a tool outside scores twice as well (the escape hatch)",
+    description: "role / phase gating: bm25 over the namespaces the caller's role may see (roles.json or --roles), widening to everything the scopes allow when the best tool inside scores below 90% of the best anywhere (the escape hatch)",
     create: (name: string, options?: RetrieverOptions) => createGate(name, options?.roles ? { roles: options.roles } : {}),
   },
   namespace: {
