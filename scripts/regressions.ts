@@ -1,12 +1,15 @@
 /**
- * The project's own expected figures: what Backpack's retrievers score on MetaTool (real data)
- * and on the `small` generated preset (seed 7). `npm run regressions:update` rewrites
- * `regressions/*.json`; `test/regressions.test.ts` fails when a change moves any figure, so a
- * change in retrieval quality is always a visible, reviewed diff.
+ * The project's own expected figures: what Backpack's retrievers score on MetaTool (real data,
+ * zero-shot and with 5 train examples per tool) and on the `small` generated preset (seed 7).
+ * `npm run regressions:update` rewrites `regressions/*.json`; `test/regressions.test.ts` fails
+ * when a change moves any figure, so a change in retrieval quality is always a visible, reviewed
+ * diff. Figures of lexical retrievers must match exactly; those that go through an ONNX model
+ * (embed, hybrid) within `TOLERANCE`, since float rounding may differ between CPUs.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogHash } from '../src/catalog/manifest.ts';
+import { augmentCatalog } from '../src/eval/examples.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { loadEvalInput } from '../src/eval/input.ts';
 import { makeConfig, runEval } from '../src/eval/run.ts';
@@ -21,23 +24,45 @@ export interface Figures {
   retrievers: Record<string, { overall: Record<string, number>; slices: Record<string, Record<string, number>> }>;
 }
 
-export const SUITES: Record<string, () => EvalInput> = {
-  metatool: () => loadEvalInput({ kind: 'dataset', ref: join(PACKAGE_ROOT, 'datasets', 'metatool'), split: null }),
-  'small-7': () => {
-    const g = generate(resolveParams('small', 7));
-    return { name: 'small-7', source: { kind: 'dataset', ref: 'small-7', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog) };
+interface Suite {
+  input: () => EvalInput;
+  retrievers: string[];
+}
+
+const metatool = (split: string | null) => loadEvalInput({ kind: 'dataset', ref: join(PACKAGE_ROOT, 'datasets', 'metatool'), split });
+
+export const SUITES: Record<string, Suite> = {
+  metatool: { input: () => metatool(null), retrievers: ['bm25', 'bm25-plain', 'embed', 'hybrid', 'namespace'] },
+  'metatool-examples': {
+    // 5 train requests per tool added to its examples; scored on the test half
+    input: () => {
+      const all = metatool(null);
+      const a = augmentCatalog(all.catalog, all.cases, { from: 'train', perTool: 5 }, 'test');
+      return { ...all, catalog: a.catalog, cases: a.scored };
+    },
+    retrievers: ['bm25', 'embed', 'hybrid'],
+  },
+  'small-7': {
+    input: () => {
+      const g = generate(resolveParams('small', 7));
+      return { name: 'small-7', source: { kind: 'dataset', ref: 'small-7', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog), roles: g.dataset.roles! };
+    },
+    retrievers: ['bm25', 'bm25-plain', 'namespace', 'gate'],
   },
 };
 
-export const RETRIEVERS_CHECKED = ['bm25', 'bm25-plain'];
+/** Retrievers whose figures may move by float rounding between machines, and by how much. */
+export const APPROXIMATE = new Set(['embed', 'hybrid']);
+export const TOLERANCE = 2e-3;
 
 export function figuresFile(suite: string): string {
   return join(PACKAGE_ROOT, 'regressions', `${suite}.json`);
 }
 
 export async function computeFigures(suite: string): Promise<Figures> {
-  const input = SUITES[suite]!();
-  const config = makeConfig(RETRIEVERS_CHECKED, [1, 3, 5, 10], Object.fromEntries(RETRIEVERS_CHECKED.map((r) => [r, null])), null);
+  const s = SUITES[suite]!;
+  const input = s.input();
+  const config = makeConfig(s.retrievers, [1, 3, 5, 10], Object.fromEntries(s.retrievers.map((r) => [r, null])), null);
   const run = await runEval(input, config);
   return {
     suite,
@@ -52,7 +77,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const suite of Object.keys(SUITES)) {
     const f = await computeFigures(suite);
     writeFileSync(figuresFile(suite), `${JSON.stringify(f, null, 2)}\n`);
-    const o = f.retrievers.bm25!.overall;
-    console.log(`${suite}: bm25 top1 ${o.top1?.toFixed(4)} recall@5 ${o['recall@5']?.toFixed(4)} → regressions/${suite}.json`);
+    const line = Object.entries(f.retrievers).map(([n, r]) => `${n} ${r.overall.top1?.toFixed(3)}/${r.overall['recall@5']?.toFixed(3)}`).join(', ');
+    console.log(`${suite} (top1/recall@5): ${line}`);
   }
 }

@@ -1,21 +1,29 @@
 /**
  * The project's own expected figures (regressions/*.json): any change that moves a retrieval
- * figure on MetaTool or on the small preset fails here until the figures are deliberately
- * updated with `npm run regressions:update` and the diff reviewed.
+ * figure fails here until the figures are deliberately updated with `npm run regressions:update`
+ * and the diff reviewed. Lexical retrievers must match exactly; model-based ones within a small
+ * tolerance (float rounding can differ between CPUs).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { computeFigures, figuresFile, SUITES } from '../scripts/regressions.ts';
+import { APPROXIMATE, computeFigures, figuresFile, SUITES, TOLERANCE } from '../scripts/regressions.ts';
 
 describe.each(Object.keys(SUITES))('expected figures on %s', (suite) => {
-  it('are reproduced exactly', async () => {
+  it('are reproduced', async () => {
     const expected = JSON.parse(readFileSync(figuresFile(suite), 'utf8'));
     const actual = await computeFigures(suite);
     expect(actual.catalogSha256, 'the catalog changed').toBe(expected.catalogSha256);
     expect(actual.cases).toBe(expected.cases);
+    expect(Object.keys(actual.retrievers)).toEqual(Object.keys(expected.retrievers));
     for (const [name, r] of Object.entries(actual.retrievers)) {
-      expect(r.overall, `${suite} ${name} overall`).toEqual(expected.retrievers[name].overall);
-      expect(r.slices, `${suite} ${name} slices`).toEqual(expected.retrievers[name].slices);
+      const want = expected.retrievers[name];
+      if (!APPROXIMATE.has(name)) {
+        expect(r.overall, `${suite} ${name} overall`).toEqual(want.overall);
+        expect(r.slices, `${suite} ${name} slices`).toEqual(want.slices);
+        continue;
+      }
+      expect(Object.keys(r.overall)).toEqual(Object.keys(want.overall));
+      for (const [k, v] of Object.entries(r.overall)) expect(Math.abs(v - want.overall[k]), `${suite} ${name} ${k}: ${v} vs ${want.overall[k]}`).toBeLessThanOrEqual(TOLERANCE * Math.max(1, Math.abs(want.overall[k])));
     }
     expect(actual.configHash).toBe(expected.configHash);
   });
