@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { retrieverContract } from '../../test/contract/contract.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
-import { generate, resolveParams } from '../generate/index.ts';
-import { Rng } from '../generate/rng.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { HybridRetriever, checkHybridOptions, createHybrid, defaultDepth, HYBRID_DEFAULT_OPTIONS, type HybridOptions } from './hybrid.ts';
 import { rankStable } from './rank.ts';
-import { isDescribable, type Hit, type Retriever, type SearchContext } from './types.ts';
+import { type Hit, type Retriever, type SearchContext } from './types.ts';
 
 function tool(id: string, description = ''): Tool {
   return {
@@ -267,53 +266,10 @@ describe('HybridRetriever over bm25 + bm25-plain', () => {
   });
 });
 
-/* The shared retriever contract (test/contract/retriever.contract.test.ts), on registry-free instances. */
-const tiny = generate(resolveParams('tiny', 11)).dataset;
-const tinyIds = new Set(tiny.catalog.tools.map((t) => t.id));
-const requests = tiny.cases.slice(0, 60).map((c) => c.request);
-
+/* The shared retriever contract, on variants the registry does not list. */
 describe.each([
   ['rrf', (): Retriever => createHybrid('hybrid', 'bm25', 'bm25-plain')],
   ['weighted', (): Retriever => createHybrid('hybrid', 'bm25', 'bm25-plain', { method: 'weighted' })],
-] as const)('contract: hybrid %s', (method, make) => {
-  it('returns at most k known, distinct tools in rankStable order', async () => {
-    const r = make();
-    await r.index(tiny.catalog);
-    let nonEmpty = 0;
-    for (const q of requests) {
-      for (const k of [1, 5, 10]) {
-        const out = await r.search(q, { k });
-        expect(out.length).toBeLessThanOrEqual(k);
-        expect(new Set(out.map((h) => h.id)).size).toBe(out.length);
-        for (const h of out) {
-          expect(tinyIds.has(h.id), h.id).toBe(true);
-          expect(Number.isFinite(h.score)).toBe(true);
-        }
-        expect(out).toEqual(rankStable(out));
-        if (out.length) nonEmpty++;
-      }
-    }
-    expect(nonEmpty).toBeGreaterThan(0);
-  });
-
-  it('never returns a tool outside the allowed mask', async () => {
-    const r = make();
-    await r.index(tiny.catalog);
-    const rng = new Rng(5, `hybrid-${method}`);
-    const pos = new Map(tiny.catalog.tools.map((t, i) => [t.id, i]));
-    for (const q of requests) {
-      const allowed = new Uint8Array(tiny.catalog.tools.length).map(() => (rng.chance(0.3) ? 1 : 0));
-      for (const h of await r.search(q, { k: 20, allowed })) expect(allowed[pos.get(h.id)!], `${q} → ${h.id}`).toBe(1);
-    }
-    expect(await r.search(requests[0]!, { k: 10, allowed: new Uint8Array(tiny.catalog.tools.length) })).toEqual([]);
-  });
-
-  it('is deterministic across instances and describes itself as plain JSON', async () => {
-    const [a, b] = [make(), make()];
-    await a.index(tiny.catalog);
-    await b.index(tiny.catalog);
-    for (const q of requests.slice(0, 20)) expect(await a.search(q, { k: 10 })).toEqual(await b.search(q, { k: 10 }));
-    expect(isDescribable(a)).toBe(true);
-    if (isDescribable(a)) expect(JSON.parse(JSON.stringify(a.describe()))).toEqual(a.describe());
-  });
+] as const)('contract: hybrid %s', (_method, make) => {
+  retrieverContract(make);
 });

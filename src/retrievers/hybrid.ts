@@ -19,7 +19,7 @@
  * is on the fused scale, so it is not passed to the children.
  */
 import type { Catalog } from '../catalog/types.ts';
-import { rankStable } from './rank.ts';
+import { checkedMask, rankStable } from './rank.ts';
 import { createRetriever } from './registry.ts';
 import { isDescribable, type Describable, type Hit, type Retriever, type SearchContext } from './types.ts';
 
@@ -114,10 +114,7 @@ export class HybridRetriever implements Retriever, Describable {
 
   async search(request: string, context: SearchContext): Promise<Hit[]> {
     if (!this.built) throw new Error(`retriever "${this.name}": search() called before index()`);
-    const allowed = context.allowed;
-    if (allowed !== undefined && allowed.length !== this.n) {
-      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${this.n} tools`);
-    }
+    const allowed = checkedMask(this.name, context.allowed, this.n);
     const k = Math.floor(context.k);
     if (!(k > 0)) return [];
     const depth = this.options.depth ?? defaultDepth(k);

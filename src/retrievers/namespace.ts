@@ -22,6 +22,7 @@
  * evaluation can tell a wrong-namespace failure (the gold tool's namespace was not opened) from a
  * wrong-tool one.
  */
+import { checkedMask } from './rank.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { Bm25Retriever, type Bm25Options } from './bm25/index.ts';
 import { BM25_DEFAULT_OPTIONS, type Bm25OptionsInput } from './bm25/presets.ts';
@@ -191,10 +192,7 @@ export class NamespaceRetriever implements Retriever, Describable, NamespaceRout
 
   async search(request: string, context: SearchContext): Promise<Hit[]> {
     if (!this.built) throw new Error(`retriever "${this.name}": search() called before index()`);
-    const allowed = context.allowed;
-    if (allowed !== undefined && allowed.length !== this.n) {
-      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${this.n} tools`);
-    }
+    const allowed = checkedMask(this.name, context.allowed, this.n);
     const k = Math.floor(context.k);
     if (!(k > 0)) {
       this.route = [];

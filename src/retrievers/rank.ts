@@ -19,3 +19,15 @@ export function rankStable(hits: readonly Hit[]): Hit[] {
 export function topK(hits: readonly Hit[], k: number): Hit[] {
   return rankStable(hits).slice(0, Math.max(0, k));
 }
+
+/**
+ * Check a search context against the indexed catalog's size: the `allowed` mask must have one
+ * entry per tool (a mask of another catalog would silently let the wrong tools through).
+ * Returns the mask.
+ */
+export function checkedMask(retriever: string, allowed: Uint8Array | undefined, tools: number): Uint8Array | undefined {
+  if (allowed !== undefined && allowed.length !== tools) {
+    throw new RangeError(`retriever "${retriever}": allowed mask has ${allowed.length} entries, the catalog ${tools} tools`);
+  }
+  return allowed;
+}

@@ -15,6 +15,7 @@
  * top-k binary heap in exactly `rankStable` order (score descending, then tool id ascending, via a
  * precomputed rank of each doc's id).
  */
+import { checkedMask } from '../rank.ts';
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../types.ts';
 import { checkBM25Params, idf as idfOf, termWeight, type BM25Params } from './score.ts';
@@ -296,10 +297,7 @@ export class Bm25Retriever implements Retriever, Describable {
 
   async search(request: string, context: SearchContext): Promise<Hit[]> {
     if (!this.built) throw new Error(`retriever "${this.name}": search() called before index()`);
-    const allowed = context.allowed;
-    if (allowed !== undefined && allowed.length !== this.n) {
-      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${this.n} tools`);
-    }
+    const allowed = checkedMask(this.name, context.allowed, this.n);
     const k = Math.floor(context.k);
     if (!(k > 0)) return [];
     this.allowed = allowed;

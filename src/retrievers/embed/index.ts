@@ -16,6 +16,7 @@
  *   vector; only possible with a static model) returns no hits.
  */
 import { join } from 'node:path';
+import { checkedMask } from '../rank.ts';
 import type { Catalog } from '../../catalog/types.ts';
 import { PACKAGE_ROOT } from '../../version.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../types.ts';
@@ -203,10 +204,7 @@ export class EmbedRetriever implements Retriever, Describable {
   async search(request: string, context: SearchContext): Promise<Hit[]> {
     const vectors = this.vectors;
     if (vectors === undefined) throw new Error(`retriever "${this.name}": search() called before index()`);
-    const allowed = context.allowed;
-    if (allowed !== undefined && allowed.length !== vectors.n) {
-      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${vectors.n} tools`);
-    }
+    const allowed = checkedMask(this.name, context.allowed, vectors.n);
     const k = Math.floor(context.k);
     if (!(k > 0) || vectors.n === 0) return [];
     const encoder = await this.ensureEncoder();
