@@ -267,6 +267,10 @@ describe('backpack eval and merge', () => {
     expect((await run('eval', '--dataset', dataset, '--shard', '3/2')).code).toBe(2);
     expect((await run('eval', '--dataset', dataset, '--floor', 'bm9=2')).err).toMatch(/name=value for one of the retrievers/);
     expect((await run('eval', '--catalog', 'fixtures/catalogs/mcp-folder')).err).toMatch(/needs --cases/);
+    const model = await run('eval', '--dataset', dataset, '--retrievers', 'embed', '--model', join(tmp, 'no-model'), '--quiet');
+    expect(model.code).toBe(2);
+    expect(model.err).toMatch(/is neither a local model folder/);
+    expect((await run('eval', '--dataset', dataset, '--model', 'x/y')).err).toMatch(/--model applies to the embed and hybrid retrievers/);
     const split = await run('eval', '--dataset', dataset, '--split', 'nosuch');
     expect(split.code).toBe(2);
     expect(split.err).toMatch(/no case is in split "nosuch"; splits here: test, train/);

@@ -136,6 +136,14 @@ describe('an evaluation run', () => {
     expect(() => mergeRuns([parts[0]!, parts[0]!], input)).toThrow(/given twice/);
   });
 
+  it('keeps sticky sessions apart between retrievers: results do not depend on the retriever order', async () => {
+    const sticky = (names: string[]) => makeConfig(names, [5], Object.fromEntries(names.map((n) => [n, null])), null, true);
+    const alone = await runEval(input, sticky(['bm25']));
+    const after = await runEval(input, sticky(['bm25-plain', 'bm25']));
+    expect(after.results.retrievers.bm25!.metrics).toEqual(alone.results.retrievers.bm25!.metrics);
+    expect(alone.details.bm25!.some((d) => d.kept)).toBe(true);
+  });
+
   it('catches a retriever that ignores the caller\'s scopes', async () => {
     const leaky = (): Retriever => {
       const inner = createRetriever('bm25');

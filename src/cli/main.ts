@@ -172,7 +172,7 @@ export function buildProgram(io: Io): Command {
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
-    .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor')
+    .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor (give --floor for retrievers that score every tool, like embed)')
     .option('--roles <file>', 'role / phase → namespaces map for the gate retriever (default: the dataset\'s roles.json)')
     .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
@@ -185,6 +185,7 @@ export function buildProgram(io: Io): Command {
       const ks = parseKs(opts.k);
       const floors = parseFloors(opts.floor, retrievers);
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
+      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r === 'hybrid')) throw new InputError('--model applies to the embed and hybrid retrievers, and none is evaluated');
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
       if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null)) throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');

@@ -39,13 +39,14 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const cases = casesOfShard(input.cases, opts.shard ?? null);
-  const policy = new Policy(input.catalog);
   const facts = catalogFacts(input.catalog);
   const create = opts.create ?? ((name: string) => createRetriever(name, { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions }));
   const results: Results['retrievers'] = {};
   const details: Record<string, QueryDetail[]> = {};
   for (const name of config.retrievers) {
     const retriever = create(name);
+    // A fresh policy per retriever: sticky sessions must not carry one retriever's tool sets into the next.
+    const policy = new Policy(input.catalog);
     if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
     const t0 = performance.now();
     await retriever.index(input.catalog);

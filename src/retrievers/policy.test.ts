@@ -119,6 +119,28 @@ describe('sticky retrieval', () => {
     expect((await p.expose(r, 'pod logs', { session: { id: 's1', turn: 3 } }, { depth: 2 })).kept).toBeUndefined();
   });
 
+  it('counts leaks on a kept turn too, and passes the role to the retriever', async () => {
+    const p = new Policy(catalog);
+    const seen: SearchContext[] = [];
+    // ignores every mask (and k): a leaky retriever
+    const leaky: Retriever = {
+      name: 'leaky',
+      index: async () => {},
+      search: async (_q, ctx) => {
+        seen.push(ctx);
+        return rankStable([{ id: 'mcp__k8s__list_pods', score: 3 }, { id: 'mcp__k8s__delete_pod', score: 2 }]); // ignores k too
+      },
+    };
+    const caller = { callerScopes: ['k8s:read'], role: 'sre', session: { id: 's', turn: 0 } };
+    const first = await p.expose(leaky, 'pods', caller, { depth: 5, sticky: true });
+    expect(first.leaks).toEqual(['mcp__k8s__delete_pod']);
+    const kept = await p.expose(leaky, 'pods again', { ...caller, session: { id: 's', turn: 1 } }, { depth: 5, sticky: true });
+    expect(kept.kept).toBe(true);
+    expect(kept.leaks).toEqual(['mcp__k8s__delete_pod']);
+    expect(kept.ranked.map((h) => h.id)).toEqual(['mcp__k8s__list_pods']);
+    expect(seen[1]!.role).toBe('sre');
+  });
+
   it('re-retrieves when the best carried match is below the floor', async () => {
     const p = new Policy(catalog);
     const r = new Words();

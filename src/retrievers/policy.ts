@@ -19,7 +19,11 @@ export interface CallerContext {
 }
 
 export interface Exposure {
-  /** Ranked hits that passed the scope check and the floor, at most `depth`, best first. */
+  /**
+   * Ranked hits that passed the scope check and the floor, at most `depth`, best first. For a
+   * kept (sticky) exposure: the session's whole carried set, which stays in front of the model,
+   * re-ranked for this request (carried tools it does not match score 0).
+   */
   ranked: Hit[];
   /** Sticky retrieval kept the session's tool set for this request (no re-retrieval). */
   kept?: boolean;
@@ -104,13 +108,22 @@ export class Policy {
       const pos = this.position.get(h.id)!;
       if (!base || base[pos] === 1) mask[pos] = 1;
     }
-    const hits = (await retriever.search(request, { k: carried.length, allowed: mask })).filter((h) => mask[this.position.get(h.id) ?? -1] === 1);
+    const raw = await retriever.search(request, {
+      k: carried.length,
+      allowed: mask,
+      ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}),
+      ...(caller.role !== undefined ? { role: caller.role } : {}),
+      ...(caller.session ? { session: caller.session } : {}),
+    });
+    // A hit outside the caller's scopes is a leak (counted, withheld), as on a fresh search.
+    const leaks = raw.filter((h) => base && base[this.position.get(h.id) ?? -1] !== 1).map((h) => h.id);
+    const hits = raw.filter((h) => mask[this.position.get(h.id) ?? -1] === 1);
     const best = hits.length ? hits[0]!.score : undefined;
     if (best === undefined || (floor !== undefined && best < floor)) return undefined;
     // Matching carried tools first (this request's scores), then the rest of the set (score 0).
     const matched = new Set(hits.map((h) => h.id));
     const ranked = [...hits, ...carried.filter((h) => !matched.has(h.id) && mask[this.position.get(h.id)!] === 1).map((h) => ({ id: h.id, score: 0 }))];
-    return { ranked, pinned: this.pinnedFor(caller, ranked), leaks: [], kept: true };
+    return { ranked, pinned: this.pinnedFor(caller, ranked), leaks, kept: true };
   }
 
   private pinnedFor(caller: CallerContext, ranked: readonly Hit[]): string[] {

@@ -15,6 +15,7 @@
  * nothing for runs that do not use it. Its `env` is global: loads run one at a time, set the
  * fields they need and restore them after.
  */
+import { InputError } from '../../catalog/errors.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -26,16 +27,16 @@ export const DEFAULT_MODEL_DIR = join(PACKAGE_ROOT, 'models', DEFAULT_MODEL);
 
 export type ModelSource = { kind: 'local'; dir: string; name: string } | { kind: 'hub'; id: string };
 
-/** Resolve a model reference (see the file comment). Throws a `RangeError` for one that is neither. */
+/** Resolve a model reference (see the file comment). Throws an `InputError` for one that is neither. */
 export function resolveModel(model: string | undefined): ModelSource {
   if (model === undefined || model === DEFAULT_MODEL) return { kind: 'local', dir: DEFAULT_MODEL_DIR, name: DEFAULT_MODEL };
   const dir = resolve(model);
   if (existsSync(dir) && statSync(dir).isDirectory()) {
-    if (!existsSync(join(dir, 'config.json'))) throw new RangeError(`model folder ${dir} has no config.json (not a transformers.js model folder)`);
+    if (!existsSync(join(dir, 'config.json'))) throw new InputError(`model folder ${dir} has no config.json (not a transformers.js model folder)`);
     return { kind: 'local', dir, name: basename(dir) };
   }
   if (/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(model)) return { kind: 'hub', id: model };
-  throw new RangeError(`model "${model}" is neither a local model folder (no directory ${dir}) nor a Hugging Face id (owner/name)`);
+  throw new InputError(`model "${model}" is neither a local model folder (no directory ${dir}) nor a Hugging Face id (owner/name)`);
 }
 
 const folderHashes = new Map<string, string>();
@@ -129,7 +130,7 @@ async function loadNow(source: ModelSource, options: EncoderOptions): Promise<Fe
     return extractor as FeatureExtractor;
   } catch (e) {
     const where = source.kind === 'local' ? `local folder ${source.dir}` : `Hugging Face model ${source.id} (downloaded to ${options.modelCacheDir}; needs network the first time)`;
-    throw new Error(`embed: could not load the ${where}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new InputError(`embed: could not load the ${where}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   } finally {
     env.allowRemoteModels = saved.allowRemoteModels;
     env.allowLocalModels = saved.allowLocalModels;
