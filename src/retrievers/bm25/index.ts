@@ -42,6 +42,16 @@ export interface Bm25Options {
   fields: FieldWeights;
 }
 
+/**
+ * A document builder that replaces the fields: a harness emulation (Codex, Hermes) indexes the exact
+ * text its harness builds for a tool. The texts are indexed as one field of weight 1.
+ */
+export interface DocumentText {
+  /** Short name recorded in `describe()` (e.g. `codex-mcp-search-text`). */
+  label: string;
+  texts(tool: Tool): readonly string[];
+}
+
 /** The texts of one field of a tool (see {@link FieldWeights}). */
 export function fieldTexts(tool: Tool, field: FieldName): readonly string[] {
   switch (field) {
@@ -121,11 +131,13 @@ export class Bm25Retriever implements Retriever, Describable {
   private heap = new Uint32Array(0);
   private allowed: Uint8Array | undefined = undefined;
   private readonly onQueryToken: (raw: string) => void;
+  private readonly document: DocumentText | undefined;
 
-  constructor(name: string, options: Bm25Options) {
+  constructor(name: string, options: Bm25Options, document?: DocumentText) {
     checkBm25Options(options);
     this.name = name;
     this.options = structuredClone(options);
+    this.document = document;
     this.pipeline = makePipeline(this.options.tokenizer);
     this.onQueryToken = (raw) => this.accumulate(this.queryTerm(raw));
   }
@@ -137,7 +149,7 @@ export class Bm25Retriever implements Retriever, Describable {
       name: this.name,
       params: { ...o.params },
       tokenizer: { ...o.tokenizer },
-      fields: { ...o.fields },
+      ...(this.document ? { document: this.document.label } : { fields: { ...o.fields } }),
       idf: 'ln(1 + (N - df + 0.5) / (df + 0.5)), N and df over the whole catalog',
       tf: 'sum over fields of weight * count',
       queryTerms: 'every occurrence counts',
@@ -205,15 +217,16 @@ export class Bm25Retriever implements Retriever, Describable {
       if (t >= 0) addTerm(t);
     };
 
-    const activeFields = FIELD_NAMES.filter((f) => fields[f] > 0);
+    const document = this.document;
+    const activeFields: readonly (FieldName | 'document')[] = document ? ['document'] : FIELD_NAMES.filter((f) => fields[f] > 0);
     for (let d = 0; d < N; d++) {
       const tool = tools[d]!;
       let len = 0;
       for (const f of activeFields) {
-        const w = fields[f];
+        const w = f === 'document' ? 1 : fields[f];
         nField = 0;
         fieldLen = 0;
-        for (const text of fieldTexts(tool, f)) scan(text, onToken);
+        for (const text of f === 'document' ? document!.texts(tool) : fieldTexts(tool, f)) scan(text, onToken);
         for (let i = 0; i < nField; i++) {
           const t = fieldTouched[i]!;
           if (docTf[t] === 0) {

@@ -1,0 +1,98 @@
+/**
+ * The profile contract: a strategy of a real harness (or of the seed article) as a composition of
+ * a search engine (a {@link Retriever}, or none) and an **exposure model** — what the model sees
+ * before any search (eager schemas, advertisement text, meta tools) and what one search adds
+ * (loaded schemas, references, metadata). The evaluation scores the search like a retriever's and
+ * counts what is in front of the model on the exposure model (tokens are counted on it later).
+ *
+ * Scope filtering happens before ranking here too: `beforeSearch` sees only the tools the caller's
+ * mask allows, and the search goes through the policy layer with the same mask.
+ */
+import type { Catalog, JsonSchema } from '../catalog/types.ts';
+import type { Hit, Retriever } from '../retrievers/types.ts';
+
+/** A tool definition the harness itself puts in front of the model (a meta tool such as `tool_search`). */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** Who is asking: the policy's scope mask (by catalog position, `undefined` = everything) and role. */
+export interface Caller {
+  allowed?: Uint8Array;
+  callerScopes?: readonly string[];
+  role?: string;
+}
+
+/** What the model sees before any search, for one caller. */
+export interface BeforeSearch {
+  /** Tools whose full definition is in the request from the start (catalog order). */
+  eager: readonly string[];
+  /** The harness's own tools that stand in for the deferred ones (`tool_search`, `run_code`, …). */
+  metaTools: readonly ToolDefinition[];
+  /**
+   * Text that advertises what can be found (namespace list, deferred names, a compact catalog, a
+   * generated SDK): exactly as the model would read it, `''` when there is none.
+   */
+  advertisement: string;
+}
+
+/** How a search result reaches the model. */
+export type SearchForm =
+  /** full definitions of the hits become callable (Codex: typed `tool_search_output` with schemas) */
+  | 'schemas'
+  /** `tool_reference` blocks the provider expands into definitions (Claude Code) */
+  | 'references'
+  /** names, short descriptions and required parameters; schemas need a second call (Hermes, deferred) */
+  | 'metadata'
+  /** no search: a preselected set is rendered as SDK signatures (DeepSeek code mode) */
+  | 'sdk';
+
+/** What one search adds to the context. */
+export interface SearchAddition {
+  form: SearchForm;
+  /** Tools now in front of the model (their schema, reference or metadata), best first. */
+  loaded: readonly string[];
+  /** The search tool's result as the model reads it. */
+  text: string;
+}
+
+export interface Profile {
+  /** The registry name it was created under. */
+  readonly name: string;
+  /** Results one search returns (the harness's default limit). */
+  readonly searchLimit: number;
+  /** Build the search index and whatever the exposure model needs. Called once before anything else. */
+  index(catalog: Catalog): Promise<void>;
+  /**
+   * The harness's search tool as a retriever, or `null` when the profile offers no search for this
+   * catalog (everything eager, or below the harness's deferral threshold). Valid after `index`.
+   */
+  searcher(): Retriever | null;
+  /** What the model sees before any search. Valid after `index`. */
+  beforeSearch(caller: Caller): BeforeSearch;
+  /** What one search with these hits (scope-checked, at most `searchLimit`, best first) adds. */
+  afterSearch(hits: readonly Hit[], caller: Caller): SearchAddition;
+  /** The effective configuration, recorded in results (which facts are pinned, which unverified). */
+  describe(): Record<string, unknown>;
+}
+
+/** Options a user can give every profile from the command line (the retrievers' options, plus the window). */
+export interface ProfileOptions {
+  /** Embedding model for profiles that embed (default: the offline model). */
+  model?: string;
+  /** Role map for profiles that gate by role. */
+  roles?: import('../catalog/roles.ts').RoleMap;
+  /** Context window of the emulated model, in tokens (budgets are shares of it). Default 200,000. */
+  contextWindow?: number;
+}
+
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+/** An entry of the profile registry. */
+export interface ProfileFactory {
+  /** One line for `backpack list`, the docs table and error messages. */
+  description: string;
+  create(name: string, options?: ProfileOptions): Profile;
+}
