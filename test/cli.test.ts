@@ -173,6 +173,27 @@ describe('backpack eval and merge', () => {
     expect(readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n')).toHaveLength(400);
   });
 
+  it('lists the profiles and evaluates them with --profiles', async () => {
+    const listed = JSON.parse((await run('list', '--json')).out);
+    const names = listed.profiles.map((p: { name: string }) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['static', 'deferred', 'deepseek', 'role-gating', 'semantic-retrieval', 'namespace-routing']));
+    expect(listed.profiles.every((p: { kind: string; description: string }) => p.kind === 'profile' && p.description.length > 10)).toBe(true);
+    expect((await run('list')).out).toMatch(/\nprofiles\n {2}static {13}every tool eager/);
+    const out = join(tmp, 'profiles');
+    const r = await run('eval', '--dataset', dataset, '--profiles', 'static,deferred', '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.config.retrievers).toEqual([]);
+    expect(results.config.profiles).toEqual(['static', 'deferred']);
+    expect(Object.keys(results.profiles)).toEqual(['static', 'deferred']);
+    expect(r.out).toMatch(/^strategy .* visible/m);
+    expect(existsSync(join(out, 'details', 'deferred.jsonl'))).toBe(true);
+    const bad = await run('eval', '--dataset', dataset, '--profiles', 'statik', '--out', join(tmp, 'bad'), '--quiet');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/unknown profile "statik" \(did you mean static\?\)/);
+    expect((await run('eval', '--dataset', dataset, '--profiles', 'bm25', '--quiet')).err).toMatch(/is a retriever/);
+  });
+
   it('lists the registry, and evaluates with sticky retrieval', async () => {
     const l = await run('list', '--json');
     expect(l.code).toBe(0);

@@ -25,8 +25,58 @@ const config = makeConfig(['bm25', 'bm25-plain'], [1, 3, 5, 10], { bm25: null, '
 /** Everything in results.json that must not vary between runs: all but timings and latency. */
 function stable(run: EvalRun): unknown {
   const { timings: _t, ...rest } = run.results;
-  return { ...rest, retrievers: Object.fromEntries(Object.entries(rest.retrievers).map(([n, r]) => [n, { ...r, latency: null }])) };
+  const noLatency = <T extends { latency: unknown }>(m: Record<string, T>) => Object.fromEntries(Object.entries(m).map(([n, r]) => [n, { ...r, latency: null }]));
+  return { ...rest, retrievers: noLatency(rest.retrievers), ...(rest.profiles ? { profiles: noLatency(rest.profiles) } : {}) };
 }
+
+describe('profiles in an evaluation run', () => {
+  const withRoles: EvalInput = { ...input, ...(g.dataset.roles ? { roles: g.dataset.roles } : {}) };
+  const profileConfig = makeConfig(['bm25'], [1, 5, 10], { bm25: null, static: null, deferred: null, 'role-gating': null }, null, false, ['static', 'deferred', 'role-gating']);
+
+  it('scores what reaches the model: visible for every profile, ranking metrics only where there is a search', async () => {
+    const run = await runEval(withRoles, profileConfig);
+    const p = run.results.profiles!;
+    expect(Object.keys(p)).toEqual(['static', 'deferred', 'role-gating']);
+    // static: every gold tool is in front of the model (gold tools are always within the caller's scopes).
+    expect(p.static!.metrics.overall.visible).toBe(1);
+    expect(p.static!.metrics.overall.top1).toBeUndefined();
+    expect(p.static!.exposure).toMatchObject({ search: false, searchLimit: 0, unrestricted: { eagerTools: input.catalog.tools.length } });
+    // deferred searches with bm25 under the same mask, 5 results: bm25's top-1 and recall@5 exactly.
+    const bm25 = run.results.retrievers.bm25!.metrics.overall;
+    expect(p.deferred!.metrics.overall.top1).toBe(bm25.top1);
+    expect(p.deferred!.metrics.overall['recall@5']).toBe(bm25['recall@5']);
+    expect(p.deferred!.metrics.overall['recall@10']).toBe(bm25['recall@5']); // a search returns 5
+    expect(p.deferred!.metrics.overall.visible).toBeGreaterThanOrEqual(bm25['recall@5']!);
+    expect(p.deferred!.exposure.perCase.loadedTools).toBeLessThanOrEqual(5);
+    for (const d of run.details.deferred!) expect(d.ranked.length).toBeLessThanOrEqual(5);
+    // role gating: a case's gold tool is visible iff its namespace is one of the role's (or the caller has no role).
+    const roles = g.dataset.roles!;
+    const ns = new Map(input.catalog.tools.map((t) => [t.id, t.namespace]));
+    let sum = 0;
+    let n = 0;
+    for (const c of input.cases) {
+      if (!c.expectedTools?.length) continue;
+      const role = c.role !== undefined ? roles.roles[c.role] : undefined;
+      const allowed = role ? new Set([...roles.always, ...role.namespaces]) : undefined;
+      const gold = [...new Set(c.expectedTools)];
+      const seen = gold.filter((id) => !allowed || allowed.has(ns.get(id)!) || input.catalog.tools.find((t) => t.id === id)!.pinned).length;
+      sum += c.goldMode === 'any' ? (seen > 0 ? 1 : 0) : seen / gold.length;
+      n++;
+    }
+    expect(p['role-gating']!.metrics.overall.visible).toBeCloseTo(sum / n, 12);
+  });
+
+  it('merged shards give the unsharded profile results, byte for byte', async () => {
+    const whole = await runEval(withRoles, profileConfig);
+    const parts: Array<{ dir: string; run: EvalRun }> = [];
+    for (let i = 1; i <= 2; i++) {
+      const dir = join(tmp, `profile-shard-${i}`);
+      writeRunDir(dir, await runEval(withRoles, profileConfig, { shard: { index: i, count: 2 } }), input.cases, input.catalog);
+      parts.push({ dir, run: readRunDir(dir) });
+    }
+    expect(JSON.stringify(stable(mergeRuns(parts, withRoles)))).toBe(JSON.stringify(stable(whole)));
+  });
+});
 
 describe('an evaluation run', () => {
   it('is deterministic apart from timings', async () => {

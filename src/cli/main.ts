@@ -23,6 +23,8 @@ import type { DatasetSource, Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
+import { parseProfileList, profileEntries } from '../profiles/registry.ts';
+import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { progressReporter } from './progress.ts';
 import { VERSION } from '../version.ts';
@@ -159,16 +161,18 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('eval')
-    .description('Evaluate retrievers on labelled cases: metrics overall, per slice and per namespace, per-query details and TREC runs.')
+    .description('Evaluate retrievers and profiles on labelled cases: metrics overall, per slice and per namespace, per-query details and TREC runs.')
     .option('--dataset <dir|name>', 'a dataset folder (generated or BEIR) or a name under datasets/ (e.g. metatool)')
     .option('--split <name>', 'only the cases of this split (BEIR qrels/<split>.tsv, or the cases\' split field)')
     .option('--catalog <path>', 'a catalog in any supported format (instead of --dataset)')
     .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
     .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
-    .option('--retrievers <list>', 'comma-separated retriever names', 'bm25')
+    .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)')
+    .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)')
+    .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', wholeNumber('--context-window'), DEFAULT_CONTEXT_WINDOW)
     .option('--k <list>', 'cut-offs for recall@k and friends', '1,3,5,10')
-    .option('--floor <x|name=x,…>', 'floor score: hits below it are dropped (one value for all, or per retriever)')
+    .option('--floor <x|name=x,…>', 'floor score: hits below it are dropped (one value for all, or per retriever or profile)')
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
@@ -178,14 +182,22 @@ export function buildProgram(io: Io): Command {
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
     .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', wholeNumber('--examples-per-tool'), 5)
     .option('--quiet', 'no progress output')
-    .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(14)} ${f.description}`).join('\n')}\n`)
+    .addHelpText(
+      'after',
+      () =>
+        `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n` +
+        `\nProfiles:\n${profileEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n`,
+    )
     .action(async (opts: EvalOptions) => {
       const source = evalSource(opts);
-      const retrievers = parseRetrieverList(opts.retrievers);
+      const profiles = opts.profiles !== undefined ? parseProfileList(opts.profiles) : [];
+      const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
       const ks = parseKs(opts.k);
-      const floors = parseFloors(opts.floor, retrievers);
+      const floors = parseFloors(opts.floor, [...retrievers, ...profiles]);
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
-      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r === 'hybrid')) throw new InputError('--model applies to the embed and hybrid retrievers, and none is evaluated');
+      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r === 'hybrid') && !profiles.includes('semantic-retrieval')) {
+        throw new InputError('--model applies to the embed and hybrid retrievers and the semantic-retrieval profile, and none is evaluated');
+      }
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
       if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null)) throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
@@ -199,7 +211,7 @@ export function buildProgram(io: Io): Command {
         examples = { from: opts.examplesFrom, perTool: opts.examplesPerTool, added: a.added };
       }
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
-      const config = { ...makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true), ...(examples ? { examples } : {}) };
+      const config = { ...makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles), ...(examples ? { examples } : {}) };
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
@@ -207,6 +219,7 @@ export function buildProgram(io: Io): Command {
         shard,
         ...(traces ? { traces } : {}),
         ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
+        ...(opts.contextWindow !== DEFAULT_CONTEXT_WINDOW ? { profileOptions: { contextWindow: opts.contextWindow } } : {}),
         progress: (name, done, total) => progress.update(name, done, total),
         indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
       });
@@ -217,12 +230,16 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('list')
-    .description('Every registered retriever (and, as they are added, profile), with a one-line description.')
+    .description('Every registered retriever and profile, with a one-line description.')
     .option('--json', 'print JSON')
     .action((opts: { json?: boolean }) => {
       const retrievers = retrieverEntries().map(([name, f]) => ({ name, kind: 'retriever', description: f.description }));
-      if (opts.json) io.out(`${JSON.stringify({ retrievers, profiles: [] }, null, 2)}\n`);
-      else io.out(`retrievers\n${retrievers.map((r) => `  ${r.name.padEnd(14)} ${r.description}`).join('\n')}\n`);
+      const profiles = profileEntries().map(([name, f]) => ({ name, kind: 'profile', description: f.description }));
+      if (opts.json) io.out(`${JSON.stringify({ retrievers, profiles }, null, 2)}\n`);
+      else {
+        const rows = (list: typeof retrievers) => list.map((r) => `  ${r.name.padEnd(18)} ${r.description}`).join('\n');
+        io.out(`retrievers\n${rows(retrievers)}\n\nprofiles\n${rows(profiles)}\n`);
+      }
     });
 
   program
@@ -268,7 +285,9 @@ interface EvalOptions {
   catalog?: string;
   cases?: string;
   format?: string;
-  retrievers: string;
+  retrievers?: string;
+  profiles?: string;
+  contextWindow: number;
   k: string;
   floor?: string;
   out?: string;
@@ -327,9 +346,10 @@ export function parseFloors(text: string | undefined, retrievers: readonly strin
 /** A compact table of the headline figures of each retriever. */
 export function formatRunSummary(r: Results): string {
   const ks = r.config.ks;
-  const cols = ['top1', ...ks.map((k) => `recall@${k}`), 'mrr@10', 'noToolFalsePositiveRate', 'scopeLeakCount'];
-  const head = ['retriever', ...cols.map((c) => (c === 'noToolFalsePositiveRate' ? 'noToolFP' : c === 'scopeLeakCount' ? 'leaks' : c)), 'p50 ms'];
-  const rows = Object.entries(r.retrievers).map(([name, x]) => [
+  const profiles = Object.entries(r.profiles ?? {});
+  const cols = ['top1', ...ks.map((k) => `recall@${k}`), 'mrr@10', ...(profiles.length ? ['visible'] : []), 'noToolFalsePositiveRate', 'scopeLeakCount'];
+  const head = ['strategy', ...cols.map((c) => (c === 'noToolFalsePositiveRate' ? 'noToolFP' : c === 'scopeLeakCount' ? 'leaks' : c)), 'p50 ms'];
+  const rows = [...Object.entries(r.retrievers), ...profiles].map(([name, x]) => [
     name,
     ...cols.map((c) => {
       const v = x.metrics.overall[c];

@@ -3,7 +3,7 @@
  * into place at the end, so an interrupted run never leaves a half-written `results.json`):
  *
  *   results.json                  the versioned envelope (metrics per retriever, overall / slice / namespace)
- *   details/<retriever>.jsonl     per case: ranked [id, score], pinned, leaks, ms
+ *   details/<name>.jsonl          per case (retriever or profile): ranked [id, score], pinned, leaks, ms (profiles: eager gold tools)
  *   runs/<retriever>.trec         TREC run: `qid Q0 docid rank score tag`
  *   runs/qrels.txt                TREC qrels of the graded cases: `qid 0 docid 1`
  *   runs/cases.tsv                every evaluated case: expected (tool | none | skill-only), gold mode, slices
@@ -106,7 +106,7 @@ export function readRunDir(dir: string): EvalRun {
     throw new InputError(`results schemaVersion ${String(results.schemaVersion)} is not one this Backpack reads (≤ ${RESULTS_SCHEMA_VERSION})`, { file });
   }
   const details: Record<string, QueryDetail[]> = {};
-  for (const name of Object.keys(results.retrievers)) {
+  for (const name of [...Object.keys(results.retrievers), ...Object.keys(results.profiles ?? {})]) {
     const p = join(dir, 'details', `${name}.jsonl`);
     if (!existsSync(p)) throw new InputError('per-query details are missing', { file: p });
     details[name] = parseJsonLines(readFileSync(p, 'utf8'), p).map((l) => l.value as unknown as QueryDetail);

@@ -5,7 +5,7 @@
  */
 import { InputError } from '../catalog/errors.ts';
 import type { EvalInput } from './input.ts';
-import { catalogFacts, envelope, percentile, retrieverResults, type QueryDetail } from './results.ts';
+import { catalogFacts, envelope, exposureMeans, percentile, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
 
@@ -29,20 +29,28 @@ export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, in
   const facts = catalogFacts(input.catalog);
   const config = first.config;
   const retrievers: EvalRun['results']['retrievers'] = {};
+  const profiles: NonNullable<EvalRun['results']['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
-  for (const name of config.retrievers) {
+  const mergeOne = (name: string, kind: 'retriever' | 'profile'): RetrieverResults => {
     const byCase = new Map<string, QueryDetail>();
     for (const { run } of runs) for (const d of run.details[name] ?? []) byCase.set(d.caseId, d);
     const ordered = input.cases.filter((c) => byCase.has(c.id));
     if (ordered.length !== input.cases.length) {
-      throw new InputError(`the shards cover ${ordered.length} of the dataset's ${input.cases.length} cases for retriever ${name}`);
+      throw new InputError(`the shards cover ${ordered.length} of the dataset's ${input.cases.length} cases for ${kind} ${name}`);
     }
     const list = ordered.map((c) => byCase.get(c.id)!);
-    const lat = runs.map(({ run }) => run.results.retrievers[name]!.latency);
+    const lat = runs.map(({ run }) => (kind === 'retriever' ? run.results.retrievers[name] : run.results.profiles?.[name])!.latency);
     const ms = list.map((d) => d.ms);
     const latency = { indexMs: Math.max(...lat.map((l) => l.indexMs)), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: Math.max(...lat.map((l) => l.peakRssMb)) };
-    retrievers[name] = retrieverResults(ordered, list, facts, config, first.retrievers[name]!.config, latency, traces);
+    const own = kind === 'retriever' ? first.retrievers[name]! : first.profiles![name]!;
     details[name] = list;
+    return retrieverResults(ordered, list, facts, config, own.config, latency, traces);
+  };
+  for (const name of config.retrievers) retrievers[name] = mergeOne(name, 'retriever');
+  for (const name of config.profiles ?? []) {
+    const merged = mergeOne(name, 'profile');
+    const exposure = first.profiles![name]!.exposure;
+    profiles[name] = { ...(exposure.search ? merged : withoutRanking(merged)), exposure: { ...exposure, perCase: exposureMeans(details[name]!) } };
   }
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
   return {
@@ -51,8 +59,10 @@ export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, in
       config,
       shard: null,
       retrievers,
+      ...(config.profiles?.length ? { profiles } : {}),
       timings: { startedAt, durationMs: runs.reduce((a, { run }) => a + run.results.timings.durationMs, 0) },
     }),
     details,
   };
 }
+

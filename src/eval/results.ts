@@ -20,6 +20,8 @@ export type DatasetSource =
 
 export interface EvalConfig {
   retrievers: string[];
+  /** Profiles evaluated after the retrievers (absent when none, so older configs hash the same). */
+  profiles?: string[];
   /** Cut-offs, ascending. */
   ks: number[];
   /** How many ranked tools the policy keeps: max(ks, 10), so mrr@10 and ndcg@10 are defined. */
@@ -45,6 +47,10 @@ export interface QueryDetail {
   leaks: string[];
   /** Sticky retrieval kept the session's tool set (present only when true). */
   kept?: boolean;
+  /** Profiles only: the case's gold tools the profile sends eagerly (before any search). */
+  eager?: string[];
+  /** Profiles only: eager tools for this case's caller, tools its search put in front of the model, characters of the search result. */
+  exposure?: { eagerTools: number; loadedTools: number; resultChars: number };
   /** Search time (ms). A timing: not part of any metric. */
   ms: number;
 }
@@ -64,6 +70,25 @@ export interface RetrieverResults {
   latency: { indexMs: number; p50Ms: number; p95Ms: number; peakRssMb: number; index?: Record<string, number> };
 }
 
+/** What a profile puts in front of the model, summarised (tokens are counted on the exposure model). */
+export interface ExposureSummary {
+  /** Results one search returns (0: the profile offers no search on this catalog). */
+  searchLimit: number;
+  /** The profile offered a search tool on this catalog (false: everything it shows is eager). */
+  search: boolean;
+  /** How a search result reaches the model (`schemas`, `references`, `metadata`, `sdk`). */
+  form: string;
+  sticky: boolean;
+  /** Before any search, for a caller with every scope and no role. */
+  unrestricted: { eagerTools: number; metaTools: string[]; advertisementChars: number; advertisementBytes: number };
+  /** Means over the tool-labelled cases: eager tools for the case's caller, tools a search put in front of the model, characters of the search result. */
+  perCase: { eagerTools: number; loadedTools: number; searchResultChars: number };
+}
+
+export interface ProfileResults extends RetrieverResults {
+  exposure: ExposureSummary;
+}
+
 export interface Results {
   schemaVersion: number;
   backpack: { version: string; gitSha: string | null };
@@ -74,6 +99,8 @@ export interface Results {
   /** The shard this file covers, or null for all cases. */
   shard: { index: number; count: number } | null;
   retrievers: Record<string, RetrieverResults>;
+  /** Present when profiles were evaluated. */
+  profiles?: Record<string, ProfileResults>;
   timings: { startedAt: string; durationMs: number };
 }
 
@@ -115,7 +142,7 @@ export function retrieverResults(
   latency: RetrieverResults['latency'],
   traces?: ReadonlyMap<string, Trace>,
 ): RetrieverResults {
-  const results: CaseResult[] = details.map((d) => ({ caseId: d.caseId, ranked: d.ranked.map(([id]) => id), scopeLeaks: d.leaks.length }));
+  const results: CaseResult[] = details.map((d) => ({ caseId: d.caseId, ranked: d.ranked.map(([id]) => id), scopeLeaks: d.leaks.length, ...(d.eager ? { eager: d.eager } : {}) }));
   const ev = evaluate(cases.map(caseLabel), results, facts, config.ks);
   const out: RetrieverResults = {
     config: retrieverConfig,
@@ -137,6 +164,39 @@ export function envelope(parts: Omit<Results, 'schemaVersion' | 'backpack' | 'co
     configHash: configHash(parts.config),
     shard: parts.shard,
     retrievers: parts.retrievers,
+    ...(parts.profiles ? { profiles: parts.profiles } : {}),
     timings: parts.timings,
+  };
+}
+
+/** Means of the per-case exposure figures over the cases that have them (profiles' tool-labelled cases), in case order. */
+export function exposureMeans(details: readonly QueryDetail[]): ExposureSummary['perCase'] {
+  let n = 0;
+  let eager = 0;
+  let loaded = 0;
+  let chars = 0;
+  for (const d of details) {
+    if (!d.exposure) continue;
+    n++;
+    eager += d.exposure.eagerTools;
+    loaded += d.exposure.loadedTools;
+    chars += d.exposure.resultChars;
+  }
+  return n ? { eagerTools: eager / n, loadedTools: loaded / n, searchResultChars: chars / n } : { eagerTools: 0, loadedTools: 0, searchResultChars: 0 };
+}
+
+/** Kinds that measure a ranking: left out of a profile with no search (nothing was ranked; `visible` says what reached the model). */
+const RANKING_KINDS = new Set(['top1', 'recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall']);
+
+export function withoutRanking(r: RetrieverResults): RetrieverResults {
+  const strip = (t: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));
+  const m = r.metrics;
+  return {
+    ...r,
+    metrics: {
+      overall: strip(m.overall),
+      slices: Object.fromEntries(Object.entries(m.slices).map(([k, t]) => [k, strip(t)])),
+      namespaces: Object.fromEntries(Object.entries(m.namespaces).map(([k, t]) => [k, strip(t)])),
+    },
   };
 }

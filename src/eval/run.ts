@@ -2,11 +2,14 @@
  * The runner: every retriever over every case of the (shard of the) dataset, through the policy
  * layer, then the metrics. Deterministic except for timings.
  */
+import type { Case } from '../catalog/types.ts';
+import { createProfile } from '../profiles/registry.ts';
+import type { Profile, ProfileOptions } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { hasIndexStats, isDescribable, reportsIndexProgress, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import type { EvalInput } from './input.ts';
-import { catalogFacts, envelope, percentile, retrieverResults, type EvalConfig, type QueryDetail, type Results } from './results.ts';
+import { catalogFacts, envelope, exposureMeans, percentile, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import type { Trace } from './traces.ts';
 
@@ -17,8 +20,12 @@ export interface RunOptions {
   progress?: (retriever: string, done: number, total: number) => void;
   /** Build retrievers (tests pass their own); default: the registry. */
   create?: (name: string) => Retriever;
-  /** Options for the registry's retrievers (`--model`). */
+  /** Build profiles (tests pass their own); default: the profile registry. */
+  createProfile?: (name: string) => Profile;
+  /** Options for the registry's retrievers (`--model`); profiles get them too. */
   retrieverOptions?: RetrieverOptions;
+  /** Options only profiles use (`--context-window`). */
+  profileOptions?: ProfileOptions;
   /** Called while a retriever builds its index, when it reports progress: (retriever, done, total). */
   indexProgress?: (retriever: string, done: number, total: number) => void;
 }
@@ -30,9 +37,9 @@ export interface EvalRun {
 }
 
 /** Resolve the cut-offs and depth: ks ascending and unique, depth = max(ks, 10). */
-export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, number | null>, traces: string | null, sticky = false): EvalConfig {
+export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, number | null>, traces: string | null, sticky = false, profiles: string[] = []): EvalConfig {
   const sorted = [...new Set(ks)].sort((a, b) => a - b);
-  return { retrievers, ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
+  return { retrievers, ...(profiles.length ? { profiles } : {}), ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
 }
 
 export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOptions = {}): Promise<EvalRun> {
@@ -40,45 +47,33 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const startedAt = new Date(started).toISOString();
   const cases = casesOfShard(input.cases, opts.shard ?? null);
   const facts = catalogFacts(input.catalog);
-  const create = opts.create ?? ((name: string) => createRetriever(name, { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions }));
+  const shared = { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions };
+  const create = opts.create ?? ((name: string) => createRetriever(name, shared));
+  const makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...opts.profileOptions }));
   const results: Results['retrievers'] = {};
+  const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
   for (const name of config.retrievers) {
     const retriever = create(name);
-    // A fresh policy per retriever: sticky sessions must not carry one retriever's tool sets into the next.
-    const policy = new Policy(input.catalog);
-    if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
     const t0 = performance.now();
+    if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
     await retriever.index(input.catalog);
     const indexMs = performance.now() - t0;
-    const floor = config.floors[name] ?? undefined;
-    const list: QueryDetail[] = [];
-    opts.progress?.(name, 0, cases.length);
-    for (let i = 0; i < cases.length; i++) {
-      const c = cases[i]!;
-      if (c.expectedTools === undefined) {
-        // A skill-only case is not labelled for tools: nothing to search for.
-        list.push({ caseId: c.id, ranked: [], pinned: [], leaks: [], ms: 0 });
-        continue;
-      }
-      const q0 = performance.now();
-      const exposure = await policy.expose(
-        retriever,
-        c.request,
-        {
-          ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
-          ...(c.role !== undefined ? { role: c.role } : {}),
-          ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
-        },
-        { depth: config.depth, ...(floor !== undefined ? { floor } : {}), ...(config.sticky ? { sticky: true } : {}) },
-      );
-      const ms = performance.now() - q0;
-      list.push({ caseId: c.id, ranked: exposure.ranked.map((h) => [h.id, h.score]), pinned: exposure.pinned, leaks: exposure.leaks, ...(exposure.kept ? { kept: true } : {}), ms: round3(ms) });
-      if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
-    }
-    const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);
-    const latency = { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb(), ...indexCounters(retriever) };
-    results[name] = retrieverResults(cases, list, facts, config, isDescribable(retriever) ? retriever.describe() : {}, latency, opts.traces);
+    const list = await searchCases(name, retriever, null, cases, input, config, opts);
+    results[name] = retrieverResults(cases, list, facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces);
+    details[name] = list;
+  }
+  for (const name of config.profiles ?? []) {
+    const profile = makeProfile(name);
+    const t0 = performance.now();
+    if (opts.indexProgress) wireIndexProgress(profile, (done, total) => opts.indexProgress!(name, done, total));
+    await profile.index(input.catalog);
+    const indexMs = performance.now() - t0;
+    const searcher = profile.searcher();
+    const exposure = new ExposureTally(profile, new Policy(input.catalog));
+    const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
+    const r = retrieverResults(cases, list, facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
+    profiles[name] = { ...(searcher ? r : withoutRanking(r)), exposure: exposure.summary(searcher !== null, list) };
     details[name] = list;
   }
   return {
@@ -87,14 +82,113 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
       config,
       shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
       retrievers: results,
+      ...(config.profiles?.length ? { profiles } : {}),
       timings: { startedAt, durationMs: Date.now() - started },
     }),
     details,
   };
 }
 
-/** Numeric index counters of a retriever, or of the first of its children that has them. */
-function indexCounters(r: Retriever): { index?: Record<string, number> } {
+/**
+ * Every case of the run through the policy layer with `searcher` (none: nothing is searched), in
+ * dataset order. With an exposure tally (profiles), each case also records the gold tools the
+ * profile sends eagerly, and the tally adds up what was put in front of the model.
+ */
+async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: RunOptions): Promise<QueryDetail[]> {
+  // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
+  const policy = new Policy(input.catalog);
+  const floor = config.floors[name] ?? undefined;
+  const sticky = config.sticky === true || exposure?.sticky === true;
+  const depth = exposure ? Math.min(config.depth, exposure.searchLimit) : config.depth;
+  const list: QueryDetail[] = [];
+  opts.progress?.(name, 0, cases.length);
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.expectedTools === undefined) {
+      // A skill-only case is not labelled for tools: nothing to search for.
+      list.push({ caseId: c.id, ranked: [], pinned: [], leaks: [], ms: 0 });
+      continue;
+    }
+    const caller = {
+      ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
+      ...(c.role !== undefined ? { role: c.role } : {}),
+      ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
+    };
+    const q0 = performance.now();
+    const found =
+      searcher && depth > 0
+        ? await policy.expose(searcher, c.request, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
+        : { ranked: [], pinned: [], leaks: [] };
+    const ms = performance.now() - q0;
+    const detail: QueryDetail = { caseId: c.id, ranked: found.ranked.map((h) => [h.id, h.score]), pinned: found.pinned, leaks: found.leaks, ...('kept' in found && found.kept ? { kept: true } : {}), ms: round3(ms) };
+    if (exposure) Object.assign(detail, exposure.record(c, caller, found.ranked));
+    list.push(detail);
+    if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
+  }
+  return list;
+}
+
+/** Per-caller exposure of a profile (cached per scope set and role) and its running totals. */
+class ExposureTally {
+  readonly sticky: boolean;
+  readonly searchLimit: number;
+  private readonly cache = new Map<string, { eager: ReadonlySet<string>; count: number }>();
+  private form = 'schemas';
+
+  constructor(
+    private readonly profile: Profile,
+    private readonly policy: Policy,
+  ) {
+    this.sticky = profile.sticky === true;
+    this.searchLimit = profile.searchLimit;
+  }
+
+  private before(callerScopes: readonly string[] | undefined, role: string | undefined): { eager: ReadonlySet<string>; count: number } {
+    const key = `${callerScopes ? [...callerScopes].sort().join('\n') : '*'}\u0000${role ?? ''}`;
+    let entry = this.cache.get(key);
+    if (!entry) {
+      const allowed = this.policy.allowedMask(callerScopes);
+      const b = this.profile.beforeSearch({ ...(allowed ? { allowed } : {}), ...(callerScopes ? { callerScopes } : {}), ...(role !== undefined ? { role } : {}) });
+      entry = { eager: new Set(b.eager), count: b.eager.length };
+      if (this.cache.size >= 64) this.cache.clear();
+      this.cache.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** One case's exposure: its gold tools that are eager for its caller, and the case's exposure figures. */
+  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[]): Pick<QueryDetail, 'eager' | 'exposure'> {
+    const entry = this.before(caller.callerScopes, caller.role);
+    const allowed = this.policy.allowedMask(caller.callerScopes);
+    const added = this.profile.afterSearch(ranked, { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) });
+    this.form = added.form;
+    return {
+      eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager.has(id)),
+      exposure: { eagerTools: entry.count, loadedTools: added.loaded.length, resultChars: added.text.length },
+    };
+  }
+
+  summary(search: boolean, details: readonly QueryDetail[]): ExposureSummary {
+    const b = this.profile.beforeSearch({});
+    return {
+      searchLimit: search ? this.searchLimit : 0,
+      search,
+      form: this.form,
+      sticky: this.sticky,
+      unrestricted: { eagerTools: b.eager.length, metaTools: b.metaTools.map((t) => t.name), advertisementChars: b.advertisement.length, advertisementBytes: Buffer.byteLength(b.advertisement) },
+      perCase: exposureMeans(details),
+    };
+  }
+}
+
+function latencyOf(list: readonly QueryDetail[], cases: readonly Case[], indexMs: number, indexed: object): RetrieverResults['latency'] {
+  const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);
+  return { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb(), ...indexCounters(indexed) };
+}
+
+/** Numeric index counters of a retriever (or profile), or of the first of its children that has them. */
+function indexCounters(x: object): { index?: Record<string, number> } {
+  const r = x as Retriever;
   if (hasIndexStats(r)) {
     const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
     if (numbers.length) return { index: Object.fromEntries(numbers) };
@@ -107,8 +201,9 @@ function indexCounters(r: Retriever): { index?: Record<string, number> } {
   return {};
 }
 
-/** Hand an index-progress callback to a retriever and to the retrievers it is composed of. */
-function wireIndexProgress(r: Retriever, cb: (done: number, total: number) => void): void {
+/** Hand an index-progress callback to a retriever (or profile) and to the retrievers it is composed of. */
+function wireIndexProgress(x: object, cb: (done: number, total: number) => void): void {
+  const r = x as Retriever;
   if (reportsIndexProgress(r)) r.setProgress(cb);
   const children = (r as { children?: unknown }).children;
   if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') wireIndexProgress(c as Retriever, cb);

@@ -6,7 +6,8 @@
  *
  * Which cases a metric averages over:
  * - graded cases (`expectedTools` non-empty): `top1`, `recall@k`, `mrr@10`, `ndcg@10`,
- *   `missedEntirely@k`, `namespaceRecall@k` (under the case's `goldMode`, default `all`);
+ *   `missedEntirely@k`, `namespaceRecall@k` (under the case's `goldMode`, default `all`), and
+ *   `visible` for profiles (results that carry `eager`);
  * - multi-gold cases (≥ 2 distinct expected tools, goldMode `all`): `allGold@k`, `anyGold@k`;
  * - no-tool cases (`expectedTools: []`): `noToolFalsePositiveRate`;
  * - every case: `scopeLeakCount`, a sum;
@@ -26,6 +27,7 @@ import {
   recallAtK,
   reciprocalRank,
   top1,
+  visible,
   type GoldMode,
 } from './ranking.ts';
 import { checkScopeLeaks, scopeLeakCount } from './scope.ts';
@@ -118,6 +120,7 @@ function scoreCase(label: CaseLabel, result: CaseResult, facts: CatalogFacts, ks
   for (const k of ks) {
     scores[formatMetricId({ kind: 'namespaceRecall', k })] = namespaceRecallAtK(ranked, expected, k, (id) => facts.namespaceOf(id), mode);
   }
+  if (result.eager !== undefined) scores[formatMetricId({ kind: 'visible' })] = visible(ranked, result.eager, expected, mode);
   const namespaces = new Set<string>();
   for (const id of expected) {
     const ns = facts.namespaceOf(id);

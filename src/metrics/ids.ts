@@ -20,7 +20,8 @@ export type MetricKind =
   | 'missedEntirely'
   | 'noToolFalsePositiveRate'
   | 'scopeLeakCount'
-  | 'namespaceRecall';
+  | 'namespaceRecall'
+  | 'visible';
 
 /** Case counts, always present in a metric table. */
 export type CountKind = 'cases' | 'gradedCases' | 'noToolCases' | 'multiGoldCases';
@@ -107,6 +108,13 @@ export const METRICS = {
   namespaceRecall: {
     description: 'Graded cases: |ns(gold) ∩ ns(top-k)| / |ns(gold)|, the share of gold namespaces surfaced; averaged.',
     needsK: true,
+    higherIsBetter: true,
+    group: 'quality',
+  },
+  visible: {
+    description:
+      "Profiles only: graded cases, the share of gold tools in front of the model after one search — sent eagerly or returned by the profile's search (goldMode 'any': 1 if one is); averaged.",
+    needsK: false,
     higherIsBetter: true,
     group: 'quality',
   },

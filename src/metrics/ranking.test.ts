@@ -146,3 +146,18 @@ describe('namespaceRecallAtK', () => {
     expect(namespaceRecallAtK(['d'], gold, 1, namespaceOf, 'any')).toBe(0);
   });
 });
+
+describe('visible (profiles)', () => {
+  it('counts gold tools returned by the search or sent eagerly', async () => {
+    const { visible } = await import('./ranking.ts');
+    // gold {a, b, c}: a returned, c eager, b nowhere → 2/3.
+    expect(visible(['a', 'x'], ['c'], ['a', 'b', 'c'])).toBeCloseTo(2 / 3, 12);
+    // goldMode any: one visible is enough.
+    expect(visible([], ['c'], ['a', 'b', 'c'], 'any')).toBe(1);
+    expect(visible(['x'], [], ['a', 'b'], 'any')).toBe(0);
+    // a gold tool both returned and eager counts once; repeated gold ids count once.
+    expect(visible(['a'], ['a'], ['a', 'a', 'b'])).toBe(0.5);
+    // nothing searched and nothing eager.
+    expect(visible([], [], ['a'])).toBe(0);
+  });
+});

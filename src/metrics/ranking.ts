@@ -61,6 +61,21 @@ export function recallAtK(ranked: readonly string[], gold: readonly string[], k:
   return hits / new Set(gold).size;
 }
 
+/**
+ * Visible: the share of gold tools in front of the model after one search, whether a search
+ * returned them (`ranked`, already cut to what the search returns) or they were there from the
+ * start (`eager`: the case's gold tools whose definitions a profile sends eagerly).
+ * - mode `all`: |gold ∩ (ranked ∪ eager)| / |gold| (distinct gold tools);
+ * - mode `any`: 1 if any gold tool is visible, else 0.
+ */
+export function visible(ranked: readonly string[], eager: readonly string[], gold: readonly string[], mode: GoldMode = 'all'): number {
+  const shown = new Set([...ranked, ...eager]);
+  const distinct = [...new Set(gold)];
+  const hits = distinct.filter((id) => shown.has(id)).length;
+  if (mode === 'any') return hits > 0 ? 1 : 0;
+  return hits / distinct.length;
+}
+
 /** AllGold@k: 1 if every (distinct) gold tool is in the top k, else 0. */
 export function allGoldAtK(ranked: readonly string[], gold: readonly string[], k: number): number {
   return goldHitRanks(ranked, gold, k).length === new Set(gold).size ? 1 : 0;

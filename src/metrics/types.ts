@@ -20,6 +20,11 @@ export interface CaseResult {
   ranked: readonly string[];
   /** How many tools the retriever returned that the caller's scopes do not allow (must be 0). */
   scopeLeaks: number;
+  /**
+   * Profiles only: the case's gold tools the profile sends eagerly (in front of the model before any
+   * search). Present ⇒ the `visible` metric is computed.
+   */
+  eager?: readonly string[];
 }
 
 /** Catalog facts the metrics need. */

@@ -63,6 +63,8 @@ export interface Profile {
   readonly name: string;
   /** Results one search returns (the harness's default limit). */
   readonly searchLimit: number;
+  /** Sticky-per-task retrieval is part of the strategy (the evaluation turns it on for this profile). */
+  readonly sticky?: boolean;
   /** Build the search index and whatever the exposure model needs. Called once before anything else. */
   index(catalog: Catalog): Promise<void>;
   /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { rankStable } from '../rank.ts';
 import type { Hit } from '../types.ts';
-import { Bm25Retriever, FIELD_NAMES, type Bm25Options, type FieldWeights } from './index.ts';
+import { Bm25Retriever, FIELD_NAMES, hermesRequiredTerms, type Admission, type Bm25Options, type FieldWeights } from './index.ts';
 import { BM25_DEFAULT_OPTIONS, BM25_PLAIN_OPTIONS, BM25_FACTORIES, createBm25 } from './presets.ts';
 import { idf, termWeight } from './score.ts';
 import { makeTokenizer, type TokenizerOptions } from './tokenize.ts';
@@ -199,6 +199,98 @@ describe('Bm25Retriever with weighted fields', () => {
   });
 });
 
+/*
+ * 'hermes' admission (docs/harness-profiles.md §B3), plain tokens over name + description.
+ * Tools (name = id; description adds the words after it):
+ *   gmail_send     "Send an email."            gmail send | send an email
+ *   incident_email "Email the incident team."  incident email | email the incident team
+ *   slack_send     "Send a message."           slack send | send a message
+ *   gmail_search   "Search email threads."     gmail search | search email threads
+ * df: email 3; gmail 2, send 2; incident, slack, search, team, message, threads, an, the, a 1. N = 4.
+ */
+const HERMES_PLAIN: Bm25Options = { ...PLAIN, params: { k1: 1.5, b: 0.75 }, admission: 'hermes' };
+const MAIL = [
+  tool({ id: 'gmail_send', name: 'gmail_send', description: 'Send an email.' }),
+  tool({ id: 'incident_email', name: 'incident_email', description: 'Email the incident team.' }),
+  tool({ id: 'slack_send', name: 'slack_send', description: 'Send a message.' }),
+  tool({ id: 'gmail_search', name: 'gmail_search', description: 'Search email threads.' }),
+];
+/*
+ * Coverage catalog, description only (names are single made-up words no query uses):
+ *   t1 alpha beta gamma   t2 alpha delta   t3 alpha omega   t4 beta gamma delta   t5 beta gamma delta omega
+ * df: alpha, beta, gamma, delta 3; omega 2.
+ */
+const COVER = [
+  ['t1', 'alpha beta gamma'],
+  ['t2', 'alpha delta'],
+  ['t3', 'alpha omega'],
+  ['t4', 'beta gamma delta'],
+  ['t5', 'beta gamma delta omega'],
+].map(([id, description]) => tool({ id: id!, name: `n${id}`, description: description! }));
+
+const idsOf = (hits: Hit[]) => hits.map((h) => h.id).sort();
+
+describe("Bm25Retriever with 'hermes' admission", () => {
+  it('admits only documents with the gate token (highest idf, first in query order on a tie)', async () => {
+    const r = await built(MAIL, HERMES_PLAIN);
+    const any = await built(MAIL, { ...HERMES_PLAIN, admission: 'any-term' });
+    // "send gmail email": send and gmail both df 2 → gate "send" (first); 3 answerable → 1 term suffices.
+    expect(idsOf(await r.search('send gmail email', { k: 10 }))).toEqual(['gmail_send', 'slack_send']);
+    // Same words, gmail first → gate "gmail".
+    expect(idsOf(await r.search('gmail send email', { k: 10 }))).toEqual(['gmail_search', 'gmail_send']);
+    // any-term returns all four (incident_email shares only "email"); admission never changes a score.
+    const all = await any.search('send gmail email', { k: 10 });
+    expect(all).toHaveLength(4);
+    for (const h of await r.search('send gmail email', { k: 10 })) expect(h.score).toBe(all.find((a) => a.id === h.id)!.score);
+    // A single rare word gates itself.
+    expect(idsOf(await r.search('incident', { k: 10 }))).toEqual(['incident_email']);
+  });
+
+  it('admits nothing when a query token is in no document (df 0 has the highest idf)', async () => {
+    const r = await built(MAIL, HERMES_PLAIN);
+    expect(await r.search('send gmail zebra', { k: 10 })).toEqual([]);
+    expect(await r.search('zebra', { k: 10 })).toEqual([]);
+    expect(await r.search('', { k: 10 })).toEqual([]);
+    // The unknown token decides even after known ones, and the scratch state is clean afterwards.
+    expect(await r.search('email email zebra', { k: 10 })).toEqual([]);
+    expect(idsOf(await r.search('email', { k: 10 }))).toEqual(['gmail_search', 'gmail_send', 'incident_email']);
+    // A stop word the tokenizer drops is not a query token, so it cannot be an unknown gate.
+    const stop = await built(MAIL, { ...HERMES_PLAIN, tokenizer: { ...PLAIN_TOKENS, stopWords: 'english' } });
+    expect(idsOf(await stop.search('send with gmail', { k: 10 }))).toEqual(['gmail_send', 'slack_send']);
+    expect(await r.search('send with gmail', { k: 10 })).toEqual([]); // no stop words: "with" is unknown
+  });
+
+  it('applies the coverage floor from exactly 4 answerable terms', async () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map(hermesRequiredTerms)).toEqual([1, 1, 1, 1, 2, 3, 3, 4]);
+    const r = await built(COVER, HERMES_PLAIN);
+    // 3 answerable → 1 required; gate alpha (all df 3, first): t1, t2, t3.
+    expect(idsOf(await r.search('alpha beta gamma', { k: 10 }))).toEqual(['t1', 't2', 't3']);
+    // Duplicates do not raise the floor (answerable is unique terms).
+    expect(idsOf(await r.search('alpha alpha beta gamma', { k: 10 }))).toEqual(['t1', 't2', 't3']);
+    // 4 answerable → 2 required: t1 has 3, t2 has exactly 2 (alpha, delta), t3 only alpha.
+    expect(idsOf(await r.search('alpha beta gamma delta', { k: 10 }))).toEqual(['t1', 't2']);
+    // 5 answerable → 3 required; gate omega (df 2): t3 has 2 (alpha, omega), t5 has 4.
+    expect(idsOf(await r.search('alpha beta gamma delta omega', { k: 10 }))).toEqual(['t5']);
+    // 3 known + 1 unknown: the unknown token is the gate, nothing is admitted.
+    expect(await r.search('alpha beta gamma zebra', { k: 10 })).toEqual([]);
+  });
+
+  it('honours the mask before admission; df stays that of the whole catalog', async () => {
+    const r = await built(COVER, HERMES_PLAIN);
+    // t1 masked: alpha's df is still 3, gate still alpha, t2 still passes the floor.
+    expect(idsOf(await r.search('alpha beta gamma delta', { k: 10, allowed: Uint8Array.from([0, 1, 1, 1, 1]) }))).toEqual(['t2']);
+    expect(await r.search('alpha beta gamma delta', { k: 10, allowed: new Uint8Array(5) })).toEqual([]);
+    expect((await r.search('alpha beta gamma', { k: 2 })).length).toBe(2);
+  });
+
+  it('describes the admission only when it is not the default', () => {
+    expect(new Bm25Retriever('x', PLAIN).describe()).not.toHaveProperty('admission');
+    expect(new Bm25Retriever('x', { ...PLAIN, admission: 'any-term' }).describe()).toEqual(new Bm25Retriever('x', PLAIN).describe());
+    expect(new Bm25Retriever('x', HERMES_PLAIN).describe()).toMatchObject({ admission: 'hermes', returns: expect.stringMatching(/gate token/) });
+    expect(() => new Bm25Retriever('x', { ...PLAIN, admission: 'all' as Admission })).toThrow(/admission must be one of/);
+  });
+});
+
 describe('presets and describe()', () => {
   it('createBm25 picks the preset by name and lays options over it', () => {
     expect(createBm25('bm25').describe()).toMatchObject({ name: 'bm25', ...BM25_DEFAULT_OPTIONS });
@@ -269,9 +361,19 @@ function oracle(tools: Tool[], o: Bm25Options, query: string, allowed: Uint8Arra
   const avgdl = N > 0 && sumDl > 0 ? sumDl / N : 1;
   const df = (term: string) => docs.filter((d) => d.tf.has(term)).length;
   const q = tokenize(query);
+  // 'hermes' admission, written out as upstream does it: gate = max by idf (first on ties), answerable = unique terms with df > 0.
+  let admit = (_d: (typeof docs)[number]): boolean => true;
+  if ((o.admission ?? 'any-term') === 'hermes' && q.length > 0) {
+    let gate = q[0]!;
+    for (const t of q) if (idf(N, df(t)) > idf(N, df(gate))) gate = t;
+    const answerable = [...new Set(q)].filter((t) => df(t) > 0);
+    const required = answerable.length < 4 ? 1 : Math.ceil(answerable.length * 0.5);
+    admit = (d) => d.tf.has(gate) && answerable.filter((t) => d.tf.has(t)).length >= required;
+  }
   const hits: Hit[] = [];
   docs.forEach((d, i) => {
     if (allowed !== undefined && allowed[i] !== 1) return;
+    if (!admit(d)) return;
     let score = 0;
     let matched = false;
     for (const term of q) {
@@ -315,6 +417,7 @@ const optionsArb: fc.Arbitrary<Bm25Options> = fc.record({
     minLength: fc.constantFrom(1, 2, 3),
   }),
   fields: fc.record({ name: weight, namespace: weight, summary: weight, description: weight, examples: weight, params: weight }),
+  admission: fc.constantFrom<Admission | undefined>(undefined, 'any-term', 'hermes'),
 });
 
 describe('Bm25Retriever against a brute-force oracle (property)', () => {

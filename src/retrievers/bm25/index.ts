@@ -14,6 +14,11 @@
  * terms' postings, into a reused Float64Array with a touched-doc list to reset, followed by a
  * top-k binary heap in exactly `rankStable` order (score descending, then tool id ascending, via a
  * precomputed rank of each doc's id).
+ *
+ * Admission (which scored documents are returned, {@link Admission}): `'any-term'` (default) returns
+ * every document sharing a query term (score > 0); `'hermes'` is Hermes Agent's rarest-token gate and
+ * coverage floor (docs/harness-profiles.md §B3, `tools/tool_search_catalog.py` @13a4e497). Admission
+ * only filters: the scores of admitted documents are those of `'any-term'`.
  */
 import { checkedMask } from '../rank.ts';
 import type { Catalog, Tool } from '../../catalog/types.ts';
@@ -36,10 +41,39 @@ export type FieldName = (typeof FIELD_NAMES)[number];
  */
 export type FieldWeights = Record<FieldName, number>;
 
+/**
+ * Which documents a search may return (scores are the same either way):
+ * - `'any-term'`: every document that contains at least one query term (score > 0), the textbook rule;
+ * - `'hermes'`: Hermes Agent's admission (§B3, `search_catalog` in `tools/tool_search_catalog.py`):
+ *   1. the **gate token** is the query token with the highest idf, the first in query order on a tie;
+ *      a token no document contains has df 0 and so the highest idf of all (idf falls strictly with
+ *      df), so a query with any unknown token admits nothing;
+ *   2. a document must contain the gate token;
+ *   3. **coverage floor**: with *answerable* = the unique query terms some document contains, a
+ *      document must contain at least ceil(0.5 · answerable) of them when answerable ≥ 4, else 1.
+ *   Query tokens are those the tokenizer keeps (stop words, if any, are not query tokens). Hermes's
+ *   exact-name rule is not a BM25 matter: the Hermes profile adds it on top.
+ */
+export type Admission = 'any-term' | 'hermes';
+
+export const ADMISSIONS: readonly Admission[] = ['any-term', 'hermes'];
+
+/** `'hermes'` coverage floor: engages from this many answerable terms (`MIN_ANSWERABLE_TERMS_FOR_COVERAGE`). */
+export const HERMES_MIN_ANSWERABLE_TERMS = 4;
+/** `'hermes'` coverage floor: the share of answerable terms a document must contain (`MIN_QUERY_TERM_COVERAGE`). */
+export const HERMES_MIN_TERM_COVERAGE = 0.5;
+
+/** How many of `answerable` unique query terms a document must contain under `'hermes'` admission. */
+export function hermesRequiredTerms(answerable: number): number {
+  return answerable < HERMES_MIN_ANSWERABLE_TERMS ? 1 : Math.ceil(answerable * HERMES_MIN_TERM_COVERAGE);
+}
+
 export interface Bm25Options {
   params: BM25Params;
   tokenizer: TokenizerOptions;
   fields: FieldWeights;
+  /** Which documents a search may return; default `'any-term'` (see {@link Admission}). */
+  admission?: Admission;
 }
 
 /**
@@ -83,7 +117,14 @@ export function checkBm25Options(o: Bm25Options): void {
   for (const f of Object.keys(o.fields)) {
     if (!(FIELD_NAMES as readonly string[]).includes(f)) throw new RangeError(`unknown field "${f}" (fields: ${FIELD_NAMES.join(', ')})`);
   }
+  if (o.admission !== undefined && !ADMISSIONS.includes(o.admission)) {
+    throw new RangeError(`admission must be one of ${ADMISSIONS.join(', ')} (got ${JSON.stringify(o.admission)})`);
+  }
 }
+
+/** Query-term codes besides term ids: the tokenizer drops the token / no document contains it. */
+const DROPPED = -1;
+const UNKNOWN = -2;
 
 /** Raw-token → term-id memo entries kept for query words not in the index (bounds memory). */
 const QUERY_MEMO_LIMIT = 1 << 16;
@@ -112,7 +153,7 @@ export class Bm25Retriever implements Retriever, Describable {
   private ids: string[] = [];
   private n = 0;
   private avgdl = 1;
-  /** Raw token (as `scan` gives it) → term id, or -1 if the tokenizer drops it or no document has it. */
+  /** Raw token (as `scan` gives it) → term id, {@link DROPPED} if the tokenizer drops it, {@link UNKNOWN} if no document has it. */
   private rawToTerm = new Map<string, number>();
   private queryMemoSize = 0;
   private termIds = new Map<string, number>();
@@ -132,6 +173,11 @@ export class Bm25Retriever implements Retriever, Describable {
   private allowed: Uint8Array | undefined = undefined;
   private readonly onQueryToken: (raw: string) => void;
   private readonly document: DocumentText | undefined;
+  private readonly admission: Admission;
+  // `'hermes'` admission scratch: the query's terms in order, and per doc the distinct answerable terms it contains.
+  private queryTerms: number[] = [];
+  private cover = new Uint32Array(0);
+  private readonly onHermesQueryToken: (raw: string) => void;
 
   constructor(name: string, options: Bm25Options, document?: DocumentText) {
     checkBm25Options(options);
@@ -139,7 +185,12 @@ export class Bm25Retriever implements Retriever, Describable {
     this.options = structuredClone(options);
     this.document = document;
     this.pipeline = makePipeline(this.options.tokenizer);
+    this.admission = this.options.admission ?? 'any-term';
     this.onQueryToken = (raw) => this.accumulate(this.queryTerm(raw));
+    this.onHermesQueryToken = (raw) => {
+      const t = this.queryTerm(raw);
+      if (t !== DROPPED) this.queryTerms.push(t);
+    };
   }
 
   describe(): Record<string, unknown> {
@@ -153,7 +204,13 @@ export class Bm25Retriever implements Retriever, Describable {
       idf: 'ln(1 + (N - df + 0.5) / (df + 0.5)), N and df over the whole catalog',
       tf: 'sum over fields of weight * count',
       queryTerms: 'every occurrence counts',
-      returns: 'score > 0 only, rankStable order',
+      ...(this.admission === 'hermes'
+        ? {
+            admission: 'hermes',
+            returns:
+              'documents containing the gate token (the query token of highest idf, first in query order; a token no document has admits nothing) and, from 4 answerable (df > 0) unique query terms, at least ceil(0.5 * answerable) of them; rankStable order',
+          }
+        : { returns: 'score > 0 only, rankStable order' }),
     };
   }
 
@@ -299,6 +356,7 @@ export class Bm25Retriever implements Retriever, Describable {
     this.mark = new Uint8Array(N);
     this.touched = new Uint32Array(N);
     this.heap = new Uint32Array(N);
+    this.cover = this.admission === 'hermes' ? new Uint32Array(N) : new Uint32Array(0);
     this.nTouched = 0;
     this.built = true;
   }
@@ -316,20 +374,22 @@ export class Bm25Retriever implements Retriever, Describable {
     this.allowed = allowed;
     this.nTouched = 0;
     try {
-      this.pipeline.scan(request, this.onQueryToken);
+      if (this.admission === 'hermes') this.accumulateHermes(request);
+      else this.pipeline.scan(request, this.onQueryToken);
       return this.topK(Math.min(k, this.nTouched));
     } finally {
       this.reset();
       this.allowed = undefined;
+      this.queryTerms.length = 0;
     }
   }
 
-  /** Term id of a raw query token, or -1 if the tokenizer drops it or the index does not have it. */
+  /** Term id of a raw query token, {@link DROPPED} if the tokenizer drops it, {@link UNKNOWN} if the index does not have it. */
   private queryTerm(raw: string): number {
     let t = this.rawToTerm.get(raw);
     if (t === undefined) {
       const s = this.pipeline.term(raw);
-      t = s === null ? -1 : (this.termIds.get(s) ?? -1);
+      t = s === null ? DROPPED : (this.termIds.get(s) ?? UNKNOWN);
       if (this.queryMemoSize < QUERY_MEMO_LIMIT) {
         this.queryMemoSize++;
         this.rawToTerm.set(raw, t);
@@ -355,6 +415,72 @@ export class Bm25Retriever implements Retriever, Describable {
       acc[d]! += w * postWeight[p]!;
     }
     this.nTouched = nTouched;
+  }
+
+  /** idf of a query term code (an unknown term has df 0). */
+  private queryIdf(t: number): number {
+    return t >= 0 ? this.idf[t]! : idfOf(this.n, 0);
+  }
+
+  /**
+   * `'hermes'` admission: touch only the allowed documents that contain the gate token, accumulate
+   * every query token occurrence (in query order, as `'any-term'` does) into them, count the distinct
+   * answerable terms each contains, then keep in the touched list only those meeting the coverage
+   * floor (the others are reset at once).
+   */
+  private accumulateHermes(request: string): void {
+    const q = this.queryTerms;
+    this.pipeline.scan(request, this.onHermesQueryToken);
+    if (q.length === 0) return;
+    // Gate: highest idf, first in query order on a tie (strict >).
+    let gate = q[0]!;
+    let gateIdf = this.queryIdf(gate);
+    for (let i = 1; i < q.length; i++) {
+      const w = this.queryIdf(q[i]!);
+      if (w > gateIdf) {
+        gate = q[i]!;
+        gateIdf = w;
+      }
+    }
+    if (gate < 0) return; // no document has the gate token: nothing is admitted
+    let answerable = 0;
+    for (let i = 0; i < q.length; i++) if (q[i]! >= 0 && q.indexOf(q[i]!) === i) answerable++;
+    const required = hermesRequiredTerms(answerable);
+
+    const { acc, mark, touched, cover, postDoc, postWeight, postStart, allowed } = this;
+    let nTouched = 0;
+    for (let p = postStart[gate]!, end = postStart[gate + 1]!; p < end; p++) {
+      const d = postDoc[p]!;
+      if (allowed !== undefined && allowed[d] !== 1) continue;
+      mark[d] = 1;
+      touched[nTouched++] = d;
+    }
+    this.nTouched = nTouched;
+    if (nTouched === 0) return;
+    for (let i = 0; i < q.length; i++) {
+      const t = q[i]!;
+      if (t < 0) continue;
+      const first = q.indexOf(t) === i;
+      const w = this.idf[t]!;
+      for (let p = postStart[t]!, end = postStart[t + 1]!; p < end; p++) {
+        const d = postDoc[p]!;
+        if (mark[d] === 0) continue;
+        acc[d]! += w * postWeight[p]!;
+        if (first) cover[d]!++;
+      }
+    }
+    // Coverage floor: compact the touched list.
+    let kept = 0;
+    for (let j = 0; j < nTouched; j++) {
+      const d = touched[j]!;
+      if (cover[d]! >= required) touched[kept++] = d;
+      else {
+        acc[d] = 0;
+        mark[d] = 0;
+        cover[d] = 0;
+      }
+    }
+    this.nTouched = kept;
   }
 
   /** Tool a ranks before tool b: higher score, or equal score and smaller id (rankStable order). */
@@ -415,11 +541,13 @@ export class Bm25Retriever implements Retriever, Describable {
   }
 
   private reset(): void {
-    const { acc, mark, touched } = this;
+    const { acc, mark, touched, cover } = this;
+    const hermes = this.admission === 'hermes';
     for (let j = 0; j < this.nTouched; j++) {
       const d = touched[j]!;
       acc[d] = 0;
       mark[d] = 0;
+      if (hermes) cover[d] = 0;
     }
     this.nTouched = 0;
   }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { asciiFold, checkTokenizerOptions, ENGLISH_STOP_WORDS, makePipeline, makeTokenizer, type TokenizerOptions } from './tokenize.ts';
 
@@ -100,5 +101,57 @@ describe('the whole pipeline', () => {
     expect(() => makeTokenizer({ ...PLAIN, stem: 'snowball' as 'porter2' })).toThrow(/stem/);
     expect(() => makeTokenizer({ ...PLAIN, stopWords: 'french' as 'english' })).toThrow(/stopWords/);
     expect(() => makeTokenizer({ ...PLAIN, splitIdentifiers: 'yes' as unknown as boolean })).toThrow(/splitIdentifiers/);
+  });
+});
+
+describe("segmenter 'uax29' (Codex's bm25 crate: UAX#29 unicode_words)", () => {
+  const UAX: TokenizerOptions = { ...PLAIN, splitIdentifiers: false, segmenter: 'uax29' };
+  const raw = (text: string, o: Partial<TokenizerOptions> = {}): string[] => {
+    const out: string[] = [];
+    makePipeline({ ...UAX, ...o }).scan(text, (r) => out.push(r));
+    return out;
+  };
+  /** The oracle: Intl.Segmenter's word-like segments that contain a letter or digit. */
+  const oracle = (text: string): string[] =>
+    [...new Intl.Segmenter('en', { granularity: 'word' }).segment(text)].filter((s) => s.isWordLike && /[\p{Alphabetic}\p{N}]/u.test(s.segment)).map((s) => s.segment);
+
+  it('underscore never splits; . : and \' join letters; , ; . and \' join digits; - / and spaces split', () => {
+    expect(raw("Create_Issue mcp__github__create_issue a.b a:b don't e.g. 3.14 1,000 v1.2 a,b hello-world x/y ___ _x_ a_.b")).toEqual([
+      'Create_Issue', 'mcp__github__create_issue', 'a.b', 'a:b', "don't", 'e.g', '3.14', '1,000', 'v1.2', 'a', 'b', 'hello', 'world', 'x', 'y', '_x_', 'a_', 'b',
+    ]);
+  });
+
+  it("is the default 'ascii-runs' unless asked, and existing options keep their output", () => {
+    expect(tok('create_issue a.b')).toEqual(['create', 'issue', 'a', 'b']);
+    expect(tok('create_issue a.b', { segmenter: 'ascii-runs' })).toEqual(['create', 'issue', 'a', 'b']);
+  });
+
+  it("the whole Codex pipeline: fold, lowercase, NLTK stop words (don't is one word and a stop word), Porter2", () => {
+    const codex = makeTokenizer({ splitIdentifiers: false, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1, segmenter: 'uax29' });
+    expect(codex("Don't create_issue in the Café repos — don’t")).toEqual(['create_issu', 'cafe', 'repo']);
+    // Under ascii-runs "don't" is don + t, both stop words too, but "create_issue" splits.
+    expect(makeTokenizer({ splitIdentifiers: true, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1 })("Don't create_issue")).toEqual(['creat', 'issu']);
+  });
+
+  it('non-ASCII text goes through Intl.Segmenter (word-like segments with a letter or digit)', () => {
+    expect(raw('straße café 🦀 x', { asciiFold: false })).toEqual(['straße', 'café', 'x']);
+    expect(raw('straße café 🦀 x', { asciiFold: true })).toEqual(['straße', 'cafe', 'x']);
+    expect(raw('naïve_ü.v', { asciiFold: false })).toEqual(oracle('naïve_ü.v'));
+  });
+
+  it('the ASCII scanner equals Intl.Segmenter on random ASCII text (property)', () => {
+    const ch = fc.constantFrom(...'aZq09_.\':,;- "\n/!'.split(''));
+    fc.assert(
+      fc.property(fc.array(ch, { maxLength: 16 }).map((a) => a.join('')), (text) => {
+        expect(raw(text)).toEqual(oracle(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("requires splitIdentifiers: false and a known segmenter", () => {
+    expect(() => checkTokenizerOptions({ ...UAX, splitIdentifiers: true })).toThrow(/splitIdentifiers must be false/);
+    expect(() => checkTokenizerOptions({ ...PLAIN, segmenter: 'icu' as 'uax29' })).toThrow(/segmenter/);
+    expect(() => checkTokenizerOptions(UAX)).not.toThrow();
   });
 });

@@ -1,0 +1,352 @@
+import { describe, expect, it } from 'vitest';
+import { CONTRACT_DATA, retrieverContract } from '../../test/contract/contract.ts';
+import { makeTool } from '../catalog/model.ts';
+import type { RoleMap } from '../catalog/roles.ts';
+import type { Catalog, Tool } from '../catalog/types.ts';
+import { rankStable } from '../retrievers/rank.ts';
+import {
+  admitNamespaces,
+  createClaudeCodeProfile,
+  createClaudeCodeToolSearch,
+  cut2k,
+  definitionTokens,
+  deferredToolsBlock,
+  keywordScore,
+  loadedDefinition,
+  nameParts,
+  parseQuery,
+  serverInstructionsBlock,
+  TOOL_SEARCH_TOOL,
+  toolReferenceText,
+  toolSearchActive,
+  type ScoringTool,
+} from './claude-code.ts';
+
+const mcp = (server: string, name: string, description: string, extra: Partial<Tool> = {}): Tool =>
+  makeTool({ source: 'mcp', server, name, summary: description, description, ...extra });
+
+/** A hand catalog: one core tool, github (3), slack (2), a plugin tool. */
+function handCatalog(): Catalog {
+  return {
+    tools: [
+      makeTool({ source: 'core', name: 'bash', summary: 'Run a shell command.', description: 'Run a shell command.' }),
+      mcp('github', 'create_issue', 'Create an issue in a GitHub repository.'),
+      mcp('github', 'list_issues', 'List issues of a repository.'),
+      mcp('github', 'create_pull_request', 'Open a pull request.'),
+      mcp('slack', 'send_message', 'Send a message to a Slack channel (slack-channel id).'),
+      mcp('slack', 'list_channels', 'List channels in the workspace.'),
+      makeTool({ source: 'plugin', plugin: 'notes', name: 'createNote', summary: 'notes', description: 'Create a note; notes can reference a GitHub issue.' }),
+    ],
+    skills: [],
+    servers: [
+      { name: 'github', source: 'mcp', description: 'GitHub', instructions: 'Use owner/repo names.' },
+      { name: 'slack', source: 'mcp', description: 'Slack', instructions: 'Channels are #names.' },
+      { name: 'quiet', source: 'mcp', description: 'no tools', instructions: 'never shown' },
+    ],
+    plugins: [{ name: 'notes', description: 'Notes' }],
+  };
+}
+
+describe('name parts, queries, the keyword kernel', () => {
+  it('splits ids into parts', () => {
+    expect(nameParts('mcp__github__createPullRequest')).toEqual(['github', 'create', 'pull', 'request']);
+    expect(nameParts('plugin__slack-power-tools__send_message')).toEqual(['plugin', 'slack', 'power', 'tools', 'send', 'message']);
+    expect(nameParts('read_file')).toEqual(['read', 'file']);
+    expect(nameParts('mcp__aws__getS3Object')).toEqual(['aws', 'get', 's3', 'object']);
+    expect(nameParts('HTTPServer')).toEqual(['http', 'server']);
+    expect(nameParts('mcp__files__read_files_read')).toEqual(['files', 'read']);
+  });
+
+  it('parses queries', () => {
+    expect(parseQuery('   ')).toEqual({ kind: 'empty' });
+    expect(parseQuery('  Select:A, b ,,C ')).toEqual({ kind: 'select', names: ['a', 'b', 'c'] });
+    expect(parseQuery('+Slack send  +x')).toEqual({ kind: 'keywords', text: '+slack send  +x', terms: ['slack', 'x', 'send'], required: ['slack', 'x'] });
+    expect(parseQuery('+ a')).toEqual({ kind: 'keywords', text: '+ a', terms: ['+', 'a'], required: [] });
+    expect(parseQuery('select:')).toEqual({ kind: 'keywords', text: 'select:', terms: ['select:'], required: [] });
+  });
+
+  it('scores by hand', () => {
+    const t: ScoringTool = { parts: ['github', 'create', 'issue'], isMcp: true, description: 'create an issue in a github repository. issues are tracked.' };
+    expect(keywordScore(t, ['issue'])).toBe(12 + 2);
+    expect(keywordScore(t, ['iss'])).toBe(6);
+    expect(keywordScore(t, ['repo'])).toBe(0);
+    expect(keywordScore(t, ['issues'])).toBe(2);
+    expect(keywordScore(t, ['create', 'issue'])).toBe(28);
+    expect(keywordScore(t, ['issue', 'issue'])).toBe(28);
+    const core = { ...t, isMcp: false };
+    expect(keywordScore(core, ['issue'])).toBe(10 + 2);
+    expect(keywordScore(core, ['iss'])).toBe(5);
+    expect(keywordScore({ ...t, searchHint: 'tickets bugs' }, ['bugs'])).toBe(4);
+    expect(keywordScore(t, ['repository.'])).toBe(0); // \brepository\.\b needs a word character after the dot
+    expect(keywordScore(t, ['github'])).toBe(14);
+  });
+});
+
+describe('the searcher', () => {
+  const catalog = handCatalog();
+  const ids = catalog.tools.map((t) => t.id);
+  const make = async (options = {}) => {
+    const s = createClaudeCodeToolSearch('claude-code', options);
+    await s.index(catalog);
+    return s;
+  };
+
+  it('keyword scoring, by hand', async () => {
+    const s = await make();
+    expect(await s.search('create issue', { k: 10 })).toEqual([
+      { id: 'mcp__github__create_issue', score: 28 },
+      { id: 'plugin__notes__createNote', score: 16 },
+      { id: 'mcp__github__create_pull_request', score: 12 },
+      { id: 'mcp__github__list_issues', score: 6 },
+    ]);
+    expect(await s.search('create issue', { k: 2 })).toEqual([
+      { id: 'mcp__github__create_issue', score: 28 },
+      { id: 'plugin__notes__createNote', score: 16 },
+    ]);
+    expect(await s.search('+issue create', { k: 10 })).toEqual([
+      { id: 'mcp__github__create_issue', score: 28 },
+      { id: 'mcp__github__list_issues', score: 6 },
+    ]);
+    expect(await s.search('channel', { k: 10 })).toEqual([
+      { id: 'mcp__slack__list_channels', score: 6 },
+      { id: 'mcp__slack__send_message', score: 2 },
+    ]);
+    expect(await s.search('slack-channel', { k: 10 })).toEqual([{ id: 'mcp__slack__send_message', score: 2 }]);
+    expect(await s.search('+zzz create', { k: 10 })).toEqual([]);
+    expect(await s.search('run shell', { k: 10 })).toEqual([]); // core tools are not searched
+  });
+
+  it('fast paths: exact id or name, select:, mcp__ prefix', async () => {
+    const s = await make();
+    expect(await s.search('  MCP__GITHUB__CREATE_ISSUE ', { k: 5 })).toEqual([{ id: 'mcp__github__create_issue', score: 1 }]);
+    expect(await s.search('send_message', { k: 5 })).toEqual([{ id: 'mcp__slack__send_message', score: 1 }]);
+    expect(await s.search('bash', { k: 5 })).toEqual([{ id: 'bash', score: 1 }]);
+    expect(await s.search('select:mcp__slack__send_message, createNote,nope', { k: 5 })).toEqual([
+      { id: 'mcp__slack__send_message', score: 2 },
+      { id: 'plugin__notes__createNote', score: 1 },
+    ]);
+    expect(await s.search('select:nope', { k: 5 })).toEqual([]);
+    expect(await s.search('mcp__slack', { k: 5 })).toEqual([
+      { id: 'mcp__slack__list_channels', score: 1 },
+      { id: 'mcp__slack__send_message', score: 1 },
+    ]);
+    expect(await s.search('mcp__slack', { k: 1 })).toEqual([{ id: 'mcp__slack__list_channels', score: 1 }]);
+  });
+
+  it('honours the scope mask on every path', async () => {
+    const s = await make();
+    const allowed = Uint8Array.from(ids, (id) => (id === 'mcp__github__create_issue' || id === 'bash' ? 0 : 1));
+    expect((await s.search('create issue', { k: 10, allowed })).map((h) => h.id)).toEqual(['plugin__notes__createNote', 'mcp__github__create_pull_request', 'mcp__github__list_issues']);
+    expect(await s.search('mcp__github__create_issue', { k: 10, allowed })).toEqual([]);
+    expect(await s.search('select:mcp__github__create_issue,bash', { k: 10, allowed })).toEqual([]);
+    expect(await s.search('bash', { k: 10, allowed })).toEqual([]);
+  });
+
+  it('alwaysLoad tools are eager: not searched by keywords, still found by exact name', async () => {
+    const s = await make({ alwaysLoad: ['slack'] });
+    expect(await s.search('channel', { k: 10 })).toEqual([]);
+    expect(await s.search('mcp__slack__send_message', { k: 10 })).toEqual([{ id: 'mcp__slack__send_message', score: 1 }]);
+  });
+
+  it('equals the reference kernel on a generated catalog', async () => {
+    const { catalog: tiny, requests } = CONTRACT_DATA;
+    const s = createClaudeCodeToolSearch('claude-code');
+    await s.index(tiny);
+    const deferred = tiny.tools.filter((t) => t.source !== 'core');
+    const scoring = deferred.map((t) => ({ id: t.id, tool: { parts: nameParts(t.id), isMcp: true, description: cut2k(t.description).toLowerCase() } }));
+    const queries = [...requests, 'list +contacts', '+crm get', 'deal-stage update', 'c++ (x)', '+ -'];
+    let compared = 0;
+    for (const q of queries) {
+      const parsed = parseQuery(q);
+      if (parsed.kind !== 'keywords' || tiny.tools.some((t) => t.id.toLowerCase() === parsed.text || t.name.toLowerCase() === parsed.text)) continue;
+      const expected = rankStable(
+        scoring
+          .filter(({ tool }) => parsed.required.every((r) => tool.parts.some((p) => p.includes(r))))
+          .map(({ id, tool }) => ({ id, score: keywordScore(tool, parsed.terms) }))
+          .filter((h) => h.score > 0),
+      ).slice(0, 10);
+      expect(await s.search(q, { k: 10 }), q).toEqual(expected);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
+});
+
+describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
+  // Namespaces a (3 tools), b (2), c (2) in catalog order, plus a core tool: 7 deferrable.
+  const catalog: Catalog = {
+    tools: [
+      makeTool({ source: 'core', name: 'bash', summary: 'shell', description: 'Run a shell command.' }),
+      mcp('alpha', 'one', 'First alpha tool.'),
+      mcp('alpha', 'two', 'Second alpha tool.'),
+      mcp('alpha', 'three', 'Third alpha tool.'),
+      mcp('github', 'create_issue', 'Create a GitHub issue.'),
+      mcp('github', 'list_issues', 'List GitHub issues.'),
+      mcp('slack', 'send_message', 'Send a Slack message.'),
+      mcp('slack', 'list_channels', 'List Slack channels.'),
+    ],
+    skills: [],
+    servers: [
+      { name: 'alpha', source: 'mcp', description: 'Alpha tools', instructions: '' },
+      { name: 'github', source: 'mcp', description: 'GitHub code hosting', instructions: 'GitHub issues and pull requests.' },
+      { name: 'slack', source: 'mcp', description: 'Slack messaging', instructions: 'Slack channels and messages.' },
+    ],
+    plugins: [],
+  };
+  const roles: RoleMap = { schemaVersion: 1, always: ['slack'], roles: { dev: { description: '', namespaces: ['github'] } } };
+  const ids = catalog.tools.map((t) => t.id);
+
+  it('admits whole namespaces in order, stopping at the first that overflows', () => {
+    expect(admitNamespaces([{ name: 'x', count: 3 }, { name: 'y', count: 3 }, { name: 'z', count: 1 }], 5)).toEqual(['x']);
+    expect(admitNamespaces([{ name: 'x', count: 0 }, { name: 'y', count: 2 }, { name: 'z', count: 3 }], 5)).toEqual(['y', 'z']);
+    expect(admitNamespaces([{ name: 'x', count: 6 }], 5)).toEqual([]);
+  });
+
+  it('role first: the role namespaces plus always', async () => {
+    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
+    await s.index(catalog);
+    expect((await s.search('alpha tool', { k: 10, role: 'dev' })).map((h) => h.id)).toEqual([]);
+    expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: false, namespaces: [], admitted: 4 });
+    expect((await s.search('list', { k: 10, role: 'dev' })).map((h) => h.id)).toEqual(['mcp__github__list_issues', 'mcp__slack__list_channels']);
+  });
+
+  it('then namespaces ranked for the request (unmatched ones after, by name)', async () => {
+    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
+    await s.index(catalog);
+    // slack ranks first (2), then unmatched by name: alpha (3) → 5, github would overflow.
+    expect((await s.search('slack message', { k: 10 })).map((h) => h.id)).toEqual(['mcp__slack__send_message', 'mcp__slack__list_channels']);
+    expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: false, byNamespace: true, namespaces: ['slack', 'alpha'], admitted: 5 });
+    // An unknown role skips the role step.
+    await s.search('github issue', { k: 10, role: 'nobody' });
+    expect(s.lastPrefilter().namespaces).toEqual(['github', 'alpha']);
+    expect((await s.search('issue', { k: 10, role: 'nobody' })).map((h) => h.id)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
+    expect(s.lastPrefilter().namespaces).toEqual(['github', 'alpha']);
+    // 'list' matches github and slack (2 + 2); alpha (3) would overflow.
+    await s.search('list', { k: 10 });
+    expect(s.lastPrefilter()).toMatchObject({ namespaces: ['github', 'slack'], admitted: 4 });
+    // A mask that leaves ≤ 5 visible needs no prefilter.
+    const allowed = Uint8Array.from(ids, (id) => (id.startsWith('mcp__alpha') ? 0 : 1));
+    expect((await s.search('list', { k: 10, allowed })).map((h) => h.id)).toEqual(['mcp__github__list_issues', 'mcp__slack__list_channels']);
+    expect(s.lastPrefilter()).toEqual({ visible: 4, applied: false, byRole: false, byNamespace: false, namespaces: [], admitted: 4 });
+  });
+
+  it('the advertisement: role step, then namespaces in catalog order', async () => {
+    const p = createClaudeCodeProfile('claude-code', { ceiling: 5, roles });
+    await p.index(catalog);
+    expect(p.beforeSearch({}).advertisement.split('\n').filter((l) => l.startsWith('mcp__'))).toEqual(ids.slice(1, 6));
+    expect(p.beforeSearch({ role: 'dev' }).advertisement.split('\n').filter((l) => l.startsWith('mcp__'))).toEqual(ids.slice(4));
+  });
+});
+
+describe('activation', () => {
+  const tool = mcp('s', 'x', 'd');
+  const catalog: Catalog = { tools: [makeTool({ source: 'core', name: 'bash', summary: 's', description: 'Run.' }), tool, mcp('s', 'y', 'd')], skills: [], servers: [], plugins: [] };
+
+  it('counts chars/4 of the definition JSON', () => {
+    // {"name":"mcp__s__x","description":"d","input_schema":{"type":"object","properties":{}}} = 87 chars
+    expect(definitionTokens(tool)).toBe(22);
+    expect(toolSearchActive({ auto: 10 }, 22, 220)).toBe(true);
+    expect(toolSearchActive({ auto: 10 }, 22, 221)).toBe(false);
+    expect(toolSearchActive('on', 0)).toBe(true);
+    expect(toolSearchActive('off', 1e9)).toBe(false);
+  });
+
+  it('auto: on at the threshold, everything eager below it', async () => {
+    // 2 deferrable tools × 22 = 44 tokens; 10% of 440 = 44.
+    const on = createClaudeCodeProfile('claude-code-auto', { toolSearch: { auto: 10 }, contextWindow: 440 });
+    await on.index(catalog);
+    expect(on.searcher()).not.toBeNull();
+    expect(on.beforeSearch({}).eager).toEqual(['bash']);
+    expect(on.describe()).toMatchObject({ activation: { deferrableTokens: 44, thresholdTokens: 44, active: true } });
+
+    const off = createClaudeCodeProfile('claude-code-auto', { toolSearch: { auto: 10 }, contextWindow: 441 });
+    await off.index(catalog);
+    expect(off.searcher()).toBeNull();
+    expect(off.beforeSearch({})).toEqual({ eager: ['bash', 'mcp__s__x', 'mcp__s__y'], metaTools: [], advertisement: '' });
+  });
+
+  it('off: everything eager; bad options are refused', async () => {
+    const p = createClaudeCodeProfile('x', { toolSearch: 'off' });
+    await p.index(catalog);
+    expect(p.searcher()).toBeNull();
+    expect(() => createClaudeCodeProfile('x', { toolSearch: { auto: 101 } })).toThrow(RangeError);
+    expect(() => createClaudeCodeProfile('x', { ceiling: 0 })).toThrow(RangeError);
+  });
+
+  it('claude-code-auto on the contract catalog is active (deferrable tokens ≥ 20,000)', async () => {
+    const p = createClaudeCodeProfile('claude-code-auto', { toolSearch: { auto: 10 } });
+    await p.index(CONTRACT_DATA.catalog);
+    expect(p.searcher()).not.toBeNull();
+  });
+});
+
+describe('exposure', () => {
+  const catalog = handCatalog();
+  const ids = catalog.tools.map((t) => t.id);
+
+  it('before search: core eager, ToolSearch, deferred names and server instructions', async () => {
+    const p = createClaudeCodeProfile('claude-code');
+    await p.index(catalog);
+    const before = p.beforeSearch({});
+    expect(before.eager).toEqual(['bash']);
+    expect(before.metaTools).toEqual([TOOL_SEARCH_TOOL]);
+    expect(before.advertisement).toBe(
+      '<available-deferred-tools>\n' +
+        'mcp__github__create_issue\nmcp__github__list_issues\nmcp__github__create_pull_request\nmcp__slack__send_message\nmcp__slack__list_channels\nplugin__notes__createNote\n' +
+        '</available-deferred-tools>\n\n' +
+        '# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n' +
+        '## github\nUse owner/repo names.\n\n## slack\nChannels are #names.',
+    );
+  });
+
+  it('the scope mask hides names and the instructions of servers with nothing visible', async () => {
+    const p = createClaudeCodeProfile('claude-code', { alwaysLoad: ['plugin__notes__createNote'] });
+    await p.index(catalog);
+    const allowed = Uint8Array.from(ids, (id) => (id.startsWith('mcp__slack') || id === 'mcp__github__list_issues' ? 0 : 1));
+    const before = p.beforeSearch({ allowed });
+    expect(before.eager).toEqual(['bash', 'plugin__notes__createNote']);
+    expect(before.advertisement).toBe(
+      '<available-deferred-tools>\nmcp__github__create_issue\nmcp__github__create_pull_request\n</available-deferred-tools>\n\n' +
+        '# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## github\nUse owner/repo names.',
+    );
+    expect(p.beforeSearch({ allowed: new Uint8Array(ids.length) })).toEqual({ eager: [], metaTools: [TOOL_SEARCH_TOOL], advertisement: '' });
+  });
+
+  it('after search: tool_reference blocks', async () => {
+    const p = createClaudeCodeProfile('claude-code');
+    await p.index(catalog);
+    const hits = await p.searcher()!.search('create issue', { k: p.searchLimit });
+    const added = p.afterSearch(hits.slice(0, 2), {});
+    expect(added).toEqual({
+      form: 'references',
+      loaded: ['mcp__github__create_issue', 'plugin__notes__createNote'],
+      text: '[{"type":"tool_reference","tool_name":"mcp__github__create_issue"},{"type":"tool_reference","tool_name":"plugin__notes__createNote"}]',
+    });
+    expect(p.afterSearch([], {}).text).toBe('No matching deferred tools found');
+    expect(toolReferenceText([])).toBe('No matching deferred tools found');
+    expect(p.searchLimit).toBe(5);
+  });
+
+  it('cuts descriptions and instructions at 2 KB (UTF-8, character boundary)', () => {
+    const long = mcp('s', 'x', 'a'.repeat(3000));
+    expect(loadedDefinition(long).description).toBe('a'.repeat(2048));
+    expect(cut2k('é'.repeat(1500))).toBe('é'.repeat(1024));
+    expect(cut2k('x' + '😀'.repeat(600))).toBe('x' + '😀'.repeat(511));
+    expect(serverInstructionsBlock([{ name: 's', instructions: 'é'.repeat(1500) }]).endsWith(`## s\n${'é'.repeat(1024)}`)).toBe(true);
+    expect(deferredToolsBlock([])).toBe('');
+  });
+
+  it('describes itself as plain JSON', async () => {
+    const p = createClaudeCodeProfile('claude-code', { roles: CONTRACT_DATA.roles });
+    await p.index(catalog);
+    expect(JSON.parse(JSON.stringify(p.describe()))).toEqual(p.describe());
+  });
+});
+
+describe('retriever contract: ToolSearch', () => {
+  retrieverContract(() => createClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles }), 'claude-code');
+});
+
+describe('retriever contract: ToolSearch under a ceiling of 100', () => {
+  retrieverContract(() => createClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles, ceiling: 100 }), 'claude-code');
+});

@@ -1,0 +1,92 @@
+/**
+ * The one table of named profiles (strategies of real harnesses and of the seed article). `backpack
+ * list`, the docs table and the shared profile contract test iterate it. Profile names never
+ * collide with retriever names: results, details files and report columns are keyed by name.
+ */
+import { InputError } from '../catalog/errors.ts';
+import { didYouMean } from '../catalog/suggest.ts';
+import { retrieverNames } from '../retrievers/registry.ts';
+import { createDeepSeekNative, DeepSeekCodeProfile } from './deepseek.ts';
+import { DeferredProfile } from './deferred.ts';
+import { createNamespaceRouting, createSemanticRetrieval, RoleGatingProfile } from './seed.ts';
+import { StaticProfile } from './static.ts';
+import type { Profile, ProfileFactory, ProfileOptions } from './types.ts';
+
+export const PROFILES = {
+  static: {
+    description: 'every tool eager, full definitions every turn, no search: the baseline (visible = 1, ranking metrics 0 by construction)',
+    create: (name: string) => new StaticProfile(name),
+  },
+  deepseek: {
+    description: 'DeepSeek Harness, native tools: everything eager (no tool search; the Anthropic-compatible API ignores anthropic-beta)',
+    create: (name: string) => createDeepSeekNative(name),
+  },
+  'deepseek-code': {
+    description: 'DeepSeek Harness code mode: one run_code tool plus a generated TypeScript SDK of a preselected set (bm25 top 10, pinned: the upstream preselection is unknown)',
+    create: (name: string) => new DeepSeekCodeProfile(name),
+  },
+  deferred: {
+    description: "the seed's deferred schemas: pinned tools in full, a one-line catalog of the rest, search_tools (bm25, 5) and load_tool_schema; not found = not permitted",
+    create: (name: string) => new DeferredProfile(name),
+  },
+  'role-gating': {
+    description: "the seed's role / context gating: every tool of the caller's role namespaces eager (static within a phase), no search",
+    create: (name: string, options?: ProfileOptions) => new RoleGatingProfile(name, options?.roles),
+  },
+  'semantic-retrieval': {
+    description: "the seed's semantic retrieval: embed's 5 best tools in full, sticky per task, pinned tools always",
+    create: (name: string, options?: ProfileOptions) => createSemanticRetrieval(name, options),
+  },
+  'namespace-routing': {
+    description: "the seed's hierarchical namespace routing: namespaces advertised, the namespace retriever's 5 best tools (top 3 namespaces) in full",
+    create: (name: string) => createNamespaceRouting(name),
+  },
+} as const satisfies Record<string, ProfileFactory>;
+
+export type ProfileName = keyof typeof PROFILES;
+
+const extra = new Map<string, ProfileFactory>();
+
+/** Add a profile at run time (plugins, tests). A name already taken by a profile or a retriever is an error. */
+export function registerProfile(name: string, factory: ProfileFactory): void {
+  if (Object.prototype.hasOwnProperty.call(PROFILES, name) || extra.has(name)) throw new Error(`profile "${name}" is already registered`);
+  if (retrieverNames().includes(name)) throw new Error(`"${name}" is a retriever's name; profiles and retrievers share one namespace of names`);
+  if (!/^[a-z0-9][a-z0-9.-]*$/.test(name)) throw new Error(`profile name "${name}" must be lowercase letters, digits, dots and dashes`);
+  extra.set(name, factory);
+}
+
+export function unregisterProfile(name: string): void {
+  extra.delete(name);
+}
+
+export function profileEntries(): Array<[string, ProfileFactory]> {
+  return [...Object.entries(PROFILES), ...extra.entries()];
+}
+
+export function profileNames(): string[] {
+  return profileEntries().map(([n]) => n);
+}
+
+/** Create a profile by name; an unknown name is an `InputError` with a "did you mean". */
+export function createProfile(name: string, options: ProfileOptions = {}): Profile {
+  const factory = (PROFILES as Record<string, ProfileFactory>)[name] ?? extra.get(name);
+  if (!factory) {
+    const names = profileNames();
+    const hint = retrieverNames().includes(name) ? ` ("${name}" is a retriever: give it with --retrievers)` : didYouMean(name, names);
+    throw new InputError(`unknown profile "${name}"${hint}; profiles: ${names.join(', ')}`);
+  }
+  return factory.create(name, options);
+}
+
+/** Parse a comma-separated list of profile names, rejecting unknown and repeated ones. */
+export function parseProfileList(list: string): string[] {
+  const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (!names.length) throw new InputError('no profile named (give --profiles static,…)');
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new InputError(`profile "${n}" is listed twice`);
+    seen.add(n);
+    if (!profileNames().includes(n)) createProfile(n);
+  }
+  return names;
+}

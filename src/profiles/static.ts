@@ -1,0 +1,44 @@
+/**
+ * `static`: the seed's baseline — every tool the caller may use is sent eagerly, every turn, with
+ * its full definition; there is no search. Nothing can be wrongly filtered out (`visible` is 1 for
+ * every case the scopes allow), at the price of the whole catalog in every request; choosing among
+ * the tools is left to the model, so the ranking metrics (`top1`, `recall@k`) are 0 by
+ * construction: read `visible` and the exposure figures.
+ */
+import type { Catalog } from '../catalog/types.ts';
+import { allowedIds } from './text.ts';
+import type { BeforeSearch, Caller, Profile, SearchAddition } from './types.ts';
+
+export class StaticProfile implements Profile {
+  readonly name: string;
+  readonly searchLimit = 0;
+  private catalog: Catalog | undefined;
+  private readonly notes: Record<string, unknown>;
+
+  /** `notes` are added to `describe()` (a harness that behaves like this, e.g. DeepSeek's native tools). */
+  constructor(name: string, notes: Record<string, unknown> = { profile: 'static' }) {
+    this.name = name;
+    this.notes = notes;
+  }
+
+  async index(catalog: Catalog): Promise<void> {
+    this.catalog = catalog;
+  }
+
+  searcher(): null {
+    return null;
+  }
+
+  beforeSearch(caller: Caller): BeforeSearch {
+    if (!this.catalog) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
+    return { eager: allowedIds(this.catalog.tools, caller.allowed), metaTools: [], advertisement: '' };
+  }
+
+  afterSearch(): SearchAddition {
+    return { form: 'schemas', loaded: [], text: '' };
+  }
+
+  describe(): Record<string, unknown> {
+    return { ...this.notes, exposure: 'every tool the caller may use, full definitions, every turn', search: null };
+  }
+}
