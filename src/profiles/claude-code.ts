@@ -800,7 +800,7 @@ export class ClaudeCodeProfile implements Profile {
     return { eager, metaTools: this.active ? [TOOL_SEARCH_TOOL] : [], advertisement };
   }
 
-  afterSearch(hits: readonly Hit[]): SearchAddition {
+  afterSearch(hits: readonly Hit[], _caller?: Caller): SearchAddition {
     const ids = hits.map((h) => h.id);
     return { form: 'references', loaded: ids, text: toolReferenceText(ids) };
   }

@@ -14,7 +14,7 @@ import type { Profile, ProfileFactory, ProfileOptions } from './types.ts';
 
 export const PROFILES = {
   static: {
-    description: 'every tool eager, full definitions every turn, no search: the baseline (visible = 1, ranking metrics 0 by construction)',
+    description: 'every tool eager, full definitions every turn, no search: the baseline (visible = 1; no ranking metrics: choosing is left to the model)',
     create: (name: string) => new StaticProfile(name),
   },
   deepseek: {
