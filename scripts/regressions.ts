@@ -12,6 +12,7 @@ import { catalogHash } from '../src/catalog/manifest.ts';
 import { augmentCatalog } from '../src/eval/examples.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { loadEvalInput } from '../src/eval/input.ts';
+import type { ExposureSummary } from '../src/eval/results.ts';
 import { makeConfig, runEval } from '../src/eval/run.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 import { PACKAGE_ROOT } from '../src/version.ts';
@@ -22,11 +23,14 @@ export interface Figures {
   configHash: string;
   cases: number;
   retrievers: Record<string, { overall: Record<string, number>; slices: Record<string, Record<string, number>> }>;
+  /** Profiles' figures, with their exposure summary (present when the suite runs profiles). */
+  profiles?: Record<string, { overall: Record<string, number>; slices: Record<string, Record<string, number>>; exposure: ExposureSummary }>;
 }
 
 interface Suite {
   input: () => EvalInput;
   retrievers: string[];
+  profiles?: string[];
 }
 
 const metatool = (split: string | null) => loadEvalInput({ kind: 'dataset', ref: join(PACKAGE_ROOT, 'datasets', 'metatool'), split });
@@ -52,7 +56,7 @@ export const SUITES: Record<string, Suite> = {
 };
 
 /** Retrievers whose figures may move by float rounding between machines, and by how much. */
-export const APPROXIMATE = new Set(['embed', 'hybrid']);
+export const APPROXIMATE = new Set(['embed', 'hybrid', 'semantic-retrieval']);
 export const TOLERANCE = 2e-3;
 
 export function figuresFile(suite: string): string {
@@ -62,7 +66,8 @@ export function figuresFile(suite: string): string {
 export async function computeFigures(suite: string): Promise<Figures> {
   const s = SUITES[suite]!;
   const input = s.input();
-  const config = makeConfig(s.retrievers, [1, 3, 5, 10], Object.fromEntries(s.retrievers.map((r) => [r, null])), null);
+  const profiles = s.profiles ?? [];
+  const config = makeConfig(s.retrievers, [1, 3, 5, 10], Object.fromEntries([...s.retrievers, ...profiles].map((r) => [r, null])), null, false, profiles);
   const run = await runEval(input, config);
   return {
     suite,
@@ -70,6 +75,7 @@ export async function computeFigures(suite: string): Promise<Figures> {
     configHash: run.results.configHash,
     cases: input.cases.length,
     retrievers: Object.fromEntries(Object.entries(run.results.retrievers).map(([n, r]) => [n, { overall: r.metrics.overall, slices: r.metrics.slices }])),
+    ...(run.results.profiles ? { profiles: Object.fromEntries(Object.entries(run.results.profiles).map(([n, r]) => [n, { overall: r.metrics.overall, slices: r.metrics.slices, exposure: r.exposure }])) } : {}),
   };
 }
 
@@ -77,7 +83,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const suite of Object.keys(SUITES)) {
     const f = await computeFigures(suite);
     writeFileSync(figuresFile(suite), `${JSON.stringify(f, null, 2)}\n`);
-    const line = Object.entries(f.retrievers).map(([n, r]) => `${n} ${r.overall.top1?.toFixed(3)}/${r.overall['recall@5']?.toFixed(3)}`).join(', ');
+    const line = [...Object.entries(f.retrievers), ...Object.entries(f.profiles ?? {})].map(([n, r]) => `${n} ${r.overall.top1?.toFixed(3)}/${r.overall['recall@5']?.toFixed(3)}`).join(', ');
     console.log(`${suite} (top1/recall@5): ${line}`);
   }
 }

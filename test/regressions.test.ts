@@ -15,8 +15,12 @@ describe.each(Object.keys(SUITES))('expected figures on %s', (suite) => {
     expect(actual.catalogSha256, 'the catalog changed').toBe(expected.catalogSha256);
     expect(actual.cases).toBe(expected.cases);
     expect(Object.keys(actual.retrievers)).toEqual(Object.keys(expected.retrievers));
-    for (const [name, r] of Object.entries(actual.retrievers)) {
-      const want = expected.retrievers[name];
+    expect(Object.keys(actual.profiles ?? {})).toEqual(Object.keys(expected.profiles ?? {}));
+    for (const [name, p] of Object.entries(actual.profiles ?? {})) {
+      if (!APPROXIMATE.has(name)) expect(p.exposure, `${suite} ${name} exposure`).toEqual(expected.profiles[name].exposure);
+    }
+    for (const [name, r] of [...Object.entries(actual.retrievers), ...Object.entries(actual.profiles ?? {})]) {
+      const want = expected.retrievers[name] ?? expected.profiles[name];
       if (!APPROXIMATE.has(name)) {
         expect(r.overall, `${suite} ${name} overall`).toEqual(want.overall);
         expect(r.slices, `${suite} ${name} slices`).toEqual(want.slices);

@@ -120,9 +120,14 @@ export interface ClaudeCodeOptions {
  */
 export function nameParts(id: string): string[] {
   const body = id.startsWith('mcp__') ? id.slice(5) : id;
-  const spaced = body.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
-  return [...new Set(spaced.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  // The ASCII expressions give the same parts as the Unicode ones on ASCII ids, faster.
+  const spaced = ASCII.test(body)
+    ? body.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').toLowerCase().match(/[a-z0-9]+/g)
+    : body.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2').toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return spaced ? [...new Set(spaced)] : [];
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 const WORD_RUN = /[a-z0-9_]+/g;
 const WORD_TERM = /^[a-z0-9_]+$/;
@@ -347,7 +352,6 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
   private ids: string[] = [];
   /** 1 = deferrable */
   private deferred = new Uint8Array(0);
-  private deferredCount = 0;
   private isMcp = new Uint8Array(0);
   private idRank = new Uint32Array(0);
   private byId = new Map<string, number>();
@@ -400,7 +404,8 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
       weights: { ...KEYWORD_WEIGHTS },
       searchHint: 'none in our catalogs: +4 never fires',
       description: 'the description cut at 2 KB (UTF-8), lowercased; match = /\\bterm\\b/ (JS, ASCII \\w)',
-      fullNameFallback: 'upstream +3 when the space-joined name contains the term and the running score is 0: omitted (unreachable for whitespace-free terms)',
+      fullNameFallback:
+        "upstream +3 when the space-joined name contains the term and the running score is 0: omitted (unreachable upstream for whitespace-free terms; with this finer split a term spanning a camelCase or '-' boundary, e.g. 'createissue', scores 0 by name here)",
       requiredTerms: 'name only (the prompt\'s wording); one reimplementation also accepts a description or hint match [unverified]',
       returns: 'score > 0, rankStable (score desc, id asc), at most k; no max_results cap (one reimplementation caps at 20 [unverified])',
       ceiling: this.o.ceiling,
@@ -455,14 +460,13 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
       }
       const desc = cut2k(t.description).toLowerCase();
       this.descLower[p] = desc;
-      for (const w of descriptionWords(desc)) {
+      for (const w of desc.match(WORD_RUN) ?? []) {
         const l = wordTools.get(w);
-        if (l) l.push(p);
-        else wordTools.set(w, [p]);
+        if (!l) wordTools.set(w, [p]);
+        else if (l[l.length - 1] !== p) l.push(p); // distinct tools per word
       }
     });
     this.deferredPositions = Uint32Array.from(deferredPositions);
-    this.deferredCount = deferredPositions.length;
     this.partTools = toU32Map(partTools);
     this.partList = [...partTools.keys()];
     this.containing = new Map();
@@ -736,7 +740,8 @@ export class ClaudeCodeProfile implements Profile {
   private catalog: Catalog | undefined;
   private deferrable = new Uint8Array(0);
   private deferrableCount = 0;
-  private deferrableTokens = 0;
+  /** computed at index time in `auto` mode, else on the first `describe()` (not needed to decide) */
+  private deferrableTokens: number | undefined;
   private active = false;
 
   constructor(name: string, options: ProfileOptions & ClaudeCodeOptions = {}) {
@@ -750,23 +755,33 @@ export class ClaudeCodeProfile implements Profile {
     const always = new Set(this.o.alwaysLoad);
     this.deferrable = new Uint8Array(catalog.tools.length);
     let count = 0;
-    let tokens = 0;
     catalog.tools.forEach((t, p) => {
       if (!isDeferrable(t, always)) return;
       this.deferrable[p] = 1;
       count++;
-      tokens += definitionTokens(t);
     });
     this.deferrableCount = count;
-    this.deferrableTokens = tokens;
-    this.active = toolSearchActive(this.o.toolSearch, tokens, this.o.contextWindow);
-    if (this.active) await this.search.index(catalog);
     this.catalog = catalog;
+    this.deferrableTokens = undefined;
+    this.active = typeof this.o.toolSearch === 'object' ? toolSearchActive(this.o.toolSearch, this.tokens(), this.o.contextWindow) : this.o.toolSearch === 'on';
+    if (this.active) await this.search.index(catalog);
   }
 
   private tools(): readonly Tool[] {
     if (!this.catalog) throw new Error(`profile "${this.name}": used before index()`);
     return this.catalog.tools;
+  }
+
+  /** The pinned token estimate of the deferrable definitions ({@link definitionTokens} summed). */
+  private tokens(): number {
+    if (this.deferrableTokens === undefined) {
+      let tokens = 0;
+      this.tools().forEach((t, p) => {
+        if (this.deferrable[p] === 1) tokens += definitionTokens(t);
+      });
+      this.deferrableTokens = tokens;
+    }
+    return this.deferrableTokens;
   }
 
   searcher(): Retriever | null {
@@ -823,7 +838,7 @@ export class ClaudeCodeProfile implements Profile {
         tokenCounter: 'Backpack-pinned (upstream unknown): sum over deferrable tools of ceil(code points of JSON {name, description cut at 2 KB, input_schema} / 4)',
         contextWindow: o.contextWindow,
         deferrableTools: this.deferrableCount,
-        deferrableTokens: this.deferrableTokens,
+        deferrableTokens: this.catalog ? this.tokens() : null,
         thresholdTokens: typeof o.toolSearch === 'object' ? (o.toolSearch.auto * o.contextWindow) / 100 : null,
         active: this.active,
         fallbacksNotModelled: 'old Vertex models, non-first-party ANTHROPIC_BASE_URL, Foundry, CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS',

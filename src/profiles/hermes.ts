@@ -98,6 +98,13 @@ export interface HermesOptions {
   searchDefaultLimit?: number;
   /** Largest `limit` a search accepts, clamped to 1..50. Default 25. */
   maxSearchLimit?: number;
+  /**
+   * Emulated model behaviour, not Hermes code: when a search returns nothing (upstream then answers
+   * with `available_sources` and a retry hint), search once more with only the request's words
+   * that the catalog knows, as a model rewriting its query into keywords would. Default true (the
+   * `hermes` profile); `hermes-raw` turns it off to show the engine on raw requests.
+   */
+  retryKnownWords?: boolean;
 }
 
 export interface HermesConfig {
@@ -292,9 +299,18 @@ export class HermesSearcher implements Retriever, Describable {
   /** lowercased name → sub-catalog positions */
   private byLowerName = new Map<string, number[]>();
 
-  constructor(name: string) {
+  private readonly retryKnownWords: boolean;
+  private retries = 0;
+
+  constructor(name: string, options: { retryKnownWords?: boolean } = {}) {
     this.name = name;
+    this.retryKnownWords = options.retryKnownWords === true;
     this.bm25 = new Bm25Retriever(name, HERMES_BM25_OPTIONS, HERMES_DOCUMENT);
+  }
+
+  /** Searches retried with the request's known words since the last index (see `retryKnownWords`). */
+  stats(): { retries: number } {
+    return { retries: this.retries };
   }
 
   async index(catalog: Catalog): Promise<void> {
@@ -302,6 +318,7 @@ export class HermesSearcher implements Retriever, Describable {
     const tools = positions.map((p) => catalog.tools[p]!);
     await this.bm25.index({ tools, skills: [], servers: [], plugins: [] });
     this.size = catalog.tools.length;
+    this.retries = 0;
     this.positions = Uint32Array.from(positions);
     this.ids = tools.map((t) => t.id);
     this.byLowerName = new Map();
@@ -329,7 +346,14 @@ export class HermesSearcher implements Retriever, Describable {
       sub = new Uint8Array(this.positions.length);
       for (let i = 0; i < sub.length; i++) sub[i] = allowed[this.positions[i]!] === 1 ? 1 : 0;
     }
-    const hits = await this.bm25.search(request, sub === undefined ? { k } : { k, allowed: sub });
+    let hits = await this.bm25.search(request, sub === undefined ? { k } : { k, allowed: sub });
+    if (hits.length === 0 && this.retryKnownWords) {
+      const known = this.bm25.knownWords(request).join(' ');
+      if (known !== '' && known !== request) {
+        this.retries++;
+        hits = await this.bm25.search(known, sub === undefined ? { k } : { k, allowed: sub });
+      }
+    }
     const exact = (this.byLowerName.get(pyStrip(request).toLowerCase()) ?? []).filter((i) => sub === undefined || sub[i] === 1);
     if (exact.length === 0) return hits;
     const exactIds = new Set(exact.map((i) => this.ids[i]!));
@@ -343,6 +367,9 @@ export class HermesSearcher implements Retriever, Describable {
       name: this.name,
       upstream: `${HERMES_UPSTREAM.repository} ${HERMES_UPSTREAM.catalog} search_catalog`,
       indexes: 'the deferred tools only (MCP tools; plugin tools outside desktop_ui/project/setup)',
+      retryKnownWords: this.retryKnownWords
+        ? 'emulated model behaviour (not Hermes code): an empty result is retried once with the request words the catalog knows, as a model answering the empty-result hint would'
+        : false,
       bm25: this.bm25.describe(),
       exactName: `query.strip().lower() == tool id .lower() → always returned, score ${EXACT_NAME_SCORE} (upstream +inf)`,
       ties: 'rankStable (score desc, then id asc); upstream keeps catalog order (stable Python sort)',
@@ -352,8 +379,8 @@ export class HermesSearcher implements Retriever, Describable {
 }
 
 /** The Hermes search tool as a registry-style retriever (for the contract tests and direct use). */
-export function createHermesSearcher(name: string): HermesSearcher {
-  return new HermesSearcher(name);
+export function createHermesSearcher(name: string, options: { retryKnownWords?: boolean } = {}): HermesSearcher {
+  return new HermesSearcher(name, options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -636,26 +663,29 @@ export const EMPTY_RESULT_HINT =
   'tool_search with the service name plus a concrete action or ' +
   'object before concluding the capability is unavailable.';
 
+/** One row of `available_sources`: a group label and how many of its tools the caller may use. */
+export interface SourceCount {
+  name: string;
+  tool_count: number;
+}
+
 /**
  * `dispatch_tool_search` for one query: `{queries, total_available, results:[{query, matches,
  * available_sources?, hint?}], tools}` as Python's `json.dumps(…, ensure_ascii=False)` writes it.
- * `available` = the deferred tools the caller may see (for `total_available` and, when nothing
- * matched, `available_sources`).
+ * `sources` = the caller's deferred tools counted by group label (`total_available` is their sum;
+ * listed, sorted by name, when nothing matched).
  */
-export function searchResultText(query: string, hits: readonly Tool[], available: readonly Tool[]): string {
+export function searchResultText(query: string, hits: readonly Tool[], sources: readonly SourceCount[]): string {
   const tools: Record<string, ReturnType<typeof toolRecord>> = {};
   for (const t of hits) if (!Object.prototype.hasOwnProperty.call(tools, t.id)) tools[t.id] = toolRecord(t);
   const group: Record<string, unknown> = { query, matches: hits.map((t) => t.id) };
+  const available = sources.filter((s) => s.tool_count > 0);
   if (hits.length === 0 && available.length > 0) {
-    const counts = new Map<string, number>();
-    for (const t of available) {
-      const label = listingGroupLabel(hermesToolset(t));
-      counts.set(label, (counts.get(label) ?? 0) + 1);
-    }
-    group.available_sources = [...counts.entries()].sort(([a], [b]) => compareCodePoints(a, b)).map(([name, tool_count]) => ({ name, tool_count }));
+    group.available_sources = [...available].sort((a, b) => compareCodePoints(a.name, b.name)).map(({ name, tool_count }) => ({ name, tool_count }));
     group.hint = EMPTY_RESULT_HINT;
   }
-  return pyJson({ queries: [query], total_available: available.length, results: [group], tools });
+  const total = available.reduce((n, s) => n + s.tool_count, 0);
+  return pyJson({ queries: [query], total_available: total, results: [group], tools });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -698,7 +728,7 @@ export class HermesProfile implements Profile {
     this.name = name;
     this.config = resolveHermesConfig(options);
     this.searchLimit = this.config.searchDefaultLimit;
-    this.search = new HermesSearcher(name);
+    this.search = new HermesSearcher(name, { retryKnownWords: options.retryKnownWords !== false });
   }
 
   async index(catalog: Catalog): Promise<void> {
@@ -797,12 +827,16 @@ export class HermesProfile implements Profile {
    * queries, which an offline evaluation does not know anyway).
    */
   afterSearch(hits: readonly Hit[], caller: Caller, request = ''): SearchAddition {
-    const tools = this.tools();
+    checkedMask(this.name, caller.allowed, this.tools().length);
     const allowed = caller.allowed;
-    const available: Tool[] = [];
-    for (let i = 0; i < tools.length; i++) if (this.deferred[i] === 1 && (!allowed || allowed[i] === 1)) available.push(tools[i]!);
+    const sources: SourceCount[] = this.groups.map((g) => {
+      let n = 0;
+      if (allowed) for (const t of g.tools) n += allowed[t.position] === 1 ? 1 : 0;
+      else n = g.tools.length;
+      return { name: g.label, tool_count: n };
+    });
     const found = hits.map((h) => this.byId.get(h.id)).filter((t): t is Tool => t !== undefined);
-    return { form: 'metadata', loaded: found.map((t) => t.id), text: searchResultText(request, found, available) };
+    return { form: 'metadata', loaded: found.map((t) => t.id), text: searchResultText(request, found, sources) };
   }
 
   describe(): Record<string, unknown> {

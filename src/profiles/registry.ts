@@ -7,7 +7,9 @@ import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { retrieverNames } from '../retrievers/registry.ts';
 import { createDeepSeekNative, DeepSeekCodeProfile } from './deepseek.ts';
+import { createClaudeCodeProfile } from './claude-code.ts';
 import { DeferredProfile } from './deferred.ts';
+import { createHermesProfile } from './hermes.ts';
 import { createNamespaceRouting, createSemanticRetrieval, RoleGatingProfile } from './seed.ts';
 import { StaticProfile } from './static.ts';
 import type { Profile, ProfileFactory, ProfileOptions } from './types.ts';
@@ -24,6 +26,24 @@ export const PROFILES = {
   'deepseek-code': {
     description: 'DeepSeek Harness code mode: one run_code tool plus a generated TypeScript SDK of a preselected set (bm25 top 10, pinned: the upstream preselection is unknown)',
     create: (name: string) => new DeepSeekCodeProfile(name),
+  },
+  'claude-code': {
+    description:
+      'Claude Code ToolSearch: tool search on (default), core eager, MCP/plugin names advertised, server instructions ≤ 2 KB; keyword scoring (name parts 12/6, description 2; reverse-engineered), 5 results as tool_reference; > 10,000 deferred tools prefiltered by role, then by namespace',
+    create: (name: string, options?: ProfileOptions) => createClaudeCodeProfile(name, options),
+  },
+  'claude-code-auto': {
+    description: 'claude-code with ENABLE_TOOL_SEARCH=auto:10: search only when deferrable definitions reach 10% of the window, else everything eager',
+    create: (name: string, options?: ProfileOptions) => createClaudeCodeProfile(name, { ...options, toolSearch: { auto: 10 } }),
+  },
+  hermes: {
+    description:
+      'Hermes Agent bridge: core eager; MCP/plugin tools behind tool_search / tool_describe / tool_call; BM25 k1 1.5 over split name, source, description, params, [A-Za-z0-9]+ + Porter2, rarest-token gate, 50% coverage floor, exact name; 5 results; listing ladder under min(5% window, 4,000 tokens); an empty result retried with the known words (emulated model)',
+    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, options),
+  },
+  'hermes-raw': {
+    description: 'hermes without the emulated retry: the raw request is the only query (shows the rarest-token gate on conversational requests)',
+    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, retryKnownWords: false }),
   },
   deferred: {
     description: "the seed's deferred schemas: pinned tools in full, a one-line catalog of the rest, search_tools (bm25, 5) and load_tool_schema; not found = not permitted",

@@ -384,6 +384,16 @@ export class Bm25Retriever implements Retriever, Describable {
     }
   }
 
+  /** The raw words of `text`, in order, whose term some indexed document contains (the words a search can match). */
+  knownWords(text: string): string[] {
+    if (!this.built) throw new Error(`retriever "${this.name}": knownWords() called before index()`);
+    const out: string[] = [];
+    this.pipeline.scan(text, (raw) => {
+      if (this.queryTerm(raw) >= 0) out.push(raw);
+    });
+    return out;
+  }
+
   /** Term id of a raw query token, {@link DROPPED} if the tokenizer drops it, {@link UNKNOWN} if the index does not have it. */
   private queryTerm(raw: string): number {
     let t = this.rawToTerm.get(raw);
