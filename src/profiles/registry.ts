@@ -8,6 +8,7 @@ import { didYouMean } from '../catalog/suggest.ts';
 import { retrieverNames } from '../retrievers/registry.ts';
 import { createDeepSeekNative, DeepSeekCodeProfile } from './deepseek.ts';
 import { createClaudeCodeProfile } from './claude-code.ts';
+import { createCodexProfile } from './codex.ts';
 import { DeferredProfile } from './deferred.ts';
 import { createHermesProfile } from './hermes.ts';
 import { createNamespaceRouting, createSemanticRetrieval, RoleGatingProfile } from './seed.ts';
@@ -26,6 +27,11 @@ export const PROFILES = {
   'deepseek-code': {
     description: 'DeepSeek Harness code mode: one run_code tool plus a generated TypeScript SDK of a preselected set (bm25 top 10, pinned: the upstream preselection is unknown)',
     create: (name: string) => new DeepSeekCodeProfile(name),
+  },
+  codex: {
+    description:
+      'OpenAI Codex tool_search: MCP/plugin tools deferred at ≥ 100 (core direct); BM25 k1 1.2 b 0.75 over the MCP search text (fq name, names, server, title, description, instructions, top-level params) with UAX#29 words, NLTK stop words, Porter2; 8 results with schemas; 4 KiB <tools> namespace fragment (250 chars each, round-robin)',
+    create: (name: string, options?: ProfileOptions) => createCodexProfile(name, options),
   },
   'claude-code': {
     description:

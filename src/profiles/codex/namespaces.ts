@@ -42,9 +42,23 @@ export function normalizeNamespaceDescription(description: string): string {
   return chars.slice(0, MAX_NAMESPACE_DESCRIPTION_CHARS - DESCRIPTION_TRUNCATION_SUFFIX.length).join('') + DESCRIPTION_TRUNCATION_SUFFIX;
 }
 
-/** Rust `String` order (UTF-8 bytes, i.e. code points), which differs from JS `<` on astral vs. high-BMP characters. */
+/**
+ * Rust `String` order (UTF-8 bytes, i.e. code points). JS `<` compares UTF-16 code units, which
+ * puts astral characters (surrogates, D800–DFFF) before U+E000–U+FFFF; this corrects that.
+ */
 export function compareCodePoints(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(i);
+    if (ca === cb) continue;
+    const sa = ca >= 0xd800 && ca <= 0xdfff;
+    const sb = cb >= 0xd800 && cb <= 0xdfff;
+    if (sa && !sb && cb >= 0xe000) return 1;
+    if (sb && !sa && ca >= 0xe000) return -1;
+    return ca - cb;
+  }
+  return a.length - b.length;
 }
 
 /**

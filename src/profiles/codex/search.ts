@@ -6,6 +6,7 @@ import type { Catalog, Tool } from '../../catalog/types.ts';
 import { Bm25Retriever, type Bm25Options, type DocumentText } from '../../retrievers/bm25/index.ts';
 import { checkedMask } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
+import { compareCodePoints } from './namespaces.ts';
 
 /** `TOOL_SEARCH_TOOL_NAME` (`codex-rs/tools/src/tool_discovery.rs` @c209bfab). */
 export const TOOL_SEARCH_TOOL_NAME = 'tool_search';
@@ -102,7 +103,7 @@ export function codexSearchText(tool: Tool, namespaceDescription: string): strin
   }
   const props = tool.inputSchema?.properties;
   if (props !== null && typeof props === 'object' && !Array.isArray(props)) {
-    parts.push(...Object.keys(props).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    parts.push(...Object.keys(props).sort(compareCodePoints));
   }
   return parts.join(' ');
 }

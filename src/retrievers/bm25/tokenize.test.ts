@@ -140,10 +140,20 @@ describe("segmenter 'uax29' (Codex's bm25 crate: UAX#29 unicode_words)", () => {
   });
 
   it('the ASCII scanner equals Intl.Segmenter on random ASCII text (property)', () => {
-    const ch = fc.constantFrom(...'aZq09_.\':,;- "\n/!'.split(''));
+    const ch = fc.constantFrom(...'aZq09_.\':,;- "\n\t\r/!@'.split(''));
     fc.assert(
       fc.property(fc.array(ch, { maxLength: 16 }).map((a) => a.join('')), (text) => {
         expect(raw(text)).toEqual(oracle(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('mixed text, cut at spaces with only non-ASCII pieces segmented by Intl, equals Intl.Segmenter on the whole (property)', () => {
+    const ch = fc.constantFrom(...['a', 'Z', '0', '_', '.', "'", ':', ',', ' ', ' ', '-', 'é', 'ü', '—', '中', '文', '’', '\u0301', '\u200d', '🦀', '\u00a0', 'ß']);
+    fc.assert(
+      fc.property(fc.array(ch, { maxLength: 16 }).map((a) => a.join('')), (text) => {
+        expect(raw(text, { asciiFold: false })).toEqual(oracle(text));
       }),
       { numRuns: 3000 },
     );
