@@ -34,6 +34,7 @@
  */
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { Bm25Retriever, type Bm25Options, type DocumentText } from '../retrievers/bm25/index.ts';
+import { ENGLISH_STOP_WORDS } from '../retrievers/bm25/tokenize.ts';
 import { checkedMask, rankStable } from '../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../retrievers/types.ts';
 import { charCount, cutToChars } from './text.ts';
@@ -101,7 +102,8 @@ export interface HermesOptions {
   /**
    * Emulated model behaviour, not Hermes code: when a search returns nothing (upstream then answers
    * with `available_sources` and a retry hint), search once more with only the request's words
-   * that the catalog knows, as a model rewriting its query into keywords would. Default true (the
+   * that the catalog knows, minus English stop words, as a model rewriting its query into keywords
+   * would. Default true (the
    * `hermes` profile); `hermes-raw` turns it off to show the engine on raw requests.
    */
   retryKnownWords?: boolean;
@@ -278,6 +280,7 @@ export function deferredPositions(tools: readonly Tool[]): number[] {
 }
 
 const HAS_TOKEN = /[A-Za-z0-9]/;
+const STOP_WORDS: ReadonlySet<string> = new Set(ENGLISH_STOP_WORDS);
 
 /**
  * Hermes's `search_catalog` as a retriever over a full catalog: indexes only the deferred tools
@@ -348,7 +351,7 @@ export class HermesSearcher implements Retriever, Describable {
     }
     let hits = await this.bm25.search(request, sub === undefined ? { k } : { k, allowed: sub });
     if (hits.length === 0 && this.retryKnownWords) {
-      const known = this.bm25.knownWords(request).join(' ');
+      const known = this.bm25.knownWords(request).filter((w) => !STOP_WORDS.has(w.toLowerCase())).join(' ');
       if (known !== '' && known !== request) {
         this.retries++;
         hits = await this.bm25.search(known, sub === undefined ? { k } : { k, allowed: sub });
@@ -368,7 +371,7 @@ export class HermesSearcher implements Retriever, Describable {
       upstream: `${HERMES_UPSTREAM.repository} ${HERMES_UPSTREAM.catalog} search_catalog`,
       indexes: 'the deferred tools only (MCP tools; plugin tools outside desktop_ui/project/setup)',
       retryKnownWords: this.retryKnownWords
-        ? 'emulated model behaviour (not Hermes code): an empty result is retried once with the request words the catalog knows, as a model answering the empty-result hint would'
+        ? 'emulated model behaviour (not Hermes code): an empty result is retried once with the request words the catalog knows, minus NLTK English stop words (a keyword query), as a model answering the empty-result hint would'
         : false,
       bm25: this.bm25.describe(),
       exactName: `query.strip().lower() == tool id .lower() → always returned, score ${EXACT_NAME_SCORE} (upstream +inf)`,
