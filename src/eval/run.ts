@@ -160,7 +160,7 @@ class ExposureTally {
   record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[]): Pick<QueryDetail, 'eager' | 'exposure'> {
     const entry = this.before(caller.callerScopes, caller.role);
     const allowed = this.policy.allowedMask(caller.callerScopes);
-    const added = this.profile.afterSearch(ranked, { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) });
+    const added = this.profile.afterSearch(ranked, { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) }, c.request);
     this.form = added.form;
     return {
       eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager.has(id)),

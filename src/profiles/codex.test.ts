@@ -332,7 +332,7 @@ describe('exposure model', () => {
       { id: 'mcp__other__ping', score: 2 },
       { id: 'mcp__gh__create_issue', score: 1 },
     ];
-    const add = p.afterSearch(hits, {});
+    const add = p.afterSearch(hits, {}, "q");
     expect(add.form).toBe('schemas');
     expect(add.loaded).toEqual(['mcp__gh__list_issues', 'mcp__other__ping', 'mcp__gh__create_issue']);
     expect(add.text).toBe(
@@ -344,7 +344,7 @@ describe('exposure model', () => {
         '{"type":"function","name":"ping","description":"Ping a host.","strict":false,"defer_loading":true,"parameters":{"type":"object","properties":{}}}]}]}',
     );
     expect(toolSearchOutput([], () => '')).toBe('{"type":"tool_search_output","status":"completed","execution":"client","tools":[]}');
-    expect(() => p.afterSearch([{ id: 'nope', score: 1 }], {})).toThrow(/unknown tool/);
+    expect(() => p.afterSearch([{ id: 'nope', score: 1 }], {}, "q")).toThrow(/unknown tool/);
   });
 
   it('tool_search: Omit-variant description, {query (required), limit?}, no extra properties', () => {

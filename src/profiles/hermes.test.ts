@@ -337,7 +337,7 @@ describe('hermes: the exposure model', () => {
         '"tools": {"mcp__mail__send_email": {"source": "mcp", "source_name": "mcp-mail", "description": "Send an email.", "required": []}}}',
     });
     // Nothing matched: the caller's sources only.
-    expect(JSON.parse(p.afterSearch([], caller).text)).toEqual({
+    expect(JSON.parse(p.afterSearch([], caller, '').text)).toEqual({
       queries: [''],
       total_available: 2,
       results: [{ query: '', matches: [], available_sources: [{ name: 'mail', tool_count: 1 }, { name: 'pager', tool_count: 1 }], hint: EMPTY_RESULT_HINT }],

@@ -829,7 +829,7 @@ export class HermesProfile implements Profile {
    * `request` when the caller gives it and `""` otherwise (in Hermes the model writes its own keyword
    * queries, which an offline evaluation does not know anyway).
    */
-  afterSearch(hits: readonly Hit[], caller: Caller, request = ''): SearchAddition {
+  afterSearch(hits: readonly Hit[], caller: Caller, request: string): SearchAddition {
     checkedMask(this.name, caller.allowed, this.tools().length);
     const allowed = caller.allowed;
     const sources: SourceCount[] = this.groups.map((g) => {

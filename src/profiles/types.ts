@@ -74,8 +74,11 @@ export interface Profile {
   searcher(): Retriever | null;
   /** What the model sees before any search. Valid after `index`. */
   beforeSearch(caller: Caller): BeforeSearch;
-  /** What one search with these hits (scope-checked, at most `searchLimit`, best first) adds. */
-  afterSearch(hits: readonly Hit[], caller: Caller): SearchAddition;
+  /**
+   * What one search with these hits (scope-checked, at most `searchLimit`, best first) adds, for the
+   * query the search was given (the request, in the evaluation).
+   */
+  afterSearch(hits: readonly Hit[], caller: Caller, query: string): SearchAddition;
   /** The effective configuration, recorded in results (which facts are pinned, which unverified). */
   describe(): Record<string, unknown>;
 }

@@ -67,13 +67,13 @@ describe.each(profileNames())('profile %s', (name) => {
     const p = await indexed(name);
     const s = p.searcher();
     if (!s) {
-      expect(p.afterSearch([], {}).loaded).toEqual([]);
+      expect(p.afterSearch([], {}, '').loaded).toEqual([]);
       return;
     }
     for (const q of requests.slice(0, 20)) {
       const hits = await s.search(q, { k: p.searchLimit });
       expect(hits.length).toBeLessThanOrEqual(p.searchLimit);
-      const added = p.afterSearch(hits, {});
+      const added = p.afterSearch(hits, {}, q);
       expect(added.loaded.every((id) => hits.some((h) => h.id === id))).toBe(true);
     }
   });
