@@ -76,7 +76,7 @@ export interface ExposureSummary {
   searchLimit: number;
   /** The profile offered a search tool on this catalog (false: everything it shows is eager). */
   search: boolean;
-  /** How a search result reaches the model (`schemas`, `references`, `metadata`, `sdk`). */
+  /** How a search result reaches the model (`schemas`, `references`, `metadata`, `sdk`; `none` when no search is offered). */
   form: string;
   sticky: boolean;
   /** Before any search, for a caller with every scope and no role. */

@@ -2,9 +2,9 @@
  * The runner: every retriever over every case of the (shard of the) dataset, through the policy
  * layer, then the metrics. Deterministic except for timings.
  */
-import type { Case } from '../catalog/types.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
-import type { Profile, ProfileOptions } from '../profiles/types.ts';
+import type { Caller, Profile, ProfileOptions } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
@@ -70,10 +70,10 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     await profile.index(input.catalog);
     const indexMs = performance.now() - t0;
     const searcher = profile.searcher();
-    const exposure = new ExposureTally(profile, new Policy(input.catalog));
+    const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null);
     const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
     const r = retrieverResults(cases, list, facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
-    profiles[name] = { ...(searcher ? r : withoutRanking(r)), exposure: exposure.summary(searcher !== null, list) };
+    profiles[name] = { ...(searcher ? r : withoutRanking(r)), exposure: exposure.summary(list) };
     details[name] = list;
   }
   return {
@@ -128,29 +128,39 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
   return list;
 }
 
-/** Per-caller exposure of a profile (cached per scope set and role) and its running totals. */
+/** Per-caller exposure of a profile (computed once per scope set and role) and the case figures. */
 class ExposureTally {
   readonly sticky: boolean;
   readonly searchLimit: number;
-  private readonly cache = new Map<string, { eager: ReadonlySet<string>; count: number }>();
+  /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers). */
+  private readonly cache = new Map<string, { eager: Uint8Array; count: number }>();
+  private readonly position = new Map<string, number>();
   private form = 'schemas';
 
   constructor(
     private readonly profile: Profile,
     private readonly policy: Policy,
+    catalog: Catalog,
+    private readonly searches: boolean,
   ) {
     this.sticky = profile.sticky === true;
     this.searchLimit = profile.searchLimit;
+    catalog.tools.forEach((t, i) => this.position.set(t.id, i));
   }
 
-  private before(callerScopes: readonly string[] | undefined, role: string | undefined): { eager: ReadonlySet<string>; count: number } {
-    const key = `${callerScopes ? [...callerScopes].sort().join('\n') : '*'}\u0000${role ?? ''}`;
+  private callerOf(caller: { callerScopes?: readonly string[]; role?: string }): Caller {
+    const allowed = this.policy.allowedMask(caller.callerScopes);
+    return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
+  }
+
+  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number } {
+    const key = `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
     let entry = this.cache.get(key);
     if (!entry) {
-      const allowed = this.policy.allowedMask(callerScopes);
-      const b = this.profile.beforeSearch({ ...(allowed ? { allowed } : {}), ...(callerScopes ? { callerScopes } : {}), ...(role !== undefined ? { role } : {}) });
-      entry = { eager: new Set(b.eager), count: b.eager.length };
-      if (this.cache.size >= 64) this.cache.clear();
+      const b = this.profile.beforeSearch(this.callerOf(caller));
+      const eager = new Uint8Array(this.position.size);
+      for (const id of b.eager) eager[this.position.get(id)!] = 1;
+      entry = { eager, count: b.eager.length };
       this.cache.set(key, entry);
     }
     return entry;
@@ -158,22 +168,27 @@ class ExposureTally {
 
   /** One case's exposure: its gold tools that are eager for its caller, and the case's exposure figures. */
   record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[]): Pick<QueryDetail, 'eager' | 'exposure'> {
-    const entry = this.before(caller.callerScopes, caller.role);
-    const allowed = this.policy.allowedMask(caller.callerScopes);
-    const added = this.profile.afterSearch(ranked, { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) }, c.request);
-    this.form = added.form;
+    const entry = this.before(caller);
+    let loaded = 0;
+    let chars = 0;
+    if (this.searches) {
+      const added = this.profile.afterSearch(ranked, this.callerOf(caller), c.request);
+      this.form = added.form;
+      loaded = added.loaded.length;
+      chars = added.text.length;
+    }
     return {
-      eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager.has(id)),
-      exposure: { eagerTools: entry.count, loadedTools: added.loaded.length, resultChars: added.text.length },
+      eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager[this.position.get(id) ?? -1] === 1),
+      exposure: { eagerTools: entry.count, loadedTools: loaded, resultChars: chars },
     };
   }
 
-  summary(search: boolean, details: readonly QueryDetail[]): ExposureSummary {
+  summary(details: readonly QueryDetail[]): ExposureSummary {
     const b = this.profile.beforeSearch({});
     return {
-      searchLimit: search ? this.searchLimit : 0,
-      search,
-      form: this.form,
+      searchLimit: this.searches ? this.searchLimit : 0,
+      search: this.searches,
+      form: this.searches ? this.form : 'none',
       sticky: this.sticky,
       unrestricted: { eagerTools: b.eager.length, metaTools: b.metaTools.map((t) => t.name), advertisementChars: b.advertisement.length, advertisementBytes: Buffer.byteLength(b.advertisement) },
       perCase: exposureMeans(details),

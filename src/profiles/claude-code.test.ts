@@ -356,3 +356,14 @@ describe('retriever contract: ToolSearch', () => {
 describe('retriever contract: ToolSearch under a ceiling of 100', () => {
   retrieverContract(() => createClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles, ceiling: 100 }), 'claude-code');
 });
+
+describe('review fixes', () => {
+  it('tool search off (or auto below the threshold): no ToolSearch, so a search adds nothing', async () => {
+    const p = createClaudeCodeProfile('claude-code', { toolSearch: 'off' });
+    await p.index(handCatalog());
+    expect(p.afterSearch([], {})).toEqual({ form: 'references', loaded: [], text: '' });
+    const on = createClaudeCodeProfile('claude-code');
+    await on.index(handCatalog());
+    expect(on.afterSearch([], {}).text).toBe('No matching deferred tools found');
+  });
+});

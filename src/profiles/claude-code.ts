@@ -815,8 +815,10 @@ export class ClaudeCodeProfile implements Profile {
     return { eager, metaTools: this.active ? [TOOL_SEARCH_TOOL] : [], advertisement };
   }
 
+  /** `tool_reference` blocks for the hits; with tool search off there is no `ToolSearch`, and an empty search adds nothing. */
   afterSearch(hits: readonly Hit[], _caller?: Caller): SearchAddition {
     const ids = hits.map((h) => h.id);
+    if (!this.active && ids.length === 0) return { form: 'references', loaded: [], text: '' };
     return { form: 'references', loaded: ids, text: toolReferenceText(ids) };
   }
 

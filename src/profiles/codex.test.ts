@@ -369,3 +369,37 @@ describe('exposure model', () => {
     expect(p.searchLimit).toBe(8);
   });
 });
+
+describe('review fixes', () => {
+  const tools = [core('bash', 'Run a shell command.'), mcp('gh', 'create_issue', 'Opens an issue.'), mcp('other', 'ping', 'Ping a host.')];
+
+  it('no tool_search (nothing deferred, or none visible to the caller): a search adds nothing', async () => {
+    const below = createCodexProfile('codex');
+    await below.index(catalogOf(tools));
+    expect(below.searcher()).toBeNull();
+    expect(below.afterSearch([], {}, 'q')).toEqual({ form: 'schemas', loaded: [], text: '' });
+    const p = createCodexProfile('codex', { deferral: { kind: 'always' } });
+    await p.index(catalogOf(tools));
+    expect(p.afterSearch([], { allowed: Uint8Array.from([1, 0, 0]) }, 'q')).toEqual({ form: 'schemas', loaded: [], text: '' });
+    expect(p.afterSearch([], { allowed: Uint8Array.from([1, 1, 0]) }, 'q').text).toBe('{"type":"tool_search_output","status":"completed","execution":"client","tools":[]}');
+  });
+
+  it('maps a caller mask onto the deferred index once per mask object, not once per request', async () => {
+    const s = new CodexToolSearch('codex');
+    await s.index(catalogOf(tools));
+    let reads = 0;
+    const base = Uint8Array.from([1, 0, 1]);
+    const allowed = new Proxy(base, {
+      get(target, key) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        const v = Reflect.get(target, key, target);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    expect((await s.search('ping issue', { k: 8, allowed })).map((h) => h.id)).toEqual(['mcp__other__ping']);
+    const once = reads;
+    expect((await s.search('ping issue', { k: 8, allowed })).map((h) => h.id)).toEqual(['mcp__other__ping']);
+    expect(reads).toBe(once);
+    expect((await s.search('ping issue', { k: 8, allowed: Uint8Array.from([0, 1, 0]) })).map((h) => h.id)).toEqual(['mcp__gh__create_issue']);
+  });
+});

@@ -170,6 +170,8 @@ class CodexProfile implements Profile {
   private search: CodexToolSearch | null = null;
   private byId = new Map<string, Tool>();
   private nsDescription = new Map<string, string>();
+  /** Whether a caller mask lets any deferred tool through (i.e. the caller has `tool_search`), per mask object. */
+  private seesDeferred = new WeakMap<Uint8Array, boolean>();
 
   constructor(name: string, options: CodexOptions) {
     const rule = options.deferral ?? DEFAULT_DEFERRAL_RULE;
@@ -192,6 +194,7 @@ class CodexProfile implements Profile {
     this.deferredCount = defer ? deferrable.length : 0;
     this.byId = new Map(catalog.tools.map((t) => [t.id, t]));
     this.nsDescription = new Map();
+    this.seesDeferred = new WeakMap();
     if (defer) {
       const search = new CodexToolSearch(this.name, this.searchLimit, isDeferrable);
       await search.index(catalog);
@@ -226,8 +229,13 @@ class CodexProfile implements Profile {
     return { eager, metaTools: [toolSearchDefinition(this.searchLimit)], advertisement: renderNamespaceFragment(rows, MAX_RENDERED_FRAGMENT_BYTES) };
   }
 
-  afterSearch(hits: readonly Hit[], _caller: Caller): SearchAddition {
+  /**
+   * The `tool_search_output` for the hits. A caller without `tool_search` (nothing deferred, or no
+   * deferred tool in its mask) searched nothing: an empty search adds nothing for it.
+   */
+  afterSearch(hits: readonly Hit[], caller: Caller): SearchAddition {
     this.built();
+    if (hits.length === 0 && !this.hasToolSearch(caller.allowed)) return { form: 'schemas', loaded: [], text: '' };
     const tools = hits.map((h) => {
       const t = this.byId.get(h.id);
       if (t === undefined) throw new Error(`profile "${this.name}": unknown tool "${h.id}" in search hits`);
@@ -276,6 +284,20 @@ class CodexProfile implements Profile {
       tieBreak: 'rankStable (score desc, then tool id asc); upstream random (HashSet RandomState)',
       notModelled: ['skills catalog (A6)', 'connector/app tools and explicitly enabled connectors', 'Added/Removed namespace diffs of later turns', 'limit_bucket per server (forks)'],
     };
+  }
+
+  /** Whether `tool_search` is in front of a caller with this mask (some deferred tool is visible). */
+  private hasToolSearch(allowed: Uint8Array | undefined): boolean {
+    if (this.deferredCount === 0) return false;
+    if (allowed === undefined) return true;
+    let sees = this.seesDeferred.get(allowed);
+    if (sees === undefined) {
+      sees = false;
+      const mask = this.deferredMask;
+      for (let i = 0; i < mask.length && !sees; i++) if (mask[i] === 1 && allowed[i] === 1) sees = true;
+      this.seesDeferred.set(allowed, sees);
+    }
+    return sees;
   }
 
   private built(): Catalog {

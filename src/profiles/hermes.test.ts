@@ -419,11 +419,64 @@ describe('the emulated retry with known words', () => {
     const s = createHermesSearcher('hermes', { retryKnownWords: true });
     await s.index(catalog);
     const hits = await s.search(request, { k: 5 });
-    // known words: refund, the, invoice → gate = refund (df 1): only refund_invoice.
+    // known words: refund, the, invoice; minus the stop word "the" → "refund invoice": gate refund (df 1), only refund_invoice.
     expect(hits.map((h) => h.id)).toEqual(['mcp__billing__refund_invoice']);
     expect(s.stats()).toEqual({ retries: 1 });
     // a request the engine answers directly is not retried
     await s.search('refund invoice', { k: 5 });
     expect(s.stats()).toEqual({ retries: 1 });
+  });
+});
+
+/** A mask that counts how many of its entries are read (to prove per-mask work is done once, not per request). */
+function countingMask(bits: number[]): { mask: Uint8Array; reads: () => number } {
+  const base = Uint8Array.from(bits);
+  let reads = 0;
+  const proxy = new Proxy(base, {
+    get(target, key) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+      const v = Reflect.get(target, key, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+  return { mask: proxy, reads: () => reads };
+}
+
+describe('hermes: review fixes', () => {
+  const P = tool({ id: 'plugin__notes__send_note', source: 'plugin', plugin: 'notes', description: 'Send a note.' });
+  const CAT = catalogOf([...HAND, P]); // 0 bash, 1 T1, 2 read_file, 3 T2, 4 T3, 5 T4, 6 P
+
+  it('an exact-name hit is a non-empty answer: the emulated retry does not fire (upstream returns the exact tool alone)', async () => {
+    const draft = tool({ id: 'mcp__mail__send_email_draft', source: 'mcp', server: 'mail', description: 'Send a draft email.' });
+    const s = createHermesSearcher('hermes', { retryKnownWords: true });
+    await s.index(catalogOf([T1, draft]));
+    // "mcp" is in no indexed text: BM25 admits nothing; upstream's answer is the exact name only.
+    expect(await s.search('mcp__mail__send_email', { k: 5 })).toEqual([{ id: 'mcp__mail__send_email', score: EXACT_NAME_SCORE }]);
+    expect(s.stats()).toEqual({ retries: 0 });
+  });
+
+  it('no bridge for the caller (enabled off, or no deferred tool visible): a search adds nothing', async () => {
+    const off = createHermesProfile('hermes', { enabled: 'off' });
+    await off.index(CAT);
+    expect(off.afterSearch([], {}, 'send email')).toEqual({ form: 'metadata', loaded: [], text: '' });
+    const p = createHermesProfile('hermes');
+    await p.index(CAT);
+    expect(p.afterSearch([], { allowed: mask([1, 0, 1, 0, 0, 0, 0]) }, 'send email')).toEqual({ form: 'metadata', loaded: [], text: '' });
+    // A caller with the bridge still gets the empty-result answer.
+    expect(JSON.parse(p.afterSearch([], { allowed: mask([1, 1, 0, 0, 0, 0, 0]) }, 'x').text)).toMatchObject({ total_available: 1 });
+  });
+
+  it('per-mask work (source counts, the sub-catalog mask) is done once per mask, not once per request', async () => {
+    const p = createHermesProfile('hermes');
+    await p.index(CAT);
+    const a = countingMask([1, 1, 0, 1, 1, 0, 1]);
+    const first = p.afterSearch([], { allowed: a.mask }, 'q').text;
+    await p.searcher()!.search('send email', { k: 5, allowed: a.mask });
+    const after = a.reads();
+    expect(p.afterSearch([], { allowed: a.mask }, 'q').text).toBe(first);
+    expect((await p.searcher()!.search('send email', { k: 5, allowed: a.mask })).map((h) => h.id)).toEqual(['mcp__mail__send_email', 'plugin__notes__send_note']);
+    expect(a.reads()).toBe(after);
+    // Another mask object is computed afresh.
+    expect(JSON.parse(p.afterSearch([], { allowed: mask([0, 0, 0, 0, 0, 1, 0]) }, 'q').text).total_available).toBe(1);
   });
 });

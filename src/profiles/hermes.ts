@@ -304,6 +304,8 @@ export class HermesSearcher implements Retriever, Describable {
 
   private readonly retryKnownWords: boolean;
   private retries = 0;
+  /** The caller mask mapped onto the deferred tools, per mask object (a policy hands out one mask per scope set). */
+  private subMasks = new WeakMap<Uint8Array, Uint8Array>();
 
   constructor(name: string, options: { retryKnownWords?: boolean } = {}) {
     this.name = name;
@@ -323,6 +325,7 @@ export class HermesSearcher implements Retriever, Describable {
     this.size = catalog.tools.length;
     this.retries = 0;
     this.positions = Uint32Array.from(positions);
+    this.subMasks = new WeakMap();
     this.ids = tools.map((t) => t.id);
     this.byLowerName = new Map();
     tools.forEach((t, i) => {
@@ -344,24 +347,32 @@ export class HermesSearcher implements Retriever, Describable {
     const allowed = checkedMask(this.name, context.allowed, this.size);
     const k = Math.floor(context.k);
     if (!(k > 0) || this.ids.length === 0 || !HAS_TOKEN.test(request)) return [];
-    let sub: Uint8Array | undefined;
-    if (allowed !== undefined) {
-      sub = new Uint8Array(this.positions.length);
-      for (let i = 0; i < sub.length; i++) sub[i] = allowed[this.positions[i]!] === 1 ? 1 : 0;
-    }
+    const sub = allowed === undefined ? undefined : this.subMask(allowed);
+    const exact = (this.byLowerName.get(pyStrip(request).toLowerCase()) ?? []).filter((i) => sub === undefined || sub[i] === 1);
     let hits = await this.bm25.search(request, sub === undefined ? { k } : { k, allowed: sub });
-    if (hits.length === 0 && this.retryKnownWords) {
+    // The emulated model retries only an empty answer: an exact-name hit is an answer.
+    if (hits.length === 0 && exact.length === 0 && this.retryKnownWords) {
       const known = this.bm25.knownWords(request).filter((w) => !STOP_WORDS.has(w.toLowerCase())).join(' ');
       if (known !== '' && known !== request) {
         this.retries++;
         hits = await this.bm25.search(known, sub === undefined ? { k } : { k, allowed: sub });
       }
     }
-    const exact = (this.byLowerName.get(pyStrip(request).toLowerCase()) ?? []).filter((i) => sub === undefined || sub[i] === 1);
     if (exact.length === 0) return hits;
     const exactIds = new Set(exact.map((i) => this.ids[i]!));
     const merged = [...exact.map((i) => ({ id: this.ids[i]!, score: EXACT_NAME_SCORE })), ...hits.filter((h) => !exactIds.has(h.id))];
     return rankStable(merged).slice(0, k);
+  }
+
+  /** `allowed` (full-catalog positions) on the deferred tools, computed once per mask object. */
+  private subMask(allowed: Uint8Array): Uint8Array {
+    let sub = this.subMasks.get(allowed);
+    if (sub === undefined) {
+      sub = new Uint8Array(this.positions.length);
+      for (let i = 0; i < sub.length; i++) sub[i] = allowed[this.positions[i]!] === 1 ? 1 : 0;
+      this.subMasks.set(allowed, sub);
+    }
+    return sub;
   }
 
   describe(): Record<string, unknown> {
@@ -371,7 +382,7 @@ export class HermesSearcher implements Retriever, Describable {
       upstream: `${HERMES_UPSTREAM.repository} ${HERMES_UPSTREAM.catalog} search_catalog`,
       indexes: 'the deferred tools only (MCP tools; plugin tools outside desktop_ui/project/setup)',
       retryKnownWords: this.retryKnownWords
-        ? 'emulated model behaviour (not Hermes code): an empty result is retried once with the request words the catalog knows, minus NLTK English stop words (a keyword query), as a model answering the empty-result hint would'
+        ? 'emulated model behaviour (not Hermes code): an empty result (no BM25 hit and no exact name) is retried once with the request words the catalog knows, minus NLTK English stop words (a keyword query), as a model answering the empty-result hint would'
         : false,
       bm25: this.bm25.describe(),
       exactName: `query.strip().lower() == tool id .lower() → always returned, score ${EXACT_NAME_SCORE} (upstream +inf)`,
@@ -726,6 +737,9 @@ export class HermesProfile implements Profile {
   /** Deferred tools grouped by label (groups sorted by label, tools by (name, short description)). */
   private groups: { label: string; labelLen: number; tools: DeferredInfo[] }[] = [];
   private byId = new Map<string, Tool>();
+  /** The caller's deferred tools counted by group label, per mask object (`undefined` = unrestricted). */
+  private sourceCounts = new WeakMap<Uint8Array, SourceCount[]>();
+  private allSources: SourceCount[] | undefined;
 
   constructor(name: string, options: ProfileOptions & HermesOptions = {}) {
     this.name = name;
@@ -753,7 +767,24 @@ export class HermesProfile implements Profile {
       .map(([label, list]) => ({ label, labelLen: charCount(label), tools: list.sort((a, b) => compareTools(a.prepared, b.prepared)) }));
     this.deferred = deferred;
     this.byId = new Map(tools.map((t) => [t.id, t]));
+    this.sourceCounts = new WeakMap();
+    this.allSources = undefined;
     this.catalog = catalog;
+  }
+
+  /** `available_sources` before filtering: the caller's deferred tools per group label (computed once per mask). */
+  private sources(allowed: Uint8Array | undefined): SourceCount[] {
+    const cached = allowed === undefined ? this.allSources : this.sourceCounts.get(allowed);
+    if (cached) return cached;
+    const sources: SourceCount[] = this.groups.map((g) => {
+      let n = 0;
+      if (allowed) for (const t of g.tools) n += allowed[t.position] === 1 ? 1 : 0;
+      else n = g.tools.length;
+      return { name: g.label, tool_count: n };
+    });
+    if (allowed === undefined) this.allSources = sources;
+    else this.sourceCounts.set(allowed, sources);
+    return sources;
   }
 
   private tools(): readonly Tool[] {
@@ -825,20 +856,17 @@ export class HermesProfile implements Profile {
 
   /**
    * A `tool_search` answer: metadata (names, source, description ≤ 500 characters, required
-   * parameters); schemas need `tool_describe`. The profile contract does not pass the query, so it is
-   * `request` when the caller gives it and `""` otherwise (in Hermes the model writes its own keyword
-   * queries, which an offline evaluation does not know anyway).
+   * parameters); schemas need `tool_describe`. The query echoed is the request the search was given
+   * (in Hermes the model writes its own keyword queries, which an offline evaluation does not know).
+   * Without a bridge for the caller (`enabled: off`, or no deferred tool visible) there is no
+   * `tool_search` to answer: nothing is added. Source counts are computed once per mask object.
    */
   afterSearch(hits: readonly Hit[], caller: Caller, request: string): SearchAddition {
     checkedMask(this.name, caller.allowed, this.tools().length);
-    const allowed = caller.allowed;
-    const sources: SourceCount[] = this.groups.map((g) => {
-      let n = 0;
-      if (allowed) for (const t of g.tools) n += allowed[t.position] === 1 ? 1 : 0;
-      else n = g.tools.length;
-      return { name: g.label, tool_count: n };
-    });
+    const sources = this.sources(caller.allowed);
     const found = hits.map((h) => this.byId.get(h.id)).filter((t): t is Tool => t !== undefined);
+    // No bridge for this caller (off, or no deferred tool visible): there was no tool_search to answer.
+    if (found.length === 0 && (this.config.enabled === 'off' || !sources.some((s) => s.tool_count > 0))) return { form: 'metadata', loaded: [], text: '' };
     return { form: 'metadata', loaded: found.map((t) => t.id), text: searchResultText(request, found, sources) };
   }
 

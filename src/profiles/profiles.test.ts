@@ -147,3 +147,11 @@ describe('the profile registry', () => {
     }
   });
 });
+
+describe('role gating: review fixes', () => {
+  it('a role named like an Object.prototype member is an unknown role, not a crash', async () => {
+    const p = new RoleGatingProfile('role-gating', { schemaVersion: 1, always: [], roles: { dev: { description: '', namespaces: ['github'] } } });
+    await p.index(catalog);
+    for (const role of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(p.beforeSearch({ role }).eager).toHaveLength(tools.length);
+  });
+});

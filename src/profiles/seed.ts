@@ -41,9 +41,9 @@ export class RoleGatingProfile implements Profile {
 
   /** The namespaces a role sees (`always` included), or undefined when the caller is not gated. */
   namespacesOf(role: string | undefined): ReadonlySet<string> | undefined {
-    if (!this.roles || role === undefined) return undefined;
-    const r = this.roles.roles[role];
-    return r ? new Set([...this.roles.always, ...r.namespaces]) : undefined;
+    if (!this.roles || role === undefined || !Object.prototype.hasOwnProperty.call(this.roles.roles, role)) return undefined;
+    const r = this.roles.roles[role]!;
+    return new Set([...this.roles.always, ...r.namespaces]);
   }
 
   beforeSearch(caller: Caller): BeforeSearch {

@@ -130,6 +130,8 @@ export class CodexToolSearch implements Retriever, Describable {
   private subPosition = new Int32Array(0);
   private subSize = 0;
   private fullSize = 0;
+  /** The caller mask mapped onto the sub-catalog, per mask object (a policy hands out one mask per scope set). */
+  private subMasks = new WeakMap<Uint8Array, Uint8Array>();
   private readonly keep: (tool: Tool) => boolean;
 
   /** `keep` picks the searchable tools (default: {@link isDeferrable}). */
@@ -167,6 +169,7 @@ export class CodexToolSearch implements Retriever, Describable {
     this.subPosition = subPosition;
     this.subSize = sub.length;
     this.fullSize = tools.length;
+    this.subMasks = new WeakMap();
     this.built = true;
   }
 
@@ -177,9 +180,14 @@ export class CodexToolSearch implements Retriever, Describable {
     if (!(k > 0)) return [];
     let subAllowed: Uint8Array | undefined;
     if (allowed !== undefined) {
-      subAllowed = new Uint8Array(this.subSize);
-      const pos = this.subPosition;
-      for (let i = 0; i < pos.length; i++) if (pos[i]! >= 0 && allowed[i] === 1) subAllowed[pos[i]!] = 1;
+      // O(catalog) once per mask object, not per request.
+      subAllowed = this.subMasks.get(allowed);
+      if (subAllowed === undefined) {
+        subAllowed = new Uint8Array(this.subSize);
+        const pos = this.subPosition;
+        for (let i = 0; i < pos.length; i++) if (pos[i]! >= 0 && allowed[i] === 1) subAllowed[pos[i]!] = 1;
+        this.subMasks.set(allowed, subAllowed);
+      }
     }
     // Codex trims the query (an empty one is an error to the model; here it finds nothing).
     return this.inner.search(request.trim(), { ...context, k, allowed: subAllowed });
