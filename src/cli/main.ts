@@ -19,7 +19,7 @@ import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/
 import { isResultsDir, readRunDir, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../catalog/hash.ts';
 import { mergeRuns } from '../eval/merge.ts';
-import type { DatasetSource, Results } from '../eval/results.ts';
+import { DEFAULT_CACHE_PRICES, type DatasetSource, type Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
@@ -171,6 +171,8 @@ export function buildProgram(io: Io): Command {
     .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)')
     .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)')
     .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', wholeNumber('--context-window'), DEFAULT_CONTEXT_WINDOW)
+    .option('--cache-write-ratio <x>', 'profiles\' session cost: price of a cache write, as a multiple of uncached input (Anthropic: 1.25)', positiveNumber('--cache-write-ratio'), DEFAULT_CACHE_PRICES.writeRatio)
+    .option('--cache-read-ratio <x>', 'profiles\' session cost: price of a cache read, as a multiple of uncached input (Anthropic: 0.1)', positiveNumber('--cache-read-ratio'), DEFAULT_CACHE_PRICES.readRatio)
     .option('--k <list>', 'cut-offs for recall@k and friends', '1,3,5,10')
     .option('--floor <x|name=x,…>', 'floor score: hits below it are dropped (one value for all, or per retriever or profile)')
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
@@ -211,7 +213,8 @@ export function buildProgram(io: Io): Command {
         examples = { from: opts.examplesFrom, perTool: opts.examplesPerTool, added: a.added };
       }
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
-      const config = { ...makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles), ...(examples ? { examples } : {}) };
+      const base = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles);
+      const config = { ...base, ...(base.cache ? { cache: { writeRatio: opts.cacheWriteRatio, readRatio: opts.cacheReadRatio } } : {}), ...(examples ? { examples } : {}) };
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
@@ -288,6 +291,8 @@ interface EvalOptions {
   retrievers?: string;
   profiles?: string;
   contextWindow: number;
+  cacheWriteRatio: number;
+  cacheReadRatio: number;
   k: string;
   floor?: string;
   out?: string;
@@ -357,10 +362,15 @@ export function formatRunSummary(r: Results): string {
     }),
     x.latency.p50Ms.toFixed(3),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const shard = r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : '';
-  return [`${r.dataset.name}${shard}: ${r.dataset.cases.toLocaleString('en-US')} cases, ${r.dataset.tools.toLocaleString('en-US')} tools`, line(head), ...rows.map(line)].join('\n');
+  const out = [`${r.dataset.name}${shard}: ${r.dataset.cases.toLocaleString('en-US')} cases, ${r.dataset.tools.toLocaleString('en-US')} tools`, ...alignRows(head, rows)];
+  if (profiles.length) {
+    const int = (x: number) => Math.round(x).toLocaleString('en-US');
+    const tokenHead = ['profile tokens (o200k)', 'before search', 'per search', 'per case', 'visible/1k tok', '12 turns', '12 turns cached'];
+    const tokenRows = profiles.map(([name, p]) => [name, int(p.tokens.beforeSearch), int(p.tokens.perSearch), int(p.tokens.perCase), p.tokens.visiblePer1kTokens.toFixed(4), int(p.tokens.session12Uncached), int(p.tokens.session12Cached)]);
+    out.push('', ...alignRows(tokenHead, tokenRows));
+  }
+  return out.join('\n');
 }
 
 /** True if `dir` holds an intact dataset made by this generator version with these parameters. */
@@ -397,4 +407,20 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     io.err(`backpack failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.failed;
   }
+}
+
+/** Rows of cells as aligned lines: the first column left-aligned, the others right-aligned. */
+function alignRows(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(head), ...rows.map(line)];
+}
+
+/** A commander parser for a finite number > 0. */
+function positiveNumber(flag: string): (v: string) => number {
+  return (v) => {
+    const x = Number(v);
+    if (v.trim() === '' || !Number.isFinite(x) || x <= 0) throw new InvalidArgumentError(`${flag} must be a number > 0 (got "${v}")`);
+    return x;
+  };
 }

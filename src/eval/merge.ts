@@ -5,7 +5,7 @@
  */
 import { InputError } from '../catalog/errors.ts';
 import type { EvalInput } from './input.ts';
-import { catalogFacts, envelope, exposureMeans, percentile, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
+import { catalogFacts, catalogTokenTable, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
 
@@ -49,8 +49,14 @@ export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, in
   for (const name of config.retrievers) retrievers[name] = mergeOne(name, 'retriever');
   for (const name of config.profiles ?? []) {
     const merged = mergeOne(name, 'profile');
-    const exposure = first.profiles![name]!.exposure;
-    profiles[name] = { ...(exposure.search ? merged : withoutRanking(merged)), exposure: { ...exposure, perCase: exposureMeans(details[name]!) } };
+    const { exposure, tokens } = first.profiles![name]!;
+    const before = { total: tokens.beforeSearch, ...tokens.beforeSearchParts, ...(tokens.estimate ? { estimate: tokens.estimate.beforeSearch } : {}) };
+    const meta = { counter: tokens.counter, provider: tokens.provider, placement: tokens.placement as 'history' | 'prefix', search: exposure.search, ...(tokens.estimate ? { estimator: tokens.estimate.counter } : {}) };
+    profiles[name] = {
+      ...(exposure.search ? merged : withoutRanking(merged)),
+      exposure: { ...exposure, perCase: exposureMeans(details[name]!) },
+      tokens: profileTokens(input.cases, details[name]!, merged.metrics.overall, before, meta, tokens.cache),
+    };
   }
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
   return {
@@ -60,6 +66,7 @@ export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, in
       shard: null,
       retrievers,
       ...(config.profiles?.length ? { profiles } : {}),
+      tokenTable: catalogTokenTable(input.catalog),
       timings: { startedAt, durationMs: runs.reduce((a, { run }) => a + run.results.timings.durationMs, 0) },
     }),
     details,

@@ -6,7 +6,8 @@
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { evaluate } from '../metrics/aggregate.ts';
-import type { CaseLabel, CaseResult, CatalogFacts, Evaluation } from '../metrics/types.ts';
+import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } from '../metrics/types.ts';
+import { tokenTable, type TokenTable } from '../tokens/table.ts';
 import { gitSha, VERSION } from '../version.ts';
 import { agentMetrics, type AgentMetrics, type Trace } from './traces.ts';
 
@@ -32,6 +33,8 @@ export interface EvalConfig {
   examples?: { from: string; perTool: number; added: number };
   /** Sticky-per-task retrieval: a session keeps its tool set until a request matches none of it. */
   sticky?: boolean;
+  /** Prompt-caching prices for the profiles' session figures (present when profiles are evaluated). */
+  cache?: CachePrices;
   /** sha256 of the agent-trace file replayed, if any (its content, not its path, so shards run on different machines agree). */
   traces: string | null;
 }
@@ -49,8 +52,12 @@ export interface QueryDetail {
   kept?: boolean;
   /** Profiles only: the case's gold tools the profile sends eagerly (before any search). */
   eager?: string[];
-  /** Profiles only: eager tools for this case's caller, tools its search put in front of the model, characters of the search result. */
-  exposure?: { eagerTools: number; loadedTools: number; resultChars: number };
+  /**
+   * Profiles only: eager tools for this case's caller, tools its search put in front of the model,
+   * characters of the search result, and tokens (o200k) before the search and added by it; with
+   * the harness's own estimator in `estimate` when it has one.
+   */
+  exposure?: { eagerTools: number; loadedTools: number; resultChars: number; beforeTokens: number; searchTokens: number; estimate?: { before: number; search: number } };
   /** Search time (ms). A timing: not part of any metric. */
   ms: number;
 }
@@ -85,8 +92,53 @@ export interface ExposureSummary {
   perCase: { eagerTools: number; loadedTools: number; searchResultChars: number };
 }
 
+/** Prompt-caching prices as multiples of the uncached input price. */
+export interface CachePrices {
+  /** Writing a prefix into the cache (Anthropic, 5-minute TTL: 1.25). */
+  writeRatio: number;
+  /** Reading a cached prefix (Anthropic: 0.1). */
+  readRatio: number;
+}
+
+export const DEFAULT_CACHE_PRICES: Readonly<CachePrices> = Object.freeze({ writeRatio: 1.25, readRatio: 0.1 });
+
+/** Turns of the conversation the session figures describe (the seed article's table). */
+export const SESSION_TURNS = 12;
+
+/** Token figures of a profile (see docs/results-format.md). */
+export interface ProfileTokens {
+  counter: string;
+  provider: string;
+  placement: string;
+  /** Before any search, for a caller with every scope: eager definitions + meta tools + advertisement. */
+  beforeSearch: number;
+  beforeSearchParts: { eager: number; metaTools: number; advertisement: number };
+  /** Mean over the tool-labelled cases of the tokens before search for the case's own caller. */
+  beforeSearchPerCase: number;
+  /** Mean tokens one search adds (its result text and the definitions it loads); 0 without a search. */
+  perSearch: number;
+  /** Mean tokens in front of the model per case: before search + the search. */
+  perCase: number;
+  /** `visible` per 1,000 tokens of `perCase`. */
+  visiblePer1kTokens: number;
+  /** `recall@5` per 1,000 tokens of `perCase` (profiles with a search). */
+  recall5Per1kTokens: number | null;
+  /** Prefix placement: share of session turns whose loaded set changed from the turn before (null: no session in the data; 1 is assumed). */
+  prefixChangeRate: number | null;
+  /** A 12-turn conversation, one search a turn, without caching. */
+  session12Uncached: number;
+  /** The same with prompt caching, in uncached-token equivalents (writes × writeRatio, reads × readRatio). */
+  session12Cached: number;
+  /** What a changed prefix costs on the turn it changes: the prefix written again instead of read. */
+  cacheInvalidation: number;
+  cache: CachePrices;
+  /** The harness's own estimator on the same texts (Codex bytes/4, Hermes chars/4). */
+  estimate?: { counter: string; beforeSearch: number; perSearch: number };
+}
+
 export interface ProfileResults extends RetrieverResults {
   exposure: ExposureSummary;
+  tokens: ProfileTokens;
 }
 
 export interface Results {
@@ -101,6 +153,8 @@ export interface Results {
   retrievers: Record<string, RetrieverResults>;
   /** Present when profiles were evaluated. */
   profiles?: Record<string, ProfileResults>;
+  /** The seed article's token table measured on this catalog (10 … 400 tools). */
+  tokenTable: TokenTable;
   timings: { startedAt: string; durationMs: number };
 }
 
@@ -165,6 +219,7 @@ export function envelope(parts: Omit<Results, 'schemaVersion' | 'backpack' | 'co
     shard: parts.shard,
     retrievers: parts.retrievers,
     ...(parts.profiles ? { profiles: parts.profiles } : {}),
+    tokenTable: parts.tokenTable,
     timings: parts.timings,
   };
 }
@@ -199,4 +254,97 @@ export function withoutRanking(r: RetrieverResults): RetrieverResults {
       namespaces: Object.fromEntries(Object.entries(m.namespaces).map(([k, t]) => [k, strip(t)])),
     },
   };
+}
+
+/**
+ * The session figures of a profile from B (tokens before search), S (tokens per search), where
+ * search additions live, the prefix change rate p and the cache prices (w write, r read), over T
+ * turns with one search a turn:
+ * - `history` (a search result stays in the conversation): uncached = T·B + S·T(T+1)/2;
+ *   cached = B·(w + (T−1)·r) + S·(T·w + r·T(T−1)/2) (each result written once, read after);
+ * - `prefix` (the loaded definitions are part of the prefix, rebuilt each turn): uncached = T·(B+S);
+ *   cached = (B+S)·(w + (T−1)·(p·w + (1−p)·r)) (a changed set rewrites the prefix).
+ * The invalidation cost is the prefix written instead of read: (B (+S for prefix))·(w − r).
+ */
+export function sessionTokens(B: number, S: number, placement: 'history' | 'prefix', p: number, cache: CachePrices, T = SESSION_TURNS): { uncached: number; cached: number; invalidation: number } {
+  const { writeRatio: w, readRatio: r } = cache;
+  if (placement === 'prefix') {
+    const P = B + S;
+    return { uncached: T * P, cached: P * (w + (T - 1) * (p * w + (1 - p) * r)), invalidation: P * (w - r) };
+  }
+  return { uncached: T * B + (S * T * (T + 1)) / 2, cached: B * (w + (T - 1) * r) + S * (T * w + (r * T * (T - 1)) / 2), invalidation: B * (w - r) };
+}
+
+/** Share of session turns (after a session's first) whose loaded set differs from the previous turn's; null when there is none. */
+export function prefixChangeRate(cases: readonly Case[], details: readonly QueryDetail[]): number | null {
+  const sessions = new Map<string, Array<{ turn: number; set: string }>>();
+  cases.forEach((c, i) => {
+    if (c.sessionId === undefined || c.expectedTools === undefined) return;
+    const d = details[i]!;
+    const set = d.ranked.map(([id]) => id).sort().join('\n');
+    let list = sessions.get(c.sessionId);
+    if (!list) sessions.set(c.sessionId, (list = []));
+    list.push({ turn: c.turn ?? 0, set });
+  });
+  let transitions = 0;
+  let changed = 0;
+  for (const list of sessions.values()) {
+    list.sort((a, b) => a.turn - b.turn);
+    for (let t = 1; t < list.length; t++) {
+      transitions++;
+      if (list[t]!.set !== list[t - 1]!.set) changed++;
+    }
+  }
+  return transitions ? changed / transitions : null;
+}
+
+/** The token figures of a profile from its per-case details (so a merged sharded run gives the same). */
+export function profileTokens(
+  cases: readonly Case[],
+  details: readonly QueryDetail[],
+  metrics: MetricTable,
+  before: { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number },
+  meta: { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string },
+  cache: CachePrices,
+): ProfileTokens {
+  let n = 0;
+  let beforeSum = 0;
+  let searchSum = 0;
+  let estSearch = 0;
+  for (const d of details) {
+    if (!d.exposure) continue;
+    n++;
+    beforeSum += d.exposure.beforeTokens;
+    searchSum += d.exposure.searchTokens;
+    estSearch += d.exposure.estimate?.search ?? 0;
+  }
+  const beforePerCase = n ? beforeSum / n : 0;
+  const perSearch = meta.search && n ? searchSum / n : 0;
+  const perCase = beforePerCase + perSearch;
+  const change = meta.placement === 'prefix' ? prefixChangeRate(cases, details) : null;
+  const session = sessionTokens(before.total, perSearch, meta.placement, change ?? 1, cache);
+  const per1k = (x: number | undefined): number => (x === undefined || perCase === 0 ? 0 : x / (perCase / 1000));
+  return {
+    counter: meta.counter,
+    provider: meta.provider,
+    placement: meta.placement,
+    beforeSearch: before.total,
+    beforeSearchParts: { eager: before.eager, metaTools: before.metaTools, advertisement: before.advertisement },
+    beforeSearchPerCase: beforePerCase,
+    perSearch,
+    perCase,
+    visiblePer1kTokens: per1k(metrics.visible),
+    recall5Per1kTokens: meta.search && metrics['recall@5'] !== undefined ? per1k(metrics['recall@5']) : null,
+    prefixChangeRate: change,
+    session12Uncached: session.uncached,
+    session12Cached: session.cached,
+    cacheInvalidation: session.invalidation,
+    cache: { ...cache },
+    ...(meta.estimator !== undefined && before.estimate !== undefined ? { estimate: { counter: meta.estimator, beforeSearch: before.estimate, perSearch: meta.search && n ? estSearch / n : 0 } } : {}),
+  };
+}
+
+/** The token table of a catalog: its tools as the definitions a provider receives, in catalog order. */
+export function catalogTokenTable(catalog: Catalog): TokenTable {
+  return tokenTable(catalog.tools.map((t) => ({ name: t.id, description: t.description, inputSchema: t.inputSchema })));
 }

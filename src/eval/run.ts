@@ -9,7 +9,9 @@ import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import type { EvalInput } from './input.ts';
-import { catalogFacts, envelope, exposureMeans, percentile, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
+import { TokenMeter } from './tokens.ts';
+import { DEFAULT_COUNTER } from '../tokens/count.ts';
+import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import type { Trace } from './traces.ts';
 
@@ -39,7 +41,7 @@ export interface EvalRun {
 /** Resolve the cut-offs and depth: ks ascending and unique, depth = max(ks, 10). */
 export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, number | null>, traces: string | null, sticky = false, profiles: string[] = []): EvalConfig {
   const sorted = [...new Set(ks)].sort((a, b) => a - b);
-  return { retrievers, ...(profiles.length ? { profiles } : {}), ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
+  return { retrievers, ...(profiles.length ? { profiles, cache: { ...DEFAULT_CACHE_PRICES } } : {}), ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
 }
 
 export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOptions = {}): Promise<EvalRun> {
@@ -73,7 +75,11 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null);
     const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
     const r = retrieverResults(cases, list, facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
-    profiles[name] = { ...(searcher ? r : withoutRanking(r)), exposure: exposure.summary(list) };
+    profiles[name] = {
+      ...(searcher ? r : withoutRanking(r)),
+      exposure: exposure.summary(list),
+      tokens: profileTokens(cases, list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES),
+    };
     details[name] = list;
   }
   return {
@@ -83,6 +89,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
       shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
       retrievers: results,
       ...(config.profiles?.length ? { profiles } : {}),
+      tokenTable: catalogTokenTable(input.catalog),
       timings: { startedAt, durationMs: Date.now() - started },
     }),
     details,
@@ -128,13 +135,16 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
   return list;
 }
 
-/** Per-caller exposure of a profile (computed once per scope set and role) and the case figures. */
+/** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */
 class ExposureTally {
   readonly sticky: boolean;
   readonly searchLimit: number;
-  /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers). */
-  private readonly cache = new Map<string, { eager: Uint8Array; count: number }>();
+  /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers), and the tokens before search. */
+  private readonly cache = new Map<string, { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined }>();
   private readonly position = new Map<string, number>();
+  private readonly meter: TokenMeter;
+  private readonly estimator: TokenMeter | undefined;
+  private readonly placement: 'history' | 'prefix';
   private form = 'schemas';
 
   constructor(
@@ -145,7 +155,10 @@ class ExposureTally {
   ) {
     this.sticky = profile.sticky === true;
     this.searchLimit = profile.searchLimit;
+    this.placement = profile.placement ?? 'history';
     catalog.tools.forEach((t, i) => this.position.set(t.id, i));
+    this.meter = new TokenMeter(catalog, profile.provider ?? 'anthropic', DEFAULT_COUNTER);
+    this.estimator = profile.estimator ? new TokenMeter(catalog, profile.provider ?? 'anthropic', profile.estimator) : undefined;
   }
 
   private callerOf(caller: { callerScopes?: readonly string[]; role?: string }): Caller {
@@ -153,14 +166,14 @@ class ExposureTally {
     return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
   }
 
-  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number } {
+  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined } {
     const key = `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
     let entry = this.cache.get(key);
     if (!entry) {
       const b = this.profile.beforeSearch(this.callerOf(caller));
       const eager = new Uint8Array(this.position.size);
       for (const id of b.eager) eager[this.position.get(id)!] = 1;
-      entry = { eager, count: b.eager.length };
+      entry = { eager, count: b.eager.length, tokens: this.meter.before(b).total, estimate: this.estimator?.before(b).total };
       this.cache.set(key, entry);
     }
     return entry;
@@ -171,16 +184,37 @@ class ExposureTally {
     const entry = this.before(caller);
     let loaded = 0;
     let chars = 0;
+    let tokens = 0;
+    let estimate = 0;
     if (this.searches) {
       const added = this.profile.afterSearch(ranked, this.callerOf(caller), c.request);
       this.form = added.form;
       loaded = added.loaded.length;
       chars = added.text.length;
+      tokens = this.meter.search(added);
+      if (this.estimator) estimate = this.estimator.search(added);
     }
     return {
       eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager[this.position.get(id) ?? -1] === 1),
-      exposure: { eagerTools: entry.count, loadedTools: loaded, resultChars: chars },
+      exposure: {
+        eagerTools: entry.count,
+        loadedTools: loaded,
+        resultChars: chars,
+        beforeTokens: entry.tokens,
+        searchTokens: tokens,
+        ...(entry.estimate !== undefined ? { estimate: { before: entry.estimate, search: estimate } } : {}),
+      },
     };
+  }
+
+  /** Tokens before search for a caller with every scope and no role. */
+  unrestrictedTokens(): { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number } {
+    const b = this.profile.beforeSearch({});
+    return { ...this.meter.before(b), ...(this.estimator ? { estimate: this.estimator.before(b).total } : {}) };
+  }
+
+  tokenMeta(): { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string } {
+    return { counter: DEFAULT_COUNTER, provider: this.meter.provider, placement: this.placement, search: this.searches, ...(this.profile.estimator ? { estimator: this.profile.estimator } : {}) };
   }
 
   summary(details: readonly QueryDetail[]): ExposureSummary {

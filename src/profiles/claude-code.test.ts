@@ -327,6 +327,8 @@ describe('exposure', () => {
       form: 'references',
       loaded: ['mcp__github__create_issue', 'plugin__notes__createNote'],
       text: '[{"type":"tool_reference","tool_name":"mcp__github__create_issue"},{"type":"tool_reference","tool_name":"plugin__notes__createNote"}]',
+      // the provider expands the references into the definitions (descriptions cut at 2 KB)
+      definitions: hits.slice(0, 2).map((h) => loadedDefinition(catalog.tools.find((t) => t.id === h.id)!)),
     });
     expect(p.afterSearch([], {}).text).toBe('No matching deferred tools found');
     expect(toolReferenceText([])).toBe('No matching deferred tools found');

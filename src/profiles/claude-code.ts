@@ -753,6 +753,7 @@ export class ClaudeCodeProfile implements Profile {
 
   async index(catalog: Catalog): Promise<void> {
     const always = new Set(this.o.alwaysLoad);
+    this.toolById = new Map();
     this.deferrable = new Uint8Array(catalog.tools.length);
     let count = 0;
     catalog.tools.forEach((t, p) => {
@@ -766,6 +767,8 @@ export class ClaudeCodeProfile implements Profile {
     this.active = typeof this.o.toolSearch === 'object' ? toolSearchActive(this.o.toolSearch, this.tokens(), this.o.contextWindow) : this.o.toolSearch === 'on';
     if (this.active) await this.search.index(catalog);
   }
+
+  private toolById = new Map<string, Tool>();
 
   private tools(): readonly Tool[] {
     if (!this.catalog) throw new Error(`profile "${this.name}": used before index()`);
@@ -819,7 +822,9 @@ export class ClaudeCodeProfile implements Profile {
   afterSearch(hits: readonly Hit[], _caller?: Caller): SearchAddition {
     const ids = hits.map((h) => h.id);
     if (!this.active && ids.length === 0) return { form: 'references', loaded: [], text: '' };
-    return { form: 'references', loaded: ids, text: toolReferenceText(ids) };
+    if (this.toolById.size === 0) this.toolById = new Map(this.tools().map((t) => [t.id, t]));
+    const defs = ids.map((id) => this.toolById.get(id)).filter((t): t is Tool => t !== undefined).map(loadedDefinition);
+    return { form: 'references', loaded: ids, text: toolReferenceText(ids), definitions: defs };
   }
 
   describe(): Record<string, unknown> {

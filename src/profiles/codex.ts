@@ -162,6 +162,8 @@ export function namespaceRows(tools: readonly Tool[], deferred: Uint8Array, allo
 class CodexProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
+  readonly provider = 'openai';
+  readonly estimator = 'bytes/4';
   private readonly rule: DeferralRule;
   private catalog: Catalog | null = null;
   private deferredMask = new Uint8Array(0);

@@ -78,6 +78,9 @@ export function renderSdk(tools: readonly Tool[]): string {
 export class DeepSeekCodeProfile implements Profile {
   readonly name: string;
   readonly searchLimit = CODE_MODE_PRESELECT;
+  readonly provider = 'openai';
+  /** The SDK is regenerated for each request's preselection, in the prompt. */
+  readonly placement = 'prefix';
   private readonly preselect: Retriever;
   private byId = new Map<string, Tool>();
 
@@ -116,8 +119,8 @@ export class DeepSeekCodeProfile implements Profile {
 }
 
 /** `deepseek`: every tool eager as a native tool (no tool search in DSH; the Anthropic-compatible API ignores anthropic-beta). */
-export function createDeepSeekNative(name: string): Profile {
-  return new StaticProfile(name, {
+export function createDeepSeekNative(name: string, provider: 'openai' | 'anthropic' = 'openai'): Profile {
+  return new StaticProfile(name, provider, {
     profile: 'deepseek',
     mode: 'native',
     why: 'no official DSH tool-search plugin; api.deepseek.com/anthropic ignores the anthropic-beta header, so tool search cannot be assumed',

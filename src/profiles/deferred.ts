@@ -71,7 +71,9 @@ export class DeferredProfile implements Profile {
 
   afterSearch(hits: readonly Hit[]): SearchAddition {
     const lines = hits.map((h) => `- ${h.id}: ${this.byId.get(h.id)?.tool.summary ?? ''}`);
-    return { form: 'metadata', loaded: hits.map((h) => h.id), text: lines.length ? lines.join('\n') : 'No matching tools.' };
+    // The model then loads the schema of the tool it picks (the top hit): one definition per search.
+    const picked = hits[0] ? this.byId.get(hits[0].id)?.tool : undefined;
+    return { form: 'metadata', loaded: hits.map((h) => h.id), text: lines.length ? lines.join('\n') : 'No matching tools.', ...(picked ? { definitions: [toolDefinition(picked)] } : {}) };
   }
 
   /**

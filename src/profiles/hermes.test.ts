@@ -335,6 +335,8 @@ describe('hermes: the exposure model', () => {
       text:
         '{"queries": ["send email"], "total_available": 2, "results": [{"query": "send email", "matches": ["mcp__mail__send_email"]}], ' +
         '"tools": {"mcp__mail__send_email": {"source": "mcp", "source_name": "mcp-mail", "description": "Send an email.", "required": []}}}',
+      // the model then describes the tool it picks (the top hit): its schema enters the context
+      definitions: [{ name: 'mcp__mail__send_email', description: 'Send an email.', inputSchema: CAT.tools.find((t) => t.id === 'mcp__mail__send_email')!.inputSchema }],
     });
     // Nothing matched: the caller's sources only.
     expect(JSON.parse(p.afterSearch([], caller, '').text)).toEqual({

@@ -730,6 +730,8 @@ interface DeferredInfo {
 export class HermesProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
+  readonly provider = 'openai';
+  readonly estimator = 'chars/4';
   readonly config: HermesConfig;
   private readonly search: HermesSearcher;
   private catalog: Catalog | undefined;
@@ -867,7 +869,14 @@ export class HermesProfile implements Profile {
     const found = hits.map((h) => this.byId.get(h.id)).filter((t): t is Tool => t !== undefined);
     // No bridge for this caller (off, or no deferred tool visible): there was no tool_search to answer.
     if (found.length === 0 && (this.config.enabled === 'off' || !sources.some((s) => s.tool_count > 0))) return { form: 'metadata', loaded: [], text: '' };
-    return { form: 'metadata', loaded: found.map((t) => t.id), text: searchResultText(request, found, sources) };
+    // The model then calls tool_describe for the tool it picks (the top hit): one schema per search.
+    const picked = found[0];
+    return {
+      form: 'metadata',
+      loaded: found.map((t) => t.id),
+      text: searchResultText(request, found, sources),
+      ...(picked ? { definitions: [{ name: picked.id, description: picked.description, inputSchema: picked.inputSchema }] } : {}),
+    };
   }
 
   describe(): Record<string, unknown> {

@@ -7,7 +7,7 @@ import { DeferredProfile, unavailableAnswer } from './deferred.ts';
 import { createProfile, parseProfileList, registerProfile, unregisterProfile } from './registry.ts';
 import { namespaceList, RoleGatingProfile } from './seed.ts';
 import { StaticProfile } from './static.ts';
-import { cutToBytes, cutToChars, utf8Bytes } from './text.ts';
+import { cutToBytes, cutToChars, toolDefinition, utf8Bytes } from './text.ts';
 
 const tools = [
   makeTool({ source: 'core', name: 'finish', summary: 'Finish the task.', description: 'Finish the task.', pinned: true }),
@@ -76,7 +76,8 @@ describe('deferred', () => {
     const hits = await p.searcher().search('open an issue in a repository', { k: 5 });
     expect(hits[0]!.id).toBe('mcp__github__create_issue');
     const added = p.afterSearch(hits.slice(0, 1));
-    expect(added).toEqual({ form: 'metadata', loaded: ['mcp__github__create_issue'], text: '- mcp__github__create_issue: Open an issue.' });
+    // the model then loads the picked tool's schema: one definition
+    expect(added).toEqual({ form: 'metadata', loaded: ['mcp__github__create_issue'], text: '- mcp__github__create_issue: Open an issue.', definitions: [toolDefinition(tools[1]!)] });
     expect(p.afterSearch([]).text).toBe('No matching tools.');
   });
 });

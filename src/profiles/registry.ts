@@ -22,7 +22,7 @@ export const PROFILES = {
   },
   deepseek: {
     description: 'DeepSeek Harness, native tools: everything eager (no tool search; the Anthropic-compatible API ignores anthropic-beta)',
-    create: (name: string) => createDeepSeekNative(name),
+    create: (name: string) => createDeepSeekNative(name, 'openai'),
   },
   'deepseek-code': {
     description: 'DeepSeek Harness code mode: one run_code tool plus a generated TypeScript SDK of a preselected set (bm25 top 10, pinned: the upstream preselection is unknown)',

@@ -14,7 +14,7 @@ import type { Catalog, Tool } from '../catalog/types.ts';
 import { createEmbed } from '../retrievers/embed/index.ts';
 import { createNamespace } from '../retrievers/namespace.ts';
 import type { Hit, Retriever } from '../retrievers/types.ts';
-import { allowedIds } from './text.ts';
+import { allowedIds, toolDefinition } from './text.ts';
 import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition } from './types.ts';
 
 export const SEED_SEARCH_LIMIT = 5;
@@ -71,10 +71,13 @@ export class RetrievalProfile implements Profile {
   readonly name: string;
   readonly searchLimit = SEED_SEARCH_LIMIT;
   readonly sticky: boolean;
+  /** The retrieved tools' definitions are the request's tools array, rebuilt per request. */
+  readonly placement = 'prefix';
   private readonly search: Retriever;
   private readonly advertise: boolean;
   private readonly label: string;
   private catalog: Catalog | undefined;
+  private byId = new Map<string, Tool>();
 
   constructor(name: string, label: string, search: Retriever, opts: { sticky: boolean; advertiseNamespaces: boolean }) {
     this.name = name;
@@ -92,6 +95,7 @@ export class RetrievalProfile implements Profile {
   async index(catalog: Catalog): Promise<void> {
     await this.search.index(catalog);
     this.catalog = catalog;
+    this.byId = new Map(catalog.tools.map((t) => [t.id, t]));
   }
 
   searcher(): Retriever {
@@ -109,7 +113,8 @@ export class RetrievalProfile implements Profile {
   }
 
   afterSearch(hits: readonly Hit[]): SearchAddition {
-    return { form: 'schemas', loaded: hits.map((h) => h.id), text: '' };
+    const defs = hits.map((h) => this.byId.get(h.id)).filter((t): t is Tool => t !== undefined).map(toolDefinition);
+    return { form: 'schemas', loaded: hits.map((h) => h.id), text: '', definitions: defs };
   }
 
   describe(): Record<string, unknown> {

@@ -14,10 +14,12 @@ export class StaticProfile implements Profile {
   readonly searchLimit = 0;
   private catalog: Catalog | undefined;
   private readonly notes: Record<string, unknown>;
+  readonly provider: 'openai' | 'anthropic';
 
-  /** `notes` are added to `describe()` (a harness that behaves like this, e.g. DeepSeek's native tools). */
-  constructor(name: string, notes: Record<string, unknown> = { profile: 'static' }) {
+  /** `notes` are added to `describe()` (a harness that behaves like this, e.g. DeepSeek's native tools, sent in OpenAI format). */
+  constructor(name: string, provider: 'openai' | 'anthropic' = 'anthropic', notes: Record<string, unknown> = { profile: 'static' }) {
     this.name = name;
+    this.provider = provider;
     this.notes = notes;
   }
 

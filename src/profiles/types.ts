@@ -56,7 +56,23 @@ export interface SearchAddition {
   loaded: readonly string[];
   /** The search tool's result as the model reads it. */
   text: string;
+  /**
+   * Full definitions the search puts into the request besides `text` (references the provider
+   * expands, schemas placed in the tools array, the one schema a describe/load call fetches for
+   * the tool the model picks). Absent = none (the text already carries what was loaded).
+   */
+  definitions?: readonly ToolDefinition[];
 }
+
+/** How the provider receives tool definitions (what tokens are counted on). */
+export type ProviderFormat = 'openai' | 'anthropic';
+
+/**
+ * Where a search's additions live in the request: `history` (a tool result in the conversation:
+ * later turns read them from the cache) or `prefix` (the tools array or system prompt, rebuilt
+ * per request: a changed set invalidates the cached prefix).
+ */
+export type Placement = 'history' | 'prefix';
 
 export interface Profile {
   /** The registry name it was created under. */
@@ -65,6 +81,12 @@ export interface Profile {
   readonly searchLimit: number;
   /** Sticky-per-task retrieval is part of the strategy (the evaluation turns it on for this profile). */
   readonly sticky?: boolean;
+  /** Serialization of tool definitions (default `anthropic`). */
+  readonly provider?: ProviderFormat;
+  /** Where search additions go (default `history`). */
+  readonly placement?: Placement;
+  /** The harness's own token estimator, reported beside the real count (Codex `bytes/4`, Hermes `chars/4`). */
+  readonly estimator?: 'bytes/4' | 'chars/4';
   /** Build the search index and whatever the exposure model needs. Called once before anything else. */
   index(catalog: Catalog): Promise<void>;
   /**

@@ -1,0 +1,65 @@
+/**
+ * Token accounting on a profile's exposure model: what the model receives before any search and
+ * what each search adds, counted on the provider's serialization with a real tokenizer (o200k_base)
+ * and, where the harness has one, with its own estimator.
+ *
+ * A block of eager definitions is counted as the sum of its definitions' counts (each tool counted
+ * once per catalog, then summed per caller): on the monster catalog that sum is within 0.5% of
+ * counting the whole JSON array (Anthropic: 387,794 vs 387,794 tokens for 2,000 tools; OpenAI:
+ * 399,792 vs 397,796), and it makes 50,000 eager tools cost one pass over the catalog instead of
+ * one per caller.
+ */
+import type { Catalog } from '../catalog/types.ts';
+import type { BeforeSearch, SearchAddition } from '../profiles/types.ts';
+import { countTokens, type TokenCounterName } from '../tokens/count.ts';
+import { serializeTool, serializeTools, type Definition, type Provider } from '../tokens/serialize.ts';
+
+export class TokenMeter {
+  private readonly perTool: Int32Array;
+  private readonly position = new Map<string, number>();
+
+  constructor(
+    private readonly catalog: Catalog,
+    readonly provider: Provider,
+    readonly counter: TokenCounterName,
+  ) {
+    this.perTool = new Int32Array(catalog.tools.length).fill(-1);
+    catalog.tools.forEach((t, i) => this.position.set(t.id, i));
+  }
+
+  /** Tokens of one catalog tool's definition (counted once). */
+  toolTokens(id: string): number {
+    const i = this.position.get(id);
+    if (i === undefined) throw new Error(`no tool "${id}" in the catalog`);
+    let n = this.perTool[i]!;
+    if (n < 0) {
+      const t = this.catalog.tools[i]!;
+      n = countTokens(serializeTool({ name: t.id, description: t.description, inputSchema: t.inputSchema }, this.provider), this.counter);
+      this.perTool[i] = n;
+    }
+    return n;
+  }
+
+  /** Tokens of definitions that are not (or not exactly) catalog tools: meta tools, cut descriptions. */
+  definitionsTokens(defs: readonly Definition[]): number {
+    return defs.length ? countTokens(serializeTools(defs, this.provider), this.counter) : 0;
+  }
+
+  text(text: string): number {
+    return countTokens(text, this.counter);
+  }
+
+  /** Before any search: eager definitions + meta tools + advertisement. */
+  before(b: BeforeSearch): { eager: number; metaTools: number; advertisement: number; total: number } {
+    let eager = 0;
+    for (const id of b.eager) eager += this.toolTokens(id);
+    const metaTools = this.definitionsTokens(b.metaTools);
+    const advertisement = this.text(b.advertisement);
+    return { eager, metaTools, advertisement, total: eager + metaTools + advertisement };
+  }
+
+  /** What one search adds: its result text plus the definitions it puts into the request. */
+  search(a: SearchAddition): number {
+    return this.text(a.text) + this.definitionsTokens(a.definitions ?? []);
+  }
+}
