@@ -74,7 +74,7 @@ describe('profiles in an evaluation run', () => {
       writeRunDir(dir, await runEval(withRoles, profileConfig, { shard: { index: i, count: 2 } }), input.cases, input.catalog);
       parts.push({ dir, run: readRunDir(dir) });
     }
-    expect(JSON.stringify(stable(mergeRuns(parts, withRoles)))).toBe(JSON.stringify(stable(whole)));
+    expect(JSON.stringify(stable(await mergeRuns(parts, withRoles)))).toBe(JSON.stringify(stable(whole)));
   });
 });
 
@@ -180,10 +180,10 @@ describe('an evaluation run', () => {
     const sizes = parts.map((p) => p.run.results.dataset.cases);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(input.cases.length);
     expect(Math.min(...sizes)).toBeGreaterThan(0);
-    const merged = mergeRuns(parts, input);
+    const merged = await mergeRuns(parts, input);
     expect(JSON.stringify(stable(merged))).toBe(JSON.stringify(stable(whole)));
-    expect(() => mergeRuns(parts.slice(0, 2), input)).toThrow(/shard 3\/3 missing/);
-    expect(() => mergeRuns([parts[0]!, parts[0]!], input)).toThrow(/given twice/);
+    await expect(mergeRuns(parts.slice(0, 2), input)).rejects.toThrow(/shard 3\/3 missing/);
+    await expect(mergeRuns([parts[0]!, parts[0]!], input)).rejects.toThrow(/given twice/);
   });
 
   it('keeps sticky sessions apart between retrievers: results do not depend on the retriever order', async () => {

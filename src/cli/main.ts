@@ -252,7 +252,7 @@ export function buildProgram(io: Io): Command {
     .requiredOption('--out <dir>', 'results folder to write')
     .option('--dataset <dir|name>', 'where the dataset is on this machine (default: where the shards recorded it)')
     .option('--traces <csv>', 'the agent-trace file the shards replayed (required if they did)')
-    .action((dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
+    .action(async (dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
       assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir) }));
       const recorded = runs[0]!.run.results.dataset.source;
@@ -262,7 +262,7 @@ export function buildProgram(io: Io): Command {
       if (tracesSha !== null && opts.traces === undefined) throw new InputError('the shards replayed agent traces: give the same file with --traces');
       if (tracesSha !== null && sha256(readFileSync(opts.traces!)) !== tracesSha) throw new InputError('is not the trace file the shards replayed (sha256 differs)', { file: opts.traces! });
       const traces = tracesSha !== null ? loadTraces(opts.traces!, input.cases, input.catalog) : undefined;
-      const merged = mergeRuns(runs, input, traces);
+      const merged = await mergeRuns(runs, input, traces);
       writeRunDir(opts.out, merged, input.cases, input.catalog);
       io.out(`${formatRunSummary(merged.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
     });

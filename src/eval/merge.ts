@@ -5,11 +5,12 @@
  */
 import { InputError } from '../catalog/errors.ts';
 import type { EvalInput } from './input.ts';
-import { catalogFacts, catalogTokenTable, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
+import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
+import { catalogFacts, catalogTokenTable, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
 
-export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, input: EvalInput, traces?: ReadonlyMap<string, Trace>): EvalRun {
+export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, input: EvalInput, traces?: ReadonlyMap<string, Trace>): Promise<EvalRun> {
   if (runs.length === 0) throw new InputError('nothing to merge: name the shard results folders');
   const first = runs[0]!.run.results;
   const count = first.shard?.count;
@@ -58,6 +59,7 @@ export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, in
       tokens: profileTokens(input.cases, details[name]!, merged.metrics.overall, before, meta, tokens.cache),
     };
   }
+  const skills = first.skills ? await skillsOfRun(input.catalog, input.cases, first.skills.contextWindow ?? DEFAULT_CONTEXT_WINDOW) : undefined;
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
   return {
     results: envelope({
@@ -67,6 +69,7 @@ export function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, in
       retrievers,
       ...(config.profiles?.length ? { profiles } : {}),
       tokenTable: catalogTokenTable(input.catalog),
+      ...(skills ? { skills } : {}),
       timings: { startedAt, durationMs: runs.reduce((a, { run }) => a + run.results.timings.durationMs, 0) },
     }),
     details,

@@ -7,6 +7,7 @@ import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { evaluate } from '../metrics/aggregate.ts';
 import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } from '../metrics/types.ts';
+import { compareSkillStrategies, type SkillComparison } from '../skills/compare.ts';
 import { tokenTable, type TokenTable } from '../tokens/table.ts';
 import { gitSha, VERSION } from '../version.ts';
 import { agentMetrics, type AgentMetrics, type Trace } from './traces.ts';
@@ -155,6 +156,8 @@ export interface Results {
   profiles?: Record<string, ProfileResults>;
   /** The seed article's token table measured on this catalog (10 … 400 tools). */
   tokenTable: TokenTable;
+  /** Skill listings of each harness against a searched skill index, at 250 and 2,500 skills (present when the dataset has skill cases). */
+  skills?: SkillComparison;
   timings: { startedAt: string; durationMs: number };
 }
 
@@ -220,6 +223,7 @@ export function envelope(parts: Omit<Results, 'schemaVersion' | 'backpack' | 'co
     retrievers: parts.retrievers,
     ...(parts.profiles ? { profiles: parts.profiles } : {}),
     tokenTable: parts.tokenTable,
+    ...(parts.skills ? { skills: parts.skills } : {}),
     timings: parts.timings,
   };
 }
@@ -347,4 +351,10 @@ export function profileTokens(
 /** The token table of a catalog: its tools as the definitions a provider receives, in catalog order. */
 export function catalogTokenTable(catalog: Catalog): TokenTable {
   return tokenTable(catalog.tools.map((t) => ({ name: t.id, description: t.description, inputSchema: t.inputSchema })));
+}
+
+/** The skill comparison of a run, when the catalog has skills and some case expects one. */
+export async function skillsOfRun(catalog: Catalog, cases: readonly Case[], contextWindow: number): Promise<SkillComparison | undefined> {
+  if (!catalog.skills.length || !cases.some((c) => c.expectedSkill !== undefined)) return undefined;
+  return compareSkillStrategies(catalog.skills, cases, { contextWindow });
 }

@@ -4,14 +4,14 @@
  */
 import type { Case, Catalog } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
-import type { Caller, Profile, ProfileOptions } from '../profiles/types.ts';
+import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import type { EvalInput } from './input.ts';
 import { TokenMeter } from './tokens.ts';
 import { DEFAULT_COUNTER } from '../tokens/count.ts';
-import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
+import { catalogFacts, catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import type { Trace } from './traces.ts';
 
@@ -82,6 +82,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     };
     details[name] = list;
   }
+  const skills = await skillsOfRun(input.catalog, cases, opts.profileOptions?.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   return {
     results: envelope({
       dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, tools: input.catalog.tools.length, cases: cases.length },
@@ -90,6 +91,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
       retrievers: results,
       ...(config.profiles?.length ? { profiles } : {}),
       tokenTable: catalogTokenTable(input.catalog),
+      ...(skills ? { skills } : {}),
       timings: { startedAt, durationMs: Date.now() - started },
     }),
     details,

@@ -1,0 +1,117 @@
+/**
+ * Multi-turn sessions, turn by turn: recall per turn, how often the exposed set changes (each
+ * change breaks the cached prefix) and what a session costs in tokens — under per-turn retrieval
+ * and under sticky-per-task retrieval, so the seed's claim "sticky preserves caching" is measured.
+ *
+ * Token model per turn t of a session (B = tokens before search for the caller, S_t = what the
+ * turn's exposure adds):
+ * - `prefix` (the exposed definitions are the tools array, rebuilt per request): uncached B + S_t;
+ *   cached: (B + S_t)·w on the first turn and whenever the set changed, (B + S_t)·r otherwise;
+ * - `history` (search results stay in the conversation): uncached B + Σ_{i≤t} S_i; cached
+ *   B·(w on the first turn, else r) + S_t·w + Σ_{i<t} S_i·r. A turn that kept the session's set
+ *   (sticky) did not search: S_t = 0.
+ * w, r: cache write and read prices (multiples of the uncached input price).
+ */
+import { recallAtK } from '../metrics/ranking.ts';
+import type { CachePrices } from './results.ts';
+
+/** One turn of a session as the session figures need it. */
+export interface SessionTurn {
+  sessionId: string;
+  turn: number;
+  /** Gold tools (`[]`: a no-tool turn, left out of recall). */
+  expected: readonly string[];
+  goldMode: 'all' | 'any';
+  /** Exposed tools, best first. */
+  ranked: readonly string[];
+  kept: boolean;
+  before: number;
+  search: number;
+}
+
+export interface SessionModeFigures {
+  /** Mean recall@5 of the graded turns at each turn index (0-based). */
+  recall5ByTurn: number[];
+  /** Mean recall@5 over every graded turn. */
+  recall5: number;
+  /** Share of turns after a session's first whose exposed set differs from the previous turn's. */
+  churn: number;
+  /** Share of turns after a session's first that kept the session's set (sticky). */
+  keptRate: number;
+  /** Mean tokens per session, uncached and with caching (uncached-token equivalents). */
+  tokensUncached: number;
+  tokensCached: number;
+}
+
+export interface SessionFigures {
+  sessions: number;
+  turns: number;
+  placement: 'history' | 'prefix';
+  perTurn: SessionModeFigures;
+  sticky: SessionModeFigures;
+}
+
+/** Group turns by session (sessions in first-appearance order, turns by turn index). */
+function bySession(turns: readonly SessionTurn[]): SessionTurn[][] {
+  const map = new Map<string, SessionTurn[]>();
+  for (const t of turns) {
+    let list = map.get(t.sessionId);
+    if (!list) map.set(t.sessionId, (list = []));
+    list.push(t);
+  }
+  return [...map.values()].map((l) => [...l].sort((a, b) => a.turn - b.turn));
+}
+
+export function sessionModeFigures(turns: readonly SessionTurn[], placement: 'history' | 'prefix', cache: CachePrices): SessionModeFigures {
+  const sessions = bySession(turns);
+  const byTurn: Array<{ sum: number; n: number }> = [];
+  let recallSum = 0;
+  let graded = 0;
+  let transitions = 0;
+  let changed = 0;
+  let kept = 0;
+  let uncached = 0;
+  let cached = 0;
+  const { writeRatio: w, readRatio: r } = cache;
+  for (const list of sessions) {
+    let previous: string | undefined;
+    let history = 0;
+    list.forEach((t, i) => {
+      if (t.expected.length) {
+        const rec = recallAtK(t.ranked, t.expected, 5, t.goldMode);
+        recallSum += rec;
+        graded++;
+        const slot = (byTurn[i] ??= { sum: 0, n: 0 });
+        slot.sum += rec;
+        slot.n++;
+      }
+      const set = [...t.ranked].sort().join('\n');
+      const isChange = previous !== undefined && set !== previous;
+      if (i > 0) {
+        transitions++;
+        if (isChange) changed++;
+        if (t.kept) kept++;
+      }
+      if (placement === 'prefix') {
+        const p = t.before + t.search;
+        uncached += p;
+        cached += p * (i === 0 || isChange ? w : r);
+      } else {
+        const s = t.kept ? 0 : t.search;
+        uncached += t.before + history + s;
+        cached += t.before * (i === 0 ? w : r) + s * w + history * r;
+        history += s;
+      }
+      previous = set;
+    });
+  }
+  const n = sessions.length || 1;
+  return {
+    recall5ByTurn: byTurn.map((s) => (s.n ? s.sum / s.n : 0)),
+    recall5: graded ? recallSum / graded : 0,
+    churn: transitions ? changed / transitions : 0,
+    keptRate: transitions ? kept / transitions : 0,
+    tokensUncached: uncached / n,
+    tokensCached: cached / n,
+  };
+}

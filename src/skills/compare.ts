@@ -1,0 +1,108 @@
+/**
+ * Skill catalogs at scale: every harness's skill listing, and the searched index, measured on
+ * nested subsets of one catalog (the first n skills in catalog order).
+ */
+import type { Case, Skill } from '../catalog/types.ts';
+import { countTokens } from '../tokens/count.ts';
+import { discoverability, type Discoverability } from './discoverability.ts';
+import { searchCostTokens, SkillIndex, skillRecallAtK } from './index.ts';
+import { SKILL_LISTING_NAMES, SKILL_LISTINGS, type SkillListingBudget, type SkillListingName } from './listings.ts';
+
+export interface CompareSkillOptions {
+  contextWindow: number | null;
+  /** Subset sizes (first n skills); default [250, 2500]. A size over the catalog takes it all. */
+  sizes?: readonly number[];
+  /** recall@k cut-offs of the searched index; default [1, 5]. Tokens per search use the largest. */
+  ks?: readonly number[];
+  usage?: ReadonlyMap<string, number>;
+}
+
+export interface ListingMeasure {
+  budget: SkillListingBudget;
+  /** o200k tokens of the listing's text. */
+  tokens: number;
+  /** The harness's own estimate of the same text: ceil(bytes/4) for codex, ceil(chars/4) for hermes, null otherwise. */
+  tokensEstimate: number | null;
+  listed: number;
+  withDescription: number;
+  dropped: number;
+  truncatedChars: number;
+  warnings: number;
+  discoverability: Discoverability;
+  /** searched-index only: recall@k of `skill_search` over the skill cases. */
+  recall?: Record<string, number | null>;
+  /** searched-index only: mean o200k tokens of one `skill_search` result (k = searchK) over the skill cases. */
+  meanSearchTokens?: number | null;
+  searchK?: number;
+}
+
+export interface SizeMeasure {
+  /** Requested size. */
+  n: number;
+  /** Skills in the subset (min(n, catalog)). */
+  skills: number;
+  /** Skill cases whose gold skill is in the subset. */
+  skillCases: number;
+  listings: Record<SkillListingName, ListingMeasure>;
+}
+
+export interface SkillComparison {
+  contextWindow: number | null;
+  ks: number[];
+  counter: 'o200k';
+  sizes: SizeMeasure[];
+}
+
+const OWN_ESTIMATOR: Partial<Record<SkillListingName, 'bytes/4' | 'chars/4'>> = { codex: 'bytes/4', hermes: 'chars/4' };
+
+/**
+ * For each size n: the first n skills of `skills` (catalog order) and the skill cases whose gold
+ * skill is among them; every listing of {@link SKILL_LISTINGS} measured on them, and the searched
+ * index's recall@k and mean tokens per search added to its entry. Deterministic; keys in fixed order.
+ */
+export async function compareSkillStrategies(skills: readonly Skill[], cases: readonly Case[], opts: CompareSkillOptions): Promise<SkillComparison> {
+  const sizes = opts.sizes ?? [250, 2500];
+  const ks = [...(opts.ks ?? [1, 5])];
+  const searchK = Math.max(1, ...ks);
+  const out: SizeMeasure[] = [];
+  for (const n of sizes) {
+    const subset = skills.slice(0, Math.max(0, n));
+    const names = new Set(subset.map((s) => s.name));
+    const subCases = cases.filter((c) => c.expectedSkill !== undefined && names.has(c.expectedSkill));
+    const listings = {} as Record<SkillListingName, ListingMeasure>;
+    for (const name of SKILL_LISTING_NAMES) {
+      const listing = SKILL_LISTINGS[name](subset, { contextWindow: opts.contextWindow, ...(opts.usage ? { usage: opts.usage } : {}) });
+      const own = OWN_ESTIMATOR[name];
+      listings[name] = {
+        budget: listing.budget,
+        tokens: countTokens(listing.text, 'o200k'),
+        tokensEstimate: own === undefined ? null : countTokens(listing.text, own),
+        listed: listing.listed.length,
+        withDescription: listing.withDescription.length,
+        dropped: listing.dropped.length,
+        truncatedChars: listing.truncatedChars,
+        warnings: listing.warnings.length,
+        discoverability: discoverability(listing, subCases),
+      };
+    }
+    const index = await SkillIndex.build(subset);
+    const { recall } = await skillRecallAtK(index, subCases, ks);
+    let searchTokens = 0;
+    for (const c of subCases) searchTokens += await searchCostTokens(index, c.request, searchK);
+    // The searched index names nothing before a search: its gold skill is visible with a description
+    // when one skill_search (k = the largest k) returns it, so its discoverability is recall@k.
+    const found = recall[`recall@${searchK}`];
+    listings['searched-index'] = {
+      ...listings['searched-index'],
+      discoverability:
+        subCases.length === 0 || found === undefined || found === null
+          ? { cases: 0, withDescription: null, nameOnly: null, dropped: null }
+          : { cases: subCases.length, withDescription: found, nameOnly: 0, dropped: 1 - found },
+      recall,
+      meanSearchTokens: subCases.length === 0 ? null : searchTokens / subCases.length,
+      searchK,
+    };
+    out.push({ n, skills: subset.length, skillCases: subCases.length, listings });
+  }
+  return { contextWindow: opts.contextWindow, ks, counter: 'o200k', sizes: out };
+}
