@@ -6,7 +6,10 @@
 import { InputError } from '../catalog/errors.ts';
 import type { EvalInput } from './input.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
-import { catalogFacts, catalogTokenTable, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
+import { DEFAULT_COUNTER } from '../tokens/count.ts';
+import { strategySessions } from './sessions.ts';
+import { retrieverTokens, TokenMeter } from './tokens.ts';
+import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
 
@@ -47,14 +50,22 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
     details[name] = list;
     return retrieverResults(ordered, list, facts, config, own.config, latency, traces);
   };
-  for (const name of config.retrievers) retrievers[name] = mergeOne(name, 'retriever');
+  const cache = config.cache ?? DEFAULT_CACHE_PRICES;
+  const meter = new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER);
+  for (const name of config.retrievers) {
+    const merged = mergeOne(name, 'retriever');
+    const sessions = strategySessions(input.cases, details[name]!, { sticky: config.sticky === true, placement: 'prefix', cache, retrieverTokens: retrieverTokens(meter) });
+    retrievers[name] = { ...merged, ...(sessions ? { sessions } : {}) };
+  }
   for (const name of config.profiles ?? []) {
     const merged = mergeOne(name, 'profile');
     const { exposure, tokens } = first.profiles![name]!;
     const before = { total: tokens.beforeSearch, ...tokens.beforeSearchParts, ...(tokens.estimate ? { estimate: tokens.estimate.beforeSearch } : {}) };
     const meta = { counter: tokens.counter, provider: tokens.provider, placement: tokens.placement as 'history' | 'prefix', search: exposure.search, ...(tokens.estimate ? { estimator: tokens.estimate.counter } : {}) };
+    const sessions = strategySessions(input.cases, details[name]!, { sticky: config.sticky === true || exposure.sticky, placement: meta.placement, cache });
     profiles[name] = {
       ...(exposure.search ? merged : withoutRanking(merged)),
+      ...(sessions ? { sessions } : {}),
       exposure: { ...exposure, perCase: exposureMeans(details[name]!) },
       tokens: profileTokens(input.cases, details[name]!, merged.metrics.overall, before, meta, tokens.cache),
     };

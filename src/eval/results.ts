@@ -7,6 +7,7 @@ import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { evaluate } from '../metrics/aggregate.ts';
 import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } from '../metrics/types.ts';
+import type { SessionFigures } from './sessions.ts';
 import { compareSkillStrategies, type SkillComparison } from '../skills/compare.ts';
 import { tokenTable, type TokenTable } from '../tokens/table.ts';
 import { gitSha, VERSION } from '../version.ts';
@@ -53,6 +54,8 @@ export interface QueryDetail {
   kept?: boolean;
   /** Profiles only: the case's gold tools the profile sends eagerly (before any search). */
   eager?: string[];
+  /** Session cases: the same case under the other stickiness (per-turn if the run was sticky, else sticky), for the session figures. */
+  alt?: { ranked: string[]; kept?: boolean; beforeTokens?: number; searchTokens?: number };
   /**
    * Profiles only: eager tools for this case's caller, tools its search put in front of the model,
    * characters of the search result, and tokens (o200k) before the search and added by it; with
@@ -76,6 +79,8 @@ export interface RetrieverResults {
    * vector cache).
    */
   latency: { indexMs: number; p50Ms: number; p95Ms: number; peakRssMb: number; index?: Record<string, number> };
+  /** Multi-turn sessions under per-turn and sticky retrieval (present when the data has sessions). */
+  sessions?: SessionFigures;
 }
 
 /** What a profile puts in front of the model, summarised (tokens are counted on the exposure model). */

@@ -9,7 +9,8 @@ import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import type { EvalInput } from './input.ts';
-import { TokenMeter } from './tokens.ts';
+import { strategySessions } from './sessions.ts';
+import { retrieverTokens, TokenMeter } from './tokens.ts';
 import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { catalogFacts, catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
@@ -53,6 +54,8 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const create = opts.create ?? ((name: string) => createRetriever(name, shared));
   const makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...opts.profileOptions }));
   const results: Results['retrievers'] = {};
+  let tokenMeter: TokenMeter | undefined;
+  const meter = (): TokenMeter => (tokenMeter ??= new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER));
   const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
   for (const name of config.retrievers) {
@@ -62,7 +65,9 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     await retriever.index(input.catalog);
     const indexMs = performance.now() - t0;
     const list = await searchCases(name, retriever, null, cases, input, config, opts);
-    results[name] = retrieverResults(cases, list, facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces);
+    await otherMode(name, retriever, null, cases, list, input, config, opts);
+    const sessions = strategySessions(cases, list, { sticky: isSticky(config, null), placement: 'prefix', cache: config.cache ?? DEFAULT_CACHE_PRICES, retrieverTokens: retrieverTokens(meter()) });
+    results[name] = { ...retrieverResults(cases, list, facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces), ...(sessions ? { sessions } : {}) };
     details[name] = list;
   }
   for (const name of config.profiles ?? []) {
@@ -74,9 +79,12 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     const searcher = profile.searcher();
     const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null);
     const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
+    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null), cases, list, input, config, opts);
     const r = retrieverResults(cases, list, facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
+    const sessions = strategySessions(cases, list, { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES });
     profiles[name] = {
       ...(searcher ? r : withoutRanking(r)),
+      ...(sessions ? { sessions } : {}),
       exposure: exposure.summary(list),
       tokens: profileTokens(cases, list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES),
     };
@@ -103,11 +111,11 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
  * dataset order. With an exposure tally (profiles), each case also records the gold tools the
  * profile sends eagerly, and the tally adds up what was put in front of the model.
  */
-async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: RunOptions): Promise<QueryDetail[]> {
+async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: RunOptions, stickyOverride?: boolean): Promise<QueryDetail[]> {
   // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
   const policy = new Policy(input.catalog);
   const floor = config.floors[name] ?? undefined;
-  const sticky = config.sticky === true || exposure?.sticky === true;
+  const sticky = stickyOverride ?? isSticky(config, exposure);
   const depth = exposure ? Math.min(config.depth, exposure.searchLimit) : config.depth;
   const list: QueryDetail[] = [];
   opts.progress?.(name, 0, cases.length);
@@ -135,6 +143,32 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
     if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
   }
   return list;
+}
+
+function isSticky(config: EvalConfig, exposure: ExposureTally | null): boolean {
+  return config.sticky === true || exposure?.sticky === true;
+}
+
+/**
+ * The session cases once more under the other stickiness (per-turn if the run was sticky, sticky if
+ * not), so every strategy's sessions are measured both ways; the result is attached to the details
+ * (`alt`), from which the session figures are computed (also after a merge).
+ */
+async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: RunOptions): Promise<void> {
+  const sessionCases = cases.filter((c) => c.sessionId !== undefined && c.expectedTools !== undefined);
+  if (!sessionCases.length) return;
+  const tally = makeTally ? makeTally() : null;
+  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, !isSticky(config, tally));
+  const byId = new Map(alt.map((d) => [d.caseId, d]));
+  for (const d of list) {
+    const a = byId.get(d.caseId);
+    if (!a) continue;
+    d.alt = {
+      ranked: a.ranked.map(([id]) => id),
+      ...(a.kept ? { kept: true } : {}),
+      ...(a.exposure ? { beforeTokens: a.exposure.beforeTokens, searchTokens: a.exposure.searchTokens } : {}),
+    };
+  }
 }
 
 /** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */

@@ -12,8 +12,9 @@
  *   (sticky) did not search: S_t = 0.
  * w, r: cache write and read prices (multiples of the uncached input price).
  */
+import type { Case } from '../catalog/types.ts';
 import { recallAtK } from '../metrics/ranking.ts';
-import type { CachePrices } from './results.ts';
+import type { CachePrices, QueryDetail } from './results.ts';
 
 /** One turn of a session as the session figures need it. */
 export interface SessionTurn {
@@ -114,4 +115,36 @@ export function sessionModeFigures(turns: readonly SessionTurn[], placement: 'hi
     tokensUncached: uncached / n,
     tokensCached: cached / n,
   };
+}
+
+/** Tokens of a retriever's exposure for one turn: pinned definitions before, the top-5 definitions as the turn's set. */
+export type RetrieverTokens = (ranked: readonly string[], pinned: readonly string[]) => { before: number; search: number };
+
+/**
+ * The session figures of one strategy from its details (in case order): the run's own mode and the
+ * other one (`alt`), each over the session cases. `undefined` when the data has no session.
+ */
+export function strategySessions(
+  cases: readonly Case[],
+  details: readonly QueryDetail[],
+  o: { sticky: boolean; placement: 'history' | 'prefix'; cache: CachePrices; retrieverTokens?: RetrieverTokens },
+): SessionFigures | undefined {
+  const main: SessionTurn[] = [];
+  const alt: SessionTurn[] = [];
+  const sessions = new Set<string>();
+  const tokens = (ranked: readonly string[], pinned: readonly string[], before: number | undefined, search: number | undefined) =>
+    before !== undefined && search !== undefined ? { before, search } : (o.retrieverTokens?.(ranked.slice(0, 5), pinned) ?? { before: 0, search: 0 });
+  cases.forEach((c, i) => {
+    if (c.sessionId === undefined || c.expectedTools === undefined) return;
+    const d = details[i]!;
+    sessions.add(c.sessionId);
+    const base = { sessionId: c.sessionId, turn: c.turn ?? 0, expected: c.expectedTools, goldMode: c.goldMode ?? 'all' } as const;
+    const ranked = d.ranked.map(([id]) => id);
+    main.push({ ...base, ranked, kept: d.kept === true, ...tokens(ranked, d.pinned, d.exposure?.beforeTokens, d.exposure?.searchTokens) });
+    if (d.alt) alt.push({ ...base, ranked: d.alt.ranked, kept: d.alt.kept === true, ...tokens(d.alt.ranked, d.pinned, d.alt.beforeTokens, d.alt.searchTokens) });
+  });
+  if (!main.length) return undefined;
+  const own = sessionModeFigures(main, o.placement, o.cache);
+  const other = sessionModeFigures(alt, o.placement, o.cache);
+  return { sessions: sessions.size, turns: main.length, placement: o.placement, perTurn: o.sticky ? other : own, sticky: o.sticky ? own : other };
 }

@@ -63,3 +63,8 @@ export class TokenMeter {
     return this.text(a.text) + this.definitionsTokens(a.definitions ?? []);
   }
 }
+
+/** A retriever's turn in tokens: its pinned tools before, the given (top) tools as the turn's set. */
+export function retrieverTokens(meter: TokenMeter): (ranked: readonly string[], pinned: readonly string[]) => { before: number; search: number } {
+  return (ranked, pinned) => ({ before: pinned.reduce((a, id) => a + meter.toolTokens(id), 0), search: ranked.reduce((a, id) => a + meter.toolTokens(id), 0) });
+}
