@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { retrieverContract } from '../../test/contract/contract.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { createBm25 } from './bm25/presets.ts';
-import { HybridRetriever, checkHybridOptions, createHybrid, defaultDepth, HYBRID_DEFAULT_OPTIONS, type HybridOptions } from './hybrid.ts';
+import { HybridRetriever, checkHybridOptions, createHybrid, defaultDepth, firstK, HYBRID_DEFAULT_OPTIONS, zStats, type HybridOptions } from './hybrid.ts';
 import { rankStable } from './rank.ts';
 import { type Hit, type Retriever, type SearchContext } from './types.ts';
 
@@ -266,10 +266,86 @@ describe('HybridRetriever over bm25 + bm25-plain', () => {
   });
 });
 
+describe('HybridRetriever, z-score fusion', () => {
+  it('standardises each child over every allowed tool (absent = 0 for a non-negative list) and sums weight · z', async () => {
+    // A (BM25-like) returns a 4, b 2; c, d, e count as 0: mean 1.2, sd 1.6 → a 1.75, b 0.5, absent -0.75.
+    // B returns all five: c 5, a b d e 0: mean 1, sd 2 → c 2, the others -0.5.
+    // weights 0.4 / 0.6: c = -0.3 + 1.2 = 0.9, a = 0.7 - 0.3 = 0.4, b = 0.2 - 0.3 = -0.1, d = e = -0.3 - 0.3 = -0.6.
+    const { h } = await hybridOf(hits(['a', 4], ['b', 2]), hits(['c', 5], ['a', 0], ['b', 0], ['d', 0], ['e', 0]), { method: 'zscore', weights: [0.4, 0.6] });
+    const out = await h.search('q', { k: 10 });
+    expect(out.map((x) => x.id)).toEqual(['c', 'a', 'b', 'd', 'e']);
+    [0.9, 0.4, -0.1, -0.6, -0.6].forEach((want, i) => expect(out[i]!.score).toBeCloseTo(want, 12));
+    expect(out[3]!.score).toBe(out[4]!.score); // d, e tie → by id
+    expect(await h.search('q', { k: 2 })).toEqual(out.slice(0, 2));
+  });
+
+  it('counts absent tools at the lowest score when a child scores below 0, over the allowed tools only', async () => {
+    // Mask without e: 4 allowed. A returns a -1, b -3; c, d absent → -3: mean -2.5, sd √0.75 → a √3, b c d -1/√3.
+    // B returns nothing: no spread, adds 0. c and d were returned by no child: not ranked.
+    const { h, ca, cb } = await hybridOf(hits(['a', -1], ['b', -3]), [], { method: 'zscore', weights: [1, 1] });
+    const out = await h.search('q', { k: 10, allowed: Uint8Array.from([1, 1, 1, 1, 0]) });
+    expect(out.map((x) => x.id)).toEqual(['a', 'b']);
+    expect(out[0]!.score).toBeCloseTo(Math.sqrt(3), 12);
+    expect(out[1]!.score).toBeCloseTo(-1 / Math.sqrt(3), 12);
+    // Default depth: every allowed tool.
+    expect(ca.contexts.at(-1)!.k).toBe(4);
+    expect(cb.contexts.at(-1)!.k).toBe(4);
+    await h.search('q', { k: 1 });
+    expect(ca.contexts.at(-1)!.k).toBe(5);
+  });
+
+  it('adds nothing for a child whose scores do not spread', async () => {
+    // A: all five at 7 → sd 0 → 0.  B: d 1, the rest absent at 0: mean 0.2, sd 0.4 → d 2, absent -0.5.  weights 0.5 / 0.5.
+    const { h } = await hybridOf(hits(['a', 7], ['b', 7], ['c', 7], ['d', 7], ['e', 7]), hits(['d', 1]), { method: 'zscore' });
+    const out = await h.search('q', { k: 10 });
+    expect(out.map((x) => x.id)).toEqual(['d', 'a', 'b', 'c', 'e']);
+    expect(out[0]!.score).toBeCloseTo(1, 12);
+    for (const x of out.slice(1)) expect(x.score).toBeCloseTo(-0.25, 12);
+  });
+
+  it('with a depth, fuses only that many hits of each child (the rest count as absent)', async () => {
+    // depth 1: A gives a 4 only → values a 4, four absent 0: mean 0.8, sd 1.6 → a 2, absent -0.5. B gives c 5 → same shape.
+    const { h, ca } = await hybridOf(hits(['a', 4], ['b', 2]), hits(['c', 5], ['a', 1]), { method: 'zscore', depth: 1 });
+    const out = await h.search('q', { k: 10 });
+    expect(ca.contexts.at(-1)!.k).toBe(1);
+    expect(out.map((x) => x.id)).toEqual(['a', 'c']);
+    for (const x of out) expect(x.score).toBeCloseTo(0.75, 12); // 0.5 · 2 + 0.5 · -0.5
+  });
+
+  it('computes the statistics by hand', () => {
+    const s = zStats(2, 5, (j) => [4, 2][j]!); // [4, 2, 0, 0, 0]
+    expect(s.mean).toBeCloseTo(1.2, 12);
+    expect(s.sd).toBeCloseTo(1.6, 12);
+    expect(s.absent).toBe(0);
+    expect(zStats(0, 3, () => 0)).toEqual({ mean: 0, sd: 0, absent: 0 });
+    expect(zStats(2, 2, (j) => [-1, 1][j]!)).toEqual({ mean: 0, sd: 1, absent: -1 });
+  });
+
+  it('describes itself', () => {
+    const d = createHybrid('hybrid', 'bm25', 'bm25-plain', { method: 'zscore', weights: [0.4, 0.6] }).describe();
+    expect(JSON.parse(JSON.stringify(d))).toEqual(d);
+    expect(d).toMatchObject({ method: 'zscore', weights: [0.4, 0.6], depth: 'every allowed tool' });
+    expect(() => checkHybridOptions({ ...HYBRID_DEFAULT_OPTIONS, weights: [1, 1], method: 'zscore' })).not.toThrow();
+  });
+});
+
+describe('firstK', () => {
+  it('equals rankStable(hits).slice(0, k), ties by id', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let round = 0; round < 50; round++) {
+      const n = 1 + Math.floor(rand() * 200);
+      const list: Hit[] = Array.from({ length: n }, (_, i) => ({ id: `t${(i * 7919) % 1000}-${i}`, score: Math.floor(rand() * 10) / 2 - 1 }));
+      for (const k of [1, 3, 10, 60, 500]) expect(firstK(list, k)).toEqual(rankStable(list).slice(0, k));
+    }
+  });
+});
+
 /* The shared retriever contract, on variants the registry does not list. */
 describe.each([
   ['rrf', (): Retriever => createHybrid('hybrid', 'bm25', 'bm25-plain')],
   ['weighted', (): Retriever => createHybrid('hybrid', 'bm25', 'bm25-plain', { method: 'weighted' })],
+  ['zscore', (): Retriever => createHybrid('hybrid', 'bm25', 'bm25-plain', { method: 'zscore' })],
 ] as const)('contract: hybrid %s', (_method, make) => {
   retrieverContract(make);
 });

@@ -3,6 +3,16 @@
  *
  * Both children are asked for their `depth` best tools under the SAME mask (the caller's `allowed`),
  * so neither scores a tool the caller may not see; the child lists are then fused:
+ *   - `zscore` (score fusion on standard scores, "ZMUV" in Montague and Aslam 2001):
+ *       score(t) = Σ over children c of w_c · (s_c(t) − μ_c) / σ_c
+ *     μ_c, σ_c = mean and (population) standard deviation of c's scores over EVERY allowed tool
+ *     (N of them; the whole catalog without a mask): a tool c did not return counts as scoring
+ *     a_c = min(0, the lowest score c returned) (0 for BM25-like children, which return only the
+ *     tools they match; a child that returns everything has no absent tool), both in the
+ *     statistics and in the sum. σ_c = 0 (an empty list, or all scores equal) makes c add 0. The
+ *     default depth is N, so the statistics are exact; a smaller `depth` treats the tools past it
+ *     as absent. Unlike min-max, a standard score keeps how far a child's best tools stand out
+ *     from the rest of the catalog: a child whose top is flat weighs less in that request;
  *   - `rrf` (reciprocal-rank fusion, Cormack et al. 2009):
  *       score(t) = Σ over children c that returned t of 1 / (rrfK + rank_c(t))
  *     rank_c(t) = t's 1-based position in c's list (so two tools a child scored equally still get
@@ -17,22 +27,28 @@
  * A child's hit outside the mask, not in the catalog, or repeated is dropped before fusion (the
  * children must not return one, but a leak must not pass through the fusion). The policy's `floor`
  * is on the fused scale, so it is not passed to the children.
+ *
+ * The registry's `hybrid` is `zscore` over bm25 and embed, weights 0.4 / 0.6 (the figures that chose
+ * it are in its registry description).
  */
 import type { Catalog } from '../catalog/types.ts';
-import { checkedMask, rankStable } from './rank.ts';
+import { checkedMask, compareHits, rankStable } from './rank.ts';
 import { createRetriever } from './registry.ts';
 import { isDescribable, type Describable, type Hit, type Retriever, type SearchContext } from './types.ts';
 
-export type FusionMethod = 'rrf' | 'weighted';
+export type FusionMethod = 'rrf' | 'weighted' | 'zscore';
 
 export interface HybridOptions {
-  /** `rrf` (reciprocal ranks) or `weighted` (min-max-normalised scores). Default `rrf`. */
+  /** `rrf` (reciprocal ranks), `weighted` (min-max-normalised scores) or `zscore` (standard scores over the allowed catalog). Default `rrf`. */
   method: FusionMethod;
   /** RRF's rank offset, finite and ≥ 0. Default 60 (the RRF paper's value). */
   rrfK: number;
-  /** The two children's weights in `weighted` fusion, finite, ≥ 0, not both 0. Default [0.5, 0.5]. */
+  /** The two children's weights in `weighted` and `zscore` fusion, finite, ≥ 0, not both 0. Default [0.5, 0.5]. */
   weights: [number, number];
-  /** Hits taken from each child (integer ≥ 1); `undefined` = max(50, 5 · k) for each request. */
+  /**
+   * Hits taken from each child (integer ≥ 1); `undefined` = max(50, 5 · k) for `rrf` and
+   * `weighted`, every allowed tool for `zscore`, for each request.
+   */
   depth: number | undefined;
 }
 
@@ -45,7 +61,7 @@ export function defaultDepth(k: number): number {
 
 /** Throws a `RangeError` if any option is out of range. */
 export function checkHybridOptions(o: HybridOptions): void {
-  if (o.method !== 'rrf' && o.method !== 'weighted') throw new RangeError(`hybrid method must be "rrf" or "weighted" (got ${JSON.stringify(o.method)})`);
+  if (o.method !== 'rrf' && o.method !== 'weighted' && o.method !== 'zscore') throw new RangeError(`hybrid method must be "rrf", "weighted" or "zscore" (got ${JSON.stringify(o.method)})`);
   if (typeof o.rrfK !== 'number' || !Number.isFinite(o.rrfK) || o.rrfK < 0) throw new RangeError(`hybrid rrfK must be a finite number ≥ 0 (got ${o.rrfK})`);
   if (!Array.isArray(o.weights) || o.weights.length !== 2) throw new RangeError('hybrid weights must be two numbers');
   for (const w of o.weights) {
@@ -69,12 +85,51 @@ function admissible(hits: readonly Hit[], position: ReadonlyMap<string, number>,
   return out;
 }
 
+/** Allowed-tool counts of the masks seen (a policy reuses one mask object per scope set). */
+const allowedCounts = new WeakMap<Uint8Array, number>();
+
+function allowedCount(allowed: Uint8Array | undefined, n: number): number {
+  if (allowed === undefined) return n;
+  let count = allowedCounts.get(allowed);
+  if (count === undefined) {
+    count = 0;
+    for (let i = 0; i < allowed.length; i++) if (allowed[i] === 1) count++;
+    allowedCounts.set(allowed, count);
+  }
+  return count;
+}
+
+/**
+ * Mean and (population) standard deviation of a child's scores over `total` allowed tools, given
+ * the `count` scores it returned (their `sum` and lowest value `low`): the others count as
+ * `absent` = min(0, low). `scoreAt(j)` is the j-th returned score.
+ */
+export function zStats(count: number, total: number, scoreAt: (j: number) => number): { mean: number; sd: number; absent: number } {
+  let low = 0;
+  let sum = 0;
+  for (let j = 0; j < count; j++) {
+    const v = scoreAt(j);
+    if (v < low) low = v;
+    sum += v;
+  }
+  if (total <= 0) return { mean: 0, sd: 0, absent: 0 };
+  const missing = total - count;
+  const mean = (sum + missing * low) / total;
+  let squares = missing * (low - mean) * (low - mean);
+  for (let j = 0; j < count; j++) {
+    const d = scoreAt(j) - mean;
+    squares += d * d;
+  }
+  return { mean, sd: Math.sqrt(squares / total), absent: low };
+}
+
 export class HybridRetriever implements Retriever, Describable {
   readonly name: string;
   readonly children: readonly [Retriever, Retriever];
   private readonly options: HybridOptions;
   private built = false;
   private position = new Map<string, number>();
+  private ids: string[] = [];
   private n = 0;
 
   /** `a` and `b` are child retrievers, or registry names (created with `createRetriever`). */
@@ -95,7 +150,10 @@ export class HybridRetriever implements Retriever, Describable {
       method,
       ...(method === 'rrf' ? { rrfK, fusion: 'sum over children of 1 / (rrfK + rank), rank 1-based in the child list' } : {}),
       ...(method === 'weighted' ? { weights: [...weights], fusion: 'sum over children of weight * min-max-normalised score (all-equal list → 1)' } : {}),
-      depth: depth ?? 'max(50, 5k)',
+      ...(method === 'zscore'
+        ? { weights: [...weights], fusion: 'sum over children of weight * (score - mean) / sd, mean and sd over every allowed tool, a tool a child did not return scoring min(0, its lowest score)' }
+        : {}),
+      depth: depth ?? (method === 'zscore' ? 'every allowed tool' : 'max(50, 5k)'),
       mask: 'the same allowed mask goes to both children; floor is not passed down',
       children: [child(this.children[0]), child(this.children[1])],
     };
@@ -108,6 +166,7 @@ export class HybridRetriever implements Retriever, Describable {
     const position = new Map<string, number>();
     catalog.tools.forEach((t, i) => position.set(t.id, i));
     this.position = position;
+    this.ids = catalog.tools.map((t) => t.id);
     this.n = catalog.tools.length;
     this.built = true;
   }
@@ -117,10 +176,13 @@ export class HybridRetriever implements Retriever, Describable {
     const allowed = checkedMask(this.name, context.allowed, this.n);
     const k = Math.floor(context.k);
     if (!(k > 0)) return [];
-    const depth = this.options.depth ?? defaultDepth(k);
+    const total = allowedCount(allowed, this.n);
+    if (total === 0) return [];
+    const depth = this.options.depth ?? (this.options.method === 'zscore' ? total : defaultDepth(k));
     const { floor: _floor, ...rest } = context;
     const childContext: SearchContext = { ...rest, k: depth };
     const [ha, hb] = await Promise.all([this.children[0].search(request, childContext), this.children[1].search(request, childContext)]);
+    if (this.options.method === 'zscore') return this.fuseZ([ha, hb], allowed, depth, total, k);
     const lists = [admissible(ha, this.position, allowed, depth), admissible(hb, this.position, allowed, depth)] as const;
 
     const fused = new Map<string, number>();
@@ -145,8 +207,85 @@ export class HybridRetriever implements Retriever, Describable {
     }
     const hits: Hit[] = [];
     for (const [id, score] of fused) hits.push({ id, score });
-    return rankStable(hits).slice(0, k);
+    return firstK(hits, k);
   }
+
+  /**
+   * `zscore` fusion (see the file comment), by catalog position: each child's admissible hits
+   * (the same rule as `admissible`), their standard scores over the `total` allowed tools, the
+   * weighted sum for every tool either child returned, and the first `k` in rankStable order.
+   */
+  private fuseZ(raw: readonly [readonly Hit[], readonly Hit[]], allowed: Uint8Array | undefined, depth: number, total: number, k: number): Hit[] {
+    const n = this.n;
+    const fused = new Float64Array(n);
+    const inUnion = new Uint8Array(n);
+    const union: number[] = [];
+    const taken = raw.map((hits) => {
+      const positions: number[] = [];
+      const scores: number[] = [];
+      const seen = new Uint8Array(n);
+      for (const h of hits) {
+        if (positions.length >= depth) break;
+        const p = this.position.get(h.id);
+        if (p === undefined || (allowed !== undefined && allowed[p] !== 1) || seen[p] === 1 || !Number.isFinite(h.score)) continue;
+        seen[p] = 1;
+        positions.push(p);
+        scores.push(h.score);
+        if (inUnion[p] === 0) {
+          inUnion[p] = 1;
+          union.push(p);
+        }
+      }
+      return { positions, scores, seen };
+    });
+    // Sums in child order (a, then b): absent tools first get the child's absent term, returned ones their own.
+    taken.forEach(({ positions, scores, seen }, c) => {
+      const { mean, sd, absent } = zStats(scores.length, total, (j) => scores[j]!);
+      if (!(sd > 0)) return;
+      const w = this.options.weights[c]!;
+      const absentTerm = w * ((absent - mean) / sd);
+      for (const p of union) if (seen[p] === 0) fused[p] = fused[p]! + absentTerm;
+      positions.forEach((p, j) => {
+        fused[p] = fused[p]! + w * ((scores[j]! - mean) / sd);
+      });
+    });
+    // The first k of the union by (score descending, id ascending).
+    const ids = this.ids;
+    const better = (a: number, b: number): boolean => fused[a]! > fused[b]! || (fused[a] === fused[b] && ids[a]! < ids[b]!);
+    const top: number[] = [];
+    for (const p of union) {
+      if (top.length === k && !better(p, top[k - 1]!)) continue;
+      let lo = 0;
+      let hi = top.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (better(p, top[mid]!)) hi = mid;
+        else lo = mid + 1;
+      }
+      top.splice(lo, 0, p);
+      if (top.length > k) top.pop();
+    }
+    return top.map((p) => ({ id: ids[p]!, score: fused[p]! }));
+  }
+}
+
+/** `rankStable(hits).slice(0, k)` without sorting every hit (a `zscore` fusion ranks the whole allowed catalog). */
+export function firstK(hits: readonly Hit[], k: number): Hit[] {
+  if (hits.length <= 4 * k) return rankStable(hits).slice(0, k);
+  const top: Hit[] = [];
+  for (const h of hits) {
+    if (top.length === k && compareHits(h, top[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareHits(top[mid]!, h) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, h);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 /** A hybrid retriever named `name` fusing the registered retrievers `a` and `b`. */

@@ -214,6 +214,17 @@ describe('index text recipes', () => {
     expect(text).not.toContain('integer');
   });
 
+  it('source+intent: the server or plugin name (split) first, then the intent text; nothing for core tools', () => {
+    expect(INDEX_RECIPES['source+intent'].text(t)).toBe(`tracker\n${INDEX_RECIPES.intent.text(t)}`);
+    const plugin = makeTool({ source: 'plugin', plugin: 'SlackTools', name: 'post', summary: 'Post a message.', description: 'Post a message.' });
+    expect(INDEX_RECIPES['source+intent'].text(plugin)).toBe('slack tools\npost\nPost a message.');
+    const core = makeTool({ source: 'core', name: 'read_file', summary: 'Read a file.', description: 'Read a file.' });
+    expect(INDEX_RECIPES['source+intent'].text(core)).toBe(INDEX_RECIPES.intent.text(core));
+    // A plugin named like its only tool (MetaTool) adds nothing.
+    const same = makeTool({ source: 'plugin', plugin: 'WeatherTool', name: 'WeatherTool', summary: 'Weather.', description: 'Weather.' });
+    expect(INDEX_RECIPES['source+intent'].text(same)).toBe(INDEX_RECIPES.intent.text(same));
+  });
+
   it('intent+schema: the intent text plus the schema JSON', () => {
     const text = INDEX_RECIPES['intent+schema'].text(t);
     expect(text.startsWith(INDEX_RECIPES.intent.text(t))).toBe(true);
@@ -254,6 +265,31 @@ describe('top-k kernel', () => {
           }).sort((a, b) => b.score - a.score || rank[a.index]! - rank[b.index]!);
           const got = wasm.search(q, 5);
           got.forEach((h, i) => expect(Math.abs(h.score - exact[i]!.score)).toBeLessThan(1e-5));
+        }
+      }
+    }
+  });
+
+  it('ranks every allowed vector (k ≥ allowed) exactly as the heap does, ties and -0 by rank', () => {
+    const r = prng(8);
+    for (const [n, dims] of [[7, 3], [300, 16], [1000, 8]] as const) {
+      // Coarse values: many exact ties, zeros and negative zeros.
+      const v = new Float32Array(n * dims).map(() => Math.round((r() - 0.5) * 4) / 2);
+      const rank = new Uint32Array(n);
+      Array.from({ length: n }, (_, i) => i)
+        .sort((a, b) => ((a * 7919) % n) - ((b * 7919) % n) || a - b)
+        .forEach((i, p) => (rank[i] = p));
+      const q = new Float32Array(dims).map(() => Math.round((r() - 0.5) * 4) / 2);
+      const mask = new Uint8Array(n).map(() => (r() < 0.7 ? 1 : 0));
+      const allowed = mask.reduce((a, b) => a + b, 0);
+      for (const type of ['float32', 'int8'] as const) {
+        const idx = new VectorIndex(v, dims, rank, type);
+        const all = idx.search(q, n, mask);
+        expect(all).toHaveLength(allowed);
+        expect(idx.search(q, allowed - 1, mask)).toEqual(all.slice(0, allowed - 1)); // the heap path
+        for (let j = 1; j < all.length; j++) {
+          const [a, b] = [all[j - 1]!, all[j]!];
+          expect(a.score > b.score || (a.score === b.score && rank[a.index]! < rank[b.index]!)).toBe(true);
         }
       }
     }

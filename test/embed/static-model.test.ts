@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildGloveSpec, firstEigenvector, resolveWinkJson, type WinkEmbeddings } from '../../scripts/build-static-model.ts';
+import { buildGloveSpec, firstEigenvector, removeCommonDirections, resolveWinkJson, SUFFIX_PIECES, type WinkEmbeddings } from '../../scripts/build-static-model.ts';
 import { loadExtractor, makeEncoder, modelKey, resolveModel } from '../../src/retrievers/embed/model.ts';
 import { encodeOnnxModel, ProtoWriter } from '../../src/retrievers/embed/onnx-writer.ts';
-import { dequantizeRow, quantizeRows, SPECIAL_TOKENS, staticEncoderOnnx, staticModelFiles } from '../../src/retrievers/embed/static-model.ts';
+import { dequantizeRow, quantizeRows, SPECIAL_TOKENS, staticEncoderOnnx, staticModelFiles, writeStaticModel } from '../../src/retrievers/embed/static-model.ts';
 import { tempDir } from '../helpers.ts';
 import { prng, tinySpec, writeTinyModel } from './tiny-model.ts';
 
@@ -165,6 +165,69 @@ describe('the GloVe build recipe', () => {
     const files1 = staticModelFiles(spec);
     const files2 = staticModelFiles(buildGloveSpec(fakeWink(), { words: 20, sifA: 1e-3 }));
     for (const [f, bytes] of files1) expect(Buffer.from(bytes).equals(Buffer.from(files2.get(f)!)), f).toBe(true);
+  });
+
+  it('removes common directions one at a time (a hand-computed 3-vector example)', () => {
+    // Rows (2,0,0), (0,1,0), (0,0,1): second moment diag(4,1,1) → u1 = (1,0,0), rows (0,0,0), (0,1,0), (0,0,1);
+    // then diag(0,1,1): power iteration from (1,1,1)/√3 lands on u2 = (0,1,1)/√2 at once, leaving (0,½,-½), (0,-½,½).
+    const x = new Float64Array([2, 0, 0, 0, 1, 0, 0, 0, 1]);
+    const [u1, u2, ...more] = removeCommonDirections(x, 3, 3, 2);
+    expect(more).toEqual([]);
+    [1, 0, 0].forEach((v, j) => expect(u1![j]).toBeCloseTo(v, 9));
+    [0, Math.SQRT1_2, Math.SQRT1_2].forEach((v, j) => expect(u2![j]).toBeCloseTo(v, 9));
+    [0, 0, 0, 0, 0.5, -0.5, 0, -0.5, 0.5].forEach((v, i) => expect(x[i]).toBeCloseTo(v, 9));
+    // Zero directions: rows untouched.
+    const y = new Float64Array([1, 2, 3]);
+    expect(removeCommonDirections(y, 1, 3, 0)).toEqual([]);
+    expect([...y]).toEqual([1, 2, 3]);
+  });
+
+  it('zeroes stop words, removes two directions, and adds continuation pieces sharing their word rows', () => {
+    const spec = buildGloveSpec(fakeWink(), { words: 20, sifA: 1e-3, directions: 2, continuation: 20, stopWords: ['the', 'of'] });
+    const row = (t: string) => {
+      const r = spec.tokens.indexOf(t);
+      expect(r, t).toBeGreaterThanOrEqual(0);
+      return [...spec.table.subarray(r * 6, r * 6 + 6)];
+    };
+    // Words: the, of, w0 … w17. Continuations: those of the 20 with 3+ letters (the, w10 … w17: 9 of them), then ##s, ##es.
+    const words = spec.tokens.slice(7, 27);
+    expect(words).toEqual(['the', 'of', ...Array.from({ length: 18 }, (_, i) => `w${i}`)]);
+    expect(spec.tokens.slice(27)).toEqual(['##the', ...Array.from({ length: 8 }, (_, i) => `##w${10 + i}`), ...SUFFIX_PIECES.map((x) => `##${x}`)]);
+    for (const t of ['the', 'of', '##the', '##s', '##es']) expect(row(t).every((v) => v === 0), t).toBe(true);
+    for (let i = 10; i < 18; i++) expect(row(`##w${i}`)).toEqual(row(`w${i}`));
+    // Both removed directions are orthonormal, and every word row is orthogonal to both.
+    const [u1, u2] = spec.removedDirections;
+    const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => Array.from(a).reduce((s, v, j) => s + v * b[j]!, 0);
+    expect(spec.removedDirections).toHaveLength(2);
+    expect(dot(u1!, u1!)).toBeCloseTo(1, 9);
+    expect(dot(u2!, u2!)).toBeCloseTo(1, 9);
+    expect(Math.abs(dot(u1!, u2!))).toBeLessThan(1e-9);
+    for (const t of words) {
+      expect(Math.abs(dot(row(t), u1!))).toBeLessThan(1e-5);
+      expect(Math.abs(dot(row(t), u2!))).toBeLessThan(1e-5);
+    }
+    expect(spec.description).toMatch(/11 continuation pieces.*2 stop words zeroed, 2 common directions removed/);
+  });
+
+  it('splits an unknown word into continuation pieces through the real tokenizer', async () => {
+    // A fake source of real words: "playlist" → play ##list, "keywords" → keyword ##s (zero), "xyzzy" → [UNK].
+    const rand = prng(5);
+    const names = ['the', 'play', 'list', 'music', 'keyword', 'song', 'weather', 'city'];
+    const vectors: Record<string, number[]> = {};
+    names.forEach((w, rank) => {
+      const v = Array.from({ length: 8 }, () => rand() - 0.5);
+      vectors[w] = [...v, Math.hypot(...v), rank];
+    });
+    const spec = buildGloveSpec({ dimensions: 8, wordIndex: 9, size: names.length, vectors }, { words: 8, sifA: 1e-3, directions: 1, continuation: 8, stopWords: ['the'] });
+    const modelDir = join(dir, 'pieces');
+    writeStaticModel(modelDir, { ...spec, dtype: 'fp32' });
+    const encoder = makeEncoder(await loadExtractor(resolveModel(modelDir), { modelCacheDir: join(dir, 'hub') }));
+    const { data, dims } = await encoder.encode(['playlist', 'play list', 'keywords', 'keyword', 'the xyzzy', 'music']);
+    const vec = (i: number) => [...data.subarray(i * dims, (i + 1) * dims)];
+    vec(0).forEach((v, j) => expect(v).toBeCloseTo(vec(1)[j]!, 6));
+    vec(2).forEach((v, j) => expect(v).toBeCloseTo(vec(3)[j]!, 6));
+    expect(vec(4).every((v) => v === 0)).toBe(true); // a stop word and an unsplittable word: nothing known
+    expect(vec(5).some((v) => v !== 0)).toBe(true);
   });
 
   it('finds the first eigenvector of a symmetric matrix', () => {

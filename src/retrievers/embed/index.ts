@@ -4,8 +4,9 @@
  * - Model: the committed offline default (`models/glove-static-30k`, a GloVe static encoder that
  *   needs no network), a local model folder, or any Hugging Face feature-extraction model id
  *   (downloaded once into the model cache folder, then loaded from there). See `model.ts`.
- * - Text: each tool's index text comes from a named recipe (`intent`, `intent+schema`; see
- *   `recipes.ts`), encoded with mean pooling and L2 normalisation, so score = cosine similarity.
+ * - Text: each tool's index text comes from a named recipe (`intent` by default, `source+intent` in
+ *   the registry's `embed` and `hybrid`, `intent+schema`; see `recipes.ts`), encoded with mean
+ *   pooling and L2 normalisation, so score = cosine similarity.
  * - Cache: vectors are kept on disk keyed by the model (identity, dtype, pooling) and the sha256
  *   of the text (`cache.ts`); `index()` encodes only texts it has not seen, in batches (shortest
  *   first, so padding stays small), reporting progress, and `stats()` counts what it encoded and
@@ -228,9 +229,12 @@ export function createEmbed(name: string, options: EmbedOptionsInput = {}): Embe
   return new EmbedRetriever(name, { ...EMBED_DEFAULT_OPTIONS, ...options });
 }
 
+/** The index text recipe of the registry's `embed` and `hybrid` (see `recipes.ts`). */
+export const REGISTRY_RECIPE: IndexRecipeName = 'source+intent';
+
 /** Registry entry. */
 export const EMBED_FACTORY = {
   description:
-    'local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default, over split name, summary, description and examples; exact cosine top-k',
-  create: (name: string) => createEmbed(name),
+    'local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default, over server/plugin name, split name, summary, description and examples; exact cosine top-k',
+  create: (name: string) => createEmbed(name, { recipe: REGISTRY_RECIPE }),
 } as const;

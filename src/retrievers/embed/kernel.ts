@@ -21,6 +21,8 @@
  * The `allowed` mask is applied inside the kernel: a row outside it is never multiplied, and never
  * selected. Selection keeps a size-k heap ordered exactly as `rankStable` (score descending, then
  * tool id ascending, via a precomputed rank of each id); the k survivors are sorted the same way.
+ * When k covers every allowed row (a z-score fusion ranks the whole catalog), one numeric sort of
+ * exact (score, rank) keys replaces the heap, in the same order.
  */
 
 export type VectorType = 'float32' | 'int8';
@@ -364,6 +366,55 @@ export class VectorIndex {
   }
 }
 
+const RANK_BITS = 2 ** 21;
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/**
+ * Every allowed row in rankStable order (a caller ranking the whole catalog, such as a z-score
+ * fusion): one native numeric sort of keys (score order-preserving as 32 bits, descending) ·
+ * 2^21 + rank, exact in a float64, instead of a heap of n. Falls back to a comparator sort when the
+ * ranks are not a permutation of 0..n-1 below 2^21.
+ */
+function allByScore(scores: Float32Array, mask: Uint8Array, rank: Uint32Array, factor: number): TopHit[] {
+  const n = mask.length;
+  const byRank = new Int32Array(n).fill(-1);
+  let permutation = n <= RANK_BITS;
+  for (let i = 0; i < n && permutation; i++) {
+    const r = rank[i]!;
+    if (r >= n || byRank[r] !== -1) permutation = false;
+    else byRank[r] = i;
+  }
+  if (!permutation) {
+    const all: number[] = [];
+    for (let i = 0; i < n; i++) if (mask[i] !== 0) all.push(i);
+    all.sort((a, b) => scores[b]! - scores[a]! || rank[a]! - rank[b]!);
+    return all.map((i) => ({ index: i, score: scores[i]! * factor }));
+  }
+  const keys = new Float64Array(countAllowed(mask));
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    if (mask[i] === 0) continue;
+    f32[0] = scores[i]! + 0; // -0 → +0: equal scores share a key
+    const bits = u32[0]!;
+    const ascending = bits & 0x80000000 ? ~bits >>> 0 : (bits | 0x80000000) >>> 0; // order-preserving
+    keys[m++] = (0xffffffff - ascending) * RANK_BITS + rank[i]!;
+  }
+  keys.sort();
+  const out: TopHit[] = new Array(m);
+  for (let j = 0; j < m; j++) {
+    const i = byRank[keys[j]! % RANK_BITS]!;
+    out[j] = { index: i, score: scores[i]! * factor };
+  }
+  return out;
+}
+
+function countAllowed(mask: Uint8Array): number {
+  let c = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i] !== 0) c++;
+  return c;
+}
+
 /**
  * The best `k` (≥ 1) of `scores[i]` with `mask[i] ≠ 0`, in rankStable order (reported scores multiplied by `factor` > 0): score descending,
  * then `rank` ascending. A size-k heap with the worst hit at the root; a row below the root's
@@ -371,6 +422,7 @@ export class VectorIndex {
  */
 export function topByScore(scores: Float32Array, mask: Uint8Array, rank: Uint32Array, k: number, factor: number): TopHit[] {
   const n = mask.length;
+  if (k >= n || k >= countAllowed(mask)) return allByScore(scores, mask, rank, factor);
   const hIdx = new Int32Array(k);
   const hScore = new Float64Array(k);
   const hRank = new Uint32Array(k);
