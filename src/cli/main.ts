@@ -197,8 +197,8 @@ export function buildProgram(io: Io): Command {
       const ks = parseKs(opts.k);
       const floors = parseFloors(opts.floor, [...retrievers, ...profiles]);
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
-      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r === 'hybrid') && !profiles.includes('semantic-retrieval')) {
-        throw new InputError('--model applies to the embed and hybrid retrievers and the semantic-retrieval profile, and none is evaluated');
+      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.includes('semantic-retrieval')) {
+        throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers and the semantic-retrieval profile, and none is evaluated');
       }
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       // Load with the paths as typed (errors name them so); record them so another machine can find them.

@@ -142,7 +142,7 @@ export function namespaceList(catalog: Catalog, tools: readonly Tool[]): string 
 }
 
 export function createSemanticRetrieval(name: string, options: ProfileOptions = {}): Profile {
-  return new RetrievalProfile(name, 'semantic-retrieval', createEmbed('embed', options.model !== undefined ? { model: options.model } : {}), { sticky: true, advertiseNamespaces: false });
+  return new RetrievalProfile(name, 'semantic-retrieval', createEmbed('embed', { recipe: 'source+intent', ...(options.model !== undefined ? { model: options.model } : {}) }), { sticky: true, advertiseNamespaces: false });
 }
 
 export function createNamespaceRouting(name: string): Profile {

@@ -349,3 +349,28 @@ describe.each([
 ] as const)('contract: hybrid %s', (_method, make) => {
   retrieverContract(make);
 });
+
+describe('zscore fusion from dense scores', () => {
+  it('gives what fusing the two full ranked lists gives', async () => {
+    const { CONTRACT_DATA } = await import('../../test/contract/contract.ts');
+    const { catalog, requests } = CONTRACT_DATA;
+    // bm25 and bm25-plain both offer denseScores; wrapping them hides it and forces the list path
+    const hide = (r: Retriever): Retriever => ({ name: r.name, index: (c) => r.index(c), search: (q, ctx) => r.search(q, ctx) });
+    const dense = new HybridRetriever('hybrid', createBm25('bm25'), createBm25('bm25-plain'), { method: 'zscore', weights: [0.4, 0.6] });
+    const lists = new HybridRetriever('hybrid', hide(createBm25('bm25')), hide(createBm25('bm25-plain')), { method: 'zscore', weights: [0.4, 0.6] });
+    await dense.index(catalog);
+    await lists.index(catalog);
+    const mask = Uint8Array.from(catalog.tools, (_, i) => (i % 3 === 0 ? 0 : 1));
+    let compared = 0;
+    for (const q of requests.slice(0, 30)) {
+      for (const ctx of [{ k: 10 }, { k: 5, allowed: mask }]) {
+        const a = await dense.search(q, ctx);
+        const b = await lists.search(q, ctx);
+        expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id));
+        a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 9));
+        compared += a.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+});

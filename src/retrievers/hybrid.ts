@@ -34,7 +34,7 @@
 import type { Catalog } from '../catalog/types.ts';
 import { checkedMask, compareHits, rankStable } from './rank.ts';
 import { createRetriever } from './registry.ts';
-import { isDescribable, type Describable, type Hit, type Retriever, type SearchContext } from './types.ts';
+import { hasDenseScores, isDescribable, type Describable, type Hit, type Retriever, type SearchContext } from './types.ts';
 
 export type FusionMethod = 'rrf' | 'weighted' | 'zscore';
 
@@ -180,8 +180,14 @@ export class HybridRetriever implements Retriever, Describable {
     if (total === 0) return [];
     const depth = this.options.depth ?? (this.options.method === 'zscore' ? total : defaultDepth(k));
     const { floor: _floor, ...rest } = context;
+    const [a, b] = this.children;
+    if (this.options.method === 'zscore' && depth >= total && hasDenseScores(a) && hasDenseScores(b)) {
+      // Every allowed tool from both children: take their score arrays instead of two ranked lists of the whole catalog.
+      const [da, db] = await Promise.all([a.denseScores(request, rest), b.denseScores(request, rest)]);
+      return this.fuseZTaken([this.takeDense(da, allowed), this.takeDense(db, allowed)], k);
+    }
     const childContext: SearchContext = { ...rest, k: depth };
-    const [ha, hb] = await Promise.all([this.children[0].search(request, childContext), this.children[1].search(request, childContext)]);
+    const [ha, hb] = await Promise.all([a.search(request, childContext), b.search(request, childContext)]);
     if (this.options.method === 'zscore') return this.fuseZ([ha, hb], allowed, depth, total, k);
     const lists = [admissible(ha, this.position, allowed, depth), admissible(hb, this.position, allowed, depth)] as const;
 
@@ -217,9 +223,6 @@ export class HybridRetriever implements Retriever, Describable {
    */
   private fuseZ(raw: readonly [readonly Hit[], readonly Hit[]], allowed: Uint8Array | undefined, depth: number, total: number, k: number): Hit[] {
     const n = this.n;
-    const fused = new Float64Array(n);
-    const inUnion = new Uint8Array(n);
-    const union: number[] = [];
     const taken = raw.map((hits) => {
       const positions: number[] = [];
       const scores: number[] = [];
@@ -231,13 +234,41 @@ export class HybridRetriever implements Retriever, Describable {
         seen[p] = 1;
         positions.push(p);
         scores.push(h.score);
+      }
+      return { positions, scores, seen, total };
+    }) as [Taken, Taken];
+    return this.fuseZTaken(taken, k);
+  }
+
+  /** A child's dense scores as the tools it returned (allowed, finite), in catalog order. */
+  private takeDense(d: { scores: Float64Array; returned: Uint8Array }, allowed: Uint8Array | undefined): Taken {
+    const positions: number[] = [];
+    const scores: number[] = [];
+    const seen = new Uint8Array(this.n);
+    for (let p = 0; p < this.n; p++) {
+      if (d.returned[p] !== 1 || (allowed !== undefined && allowed[p] !== 1) || !Number.isFinite(d.scores[p]!)) continue;
+      seen[p] = 1;
+      positions.push(p);
+      scores.push(d.scores[p]!);
+    }
+    return { positions, scores, seen, total: allowedCount(allowed, this.n) };
+  }
+
+  /** `zscore` fusion of the two children's returned tools (positions, scores), the first k by rankStable. */
+  private fuseZTaken(taken: readonly [Taken, Taken], k: number): Hit[] {
+    const n = this.n;
+    const total = taken[0].total;
+    const fused = new Float64Array(n);
+    const inUnion = new Uint8Array(n);
+    const union: number[] = [];
+    for (const t of taken) {
+      for (const p of t.positions) {
         if (inUnion[p] === 0) {
           inUnion[p] = 1;
           union.push(p);
         }
       }
-      return { positions, scores, seen };
-    });
+    }
     // Sums in child order (a, then b): absent tools first get the child's absent term, returned ones their own.
     taken.forEach(({ positions, scores, seen }, c) => {
       const { mean, sd, absent } = zStats(scores.length, total, (j) => scores[j]!);
@@ -267,6 +298,14 @@ export class HybridRetriever implements Retriever, Describable {
     }
     return top.map((p) => ({ id: ids[p]!, score: fused[p]! }));
   }
+}
+
+/** One child's returned tools for `zscore` fusion: positions and scores in the child's order, a membership mask, and how many tools are allowed. */
+interface Taken {
+  positions: number[];
+  scores: number[];
+  seen: Uint8Array;
+  total: number;
 }
 
 /** `rankStable(hits).slice(0, k)` without sorting every hit (a `zscore` fusion ranks the whole allowed catalog). */

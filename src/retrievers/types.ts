@@ -81,3 +81,17 @@ export interface RetrieverFactory {
   description: string;
   create(name: string, options?: RetrieverOptions): Retriever;
 }
+
+/**
+ * Optional capability: the score `search` would give every allowed tool, by catalog position, in
+ * one array, for fusion over the whole catalog without ranking each child's list. `returned[p]` is
+ * 1 exactly for the tools `search` with k = every tool would return (BM25: those scoring > 0;
+ * embeddings: every allowed tool).
+ */
+export interface DenseScoring {
+  denseScores(request: string, context: Omit<SearchContext, 'k'>): Promise<{ scores: Float64Array; returned: Uint8Array }>;
+}
+
+export function hasDenseScores(r: Retriever): r is Retriever & DenseScoring {
+  return typeof (r as Partial<DenseScoring>).denseScores === 'function';
+}

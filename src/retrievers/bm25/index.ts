@@ -384,6 +384,30 @@ export class Bm25Retriever implements Retriever, Describable {
     }
   }
 
+  /** Every allowed tool's score by position (see `DenseScoring`): `returned` marks the tools `search` would return. */
+  async denseScores(request: string, context: Omit<SearchContext, 'k'>): Promise<{ scores: Float64Array; returned: Uint8Array }> {
+    if (!this.built) throw new Error(`retriever "${this.name}": denseScores() called before index()`);
+    const allowed = checkedMask(this.name, context.allowed, this.n);
+    this.allowed = allowed;
+    this.nTouched = 0;
+    const scores = new Float64Array(this.n);
+    const returned = new Uint8Array(this.n);
+    try {
+      if (this.admission === 'hermes') this.accumulateHermes(request);
+      else this.pipeline.scan(request, this.onQueryToken);
+      for (let j = 0; j < this.nTouched; j++) {
+        const d = this.touched[j]!;
+        scores[d] = this.acc[d]!;
+        returned[d] = 1;
+      }
+      return { scores, returned };
+    } finally {
+      this.reset();
+      this.allowed = undefined;
+      this.queryTerms.length = 0;
+    }
+  }
+
   /** The raw words of `text`, in order, whose term some indexed document contains (the words a search can match). */
   knownWords(text: string): string[] {
     if (!this.built) throw new Error(`retriever "${this.name}": knownWords() called before index()`);

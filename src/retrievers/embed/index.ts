@@ -215,6 +215,20 @@ export class EmbedRetriever implements Retriever, Describable {
     if (data.every((x) => x === 0)) return [];
     return vectors.search(data, k, allowed).map((h) => ({ id: this.ids[h.index]!, score: h.score }));
   }
+
+  /** Every allowed tool's cosine by position (see {@link DenseScoring}); nothing is returned for a request with no known word. */
+  async denseScores(request: string, context: Omit<SearchContext, 'k'>): Promise<{ scores: Float64Array; returned: Uint8Array }> {
+    const vectors = this.vectors;
+    if (vectors === undefined) throw new Error(`retriever "${this.name}": denseScores() called before index()`);
+    const allowed = checkedMask(this.name, context.allowed, vectors.n);
+    const encoder = await this.ensureEncoder();
+    const { data, dims } = await encoder.encode([request]);
+    this.counters.queries++;
+    if (this.counters.dims !== 0 && dims !== vectors.dims) throw new Error(`embed: request vector has ${dims} dims, the index ${vectors.dims}`);
+    if (vectors.n === 0 || data.every((x) => x === 0)) return { scores: new Float64Array(vectors.n), returned: new Uint8Array(vectors.n) };
+    const returned = allowed ? Uint8Array.from(allowed, (a) => (a === 1 ? 1 : 0)) : new Uint8Array(vectors.n).fill(1);
+    return { scores: vectors.scoreAll(data, allowed), returned };
+  }
 }
 
 /** Parts of {@link EmbedOptions} to override. */

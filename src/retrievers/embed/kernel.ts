@@ -286,11 +286,38 @@ export class VectorIndex {
    * rankStable order. Vectors outside `allowed` are never scored.
    */
   search(query: Float32Array, k: number, allowed?: Uint8Array): TopHit[] {
+    k = Math.min(Math.floor(k), this.n);
+    if (!(k > 0)) return [];
+    const { view, mask, queryScale } = this.dots(query, allowed);
+    return this.select(view, mask, k, queryScale);
+  }
+
+  /**
+   * Every vector's score (as `search` reports it) by position; 0 outside `allowed`, which is never
+   * scored. For fusion over the whole catalog without ranking it.
+   */
+  scoreAll(query: Float32Array, allowed?: Uint8Array): Float64Array {
+    const out = new Float64Array(this.n);
+    if (this.n === 0) return out;
+    const { view, mask, queryScale } = this.dots(query, allowed);
+    if (this.type === 'float32') {
+      const scores = new Float32Array(view.buffer, view.byteOffset + this.outOff, this.n);
+      for (let i = 0; i < this.n; i++) if (mask[i] === 1) out[i] = scores[i]!;
+    } else {
+      const dots = new Int32Array(view.buffer, view.byteOffset + this.outOff, this.n);
+      const scales = this.rowScales;
+      const f = Math.fround;
+      // as `select`: rowScale · dot in float32, then the query scale
+      for (let i = 0; i < this.n; i++) if (mask[i] === 1) out[i] = f(dots[i]! * scales[i]!) * queryScale;
+    }
+    return out;
+  }
+
+  /** Load the query and mask, run the dot products into the output region. */
+  private dots(query: Float32Array, allowed: Uint8Array | undefined): { view: DataView; mask: Uint8Array; queryScale: number } {
     const { n, dims } = this;
     if (query.length !== dims) throw new RangeError(`query has ${query.length} dims, the index ${dims}`);
     if (allowed !== undefined && allowed.length !== n) throw new RangeError(`allowed mask has ${allowed.length} entries for ${n} vectors`);
-    k = Math.min(Math.floor(k), n);
-    if (!(k > 0)) return [];
     const mem = this.mem; // wasm memory only grows in the constructor, so this view stays attached
     const mask = mem.subarray(this.maskOff, this.maskOff + n);
     if (allowed === undefined) {
@@ -318,7 +345,7 @@ export class VectorIndex {
       f(this.queryOff, this.rowsOff, n, this.stride, this.maskOff, this.outOff);
     } else if (this.type === 'float32') this.jsF32(view, mask);
     else this.jsI8(view, mask);
-    return this.select(view, mask, k, queryScale);
+    return { view, mask, queryScale };
   }
 
   private jsF32(view: DataView, mask: Uint8Array): void {
