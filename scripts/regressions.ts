@@ -36,7 +36,11 @@ interface Suite {
 const metatool = (split: string | null) => loadEvalInput({ kind: 'dataset', ref: join(PACKAGE_ROOT, 'datasets', 'metatool'), split });
 
 export const SUITES: Record<string, Suite> = {
-  metatool: { input: () => metatool(null), retrievers: ['bm25', 'bm25-plain', 'embed', 'hybrid', 'namespace'] },
+  metatool: {
+    input: () => metatool(null),
+    retrievers: ['bm25', 'bm25-plain', 'embed', 'hybrid', 'hybrid-rrf', 'namespace'],
+    profiles: ['static', 'codex', 'claude-code', 'hermes', 'hermes-raw', 'deepseek-code', 'deferred', 'namespace-routing', 'semantic-retrieval'],
+  },
   'metatool-examples': {
     // 5 train requests per tool added to its examples; scored on the test half
     input: () => {
@@ -52,11 +56,12 @@ export const SUITES: Record<string, Suite> = {
       return { name: 'small-7', source: { kind: 'dataset', ref: 'small-7', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog), roles: g.dataset.roles! };
     },
     retrievers: ['bm25', 'bm25-plain', 'namespace', 'gate'],
+    profiles: ['static', 'codex', 'claude-code', 'claude-code-auto', 'hermes', 'deepseek', 'deepseek-code', 'deferred', 'role-gating', 'namespace-routing'],
   },
 };
 
 /** Retrievers whose figures may move by float rounding between machines, and by how much. */
-export const APPROXIMATE = new Set(['embed', 'hybrid', 'semantic-retrieval']);
+export const APPROXIMATE = new Set(['embed', 'hybrid', 'hybrid-rrf', 'semantic-retrieval']);
 export const TOLERANCE = 2e-3;
 
 export function figuresFile(suite: string): string {

@@ -291,7 +291,7 @@ describe('backpack eval and merge', () => {
     const model = await run('eval', '--dataset', dataset, '--retrievers', 'embed', '--model', join(tmp, 'no-model'), '--quiet');
     expect(model.code).toBe(2);
     expect(model.err).toMatch(/is neither a local model folder/);
-    expect((await run('eval', '--dataset', dataset, '--model', 'x/y')).err).toMatch(/--model applies to the embed and hybrid retrievers/);
+    expect((await run('eval', '--dataset', dataset, '--model', 'x/y')).err).toMatch(/--model applies to the embed, hybrid and hybrid-rrf retrievers/);
     const split = await run('eval', '--dataset', dataset, '--split', 'nosuch');
     expect(split.code).toBe(2);
     expect(split.err).toMatch(/no case is in split "nosuch"; splits here: test, train/);
