@@ -180,9 +180,15 @@ describe('backpack eval and merge', () => {
     expect(listed.profiles.every((p: { kind: string; description: string }) => p.kind === 'profile' && p.description.length > 10)).toBe(true);
     expect((await run('list')).out).toMatch(/\nprofiles\n {2}static {13}every tool eager/);
     const out = join(tmp, 'profiles');
-    const r = await run('eval', '--dataset', dataset, '--profiles', 'static,deferred', '--out', out, '--quiet');
+    const r = await run('eval', '--dataset', dataset, '--profiles', 'static,deferred', '--out', out, '--quiet', '--context-window', '100000', '--cache-read-ratio', '0.5');
     expect(r.code, r.err).toBe(0);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.config.contextWindow).toBe(100000);
+    expect(results.config.cache).toEqual({ writeRatio: 1.25, readRatio: 0.5 });
+    expect(results.profiles.static.tokens.cache.readRatio).toBe(0.5);
+    expect(results.skills.contextWindow).toBe(100000);
+    expect(r.out).toMatch(/^profile tokens \(o200k\) +before search/m);
+    expect((await run('eval', '--dataset', dataset, '--profiles', 'static', '--cache-write-ratio', '-1')).code).toBe(2);
     expect(results.config.retrievers).toEqual([]);
     expect(results.config.profiles).toEqual(['static', 'deferred']);
     expect(Object.keys(results.profiles)).toEqual(['static', 'deferred']);

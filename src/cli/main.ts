@@ -214,7 +214,12 @@ export function buildProgram(io: Io): Command {
       }
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
       const base = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles);
-      const config = { ...base, ...(base.cache ? { cache: { writeRatio: opts.cacheWriteRatio, readRatio: opts.cacheReadRatio } } : {}), ...(examples ? { examples } : {}) };
+      const config = {
+        ...base,
+        ...(base.cache ? { cache: { writeRatio: opts.cacheWriteRatio, readRatio: opts.cacheReadRatio } } : {}),
+        ...(opts.contextWindow !== DEFAULT_CONTEXT_WINDOW ? { contextWindow: opts.contextWindow } : {}),
+        ...(examples ? { examples } : {}),
+      };
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
@@ -222,7 +227,6 @@ export function buildProgram(io: Io): Command {
         shard,
         ...(traces ? { traces } : {}),
         ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
-        ...(opts.contextWindow !== DEFAULT_CONTEXT_WINDOW ? { profileOptions: { contextWindow: opts.contextWindow } } : {}),
         progress: (name, done, total) => progress.update(name, done, total),
         indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
       });

@@ -70,7 +70,8 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
       tokens: profileTokens(input.cases, details[name]!, merged.metrics.overall, before, meta, tokens.cache),
     };
   }
-  const skills = first.skills ? await skillsOfRun(input.catalog, input.cases, first.skills.contextWindow ?? DEFAULT_CONTEXT_WINDOW) : undefined;
+  // over all cases: a shard without skill cases has no skills section, the whole run may
+  const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
   return {
     results: envelope({

@@ -37,6 +37,8 @@ export interface EvalConfig {
   sticky?: boolean;
   /** Prompt-caching prices for the profiles' session figures (present when profiles are evaluated). */
   cache?: CachePrices;
+  /** Context window of the emulated model for profile budgets and skill listings, when not the default 200,000. */
+  contextWindow?: number;
   /** sha256 of the agent-trace file replayed, if any (its content, not its path, so shards run on different machines agree). */
   traces: string | null;
 }

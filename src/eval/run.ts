@@ -52,7 +52,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const facts = catalogFacts(input.catalog);
   const shared = { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions };
   const create = opts.create ?? ((name: string) => createRetriever(name, shared));
-  const makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...opts.profileOptions }));
+  const makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}), ...opts.profileOptions }));
   const results: Results['retrievers'] = {};
   let tokenMeter: TokenMeter | undefined;
   const meter = (): TokenMeter => (tokenMeter ??= new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER));
@@ -90,7 +90,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     };
     details[name] = list;
   }
-  const skills = await skillsOfRun(input.catalog, cases, opts.profileOptions?.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+  const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   return {
     results: envelope({
       dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, tools: input.catalog.tools.length, cases: cases.length },
@@ -181,7 +181,6 @@ class ExposureTally {
   private readonly meter: TokenMeter;
   private readonly estimator: TokenMeter | undefined;
   private readonly placement: 'history' | 'prefix';
-  private form = 'schemas';
 
   constructor(
     private readonly profile: Profile,
@@ -224,7 +223,6 @@ class ExposureTally {
     let estimate = 0;
     if (this.searches) {
       const added = this.profile.afterSearch(ranked, this.callerOf(caller), c.request);
-      this.form = added.form;
       loaded = added.loaded.length;
       chars = added.text.length;
       tokens = this.meter.search(added);
@@ -258,7 +256,8 @@ class ExposureTally {
     return {
       searchLimit: this.searches ? this.searchLimit : 0,
       search: this.searches,
-      form: this.searches ? this.form : 'none',
+      // the profile's own form (an empty search tells it), not the last case's: a shard may search nothing
+      form: this.searches ? this.profile.afterSearch([], {}, '').form : 'none',
       sticky: this.sticky,
       unrestricted: { eagerTools: b.eager.length, metaTools: b.metaTools.map((t) => t.name), advertisementChars: b.advertisement.length, advertisementBytes: Buffer.byteLength(b.advertisement) },
       perCase: exposureMeans(details),

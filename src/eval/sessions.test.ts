@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sessionModeFigures, type SessionTurn } from './sessions.ts';
+import { makeTool } from '../catalog/model.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import type { QueryDetail } from './results.ts';
+import { sessionModeFigures, strategySessions, type SessionTurn } from './sessions.ts';
+import { retrieverTokens, TokenMeter } from './tokens.ts';
 
 const cache = { writeRatio: 1.25, readRatio: 0.1 };
 const t = (turn: number, ranked: string[], search: number, kept = false): SessionTurn => ({ sessionId: 's', turn, expected: ['a'], goldMode: 'all', ranked, kept, before: 10, search });
@@ -35,5 +39,27 @@ describe('session figures', () => {
     const f = sessionModeFigures(two, 'prefix', cache);
     expect(f.recall5).toBe(1);
     expect(f.tokensUncached).toBe((15 + 10) / 2);
+  });
+});
+
+describe('retriever session tokens: pinned tools counted once, for the turn that shows them', () => {
+  const names = ['p', 'a', 'b', 'c', 'd', 'e', 'f'];
+  const tools = names.map((n) => makeTool({ source: 'core', name: n, summary: `${n}.`, description: `Tool ${n} does ${n}.`, pinned: n === 'p' }));
+  const catalog: Catalog = { tools, skills: [], servers: [], plugins: [] };
+  const meter = new TokenMeter(catalog, 'anthropic', 'o200k');
+  const tok = (...ids: string[]) => ids.reduce((s, id) => s + meter.toolTokens(id), 0);
+  const c = (id: string, turn: number): Case => ({ id, request: id, expectedTools: ['a'], slices: [], sessionId: 's', turn });
+  const d = (id: string, ranked: string[], pinned: string[], alt: string[]): QueryDetail => ({ caseId: id, ranked: ranked.map((t) => [t, 1]), pinned, leaks: [], alt: { ranked: alt }, ms: 0 });
+
+  it('a pinned tool ranked 6th is still in front of the model; one in the other mode\'s top 5 is not counted twice', () => {
+    // turn 0: the run ranked p 6th (so the policy appended nothing); the other mode's top 5 has p.
+    // turn 1: the run ranked only a (p appended); the other mode ranked p first.
+    const cases = [c('1', 0), c('2', 1)];
+    const details = [d('1', ['a', 'b', 'c', 'd', 'e', 'p'], [], ['p', 'a']), d('2', ['a'], ['p'], ['p', 'b'])];
+    const f = strategySessions(cases, details, { sticky: false, placement: 'prefix', cache, retrieverTokens: retrieverTokens(meter) })!;
+    // per-turn (the run): turn 0 = p (pinned, outside the top 5) + a..e; turn 1 = p + a
+    expect(f.perTurn.tokensUncached).toBe(tok('p', 'a', 'b', 'c', 'd', 'e') + tok('p', 'a'));
+    // sticky (alt): turn 0 = p + a; turn 1 = p + b — p once per turn
+    expect(f.sticky.tokensUncached).toBe(tok('p', 'a') + tok('p', 'b'));
   });
 });

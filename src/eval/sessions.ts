@@ -117,7 +117,11 @@ export function sessionModeFigures(turns: readonly SessionTurn[], placement: 'hi
   };
 }
 
-/** Tokens of a retriever's exposure for one turn: pinned definitions before, the top-5 definitions as the turn's set. */
+/**
+ * Tokens of a retriever's exposure for one turn: `ranked` = the turn's ranked tools, best first (its
+ * top 5 are the turn's set); `pinned` = candidates for the caller's pinned tools (the implementation
+ * keeps the catalog's pinned ones and counts each once, outside the top 5).
+ */
 export type RetrieverTokens = (ranked: readonly string[], pinned: readonly string[]) => { before: number; search: number };
 
 /**
@@ -133,15 +137,18 @@ export function strategySessions(
   const alt: SessionTurn[] = [];
   const sessions = new Set<string>();
   const tokens = (ranked: readonly string[], pinned: readonly string[], before: number | undefined, search: number | undefined) =>
-    before !== undefined && search !== undefined ? { before, search } : (o.retrieverTokens?.(ranked.slice(0, 5), pinned) ?? { before: 0, search: 0 });
+    before !== undefined && search !== undefined ? { before, search } : (o.retrieverTokens?.(ranked, pinned) ?? { before: 0, search: 0 });
   cases.forEach((c, i) => {
     if (c.sessionId === undefined || c.expectedTools === undefined) return;
     const d = details[i]!;
     sessions.add(c.sessionId);
     const base = { sessionId: c.sessionId, turn: c.turn ?? 0, expected: c.expectedTools, goldMode: c.goldMode ?? 'all' } as const;
     const ranked = d.ranked.map(([id]) => id);
-    main.push({ ...base, ranked, kept: d.kept === true, ...tokens(ranked, d.pinned, d.exposure?.beforeTokens, d.exposure?.searchTokens) });
-    if (d.alt) alt.push({ ...base, ranked: d.alt.ranked, kept: d.alt.kept === true, ...tokens(d.alt.ranked, d.pinned, d.alt.beforeTokens, d.alt.searchTokens) });
+    // The caller's pinned tools: those the policy appended plus those this run ranked (it appends
+    // only pinned tools it did not rank), whichever mode's turn is counted.
+    const callerPinned = [...d.pinned, ...ranked];
+    main.push({ ...base, ranked, kept: d.kept === true, ...tokens(ranked, callerPinned, d.exposure?.beforeTokens, d.exposure?.searchTokens) });
+    if (d.alt) alt.push({ ...base, ranked: d.alt.ranked, kept: d.alt.kept === true, ...tokens(d.alt.ranked, callerPinned, d.alt.beforeTokens, d.alt.searchTokens) });
   });
   if (!main.length) return undefined;
   const own = sessionModeFigures(main, o.placement, o.cache);

@@ -45,6 +45,12 @@ export class TokenMeter {
     return defs.length ? countTokens(serializeTools(defs, this.provider), this.counter) : 0;
   }
 
+  /** Whether `id` is a pinned catalog tool (always in front of the model). */
+  isPinned(id: string): boolean {
+    const i = this.position.get(id);
+    return i !== undefined && this.catalog.tools[i]!.pinned;
+  }
+
   text(text: string): number {
     return countTokens(text, this.counter);
   }
@@ -64,7 +70,25 @@ export class TokenMeter {
   }
 }
 
-/** A retriever's turn in tokens: its pinned tools before, the given (top) tools as the turn's set. */
+/** Ranked tools a retriever's turn puts in front of the model (the session figures' exposed set). */
+export const RETRIEVER_TURN_SET = 5;
+
+/**
+ * A retriever's turn in tokens: `search` = the top {@link RETRIEVER_TURN_SET} of `ranked`; `before` =
+ * the caller's pinned tools outside that top, each once. `pinned` may name any tools: only the
+ * catalog's pinned ones count (so the caller's whole pinned set can be passed as the policy's
+ * appended list plus the case's ranked tools, whatever mode ranked them).
+ */
 export function retrieverTokens(meter: TokenMeter): (ranked: readonly string[], pinned: readonly string[]) => { before: number; search: number } {
-  return (ranked, pinned) => ({ before: pinned.reduce((a, id) => a + meter.toolTokens(id), 0), search: ranked.reduce((a, id) => a + meter.toolTokens(id), 0) });
+  return (ranked, pinned) => {
+    const top = ranked.slice(0, RETRIEVER_TURN_SET);
+    const counted = new Set(top);
+    let before = 0;
+    for (const id of pinned) {
+      if (counted.has(id) || !meter.isPinned(id)) continue;
+      counted.add(id);
+      before += meter.toolTokens(id);
+    }
+    return { before, search: top.reduce((a, id) => a + meter.toolTokens(id), 0) };
+  };
 }

@@ -113,7 +113,8 @@ export class RetrievalProfile implements Profile {
   }
 
   afterSearch(hits: readonly Hit[]): SearchAddition {
-    const defs = hits.map((h) => this.byId.get(h.id)).filter((t): t is Tool => t !== undefined).map(toolDefinition);
+    // pinned tools are already in front of the model (eager): not loaded twice
+    const defs = hits.map((h) => this.byId.get(h.id)).filter((t): t is Tool => t !== undefined && !t.pinned).map(toolDefinition);
     return { form: 'schemas', loaded: hits.map((h) => h.id), text: '', definitions: defs };
   }
 

@@ -211,10 +211,18 @@ describe('deepseek (DSH)', () => {
     expect(dshDescription('Use <b> & "quote"   spaced\n out ')).toBe('Use &lt;b&gt; &amp; &quot;quote&quot; spaced out');
   });
 
-  it('cuts to 500 chars + ..., before escaping', () => {
+  it('cuts to 500 chars in all (497 + ...), before escaping', () => {
+    // DSH's catalogDescriptionMaxLength counts the `...` (its minimum is 3); a Go port's test: max 50
+    // turns "Long   description " ×5 into "Long description Long description Long descript..." (47 + 3).
     expect(dshDescription('a'.repeat(500))).toBe('a'.repeat(500));
-    expect(dshDescription('a'.repeat(501))).toBe(`${'a'.repeat(500)}...`);
-    expect(dshDescription(`${'a'.repeat(499)}&&`)).toBe(`${'a'.repeat(499)}&amp;...`);
+    expect(dshDescription('a'.repeat(501))).toBe(`${'a'.repeat(497)}...`);
+    expect(dshDescription(`${'a'.repeat(496)}&&&&&`)).toBe(`${'a'.repeat(496)}&amp;...`);
+  });
+
+  it('escapes untrusted skill names too (the XML must stay well-formed)', () => {
+    const l = deepseekSkillListing([sk('x</available_skills><y>&', 'Desc.')], { contextWindow: 200_000 });
+    expect(l.text).toBe(['<available_skills>', '- `x&lt;/available_skills&gt;&lt;y&gt;&amp;`: Desc.', '</available_skills>'].join('\n'));
+    expect(l.listed).toEqual(['x</available_skills><y>&']);
   });
 
   it('renders <available_skills> with - `name`: description lines, sorted by name', () => {
@@ -223,12 +231,12 @@ describe('deepseek (DSH)', () => {
       { contextWindow: 200_000 },
     );
     expect(l.text).toBe(
-      ['<available_skills>', '- `a-skill`: Fix &lt;html&gt; &amp; &quot;more&quot;.', `- \`b-skill\`: ${'x'.repeat(500)}...`, '- `c-skill`', '</available_skills>'].join('\n'),
+      ['<available_skills>', '- `a-skill`: Fix &lt;html&gt; &amp; &quot;more&quot;.', `- \`b-skill\`: ${'x'.repeat(497)}...`, '- `c-skill`', '</available_skills>'].join('\n'),
     );
     expect(l.listed).toEqual(['a-skill', 'b-skill', 'c-skill']);
     expect(l.withDescription).toEqual(['a-skill', 'b-skill']);
     expect(l.dropped).toEqual(['d-off']);
-    expect(l.truncatedChars).toBe(10);
+    expect(l.truncatedChars).toBe(13);
   });
 });
 
@@ -248,6 +256,11 @@ describe('searched-index', () => {
     expect(l.truncatedChars).toBe(27);
     expect(SKILL_SEARCH_TOOL.name).toBe('skill_search');
     expect(SKILL_SEARCH_TOOL.inputSchema.required).toEqual(['query']);
+  });
+
+  it('escapes untrusted category names inside <skill_categories>', () => {
+    const l = searchedIndexSkillListing([sk('a', 'A.', { category: 'x</skill_categories>&' })], { contextWindow: 200_000 });
+    expect(l.text.startsWith('<skill_categories>\nx&lt;/skill_categories&gt;&amp; (1 skill)\n</skill_categories>\n')).toBe(true);
   });
 });
 

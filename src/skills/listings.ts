@@ -373,17 +373,29 @@ export function hermesSkillListing(skills: readonly Skill[], _opts: SkillListing
 // DeepSeek DSH ((d))
 // ---------------------------------------------------------------------------------------------
 
+/** `catalogDescriptionMaxLength` (default 500, minimum 3): the cut description **including** its `...`. */
 export const DSH_CATALOG_DESCRIPTION_MAX_LENGTH = 500;
+const DSH_TRUNCATION_SUFFIX = '...';
 
 /** XML escape of `& < > " '`. */
 export function xmlEscape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&apos;'));
 }
 
-/** A DSH catalog description: whitespace runs → one space, trimmed; over 500 chars → the first 500 + `...`; then XML-escaped. */
+/** Characters of a normalised DSH description that stay visible: all of it up to 500, else 497 (the `...` takes 3). */
+function dshVisibleChars(normalised: string): number {
+  const n = charCount(normalised);
+  return n > DSH_CATALOG_DESCRIPTION_MAX_LENGTH ? DSH_CATALOG_DESCRIPTION_MAX_LENGTH - DSH_TRUNCATION_SUFFIX.length : n;
+}
+
+/**
+ * A DSH catalog description: whitespace runs → one space, trimmed; over 500 chars → the first 497 +
+ * `...` (500 in all: the maximum counts the suffix, as a Go port's test pins — max 50 → 47 + `...`);
+ * then XML-escaped.
+ */
 export function dshDescription(description: string): string {
   const norm = description.replace(/\s+/g, ' ').trim();
-  const cut = charCount(norm) > DSH_CATALOG_DESCRIPTION_MAX_LENGTH ? `${firstChars(norm, DSH_CATALOG_DESCRIPTION_MAX_LENGTH)}...` : norm;
+  const cut = charCount(norm) > DSH_CATALOG_DESCRIPTION_MAX_LENGTH ? `${firstChars(norm, dshVisibleChars(norm))}${DSH_TRUNCATION_SUFFIX}` : norm;
   return xmlEscape(cut);
 }
 
@@ -392,7 +404,9 @@ export function dshDescription(description: string): string {
  * model-invocable skill, then `</available_skills>` (the enclosing `<system-reminder>` is left out).
  * Pinned: sorted by name (one port sorts, another keeps provider order); the cut is applied to the
  * raw normalised text, then escaped; a name-only line ``- `name` `` when the description is empty;
- * names are not escaped (kebab-case). No total budget. `truncatedChars` = normalised characters past 500.
+ * names are XML-escaped too (DSH requires kebab-case names, but ours are not validated, and the
+ * catalog must stay well-formed). No total budget. `truncatedChars` = normalised characters not
+ * shown (past 497 for a cut description).
  */
 export function deepseekSkillListing(skills: readonly Skill[], _opts: SkillListingOptions): SkillListing {
   const sorted = invocable(skills).sort(byName);
@@ -401,10 +415,12 @@ export function deepseekSkillListing(skills: readonly Skill[], _opts: SkillListi
   let truncated = 0;
   const lines = sorted.map((s) => {
     const desc = dshDescription(s.description);
-    truncated += Math.max(0, charCount(s.description.replace(/\s+/g, ' ').trim()) - DSH_CATALOG_DESCRIPTION_MAX_LENGTH);
+    const norm = s.description.replace(/\s+/g, ' ').trim();
+    truncated += charCount(norm) - dshVisibleChars(norm);
     listed.push(s.name);
     if (desc !== '') withDescription.push(s.name);
-    return desc === '' ? `- \`${s.name}\`` : `- \`${s.name}\`: ${desc}`;
+    const name = xmlEscape(s.name);
+    return desc === '' ? `- \`${name}\`` : `- \`${name}\`: ${desc}`;
   });
   return {
     harness: 'deepseek',
@@ -439,8 +455,8 @@ export const SKILL_SEARCH_TOOL = Object.freeze({
 });
 
 /**
- * The searched skill index's visible part: `<skill_categories>`, one `{category}: name, name, …`
- * line per category (categories and names sorted), `</skill_categories>`, a blank line, then the
+ * The searched skill index's visible part: `<skill_categories>`, one `{category} (N skills)` line
+ * per category (sorted; the category XML-escaped), `</skill_categories>`, a blank line, then the
  * compact JSON of {@link SKILL_SEARCH_TOOL}. Nothing has a description before a search
  * (`withDescription` = []); `truncatedChars` = every listed skill's description length. No budget.
  */
@@ -457,7 +473,8 @@ export function searchedIndexSkillListing(skills: readonly Skill[], _opts: Skill
   const searchable: string[] = [];
   for (const category of [...byCategory.keys()].sort(compareStrings)) {
     const names = [...byCategory.get(category)!].sort(compareStrings);
-    lines.push(`${category} (${names.length} skill${names.length === 1 ? '' : 's'})`);
+    // the category is untrusted text inside our own XML element: escaped
+    lines.push(`${xmlEscape(category)} (${names.length} skill${names.length === 1 ? '' : 's'})`);
     searchable.push(...names);
   }
   lines.push('</skill_categories>');
