@@ -36,7 +36,7 @@ import { Bm25Retriever } from '../retrievers/bm25/index.ts';
 import { NAMESPACE_DEFAULT_OPTIONS, namespaceDocuments, type NamespaceGroup } from '../retrievers/namespace.ts';
 import { checkedMask, compareHits } from '../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../retrievers/types.ts';
-import { cutToBytes } from './text.ts';
+import { charCount, cutToBytes } from '../catalog/unicode.ts';
 import { DEFAULT_CONTEXT_WINDOW, type BeforeSearch, type Caller, type Profile, type ProfileOptions, type SearchAddition, type ToolDefinition } from './types.ts';
 
 // ─── Constants ───────────────────────────────────────────────────────────────────────────────────
@@ -221,15 +221,11 @@ export function loadedDefinition(tool: Tool): ToolDefinition {
   return { name: tool.id, description: cut2k(tool.description), inputSchema: tool.inputSchema };
 }
 
-function codePoints(s: string): number {
-  const pairs = s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g);
-  return s.length - (pairs ? pairs.length : 0);
-}
 
 /** Pinned token estimate of one definition: ceil(code points of `JSON.stringify({name, description, input_schema})` / 4). */
 export function definitionTokens(tool: Tool): number {
   const d = loadedDefinition(tool);
-  return Math.ceil(codePoints(JSON.stringify({ name: d.name, description: d.description, input_schema: d.inputSchema })) / 4);
+  return Math.ceil(charCount(JSON.stringify({ name: d.name, description: d.description, input_schema: d.inputSchema })) / 4);
 }
 
 /** Whether tool search is on for a catalog whose deferrable definitions weigh `deferrableTokens`. */

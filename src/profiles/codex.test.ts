@@ -21,7 +21,7 @@ import {
   type CodexOptions,
   type NamespaceRow,
 } from './codex.ts';
-import { utf8Bytes } from './text.ts';
+import { utf8Bytes } from '../catalog/unicode.ts';
 
 const HEAD = '<tools>\nDeferred tool namespaces:\n';
 const TAIL = '</tools>';

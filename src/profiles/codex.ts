@@ -20,7 +20,8 @@ import type { Catalog, Tool } from '../catalog/types.ts';
 import type { Hit, Retriever } from '../retrievers/types.ts';
 import { MAX_RENDERED_FRAGMENT_BYTES, OMITTED_LINE_RESERVE_BYTES, MAX_NAMESPACE_DESCRIPTION_CHARS, renderNamespaceFragment, type NamespaceRow } from './codex/namespaces.ts';
 import { CODEX_SEARCH_TEXT_LABEL, CodexToolSearch, codexNamespaceOf, isDeferrable, namespaceDescriptionOf, TOOL_SEARCH_DEFAULT_LIMIT, TOOL_SEARCH_TOOL_NAME } from './codex/search.ts';
-import { allowedIds, utf8Bytes } from './text.ts';
+import { utf8Bytes } from '../catalog/unicode.ts';
+import { allowedIds } from './text.ts';
 import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, ToolDefinition } from './types.ts';
 
 export * from './codex/namespaces.ts';

@@ -37,7 +37,7 @@ import { Bm25Retriever, type Bm25Options, type DocumentText } from '../retriever
 import { ENGLISH_STOP_WORDS } from '../retrievers/bm25/tokenize.ts';
 import { checkedMask, rankStable } from '../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../retrievers/types.ts';
-import { charCount, cutToChars } from './text.ts';
+import { charCount, cutToChars } from '../catalog/unicode.ts';
 import { DEFAULT_CONTEXT_WINDOW, type BeforeSearch, type Caller, type Profile, type ProfileOptions, type SearchAddition, type ToolDefinition } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------

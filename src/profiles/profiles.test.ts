@@ -7,7 +7,7 @@ import { DeferredProfile, unavailableAnswer } from './deferred.ts';
 import { createProfile, parseProfileList, registerProfile, unregisterProfile } from './registry.ts';
 import { namespaceList, RoleGatingProfile } from './seed.ts';
 import { StaticProfile } from './static.ts';
-import { cutToBytes, cutToChars, toolDefinition, utf8Bytes } from './text.ts';
+import { toolDefinition } from './text.ts';
 
 const tools = [
   makeTool({ source: 'core', name: 'finish', summary: 'Finish the task.', description: 'Finish the task.', pinned: true }),
@@ -25,17 +25,6 @@ const catalog: Catalog = {
   plugins: [],
 };
 const mask = (...ids: string[]) => Uint8Array.from(tools.map((t) => (ids.includes(t.id) ? 1 : 0)));
-
-describe('text budgets', () => {
-  it('cuts at UTF-8 byte and character boundaries', () => {
-    expect(utf8Bytes('aé€😀')).toBe(1 + 2 + 3 + 4);
-    expect(cutToBytes('aé€😀', 3)).toBe('aé');
-    expect(cutToBytes('aé€😀', 5)).toBe('aé'); // € needs 3 more
-    expect(cutToBytes('aé€😀', 9)).toBe('aé€'); // 😀 needs 4 more
-    expect(cutToBytes('abc', 0)).toBe('');
-    expect(cutToChars('a😀b', 2)).toBe('a😀');
-  });
-});
 
 describe('static', () => {
   it('sends every tool the caller may use, and has no search', async () => {

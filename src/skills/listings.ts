@@ -15,7 +15,7 @@
  */
 import type { Skill } from '../catalog/types.ts';
 import { normalizeWhitespace, shortDescription } from '../profiles/hermes.ts';
-import { byteCount, charBytes, charCount, compareStrings, firstChars } from './text.ts';
+import { charBytes, charCount, compareStrings, cutToChars, utf8Bytes } from '../catalog/unicode.ts';
 
 export interface SkillListingOptions {
   /** Context window in tokens; `null` = unknown (Codex then falls back to `Characters(8000)`, Claude Code to 8,000 chars). */
@@ -85,18 +85,18 @@ export function codexSkillBudget(contextWindow: number | null): CodexSkillBudget
 /** A description cut to 1,024 chars (1,021 + `...`) when longer. */
 export function codexCatalogDescription(description: string): string {
   if (charCount(description) <= CODEX_MAX_SKILL_DESCRIPTION_CHARS) return description;
-  return firstChars(description, CODEX_MAX_SKILL_DESCRIPTION_CHARS - CODEX_TRUNCATED_DESCRIPTION_SUFFIX.length) + CODEX_TRUNCATED_DESCRIPTION_SUFFIX;
+  return cutToChars(description, CODEX_MAX_SKILL_DESCRIPTION_CHARS - CODEX_TRUNCATED_DESCRIPTION_SUFFIX.length) + CODEX_TRUNCATED_DESCRIPTION_SUFFIX;
 }
 
 /** A Codex skill line with the first `descChars` characters of `description` (0 = the minimum line `- name: (file: path)`). */
 export function codexSkillLine(name: string, description: string, locator: string, descChars = Infinity): string {
-  const desc = descChars === Infinity ? description : firstChars(description, descChars);
+  const desc = descChars === Infinity ? description : cutToChars(description, descChars);
   return desc === '' ? `- ${name}: (file: ${locator})` : `- ${name}: ${desc} (file: ${locator})`;
 }
 
 /** Cost of a rendered line plus its trailing `\n`: ceil(bytes/4) under a token budget, characters otherwise. */
 export function codexLineCost(unit: CodexSkillBudget['unit'], line: string): number {
-  return costFromCounts(unit, charCount(line) + 1, byteCount(line) + 1);
+  return costFromCounts(unit, charCount(line) + 1, utf8Bytes(line) + 1);
 }
 
 function costFromCounts(unit: CodexSkillBudget['unit'], chars: number, bytes: number): number {
@@ -196,7 +196,7 @@ function roundRobin(unit: CodexSkillBudget['unit'], lines: CodexLine[], remainin
   const prepared = lines.map((l) => {
     const min = codexSkillLine(l.name, '', l.locator);
     const minChars = charCount(min) + 1;
-    const minBytes = byteCount(min) + 1;
+    const minBytes = utf8Bytes(min) + 1;
     const minCost = costFromCounts(unit, minChars, minBytes);
     const bytes = charBytes(l.description);
     const extra = [0];
@@ -251,7 +251,7 @@ export function claudeEntryText(skill: Skill): string {
 /** The capped entry text: over 1,536 chars → the first 1,535 + `…`. */
 export function claudeCappedEntryText(skill: Skill): string {
   const text = claudeEntryText(skill);
-  return charCount(text) <= CLAUDE_SKILL_LISTING_MAX_DESC_CHARS ? text : `${firstChars(text, CLAUDE_SKILL_LISTING_MAX_DESC_CHARS - 1)}…`;
+  return charCount(text) <= CLAUDE_SKILL_LISTING_MAX_DESC_CHARS ? text : `${cutToChars(text, CLAUDE_SKILL_LISTING_MAX_DESC_CHARS - 1)}…`;
 }
 
 /**
@@ -395,7 +395,7 @@ function dshVisibleChars(normalised: string): number {
  */
 export function dshDescription(description: string): string {
   const norm = description.replace(/\s+/g, ' ').trim();
-  const cut = charCount(norm) > DSH_CATALOG_DESCRIPTION_MAX_LENGTH ? `${firstChars(norm, dshVisibleChars(norm))}${DSH_TRUNCATION_SUFFIX}` : norm;
+  const cut = charCount(norm) > DSH_CATALOG_DESCRIPTION_MAX_LENGTH ? `${cutToChars(norm, dshVisibleChars(norm))}${DSH_TRUNCATION_SUFFIX}` : norm;
   return xmlEscape(cut);
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Skill } from '../catalog/types.ts';
 import { countTokens } from '../tokens/count.ts';
-import { byteCount, cutToBytes } from './text.ts';
+import { cutToBytes, utf8Bytes } from '../catalog/unicode.ts';
 
 export const MAX_SKILL_PROMPT_BYTES = 8_000;
 export const CLAUDE_SKILL_REATTACH_TOKENS = 5_000;
@@ -23,7 +23,7 @@ export interface LoadedSkillCost {
 
 export function loadedSkillCost(skill: Skill): LoadedSkillCost {
   const bodyTokens = countTokens(skill.body);
-  const codexTruncated = byteCount(skill.body) > MAX_SKILL_PROMPT_BYTES;
+  const codexTruncated = utf8Bytes(skill.body) > MAX_SKILL_PROMPT_BYTES;
   const codexText = codexTruncated ? cutToBytes(skill.body, MAX_SKILL_PROMPT_BYTES) : skill.body;
   return {
     bodyTokens,

@@ -8,6 +8,7 @@
  *   i.e. code points).
  */
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { charCount, utf8Bytes } from '../catalog/unicode.ts';
 
 export interface TokenCounter {
   /** One line for results and docs. */
@@ -15,26 +16,10 @@ export interface TokenCounter {
   count(text: string): number;
 }
 
-const encoder = new TextEncoder();
-
-function codePoints(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // a high surrogate followed by a low one is one code point
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
 export const TOKEN_COUNTERS = {
   o200k: { description: "OpenAI o200k_base BPE (gpt-tokenizer): a real tokenizer's count", count: (text: string) => o200kCount(text) },
-  'bytes/4': { description: "Codex's estimate: ceil(UTF-8 bytes / 4)", count: (text: string) => Math.ceil(encoder.encode(text).length / 4) },
-  'chars/4': { description: "Hermes's estimate: ceil(characters / 4), characters = code points", count: (text: string) => Math.ceil(codePoints(text) / 4) },
+  'bytes/4': { description: "Codex's estimate: ceil(UTF-8 bytes / 4)", count: (text: string) => Math.ceil(utf8Bytes(text) / 4) },
+  'chars/4': { description: "Hermes's estimate: ceil(characters / 4), characters = code points", count: (text: string) => Math.ceil(charCount(text) / 4) },
 } as const satisfies Record<string, TokenCounter>;
 
 export type TokenCounterName = keyof typeof TOKEN_COUNTERS;

@@ -10,7 +10,7 @@
  * `Deferred tool namespaces:`): an evaluation case is one turn, so the `Added…`/`Removed…` diffs
  * of later turns never arise.
  */
-import { utf8Bytes } from '../text.ts';
+import { cutToBytes, utf8Bytes } from '../../catalog/unicode.ts';
 
 /** The whole fragment, `<tools>` and `</tools>` included. */
 export const MAX_RENDERED_FRAGMENT_BYTES = 4 * 1024;
@@ -126,21 +126,8 @@ export function truncateNamespaceRows(rows: readonly NamespaceRow[], byteBudget:
     if (k === 0) return `- ${name}\n`;
     if (k === utf8Bytes(description)) return `- ${name}: ${description}\n`;
     if (k < DESCRIPTION_TRUNCATION_SUFFIX.length) return `- ${name}\n`;
-    return `- ${name}: ${prefixWithinBytes(description, k - DESCRIPTION_TRUNCATION_SUFFIX.length)}${DESCRIPTION_TRUNCATION_SUFFIX}\n`;
+    return `- ${name}: ${cutToBytes(description, k - DESCRIPTION_TRUNCATION_SUFFIX.length)}${DESCRIPTION_TRUNCATION_SUFFIX}\n`;
   });
-}
-
-/** The longest prefix of `s` of at most `maxBytes` UTF-8 bytes ending on a character boundary (Rust `floor_char_boundary`). */
-function prefixWithinBytes(s: string, maxBytes: number): string {
-  let bytes = 0;
-  let end = 0;
-  for (const ch of s) {
-    const b = utf8Bytes(ch);
-    if (bytes + b > maxBytes) break;
-    bytes += b;
-    end += ch.length;
-  }
-  return s.slice(0, end);
 }
 
 /**
