@@ -20,8 +20,8 @@ const cases: Case[] = [
 
 describe('compareSkillStrategies', () => {
   it('measures every listing on the first n skills and the cases of their gold skills', async () => {
-    const r = await compareSkillStrategies(skills, cases, { contextWindow: 200_000, sizes: [2, 3], ks: [1, 5] });
-    expect(Object.keys(r)).toEqual(['contextWindow', 'ks', 'counter', 'sizes']);
+    const r = await compareSkillStrategies(skills, cases, { contextWindow: 200_000, sizes: [2, 3], ks: [1, 5], retrieval: 'bm25' });
+    expect(Object.keys(r)).toEqual(['contextWindow', 'ks', 'counter', 'retrieval', 'sizes']);
     expect(r.sizes.map((s) => [s.n, s.skills, s.skillCases])).toEqual([
       [2, 2, 3],
       [3, 3, 4],

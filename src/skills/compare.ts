@@ -5,7 +5,7 @@
 import type { Case, Skill } from '../catalog/types.ts';
 import { countTokens } from '../tokens/count.ts';
 import { discoverability, type Discoverability } from './discoverability.ts';
-import { searchCostTokens, SkillIndex, skillRecallAtK } from './index.ts';
+import { searchCostTokens, SkillIndex, skillRecallAtK, type SkillRetrieval } from './index.ts';
 import { SKILL_LISTING_NAMES, SKILL_LISTINGS, type SkillListingBudget, type SkillListingName } from './listings.ts';
 
 export interface CompareSkillOptions {
@@ -15,6 +15,8 @@ export interface CompareSkillOptions {
   /** recall@k cut-offs of the searched index; default [1, 5]. Tokens per search use the largest. */
   ks?: readonly number[];
   usage?: ReadonlyMap<string, number>;
+  /** How the searched index ranks (default `hybrid`: bm25 + the offline embedding model). */
+  retrieval?: SkillRetrieval;
 }
 
 export interface ListingMeasure {
@@ -50,6 +52,8 @@ export interface SkillComparison {
   contextWindow: number | null;
   ks: number[];
   counter: 'o200k';
+  /** How the searched index ranked. */
+  retrieval: SkillRetrieval;
   sizes: SizeMeasure[];
 }
 
@@ -85,7 +89,7 @@ export async function compareSkillStrategies(skills: readonly Skill[], cases: re
         discoverability: discoverability(listing, subCases),
       };
     }
-    const index = await SkillIndex.build(subset);
+    const index = await SkillIndex.build(subset, opts.retrieval ?? 'hybrid');
     const { recall } = await skillRecallAtK(index, subCases, ks);
     let searchTokens = 0;
     for (const c of subCases) searchTokens += await searchCostTokens(index, c.request, searchK);
@@ -104,5 +108,5 @@ export async function compareSkillStrategies(skills: readonly Skill[], cases: re
     };
     out.push({ n, skills: subset.length, skillCases: subCases.length, listings });
   }
-  return { contextWindow: opts.contextWindow, ks, counter: 'o200k', sizes: out };
+  return { contextWindow: opts.contextWindow, ks, counter: 'o200k', retrieval: opts.retrieval ?? 'hybrid', sizes: out };
 }

@@ -49,3 +49,14 @@ describe('SkillIndex', () => {
     expect(await searchCostTokens(index, 'postgres review', 2, 'bytes/4')).toBe(Math.ceil(text.length / 4));
   });
 });
+
+describe('SkillIndex with hybrid retrieval', () => {
+  it('ranks by bm25 and the offline embedding model together (default of the comparison)', async () => {
+    const index = await SkillIndex.build(skills, 'hybrid');
+    expect(index.describe()).toMatchObject({ method: 'zscore', weights: [0.4, 0.6] });
+    // the embedding child scores every indexed skill, so the fusion ranks all three (never the disabled one)
+    const hits = await index.search('review and merge my pull request', 5);
+    expect(hits[0]!.name).toBe('github-pr');
+    expect(hits.map((h) => h.name).sort()).toEqual(['github-pr', 'incident-response', 'postgres-performance']);
+  });
+});

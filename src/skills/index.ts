@@ -11,6 +11,9 @@
 import type { Case, Skill } from '../catalog/types.ts';
 import { makeTool } from '../catalog/model.ts';
 import { Bm25Retriever, type Bm25Options } from '../retrievers/bm25/index.ts';
+import { createEmbed } from '../retrievers/embed/index.ts';
+import { HybridRetriever } from '../retrievers/hybrid.ts';
+import type { Describable, Retriever } from '../retrievers/types.ts';
 import { BM25_DEFAULT_OPTIONS } from '../retrievers/bm25/presets.ts';
 import { countTokens, type TokenCounterName } from '../tokens/count.ts';
 
@@ -25,36 +28,45 @@ export interface SkillHit {
   score: number;
 }
 
+/**
+ * How the index ranks: `bm25` alone, or `hybrid` — the z-score fusion of that BM25 (0.4) with the
+ * offline embedding model (0.6) over split name, when_to_use and description, as the `hybrid`
+ * tool retriever does. On monster-7's 420 skill cases at 2,500 skills, recall@5: bm25 0.552,
+ * embeddings alone 0.295, hybrid 0.614 (recall@10 0.710 / 0.740).
+ */
+export type SkillRetrieval = 'bm25' | 'hybrid';
+
 export class SkillIndex {
   /** Indexed (model-invocable) skills by name, in input order. */
   readonly skills: ReadonlyMap<string, Skill>;
-  private readonly bm25: Bm25Retriever;
+  private readonly retriever: Retriever & Describable;
 
-  private constructor(skills: ReadonlyMap<string, Skill>, bm25: Bm25Retriever) {
+  private constructor(skills: ReadonlyMap<string, Skill>, retriever: Retriever & Describable) {
     this.skills = skills;
-    this.bm25 = bm25;
+    this.retriever = retriever;
   }
 
   /** Index `skills`, leaving out `disableModelInvocation` ones; a repeated name keeps its first skill. */
-  static async build(skills: readonly Skill[]): Promise<SkillIndex> {
+  static async build(skills: readonly Skill[], retrieval: SkillRetrieval = 'bm25'): Promise<SkillIndex> {
     const byName = new Map<string, Skill>();
     for (const s of skills) if (!s.disableModelInvocation && !byName.has(s.name)) byName.set(s.name, s);
     const tools = [...byName.values()].map((s) =>
       makeTool({ source: 'core', id: s.name, name: s.name, namespace: s.category, summary: s.whenToUse, description: s.description }),
     );
     const bm25 = new Bm25Retriever('skill-index', SKILL_INDEX_BM25_OPTIONS);
-    await bm25.index({ tools, skills: [], servers: [], plugins: [] });
-    return new SkillIndex(byName, bm25);
+    const retriever = retrieval === 'bm25' ? bm25 : new HybridRetriever('skill-index', bm25, createEmbed('skill-embed', { recipe: 'intent' }), { method: 'zscore', weights: [0.4, 0.6] });
+    await retriever.index({ tools, skills: [], servers: [], plugins: [] });
+    return new SkillIndex(byName, retriever);
   }
 
-  /** The top `k` skills for `request` (score > 0 only), best first. */
+  /** The top `k` skills for `request`, best first (bm25: score > 0 only). */
   async search(request: string, k: number): Promise<SkillHit[]> {
-    const hits = await this.bm25.search(request, { k });
+    const hits = await this.retriever.search(request, { k });
     return hits.map((h) => ({ name: h.id, score: h.score }));
   }
 
   describe(): Record<string, unknown> {
-    return { ...this.bm25.describe(), fields: { name: 3, whenToUse: 1, description: 1 } };
+    return { ...this.retriever.describe(), fields: { name: 3, whenToUse: 1, description: 1 } };
   }
 }
 
