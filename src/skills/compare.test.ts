@@ -57,3 +57,23 @@ describe('compareSkillStrategies', () => {
     expect(one.sizes[0]!.listings.codex.dropped).toBeGreaterThan(0);
   });
 });
+
+describe('loadedMeasure', () => {
+  it('counts body tokens once per skill in a conversation: a repeat adds nothing', async () => {
+    const { loadedMeasure } = await import('./compare.ts');
+    const { makeSkill } = await import('../catalog/model.ts');
+    const { countTokens: count } = await import('../tokens/count.ts');
+    const a = makeSkill({ name: 'a', description: 'A.', body: 'alpha beta gamma' });
+    const b = makeSkill({ name: 'b', description: 'B.', body: 'x'.repeat(9000) });
+    const off = makeSkill({ name: 'off', description: 'Off.', body: 'hidden', disableModelInvocation: true });
+    const cs = ['a', 'b', 'a', 'off', 'b'].map((s, i) => ({ id: `c${i}`, request: 'r', expectedSkill: s, slices: ['skill'] }));
+    const m = loadedMeasure([a, b, off], cs);
+    expect(m.skills).toBe(2);
+    expect(m.maxBodyTokens).toBe(count(b.body));
+    expect(m.meanBodyTokens).toBe((count(a.body) + count(b.body)) / 2);
+    expect(m.codexTruncated).toBe(1); // 9,000 bytes > 8,000
+    // 4 invocations of invocable skills, 2 of them repeats: each body loaded once
+    expect(m.conversation).toMatchObject({ invocations: 4, repeats: 2, tokens: count(a.body) + count(b.body) });
+    expect(m.conversation.codexTokens).toBe(count(a.body) + count('x'.repeat(8000)));
+  });
+});

@@ -5,6 +5,7 @@
 import type { Case, Skill } from '../catalog/types.ts';
 import { countTokens } from '../tokens/count.ts';
 import { discoverability, type Discoverability } from './discoverability.ts';
+import { loadedSkillCost, SkillSession } from './load.ts';
 import { searchCostTokens, SkillIndex, skillRecallAtK, type SkillRetrieval } from './index.ts';
 import { SKILL_LISTING_NAMES, SKILL_LISTINGS, type SkillListingBudget, type SkillListingName } from './listings.ts';
 
@@ -46,6 +47,49 @@ export interface SizeMeasure {
   /** Skill cases whose gold skill is in the subset. */
   skillCases: number;
   listings: Record<SkillListingName, ListingMeasure>;
+  /** What loading the subset's skills costs (model-invocable ones). */
+  loaded: LoadedMeasure;
+}
+
+export interface LoadedMeasure {
+  skills: number;
+  /** o200k tokens of the SKILL.md bodies. */
+  meanBodyTokens: number;
+  maxBodyTokens: number;
+  /** Bodies over Codex's 8,000-byte read cap, and over Claude Code's 5,000-token re-attach cap. */
+  codexTruncated: number;
+  claudeReattachTruncated: number;
+  /**
+   * The skill cases' gold skills invoked one after another in one conversation: loads, repeats
+   * (which add nothing), the tokens added (whole bodies; Codex: byte-capped), and what Claude Code
+   * re-attaches after a compaction (newest first, 5,000 each, 25,000 shared).
+   */
+  conversation: { invocations: number; repeats: number; tokens: number; codexTokens: number; claudeReattachTokens: number };
+}
+
+/** The load costs of `skills` and a conversation invoking the gold skills of `cases` in order. */
+export function loadedMeasure(skills: readonly Skill[], cases: readonly Case[]): LoadedMeasure {
+  const invocable = skills.filter((s) => !s.disableModelInvocation);
+  const costs = invocable.map(loadedSkillCost);
+  const full = new SkillSession(invocable, 'full');
+  const codex = new SkillSession(invocable, 'codex');
+  const known = new Set(invocable.map((s) => s.name));
+  let invocations = 0;
+  let repeats = 0;
+  for (const c of cases) {
+    if (c.expectedSkill === undefined || !known.has(c.expectedSkill)) continue;
+    invocations++;
+    if (full.load(c.expectedSkill).repeat) repeats++;
+    codex.load(c.expectedSkill);
+  }
+  return {
+    skills: invocable.length,
+    meanBodyTokens: costs.length ? costs.reduce((a, x) => a + x.bodyTokens, 0) / costs.length : 0,
+    maxBodyTokens: costs.reduce((a, x) => Math.max(a, x.bodyTokens), 0),
+    codexTruncated: costs.filter((x) => x.codex.truncated).length,
+    claudeReattachTruncated: costs.filter((x) => x.claudeCode.truncated).length,
+    conversation: { invocations, repeats, tokens: full.totalTokens, codexTokens: codex.totalTokens, claudeReattachTokens: full.claudeReattachTokens() },
+  };
 }
 
 export interface SkillComparison {
@@ -106,7 +150,7 @@ export async function compareSkillStrategies(skills: readonly Skill[], cases: re
       meanSearchTokens: subCases.length === 0 ? null : searchTokens / subCases.length,
       searchK,
     };
-    out.push({ n, skills: subset.length, skillCases: subCases.length, listings });
+    out.push({ n, skills: subset.length, skillCases: subCases.length, listings, loaded: loadedMeasure(subset, subCases) });
   }
   return { contextWindow: opts.contextWindow, ks, counter: 'o200k', retrieval: opts.retrieval ?? 'hybrid', sizes: out };
 }
