@@ -31,6 +31,33 @@ export function colour(i: number): string {
   return PALETTE[i % PALETTE.length]!;
 }
 
+/** Line and point style of the i-th series: past the palette, dashed lines and diamonds, so no two series look alike. */
+function seriesStyle(i: number): Record<string, unknown> {
+  const c = colour(i);
+  return i < PALETTE.length ? { borderColor: c, backgroundColor: c, pointStyle: 'circle' } : { borderColor: c, backgroundColor: c, pointStyle: 'rectRot', borderDash: [10, 6] };
+}
+
+/** Strategies whose series are identical share one, labelled "a / b" (a line hidden under another says nothing). */
+function mergeIdentical<T>(items: ReadonlyArray<{ name: string; data: T }>): Array<{ name: string; data: T }> {
+  const out: Array<{ name: string; data: T; key: string }> = [];
+  for (const it of items) {
+    const key = JSON.stringify(it.data);
+    const same = out.find((o) => o.key === key);
+    if (same) same.name = `${same.name} / ${it.name}`;
+    else out.push({ name: it.name, data: it.data, key });
+  }
+  return out.map(({ name, data }) => ({ name, data }));
+}
+
+/** The best `n` strategies by `value` (descending, then name), in that order. */
+function best(all: readonly StrategyView[], value: (s: StrategyView) => number | undefined, n: number): StrategyView[] {
+  return [...all]
+    .map((s) => ({ s, v: value(s) ?? -1 }))
+    .sort((a, b) => b.v - a.v || (a.s.name < b.s.name ? -1 : 1))
+    .slice(0, n)
+    .map((x) => x.s);
+}
+
 const FONT = { size: 16 };
 
 function options(title: string, x: { title: string; type?: string; min?: number; max?: number }, y: { title: string; type?: string; min?: number; max?: number }, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -39,12 +66,12 @@ function options(title: string, x: { title: string; type?: string; min?: number;
     ...(a.min !== undefined ? { min: a.min } : {}),
     ...(a.max !== undefined ? { max: a.max } : {}),
     title: { display: true, text: a.title, font: FONT },
-    ticks: { font: { size: 14 } },
+    ticks: { font: { size: 14 }, maxRotation: 0, autoSkipPadding: 16 },
   });
   return {
     responsive: false,
     animation: false,
-    plugins: { title: { display: true, text: title, font: { size: 20, weight: 'bold' } }, legend: { position: 'right', labels: { font: { size: 14 } } } },
+    plugins: { title: { display: true, text: title, font: { size: 20, weight: 'bold' } }, legend: { position: 'right', labels: { font: { size: 14 }, usePointStyle: true } } },
     scales: { x: axis(x), y: axis(y) },
     ...extra,
   };
@@ -53,17 +80,19 @@ function options(title: string, x: { title: string; type?: string; min?: number;
 function recallAtK(r: Results, ranking: readonly StrategyView[]): ChartSpec | undefined {
   if (!ranking.length) return undefined;
   const ks = r.config.ks;
+  const metric = headline(r);
+  const series = mergeIdentical(best(ranking, (s) => overall(s, metric), 8).map((s) => ({ name: s.name, data: ks.map((k) => overall(s, `recall@${k}`) ?? null) })));
   return {
     id: 'recall-at-k',
     title: 'Recall@k by strategy',
-    caption: 'Share of the gold tools among the first k a strategy ranks (overall). Higher is better; profiles stop at their own search limit.',
+    caption: `Share of the gold tools among the first k a strategy ranks (overall), for the 8 best by ${metric}; strategies with identical figures share a line. Higher is better; profiles stop at their own search limit.`,
     config: {
       type: 'line',
       data: {
         labels: ks.map((k) => `k=${k}`),
-        datasets: ranking.map((s, i) => ({ label: s.name, data: ks.map((k) => overall(s, `recall@${k}`) ?? null), borderColor: colour(i), backgroundColor: colour(i), borderWidth: 3, pointRadius: 4, tension: 0 })),
+        datasets: series.map((s, i) => ({ label: s.name, data: s.data, ...seriesStyle(i), borderWidth: 3, pointRadius: 5, tension: 0 })),
       },
-      options: options(`Recall@k by strategy — ${r.dataset.name}`, { title: 'cut-off k' }, { title: 'recall@k', min: 0, max: 1 }),
+      options: options(`Recall@k by strategy — ${r.dataset.name}`, { title: 'cut-off k' }, { title: 'recall@k', min: 0 }),
     },
   };
 }
@@ -78,7 +107,13 @@ function recallVsTokens(r: Results, all: readonly StrategyView[]): ChartSpec | u
     config: {
       type: 'scatter',
       data: {
-        datasets: profiles.map((s, i) => ({ label: s.name, data: [{ x: s.profile!.tokens.perCase, y: overall(s, 'visible') ?? 0 }], borderColor: colour(i), backgroundColor: colour(i), pointRadius: 9, pointHoverRadius: 11 })),
+        datasets: mergeIdentical(profiles.map((s) => ({ name: s.name, data: [{ x: Math.round(s.profile!.tokens.perCase), y: overall(s, 'visible') ?? 0 }] }))).map((s, i) => ({
+          label: s.name,
+          data: s.data,
+          ...seriesStyle(i),
+          pointRadius: 10,
+          pointHoverRadius: 12,
+        })),
       },
       options: options(`Visible gold tools vs tokens per request — ${r.dataset.name}`, { title: 'tokens per request (o200k, log scale)', type: 'logarithmic' }, { title: 'visible (share of gold tools)', min: 0, max: 1 }),
     },
@@ -89,22 +124,24 @@ function slices(r: Results, all: readonly StrategyView[]): ChartSpec | undefined
   const metric = headline(r);
   const names = sliceNames(r).filter((s) => s !== 'no-tool' && s !== 'skill');
   if (!names.length) return undefined;
-  const value = (s: StrategyView, t: Record<string, number> | undefined) => (t ? (s.ranks ? t[metric] : t.visible) : undefined);
-  // Up to 8 strategies, best overall first (ties by name), so the bars stay readable.
-  const chosen = [...all]
-    .map((s) => ({ s, v: value(s, s.results.metrics.overall) ?? -1 }))
-    .sort((a, b) => b.v - a.v || (a.s.name < b.s.name ? -1 : 1))
-    .slice(0, 8)
-    .map((x) => x.s);
+  // Strategies that rank (a profile without a search has no recall), up to 8, best overall first;
+  // identical series share a bar.
+  const chosen = best(
+    all.filter((s) => s.ranks),
+    (s) => s.results.metrics.overall[metric],
+    8,
+  );
+  if (!chosen.length) return undefined;
+  const series = mergeIdentical(chosen.map((s) => ({ name: s.name, data: names.map((n) => s.results.metrics.slices[n]?.[metric] ?? null) })));
   return {
     id: 'slices',
     title: `${metric} per slice`,
-    caption: `${metric} per slice of the cases (profiles without a search show visible). Up to 8 strategies, best overall first.`,
+    caption: `${metric} per slice of the cases, for the 8 best ranking strategies (strategies with identical figures share a bar).`,
     config: {
       type: 'bar',
       data: {
         labels: names,
-        datasets: chosen.map((s, i) => ({ label: s.name, data: names.map((n) => value(s, s.results.metrics.slices[n]) ?? null), backgroundColor: colour(i) })),
+        datasets: series.map((s, i) => ({ label: s.name, data: s.data, backgroundColor: colour(i) })),
       },
       options: options(`${metric} per slice — ${r.dataset.name}`, { title: 'slice' }, { title: metric, min: 0, max: 1 }),
     },
@@ -121,14 +158,13 @@ function tokenTable(r: Results): ChartSpec | undefined {
     config: {
       type: 'line',
       data: {
-        labels: rows.map((x) => x.tools),
         datasets: [
-          { label: 'Anthropic tools JSON', data: rows.map((x) => x.blockTokens.anthropic), borderColor: colour(0), backgroundColor: colour(0), borderWidth: 3, pointRadius: 4 },
-          { label: 'OpenAI function tools', data: rows.map((x) => x.blockTokens.openai), borderColor: colour(1), backgroundColor: colour(1), borderWidth: 3, pointRadius: 4 },
-          { label: 'assumed 150 / tool', data: rows.map((x) => 150 * x.tools), borderColor: colour(9), backgroundColor: colour(9), borderWidth: 2, borderDash: [6, 4], pointRadius: 0 },
+          { label: 'Anthropic tools JSON', data: rows.map((x) => ({ x: x.tools, y: x.blockTokens.anthropic })), borderColor: colour(0), backgroundColor: colour(0), borderWidth: 3, pointRadius: 5 },
+          { label: 'OpenAI function tools', data: rows.map((x) => ({ x: x.tools, y: x.blockTokens.openai })), borderColor: colour(1), backgroundColor: colour(1), borderWidth: 3, pointRadius: 5 },
+          { label: 'assumed 150 / tool', data: rows.map((x) => ({ x: x.tools, y: 150 * x.tools })), borderColor: colour(9), backgroundColor: colour(9), borderWidth: 2, borderDash: [6, 4], pointRadius: 0 },
         ],
       },
-      options: options(`Tool block tokens by tool count — ${r.dataset.name}`, { title: 'tools in the block' }, { title: 'tokens (o200k)', min: 0 }),
+      options: options(`Tool block tokens by tool count — ${r.dataset.name}`, { title: 'tools in the block', type: 'linear', min: 0 }, { title: 'tokens (o200k)', min: 0 }),
     },
   };
 }
@@ -140,7 +176,7 @@ function skills(r: Results): ChartSpec | undefined {
   return {
     id: 'skills',
     title: 'Skill discoverability vs listing tokens',
-    caption: 'Share of skill requests whose gold skill is visible with its description (the searched index: after one search), against the tokens of the listing, at each skill count (line from the smaller to the larger). Up and left is better.',
+    caption: `Share of skill requests whose gold skill is visible with its description (the searched index: after one search), against the tokens of the listing; ${sizes.map((z, i) => `${i === 0 ? 'circle' : 'diamond'} = ${z.skills.toLocaleString('en-US')} skills`).join(', ')}. Up and left is better.`,
     config: {
       type: 'scatter',
       data: {
@@ -151,7 +187,8 @@ function skills(r: Results): ChartSpec | undefined {
           borderColor: colour(i),
           backgroundColor: colour(i),
           borderWidth: 2,
-          pointRadius: 8,
+          pointStyle: sizes.map((_, j) => (j === 0 ? 'circle' : 'rectRot')),
+          pointRadius: sizes.map((_, j) => (j === 0 ? 8 : 12)),
         })),
       },
       options: options(`Skill discoverability vs tokens (${sizes.map((z) => z.skills.toLocaleString('en-US')).join(' and ')} skills)`, { title: 'listing tokens (o200k, log scale)', type: 'logarithmic' }, { title: 'discoverability', min: 0, max: 1 }),
@@ -165,7 +202,7 @@ function sessions(r: Results, all: readonly StrategyView[]): ChartSpec | undefin
   return {
     id: 'sessions',
     title: 'Exposed-set churn in multi-turn sessions',
-    caption: 'Share of session turns whose exposed tool set changed from the turn before (each change breaks the cached prefix), per-turn retrieval against sticky-per-task retrieval.',
+    caption: 'Share of session turns whose exposed tool set changed from the turn before (each change breaks the cached prefix; 0 = the set never changed), per-turn retrieval against sticky-per-task retrieval.',
     config: {
       type: 'bar',
       data: {
