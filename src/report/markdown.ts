@@ -1,0 +1,205 @@
+/**
+ * A compact Markdown summary of a results file, for `$GITHUB_STEP_SUMMARY` or a PR comment:
+ * provenance, one table of strategies × headline metrics, the profiles' token figures, the worst
+ * slices of the best strategy, and the gold tools it never surfaced. GitHub-flavoured tables.
+ *
+ * Every name and text that comes from the catalog or the cases (dataset, strategy, slice, tool ids)
+ * goes through {@link escapeMarkdown}. Deterministic: the date is the run's `timings.startedAt`,
+ * strategies keep their run order, ties break by that order. Sections the run did not produce are
+ * left out.
+ */
+import type { Results } from '../eval/results.ts';
+import { METRICS, parseMetricId } from '../metrics/ids.ts';
+import { escapeMarkdown } from './escape.ts';
+import { headline, overall, strategies, type StrategyView } from './view.ts';
+
+export interface MarkdownOptions {
+  /** Where the full report is: a link when it is an http(s) URL, else shown as text. */
+  reportPath?: string;
+  /**
+   * Show only the best N strategies, in run order: those that rank first (by the headline recall),
+   * then profiles without a search (by `visible`); run order breaks ties. Default: all.
+   */
+  top?: number;
+}
+
+/** Never-surfaced gold tool ids listed by name (the count is always given). */
+const NEVER_SURFACED_LISTED = 5;
+const WORST_SLICES = 5;
+const DASH = '–';
+
+/**
+ * The headline metrics of a run, in column order: top1, recall@1/5/10 (those the ks have, and the
+ * headline recall if it is none of them), mrr@10, visible (when profiles ran),
+ * noToolFalsePositiveRate, scopeLeakCount. The JUnit report checks the same ones.
+ */
+export function headlineMetrics(r: Results): string[] {
+  const ks = r.config.ks ?? [];
+  const recalls = [1, 5, 10].filter((k) => ks.includes(k)).map((k) => `recall@${k}`);
+  const main = ks.length ? headline(r) : undefined;
+  if (main && !recalls.includes(main)) recalls.push(main);
+  recalls.sort((a, b) => Number(a.split('@')[1]) - Number(b.split('@')[1]));
+  return ['top1', ...recalls, 'mrr@10', ...(r.profiles && Object.keys(r.profiles).length ? ['visible'] : []), 'noToolFalsePositiveRate', 'scopeLeakCount'];
+}
+
+/** Whether higher is better for a metric id (true for unknown ids). */
+function higherIsBetter(metric: string): boolean {
+  try {
+    return METRICS[parseMetricId(metric).kind].higherIsBetter !== false;
+  } catch {
+    return true;
+  }
+}
+
+const LABELS: Record<string, string> = { noToolFalsePositiveRate: 'no-tool FP rate', scopeLeakCount: 'scope leaks' };
+
+function isNum(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+function rate(x: number | undefined): string {
+  return isNum(x) ? x.toFixed(3) : DASH;
+}
+
+/** An integer with thousands separators (locale-independent). */
+export function formatInt(x: number | undefined | null): string {
+  if (!isNum(x)) return DASH;
+  const n = Math.round(x);
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return n < 0 ? `-${digits}` : digits;
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, align?: ReadonlyArray<'l' | 'r'>): string[] {
+  const sep = header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : '---'));
+  return [row(header), row(sep), ...rows.map(row)];
+}
+
+/** A value a strategy is ranked by: its headline recall if it ranks, else `visible`. */
+function score(r: Results, s: StrategyView): number {
+  const v = s.ranks ? overall(s, headline(r)) : overall(s, 'visible');
+  return isNum(v) ? v : -Infinity;
+}
+
+/** The strategy whose headline metric is highest (ranking strategies first; run order breaks ties). */
+function best(r: Results, list: readonly StrategyView[]): StrategyView | undefined {
+  const ranking = list.filter((s) => s.ranks && isNum(overall(s, headline(r))));
+  const pool = ranking.length ? ranking : list.filter((s) => isNum(overall(s, 'visible')));
+  let top: StrategyView | undefined;
+  for (const s of pool) if (!top || score(r, s) > score(r, top)) top = s;
+  return top;
+}
+
+function provenance(r: Results): string[] {
+  const d = r.dataset;
+  const sha = typeof d?.catalogSha256 === 'string' ? d.catalogSha256.slice(0, 12) : '';
+  const git = r.backpack?.gitSha ? String(r.backpack.gitSha).slice(0, 7) : null;
+  const at = String(r.timings?.startedAt ?? '');
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(at);
+  const facts = [
+    `${formatInt(d?.cases)} cases`,
+    `${formatInt(d?.tools)} tools`,
+    ...(sha ? [`catalog ${code(sha)}`] : []),
+    `Backpack ${escapeMarkdown(String(r.backpack?.version ?? '?'))}${git ? ` (${code(git)})` : ''}`,
+    ...(at ? [m ? `${m[1]} ${m[2]} UTC` : escapeMarkdown(at)] : []),
+    ...(r.shard ? [`shard ${formatInt(r.shard.index)}/${formatInt(r.shard.count)}`] : []),
+  ];
+  return [`## Backpack: ${escapeMarkdown(String(d?.name ?? 'results'))}`, '', facts.join(' · ')];
+}
+
+/** A code span for identifiers made of safe characters (hashes, versions); escaped text otherwise. */
+function code(s: string): string {
+  return /^[A-Za-z0-9._+-]+$/.test(s) ? `\`${s}\`` : escapeMarkdown(s);
+}
+
+function overview(r: Results, shown: readonly StrategyView[]): string[] {
+  const metrics = headlineMetrics(r).filter((m) => m === 'scopeLeakCount' || shown.some((s) => isNum(overall(s, m))));
+  const bestOf = new Map<string, number>();
+  for (const m of metrics) {
+    if (m === 'scopeLeakCount') continue;
+    const values = shown.map((s) => overall(s, m)).filter(isNum);
+    if (values.length < 2 || values.every((v) => v === values[0])) continue;
+    bestOf.set(m, higherIsBetter(m) ? Math.max(...values) : Math.min(...values));
+  }
+  const nsK = shown.find((s) => s.ranks)?.results.neverSurfaced?.k;
+  const header = ['strategy', 'kind', ...metrics.map((m) => LABELS[m] ?? m), `gold never surfaced${isNum(nsK) ? ` (top ${nsK})` : ''}`];
+  const rows = shown.map((s) => {
+    const cells = metrics.map((m) => {
+      const v = overall(s, m);
+      if (m === 'scopeLeakCount') return !isNum(v) ? DASH : v === 0 ? '0' : `**${formatInt(v)}** ⚠`;
+      const text = rate(v);
+      return isNum(v) && bestOf.get(m) === v ? `**${text}**` : text;
+    });
+    const kind = s.kind === 'retriever' ? 'retriever' : s.ranks ? 'profile' : 'profile, no search';
+    const never = s.ranks && s.results.neverSurfaced ? formatInt(s.results.neverSurfaced.gold?.length ?? 0) : DASH;
+    return [escapeMarkdown(s.name), kind, ...cells, never];
+  });
+  return table(header, rows, ['l', 'l', ...metrics.map(() => 'r' as const), 'r']);
+}
+
+function profileTokens(shown: readonly StrategyView[]): string[] {
+  const profiles = shown.filter((s) => s.profile?.tokens);
+  if (!profiles.length) return [];
+  const rows = profiles.map((s) => {
+    const t = s.profile!.tokens;
+    return [escapeMarkdown(s.name), formatInt(t.beforeSearch), s.ranks ? formatInt(t.perSearch) : DASH, formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached)];
+  });
+  const counter = escapeMarkdown(String(profiles[0]!.profile!.tokens.counter ?? ''));
+  return ['', `### Profile tokens${counter ? ` (${counter})` : ''}`, '', ...table(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached'], rows)];
+}
+
+function worstSlices(r: Results, s: StrategyView): string[] {
+  const metric = s.ranks ? headline(r) : 'visible';
+  const slices = Object.entries(s.results.metrics.slices ?? {})
+    .filter(([, t]) => isNum(t[metric]))
+    .sort(([a, ta], [b, tb]) => ta[metric]! - tb[metric]! || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, WORST_SLICES);
+  if (!slices.length) return [];
+  const second = s.ranks ? 'top1' : undefined;
+  const header = ['slice', 'graded cases', metric, ...(second ? [second] : [])];
+  const rows = slices.map(([name, t]) => [escapeMarkdown(name), formatInt(t.gradedCases), rate(t[metric]), ...(second ? [rate(t[second])] : [])]);
+  return ['', `### Worst slices of ${escapeMarkdown(s.name)} (by ${metric})`, '', ...table(header, rows)];
+}
+
+function neverSurfaced(s: StrategyView): string[] {
+  const ns = s.results.neverSurfaced;
+  if (!s.ranks || !ns) return [];
+  const gold = ns.gold ?? [];
+  const listed = gold.slice(0, NEVER_SURFACED_LISTED).map(escapeMarkdown).join(', ');
+  const more = gold.length > NEVER_SURFACED_LISTED ? `, … ${formatInt(gold.length - NEVER_SURFACED_LISTED)} more` : '';
+  return ['', `**Gold tools ${escapeMarkdown(s.name)} never surfaced in its top ${formatInt(ns.k)}:** ${formatInt(gold.length)}${gold.length ? ` (${listed}${more})` : ''}`];
+}
+
+function reportLink(path: string): string {
+  if (/^https?:\/\//i.test(path)) {
+    const url = path.replace(/[^A-Za-z0-9\-._~:/?#@=%+,;&]/g, (c) => encodeURIComponent(c).replace(/[()'!*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
+    return `[Full report](${url})`;
+  }
+  return `Full report: ${escapeMarkdown(path)}`;
+}
+
+/** The Markdown summary of a results file. */
+export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string {
+  const all = strategies(r);
+  let shown = all;
+  if (opts.top !== undefined && opts.top >= 0 && opts.top < all.length) {
+    const order = all.map((s, i) => ({ s, i })).sort((a, b) => Number(b.s.ranks) - Number(a.s.ranks) || score(r, b.s) - score(r, a.s) || a.i - b.i);
+    const keep = new Set(order.slice(0, Math.floor(opts.top)).map((x) => x.s));
+    shown = all.filter((s) => keep.has(s));
+  }
+  const lines = provenance(r);
+  if (!shown.length) {
+    lines.push('', 'No strategies in this results file.');
+  } else {
+    lines.push('', ...overview(r, shown));
+    if (shown.length < all.length) lines.push('', `_${all.length - shown.length} more strategies in the full report._`);
+    lines.push(...profileTokens(shown));
+    const b = best(r, shown);
+    if (b) lines.push(...worstSlices(r, b), ...neverSurfaced(b));
+  }
+  if (opts.reportPath) lines.push('', reportLink(opts.reportPath));
+  return `${lines.join('\n')}\n`;
+}
