@@ -97,6 +97,28 @@ describe('backpack CLI', () => {
     expect(readdirSync(web).sort()).toEqual(['app.js', 'manifest.json']);
   });
 
+  it('runs the main job end to end on a small preset: dataset, results, report, summary with the HTML path', async () => {
+    const data = join(tmp, 'main-data');
+    const results = join(tmp, 'main-results');
+    const r = await run('run', '--preset', 'tiny', '--seed', '5', '--out', data, '--results', results, '--profiles', 'static,codex,deferred', '--retrievers', 'bm25,hybrid', '--quiet');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^strategy .*recall@5/m);
+    expect(r.out).toContain(`report:  ${join(results, 'report', 'report.html')}`);
+    const files = readdirSync(join(results, 'report')).sort();
+    expect(files).toEqual(expect.arrayContaining(['report.html', 'summary.md', 'junit.xml', 'recall-at-k.png', 'recall-vs-tokens.png', 'token-table.png']));
+    // backpack report rewrites a chosen subset elsewhere
+    const out = join(tmp, 'md-only');
+    const rep = await run('report', results, '--format', 'md,junit', '--out', out);
+    expect(rep.code, rep.err).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['junit.xml', 'summary.md']);
+    // the same summary, without the pointer to an HTML report that this run of `report` did not write
+    const withHtml = readFileSync(join(results, 'report', 'summary.md'), 'utf8');
+    expect(withHtml).toContain('report.html');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(withHtml.replace(/\n\n[^\n]*report\.html[^\n]*/, ''));
+    expect((await run('report', results, '--format', 'pdf')).err).toMatch(/unknown format "pdf"/);
+    expect((await run('report', join(tmp, 'nowhere'))).code).toBe(2);
+  });
+
   it('reports invalid catalog JSON with line and column', async () => {
     const bad = join(tmp, 'bad.json');
     writeFileSync(bad, '{"tools": [\n  {"name": "x",\n   "description": "y" "inputSchema": {}}\n]}\n');

@@ -24,6 +24,8 @@ import { makeConfig, runEval } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { parseProfileList, profileEntries } from '../profiles/registry.ts';
+import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { progressReporter } from './progress.ts';
@@ -49,7 +51,9 @@ const defaultIo: Io = { out: (s) => process.stdout.write(s), err: (s) => process
 export const DEFAULT_SEED = 7;
 export const DEFAULT_DATASET_DIR = join(DATASETS_DIR, `monster-${DEFAULT_SEED}`);
 /** What the main job evaluates. */
-export const DEFAULT_RETRIEVERS = ['bm25', 'bm25-plain'];
+export const DEFAULT_RETRIEVERS = ['bm25', 'bm25-plain', 'hybrid', 'namespace'];
+/** The main job's profiles: the baseline, the four harnesses and the seed's deferred schemas. */
+export const DEFAULT_PROFILES = ['static', 'codex', 'claude-code', 'hermes', 'deepseek-code', 'deferred'];
 
 export function buildProgram(io: Io): Command {
   const program = new Command();
@@ -63,23 +67,26 @@ export function buildProgram(io: Io): Command {
 
   program
     .command('run')
-    .description('The main job on the built-in default: generate the monster company (seed 7) unless it is already there, print its summary, evaluate the default retrievers and print their figures.')
+    .description('The main job on the built-in default: generate the monster company (seed 7) unless it is already there, evaluate the default retrievers and profiles, write the report (HTML, PNG charts, Markdown, JUnit) and print a summary with the path of the HTML report.')
     .option('--seed <n>', 'seed of the monster company', wholeNumber('--seed'), DEFAULT_SEED)
+    .addOption(new Option('--preset <name>', 'size preset (the main job is the monster company; smaller presets for a quick look)').choices(Object.keys(PRESETS)).default('monster'))
     .option('--out <dir>', 'dataset folder (default: datasets/monster-<seed>)')
     .option('--results <dir>', 'results folder (default: reports/monster-<seed>)')
     .option('--retrievers <list>', 'comma-separated retriever names', DEFAULT_RETRIEVERS.join(','))
+    .option('--profiles <list>', 'comma-separated profile names ("" for none)', DEFAULT_PROFILES.join(','))
     .option('--quiet', 'no progress output')
-    .action(async (opts: { seed: number; out?: string; results?: string; retrievers: string; quiet?: boolean }) => {
-      const dir = resolve(opts.out ?? join(DATASETS_DIR, `monster-${opts.seed}`));
+    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; quiet?: boolean }) => {
+      const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
       const retrievers = parseRetrieverList(opts.retrievers);
-      const params = resolveParams('monster', opts.seed);
+      const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
+      const params = resolveParams(opts.preset, opts.seed);
       const t0 = Date.now();
       const progress = progressReporter(process.stderr, opts.quiet === true);
       assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
       if (reusable(dir, params)) {
         io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
       } else {
-        io.err(`generating the monster company (seed ${opts.seed}) into ${displayPath(dir)}\n`);
+        io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
         const g = generate(params, (stage, done, total) => progress.update(stage, done, total));
         writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total));
         progress.stop();
@@ -88,13 +95,19 @@ export function buildProgram(io: Io): Command {
       const d = loadDataset(dir, { verify: false });
       const input = inputOfDataset(d, { kind: 'dataset', ref: dir, split: null });
       io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
-      const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], Object.fromEntries(retrievers.map((r) => [r, null])), null), {
+      const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], Object.fromEntries([...retrievers, ...profiles].map((r) => [r, null])), null, false, profiles), {
         progress: (name, done, total) => progress.update(name, done, total),
+        indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
       });
       progress.stop();
-      const out = resolve(opts.results ?? join('reports', `monster-${opts.seed}`));
+      const out = resolve(opts.results ?? join('reports', `${opts.preset}-${opts.seed}`));
       writeRunDir(out, run, input.cases, input.catalog);
-      io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}  (${((Date.now() - t0) / 1000).toFixed(1)} s in all)\n`);
+      io.err('writing the report\n');
+      const report = writeReport(run, join(out, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
+      io.out(
+        `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
+          `report:  ${displayPath(report.html!)}  (+ ${report.files.filter((f) => f.endsWith('.png')).length} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n`,
+      );
     });
 
   program
@@ -233,6 +246,28 @@ export function buildProgram(io: Io): Command {
       progress.stop();
       writeRunDir(out, run, input.cases, input.catalog);
       io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
+    });
+
+  program
+    .command('report')
+    .description('Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML.')
+    .argument('<results-dir>', 'a results folder (written by eval, merge or run)')
+    .option('--format <list>', `formats to write: ${REPORT_FORMATS.join(',')}`, REPORT_FORMATS.join(','))
+    .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report)')
+    .action((dir: string, opts: { format: string; out?: string }) => {
+      const formats = parseFormats(opts.format);
+      const run = readRunDir(dir);
+      // The dataset only adds request texts and gold tools to the worst misses: report without it if it cannot be found.
+      let data: { cases?: Case[]; catalog?: Catalog } = {};
+      try {
+        const input = loadEvalInput(run.results.dataset.source);
+        if (input.catalogSha256 === run.results.dataset.catalogSha256) data = { cases: input.cases, catalog: input.catalog };
+        else io.err(`note: the dataset at ${JSON.stringify(run.results.dataset.source)} has changed since the run; the worst misses show tool ids only\n`);
+      } catch {
+        io.err('note: the dataset of this run was not found; the worst misses show tool ids only\n');
+      }
+      const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, data);
+      io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
     });
 
   program

@@ -1,0 +1,195 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { catalogHash } from '../catalog/manifest.ts';
+import type { Case, Catalog, Tool } from '../catalog/types.ts';
+import type { EvalInput } from '../eval/input.ts';
+import type { Results } from '../eval/results.ts';
+import { makeConfig, runEval, type EvalRun } from '../eval/run.ts';
+import { generate, resolveParams } from '../generate/index.ts';
+import { chartsOf } from './charts.ts';
+import { chartJsSource, htmlReport, jsonForScript, scriptSafe } from './html.ts';
+
+const PROFILES = ['static', 'codex', 'deferred'];
+const RETRIEVERS = ['bm25', 'bm25-plain'];
+const floors = Object.fromEntries([...RETRIEVERS, ...PROFILES].map((n) => [n, null]));
+const config = makeConfig(RETRIEVERS, [1, 3, 5, 10], floors, null, false, PROFILES);
+
+const g = generate(resolveParams('tiny', 5));
+const input: EvalInput = { name: 'tiny-5', source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog) };
+
+const PAYLOADS = ['<script>alert(1)</script>', '</script><script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">', ']]>', `"'&`];
+const EVIL_NS = '<img src=x onerror="window.__pwned=2">';
+const EVIL_SLICE = '<script>alert(1)</script>';
+const EVIL_REQUEST = `<script>alert(1)</script> rotate the quarterly kiwi ledger </script><script>window.__pwned=1</script> ]]> "'&`;
+const CASE_A = `<b>q0</b>"'&`;
+const CASE_B = `<i>q1</i>]]>`;
+
+/**
+ * The tiny dataset with hostile text where third parties write it: tool A (gold for some cases)
+ * gets a `<script>` id and every payload as its description; tool B gets quote/CDATA characters in
+ * its id, the `<img onerror>` payload as description and an `<img>` namespace, and is the gold of
+ * case CASE_B, whose plain request shares no word with it (a miss); case CASE_A has a hostile
+ * request and slice and an ordinary gold tool that shares no word with it (a miss, with A ranked
+ * instead). The dataset name is hostile too.
+ */
+function hostileInput(): { input: EvalInput; idA: string; idB: string } {
+  const tools = g.dataset.catalog.tools;
+  const graded = g.dataset.cases.filter((c) => c.expectedTools?.length === 1);
+  const a = tools.find((t) => !t.pinned && graded.some((c) => c.expectedTools![0] === t.id))!;
+  const goldAnywhere = new Set(g.dataset.cases.flatMap((c) => c.expectedTools ?? []));
+  const b = tools.find((t) => !t.pinned && t.id !== a.id && !goldAnywhere.has(t.id))!;
+  const words = ['script', 'alert', 'window', 'pwned', 'rotate', 'quarter', 'kiwi', 'ledger', '1'];
+  const textOf = (t: Tool) => [t.id, t.name, t.title ?? '', t.summary, t.description, ...t.examples, JSON.stringify(t.inputSchema)].join(' ').toLowerCase();
+  const plain = tools.find((t) => !t.pinned && t.id !== a.id && t.id !== b.id && !words.some((w) => textOf(t).includes(w)))!;
+  const idA = `mcp__evil__<script>alert(1)</script>`;
+  const idB = `mcp__evil__"'&]]>`;
+  const rename = new Map([[a.id, idA], [b.id, idB]]);
+  const catalog: Catalog = {
+    ...g.dataset.catalog,
+    tools: tools.map((t) => {
+      if (t.id === a.id) return { ...t, id: idA, summary: PAYLOADS.join(' '), description: PAYLOADS.join(' '), examples: [] };
+      if (t.id === b.id) return { ...t, id: idB, namespace: EVIL_NS, server: EVIL_NS, summary: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`, description: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`, examples: [] };
+      return t;
+    }),
+  };
+  const renamed = (ids: string[] | undefined) => ids?.map((id) => rename.get(id) ?? id);
+  const cases: Case[] = [
+    { id: CASE_A, request: EVIL_REQUEST, expectedTools: [plain.id], slices: ['paraphrase', EVIL_SLICE] },
+    { id: CASE_B, request: 'please rotate the quarterly kiwi ledger', expectedTools: [idB], slices: ['lexical'] },
+    ...g.dataset.cases.map((c) => ({ ...c, ...(c.expectedTools ? { expectedTools: renamed(c.expectedTools)! } : {}), ...(c.hardNegatives ? { hardNegatives: renamed(c.hardNegatives)! } : {}) })),
+  ];
+  return { input: { name: `tiny ${PAYLOADS[0]} ${PAYLOADS[4]}`, source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) }, idA, idB };
+}
+
+/** The page without the inlined chart.js (third-party text the report does not write). */
+function withoutChartJs(html: string): string {
+  const lib = scriptSafe(chartJsSource());
+  expect(html.split(lib).length).toBe(2);
+  return html.replace(lib, '');
+}
+
+/** HTML-escaped, independently of the code under test. */
+const e = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+const resourceRef = /\b(?:src|href|action|poster|srcset|data|formaction)\s*=\s*["']?\s*(?:https?:)?\/\//i;
+
+describe('htmlReport on a real run', () => {
+  let run: EvalRun;
+  let html: string;
+  beforeAll(async () => {
+    run = await runEval(input, config);
+    html = htmlReport(run.results, { details: run.details, cases: input.cases, catalog: input.catalog });
+  });
+
+  it('has a canvas and an escaped JSON configuration per chart, and the chart.js build inlined', () => {
+    const specs = chartsOf(run.results);
+    expect(specs.map((s) => s.id)).toEqual(['recall-at-k', 'recall-vs-tokens', 'slices', 'token-table', 'skills', 'sessions']);
+    for (const s of specs) {
+      expect(html).toContain(`<canvas id="chart-${s.id}"`);
+      expect(html).toContain(`<h3>${e(s.title)}</h3>`);
+      const m = html.match(new RegExp(`<script type="application/json" data-chart="chart-${s.id}" id="chart-data-${s.id}">([^<]*)</script>`));
+      expect(m, s.id).not.toBeNull();
+      expect(JSON.parse(m![1]!)).toEqual(JSON.parse(JSON.stringify(s.config)));
+    }
+    expect((html.match(/<canvas /g) ?? []).length).toBe(specs.length);
+    expect(html).toContain('Chart.js v4.5.0');
+    expect(html).toContain(scriptSafe(chartJsSource()));
+    expect(chartJsSource().length).toBeGreaterThan(100_000);
+  });
+
+  it('loads nothing from anywhere: strict CSP, no http(s) resource reference', () => {
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html).not.toMatch(resourceRef);
+    expect(html).not.toMatch(/url\(\s*["']?\s*(?:https?:)?\/\//i);
+    expect(html).not.toMatch(/@import/i);
+    // the only links are to the page's own sections
+    for (const m of html.matchAll(/\bhref="([^"]*)"/g)) expect(m[1]).toMatch(/^#[a-z-]+$/);
+    expect((html.match(/<script\b/g) ?? []).length).toBe(chartsOf(run.results).length + 2);
+  });
+
+  it('shows the provenance, every section, and a sortable overview of every strategy', () => {
+    const r = run.results;
+    for (const x of [r.dataset.catalogSha256, r.configHash, r.timings.startedAt, `Backpack ${r.backpack.version}`]) expect(html).toContain(x);
+    if (r.backpack.gitSha) expect(html).toContain(r.backpack.gitSha);
+    for (const id of ['provenance', 'overview', 'charts', 'slices', 'namespaces', 'never-surfaced', 'worst-misses', 'tokens', 'skills', 'sessions']) expect(html).toContain(`<section id="${id}">`);
+    const overview = html.slice(html.indexOf('id="overview-table"'), html.indexOf('</table>', html.indexOf('id="overview-table"')));
+    expect((overview.match(/<tr>/g) ?? []).length).toBe(1 + RETRIEVERS.length + PROFILES.length);
+    expect(overview).toContain('data-type="num"');
+    expect(overview).toContain('<td class="num">–</td>'); // static ranks nothing
+    expect(html).not.toContain('not in this run');
+  });
+
+  it('lists at most 20 worst misses of the best strategy, worst first, deterministically', () => {
+    const misses = html.slice(html.indexOf('<section id="worst-misses">'), html.indexOf('</section>', html.indexOf('<section id="worst-misses">')));
+    expect(misses).toContain('<strong>bm25</strong>');
+    const rows = [...misses.matchAll(/<tr><th scope="row"><code>([^<]*)<\/code>/g)].map((m) => m[1]);
+    expect(rows.length).toBe(20);
+    // every listed case is graded and bm25 put none of its gold in the top 5
+    const byId = new Map(input.cases.map((c) => [c.id, c]));
+    const detail = new Map(run.details.bm25!.map((d) => [d.caseId, d]));
+    for (const id of rows) {
+      const gold = byId.get(id!)!.expectedTools!;
+      expect(gold.length).toBeGreaterThan(0);
+      expect(detail.get(id!)!.ranked.slice(0, 5).some(([t]) => gold.includes(t))).toBe(false);
+    }
+    expect(htmlReport(run.results, { details: run.details, cases: input.cases, catalog: input.catalog })).toBe(html);
+  });
+
+  it('works with one retriever and nothing else, saying what is not in the run', () => {
+    const { sessions: _s, ...bm25 } = run.results.retrievers.bm25!;
+    const { profiles: _p, skills: _k, ...rest } = run.results;
+    const one: Results = { ...rest, config: { ...rest.config, retrievers: ['bm25'] }, retrievers: { bm25 }, tokenTable: { ...rest.tokenTable, rows: [] } };
+    const page = htmlReport(one);
+    expect(page).toContain('not in this run');
+    for (const id of ['worst-misses', 'skills', 'sessions']) {
+      const sec = page.slice(page.indexOf(`<section id="${id}">`), page.indexOf('</section>', page.indexOf(`<section id="${id}">`)));
+      expect(sec, id).toContain('not in this run');
+    }
+    expect(page).toContain('<canvas id="chart-recall-at-k"');
+    expect(page).not.toContain('<canvas id="chart-sessions"');
+    // and with a results file whose optional sections are missing altogether
+    const bare = { ...one, tokenTable: undefined } as unknown as Results;
+    expect(() => htmlReport(bare, { details: {}, cases: [] })).not.toThrow();
+  });
+
+  it('works with twenty strategies', () => {
+    const twenty: Results = { ...run.results, retrievers: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`bm25-${String(i).padStart(2, '0')}`, run.results.retrievers.bm25!])) };
+    const page = htmlReport(twenty, { details: { 'bm25-00': run.details.bm25! }, cases: input.cases });
+    const overview = page.slice(page.indexOf('id="overview-table"'), page.indexOf('</table>', page.indexOf('id="overview-table"')));
+    expect((overview.match(/<tr>/g) ?? []).length).toBe(1 + 20);
+    expect(page).toContain('<strong>bm25-00</strong>');
+  });
+});
+
+describe('hostile catalog and cases', () => {
+  it('never lets a payload out unescaped, and shows it as text', async () => {
+    const { input: evil, idA, idB } = hostileInput();
+    const run = await runEval(evil, config);
+    const html = htmlReport(run.results, { details: run.details, cases: evil.cases, catalog: evil.catalog });
+    const page = withoutChartJs(html);
+    for (const p of [...PAYLOADS, idA, idB, EVIL_NS, EVIL_REQUEST, CASE_A, CASE_B]) expect(page, p).not.toContain(p);
+    expect(page).not.toMatch(/<img/i);
+    expect(page).not.toMatch(/onerror\s*=\s*"/i);
+    expect((page.match(/<script\b/gi) ?? []).length).toBe(chartsOf(run.results).length + 2);
+    expect((page.match(/<\/script>/gi) ?? []).length).toBe(chartsOf(run.results).length + 2);
+    // the escaped forms are there: the misses (request, gold id and description, what came instead), the slice, the namespace, the dataset name
+    const misses = page.slice(page.indexOf('<section id="worst-misses">'), page.indexOf('</section>', page.indexOf('<section id="worst-misses">')));
+    for (const x of [CASE_A, CASE_B, EVIL_REQUEST, idA, idB, PAYLOADS[2]!]) expect(misses, x).toContain(e(x));
+    expect(page).toContain(` title="${e(EVIL_SLICE)}: `);
+    expect(page).toContain(`<code>${e(EVIL_NS)}</code>`);
+    expect(page).toContain(`<title>Backpack report — ${e(evil.name)}</title>`);
+    // in the chart data, as \u escapes only
+    expect(page).toContain(jsonForScript(evil.name).slice(1, -1));
+    expect(jsonForScript(evil.name)).not.toMatch(/[<>&]/);
+    const never = page.slice(page.indexOf('<section id="never-surfaced">'), page.indexOf('</section>', page.indexOf('<section id="never-surfaced">')));
+    expect(never).toContain(`<code>${e(idB)}</code>`);
+  });
+
+  it('script text cannot close its element; JSON data holds no markup character', () => {
+    expect(scriptSafe('a="</script><!-- <SCRIPT>";/<\\/script/')).toBe('a="\\x3C/script>\\x3C!-- \\x3CSCRIPT>";/<\\/script/');
+    expect(new Function(`return ${scriptSafe('"</script>"')}`)()).toBe('</script>');
+    const v = { s: `</script><script>x</script> & <!-- \u2028` };
+    const j = jsonForScript(v);
+    expect(j).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(j)).toEqual(v);
+  });
+});

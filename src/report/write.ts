@@ -1,0 +1,68 @@
+/**
+ * `backpack report`: read a results folder (results.json and the per-case details) and write the
+ * formats a person looks at, into one folder, atomically per file:
+ *   report.html     one self-contained file (chart.js inlined, no network)
+ *   <chart>.png     one PNG per chart, 1600×900, white background
+ *   summary.md      a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment
+ *   junit.xml       one test suite per strategy, one test case per checked metric
+ * Reporters read results (never a retriever); the dataset is loaded only to show request texts
+ * and gold tools in the worst misses, when it can be found.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InputError } from '../catalog/errors.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import type { EvalRun } from '../eval/run.ts';
+import { htmlReport } from './html.ts';
+import { junitXml } from './junit.ts';
+import { markdownSummary } from './markdown.ts';
+import { writePngs } from './png.ts';
+
+export const REPORT_FORMATS = ['html', 'png', 'md', 'junit'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/** Parse `--format html,png,…`; an unknown or repeated format is an InputError. */
+export function parseFormats(list: string): ReportFormat[] {
+  const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (!names.length) throw new InputError(`--format: name at least one of ${REPORT_FORMATS.join(', ')}`);
+  const out: ReportFormat[] = [];
+  for (const n of names) {
+    if (!(REPORT_FORMATS as readonly string[]).includes(n)) throw new InputError(`--format: unknown format "${n}"; formats: ${REPORT_FORMATS.join(', ')}`);
+    if (out.includes(n as ReportFormat)) throw new InputError(`--format: "${n}" is listed twice`);
+    out.push(n as ReportFormat);
+  }
+  return out;
+}
+
+function writeAtomic(path: string, data: string | Buffer): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}
+
+export interface WrittenReport {
+  dir: string;
+  files: string[];
+  html?: string;
+}
+
+/** Write the report of `run` into `dir` in `formats`; returns the files written (relative to `dir`). */
+export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: { cases?: readonly Case[]; catalog?: Catalog } = {}): WrittenReport {
+  const out = resolve(dir);
+  mkdirSync(out, { recursive: true });
+  const files: string[] = [];
+  if (formats.includes('html')) {
+    writeAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : {}) }));
+    files.push('report.html');
+  }
+  if (formats.includes('png')) files.push(...writePngs(run.results, out));
+  if (formats.includes('md')) {
+    writeAtomic(join(out, 'summary.md'), markdownSummary(run.results, formats.includes('html') ? { reportPath: 'report.html' } : {}));
+    files.push('summary.md');
+  }
+  if (formats.includes('junit')) {
+    writeAtomic(join(out, 'junit.xml'), junitXml(run.results));
+    files.push('junit.xml');
+  }
+  return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
+}

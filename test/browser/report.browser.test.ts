@@ -1,0 +1,172 @@
+/**
+ * The HTML report as a person uses it: opened from disk in headless Chromium (Debian's `chromium`,
+ * driven by playwright-core; `.ci/run` installs it). Skipped, saying so, when the binary is absent.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogHash } from '../../src/catalog/manifest.ts';
+import type { Case, Catalog, Tool } from '../../src/catalog/types.ts';
+import type { EvalInput } from '../../src/eval/input.ts';
+import { makeConfig, runEval } from '../../src/eval/run.ts';
+import { generate, resolveParams } from '../../src/generate/index.ts';
+import { chartsOf } from '../../src/report/charts.ts';
+import { htmlReport } from '../../src/report/html.ts';
+import { tempDir } from '../helpers.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const missing = !existsSync(CHROMIUM);
+if (missing) console.warn(`test/browser/report.browser.test.ts: SKIPPED — ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run installs it).`);
+
+const PAYLOADS = ['<script>alert(1)</script>', '</script><script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">', ']]>', `"'&`];
+const EVIL_REQUEST = `<script>alert(1)</script> rotate the quarterly kiwi ledger </script><script>window.__pwned=1</script> ]]> "'&`;
+
+/**
+ * The tiny dataset with hostile text (as in src/report/html.test.ts): a tool with a `<script>` id
+ * and every payload as its description; a gold tool with an `<img onerror>` description and
+ * namespace, missed by a plain request; a hostile request and slice whose gold is missed.
+ */
+function hostileInput(): { input: EvalInput; idA: string; idB: string } {
+  const g = generate(resolveParams('tiny', 5));
+  const tools = g.dataset.catalog.tools;
+  const a = tools.find((t) => !t.pinned && g.dataset.cases.some((c) => c.expectedTools?.length === 1 && c.expectedTools[0] === t.id))!;
+  const goldAnywhere = new Set(g.dataset.cases.flatMap((c) => c.expectedTools ?? []));
+  const b = tools.find((t) => !t.pinned && t.id !== a.id && !goldAnywhere.has(t.id))!;
+  const words = ['script', 'alert', 'window', 'pwned', 'rotate', 'quarter', 'kiwi', 'ledger', '1'];
+  const textOf = (t: Tool) => [t.id, t.name, t.title ?? '', t.summary, t.description, ...t.examples, JSON.stringify(t.inputSchema)].join(' ').toLowerCase();
+  const plain = tools.find((t) => !t.pinned && t.id !== a.id && t.id !== b.id && !words.some((w) => textOf(t).includes(w)))!;
+  const idA = `mcp__evil__<script>alert(1)</script>`;
+  const idB = `mcp__evil__"'&]]>`;
+  const rename = new Map([[a.id, idA], [b.id, idB]]);
+  const bText = `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`;
+  const catalog: Catalog = {
+    ...g.dataset.catalog,
+    tools: tools.map((t) => (t.id === a.id ? { ...t, id: idA, summary: PAYLOADS.join(' '), description: PAYLOADS.join(' '), examples: [] } : t.id === b.id ? { ...t, id: idB, namespace: PAYLOADS[2]!, summary: bText, description: bText, examples: [] } : t)),
+  };
+  const renamed = (ids: string[]) => ids.map((id) => rename.get(id) ?? id);
+  const cases: Case[] = [
+    { id: `<b>q0</b>"'&`, request: EVIL_REQUEST, expectedTools: [plain.id], slices: ['paraphrase', PAYLOADS[0]!] },
+    { id: `<i>q1</i>]]>`, request: 'please rotate the quarterly kiwi ledger', expectedTools: [idB], slices: ['lexical'] },
+    ...g.dataset.cases.map((c) => ({ ...c, ...(c.expectedTools ? { expectedTools: renamed(c.expectedTools) } : {}), ...(c.hardNegatives ? { hardNegatives: renamed(c.hardNegatives) } : {}) })),
+  ];
+  return { input: { name: `tiny ${PAYLOADS[0]}`, source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) }, idA, idB };
+}
+
+const title = missing ? `the HTML report in headless Chromium — SKIPPED: ${CHROMIUM} is absent (.ci/run installs it)` : 'the HTML report in headless Chromium';
+
+describe.skipIf(missing)(title, () => {
+  const dir = tempDir('report-browser');
+  const profiles = ['static', 'codex', 'deferred'];
+  const config = makeConfig(['bm25', 'bm25-plain'], [1, 3, 5, 10], Object.fromEntries(['bm25', 'bm25-plain', ...profiles].map((n) => [n, null])), null, false, profiles);
+  let browser: Browser;
+  let page: Page;
+  let url: string;
+  let chartIds: string[];
+  let idA: string;
+  let idB: string;
+  const consoleErrors: string[] = [];
+  const pageErrors: string[] = [];
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    const h = hostileInput();
+    idA = h.idA;
+    idB = h.idB;
+    const run = await runEval(h.input, config);
+    chartIds = chartsOf(run.results).map((c) => `chart-${c.id}`);
+    const path = join(dir, 'report.html');
+    writeFileSync(path, htmlReport(run.results, { details: run.details, cases: h.input.cases, catalog: h.input.catalog }));
+    url = pathToFileURL(path).href;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction((n) => {
+      const w = window as unknown as { Chart?: { getChart(c: HTMLCanvasElement): unknown } };
+      return w.Chart !== undefined && [...document.querySelectorAll('canvas')].filter((c) => w.Chart!.getChart(c)).length === n;
+    }, chartIds.length);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('loads with no console error, no page error, and requests nothing but the file itself', () => {
+    expect(consoleErrors).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(requests).toEqual([url]);
+  });
+
+  it('paints every chart on its canvas', async () => {
+    const painted = await page.evaluate(() =>
+      [...document.querySelectorAll('canvas')].map((c) => {
+        const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+        let ink = 0;
+        let chromatic = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+          if (a === 0 || (r > 245 && g > 245 && b > 245)) continue;
+          ink++;
+          // the series: saturated colours from the palette (axes, grid and text are grey)
+          if (a > 200 && Math.max(r, g, b) - Math.min(r, g, b) > 60) chromatic++;
+        }
+        return { id: c.id, width: c.width, height: c.height, ink, chromatic, share: ink / (c.width * c.height) };
+      }),
+    );
+    expect(painted.map((p) => p.id)).toEqual(chartIds);
+    for (const p of painted) {
+      expect(p.width, p.id).toBeGreaterThan(300);
+      expect(p.ink, p.id).toBeGreaterThan(2000);
+      expect(p.share, p.id).toBeGreaterThan(0.005);
+      expect(p.chromatic, p.id).toBeGreaterThan(200);
+    }
+  });
+
+  it('sorts the overview when a header is clicked, numbers numerically, absent values last', async () => {
+    const read = () =>
+      page.evaluate(() => {
+        const t = document.getElementById('overview-table') as HTMLTableElement;
+        const col = [...t.tHead!.rows[0]!.cells].findIndex((th) => th.textContent!.trim() === 'top1');
+        return [...t.tBodies[0]!.rows].map((r) => ({ name: r.cells[0]!.childNodes[0]!.textContent!.trim(), v: r.cells[col]!.getAttribute('data-v') }));
+      });
+    const before = await read();
+    expect(before.map((r) => r.name)).toEqual(['bm25', 'bm25-plain', 'static', 'codex', 'deferred']);
+    const header = page.locator('#overview-table thead th').filter({ hasText: /^top1$/ });
+    await header.getByRole('button').click();
+    const desc = await read();
+    expect(await header.getAttribute('aria-sort')).toBe('descending');
+    expect(desc.map((r) => r.name)).not.toEqual(before.map((r) => r.name));
+    const values = (rows: Array<{ v: string | null }>) => rows.filter((r) => r.v !== null).map((r) => Number(r.v));
+    expect(values(desc)).toEqual([...values(desc)].sort((a, b) => b - a));
+    expect(desc[desc.length - 1]!.name).toBe('static'); // no top1: last
+    await header.getByRole('button').click();
+    const asc = await read();
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    expect(values(asc)).toEqual([...values(asc)].sort((a, b) => a - b));
+    expect(asc[asc.length - 1]!.name).toBe('static');
+  });
+
+  it('runs no injected script and shows every payload as text', async () => {
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0);
+    expect(await page.evaluate(() => document.scripts.length)).toBe(chartIds.length + 2);
+    const text = await page.locator('body').innerText();
+    for (const p of [PAYLOADS[0]!, PAYLOADS[1]!, PAYLOADS[2]!, EVIL_REQUEST, idA, idB, `<b>q0</b>"'&`]) expect(text, p).toContain(p);
+    const misses = await page.locator('#worst-misses').innerText();
+    expect(misses).toContain(EVIL_REQUEST);
+    expect(misses).toContain(idB);
+    expect(await page.title()).toBe(`Backpack report — tiny ${PAYLOADS[0]}`);
+  });
+});
