@@ -70,3 +70,18 @@ describe('the token meter', () => {
     }
   });
 });
+
+describe('long texts', () => {
+  it('are counted as the sum of their lines (each with its newline)', async () => {
+    const { LINE_SUMMED_CHARS } = await import('./tokens.ts');
+    const m = new TokenMeter({ tools: [], skills: [], servers: [], plugins: [] }, 'anthropic', 'o200k');
+    const lines = Array.from({ length: 2000 }, (_, i) => `- mcp__server_${i % 7}__tool_${i}: Does thing ${i}.`);
+    const text = lines.join('\n');
+    expect(text.length).toBeGreaterThan(LINE_SUMMED_CHARS);
+    const perLine = lines.reduce((a, l, i) => a + countTokens(i < lines.length - 1 ? `${l}\n` : l), 0);
+    expect(m.text(text)).toBe(perLine);
+    // and that sum stays within 0.1% of counting the text whole
+    expect(Math.abs(perLine - countTokens(text)) / countTokens(text)).toBeLessThan(0.001);
+    expect(m.text('short text')).toBe(countTokens('short text'));
+  });
+});
