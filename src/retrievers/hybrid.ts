@@ -130,6 +130,8 @@ export class HybridRetriever implements Retriever, Describable {
   private built = false;
   private position = new Map<string, number>();
   private ids: string[] = [];
+  /** Position of each tool's id in code-unit order (the tie-break of `rankStable`). */
+  private idRank = new Uint32Array(0);
   private n = 0;
 
   /** `a` and `b` are child retrievers, or registry names (created with `createRetriever`). */
@@ -167,6 +169,9 @@ export class HybridRetriever implements Retriever, Describable {
     catalog.tools.forEach((t, i) => position.set(t.id, i));
     this.position = position;
     this.ids = catalog.tools.map((t) => t.id);
+    const order = this.ids.map((_, i) => i).sort((x, y) => (this.ids[x]! < this.ids[y]! ? -1 : this.ids[x]! > this.ids[y]! ? 1 : x - y));
+    this.idRank = new Uint32Array(this.ids.length);
+    order.forEach((p, r) => (this.idRank[p] = r));
     this.n = catalog.tools.length;
     this.built = true;
   }
@@ -184,7 +189,7 @@ export class HybridRetriever implements Retriever, Describable {
     if (this.options.method === 'zscore' && depth >= total && hasDenseScores(a) && hasDenseScores(b)) {
       // Every allowed tool from both children: take their score arrays instead of two ranked lists of the whole catalog.
       const [da, db] = await Promise.all([a.denseScores(request, rest), b.denseScores(request, rest)]);
-      return this.fuseZTaken([this.takeDense(da, allowed), this.takeDense(db, allowed)], k);
+      return this.fuseZDense([da, db], allowed, total, k);
     }
     const childContext: SearchContext = { ...rest, k: depth };
     const [ha, hb] = await Promise.all([a.search(request, childContext), b.search(request, childContext)]);
@@ -240,18 +245,70 @@ export class HybridRetriever implements Retriever, Describable {
     return this.fuseZTaken(taken, k);
   }
 
-  /** A child's dense scores as the tools it returned (allowed, finite), in catalog order. */
-  private takeDense(d: { scores: Float64Array; returned: Uint8Array }, allowed: Uint8Array | undefined): Taken {
-    const positions: number[] = [];
-    const scores: number[] = [];
-    const seen = new Uint8Array(this.n);
-    for (let p = 0; p < this.n; p++) {
-      if (d.returned[p] !== 1 || (allowed !== undefined && allowed[p] !== 1) || !Number.isFinite(d.scores[p]!)) continue;
-      seen[p] = 1;
-      positions.push(p);
-      scores.push(d.scores[p]!);
+  /**
+   * `zscore` fusion straight from the children's dense arrays: the same sums as {@link fuseZTaken}
+   * over the tools each child returned (in catalog order), in typed arrays, with the first k kept
+   * by a bounded insertion on (score, id rank).
+   */
+  private fuseZDense(dense: readonly [{ scores: Float64Array; returned: Uint8Array }, { scores: Float64Array; returned: Uint8Array }], allowed: Uint8Array | undefined, total: number, k: number): Hit[] {
+    const n = this.n;
+    const fused = new Float64Array(n);
+    const inUnion = new Uint8Array(n);
+    const taken = dense.map(({ scores, returned }) => {
+      const ok = new Uint8Array(n);
+      let count = 0;
+      let low = 0;
+      let sum = 0;
+      for (let p = 0; p < n; p++) {
+        if (returned[p] !== 1 || (allowed !== undefined && allowed[p] !== 1)) continue;
+        const v = scores[p]!;
+        if (!Number.isFinite(v)) continue;
+        ok[p] = 1;
+        inUnion[p] = 1;
+        count++;
+        if (v < low) low = v;
+        sum += v;
+      }
+      return { scores, ok, count, low, sum };
+    });
+    taken.forEach(({ scores, ok, count, low, sum }, c) => {
+      if (total <= 0) return;
+      // zStats: absent tools take the lowest returned score (0 when every returned score is ≥ 0)
+      const missing = total - count;
+      const mean = (sum + missing * low) / total;
+      let squares = missing * (low - mean) * (low - mean);
+      for (let p = 0; p < n; p++) {
+        if (ok[p] === 1) {
+          const d = scores[p]! - mean;
+          squares += d * d;
+        }
+      }
+      const sd = Math.sqrt(squares / total);
+      if (!(sd > 0)) return;
+      const w = this.options.weights[c]!;
+      const absentTerm = w * ((low - mean) / sd);
+      for (let p = 0; p < n; p++) {
+        if (inUnion[p] === 0) continue;
+        fused[p] = fused[p]! + (ok[p] === 1 ? w * ((scores[p]! - mean) / sd) : absentTerm);
+      }
+    });
+    const rank = this.idRank;
+    const better = (x: number, y: number): boolean => fused[x]! > fused[y]! || (fused[x] === fused[y] && rank[x]! < rank[y]!);
+    const top: number[] = [];
+    for (let p = 0; p < n; p++) {
+      if (inUnion[p] === 0) continue;
+      if (top.length === k && !better(p, top[k - 1]!)) continue;
+      let lo = 0;
+      let hi = top.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (better(p, top[mid]!)) hi = mid;
+        else lo = mid + 1;
+      }
+      top.splice(lo, 0, p);
+      if (top.length > k) top.pop();
     }
-    return { positions, scores, seen, total: allowedCount(allowed, this.n) };
+    return top.map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
   }
 
   /** `zscore` fusion of the two children's returned tools (positions, scores), the first k by rankStable. */
