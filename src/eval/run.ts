@@ -2,7 +2,7 @@
  * The runner: every retriever over every case of the (shard of the) dataset, through the policy
  * layer, then the metrics. Deterministic except for timings.
  */
-import type { Case, Catalog } from '../catalog/types.ts';
+import type { Case, Catalog, Tool } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
 import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
@@ -11,7 +11,8 @@ import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retr
 import type { EvalInput } from './input.ts';
 import { strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
-import { DEFAULT_COUNTER } from '../tokens/count.ts';
+import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
+import type { Provider } from '../tokens/serialize.ts';
 import { catalogFacts, catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import type { Trace } from './traces.ts';
@@ -54,8 +55,15 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const create = opts.create ?? ((name: string) => createRetriever(name, shared));
   const makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}), ...opts.profileOptions }));
   const results: Results['retrievers'] = {};
-  let tokenMeter: TokenMeter | undefined;
-  const meter = (): TokenMeter => (tokenMeter ??= new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER));
+  // One meter per (provider, counter) for the whole run: counting 50,000 definitions once takes seconds.
+  const meters = new Map<string, TokenMeter>();
+  const meterFor: MeterFor = (provider, counter) => {
+    const key = `${provider}\u0000${counter}`;
+    let m = meters.get(key);
+    if (!m) meters.set(key, (m = new TokenMeter(input.catalog, provider, counter)));
+    return m;
+  };
+  const meter = (): TokenMeter => meterFor('anthropic', DEFAULT_COUNTER);
   const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
   for (const name of config.retrievers) {
@@ -77,9 +85,9 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     await profile.index(input.catalog);
     const indexMs = performance.now() - t0;
     const searcher = profile.searcher();
-    const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null);
+    const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, meterFor);
     const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
-    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null), cases, list, input, config, opts);
+    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, meterFor), cases, list, input, config, opts);
     const r = retrieverResults(cases, list, facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
     const sessions = strategySessions(cases, list, { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES });
     profiles[name] = {
@@ -171,6 +179,9 @@ async function otherMode(name: string, searcher: Retriever | null, makeTally: ((
   }
 }
 
+/** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
+type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
+
 /** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */
 class ExposureTally {
   readonly sticky: boolean;
@@ -178,6 +189,7 @@ class ExposureTally {
   /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers), and the tokens before search. */
   private readonly cache = new Map<string, { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined }>();
   private readonly position = new Map<string, number>();
+  private readonly tools: readonly Tool[];
   private readonly meter: TokenMeter;
   private readonly estimator: TokenMeter | undefined;
   private readonly placement: 'history' | 'prefix';
@@ -187,13 +199,15 @@ class ExposureTally {
     private readonly policy: Policy,
     catalog: Catalog,
     private readonly searches: boolean,
+    meterFor: MeterFor,
   ) {
     this.sticky = profile.sticky === true;
     this.searchLimit = profile.searchLimit;
     this.placement = profile.placement ?? 'history';
     catalog.tools.forEach((t, i) => this.position.set(t.id, i));
-    this.meter = new TokenMeter(catalog, profile.provider ?? 'anthropic', DEFAULT_COUNTER);
-    this.estimator = profile.estimator ? new TokenMeter(catalog, profile.provider ?? 'anthropic', profile.estimator) : undefined;
+    this.tools = catalog.tools;
+    this.meter = meterFor(profile.provider ?? 'anthropic', DEFAULT_COUNTER);
+    this.estimator = profile.estimator ? meterFor(profile.provider ?? 'anthropic', profile.estimator) : undefined;
   }
 
   private callerOf(caller: { callerScopes?: readonly string[]; role?: string }): Caller {
@@ -206,12 +220,30 @@ class ExposureTally {
     let entry = this.cache.get(key);
     if (!entry) {
       const b = this.profile.beforeSearch(this.callerOf(caller));
-      const eager = new Uint8Array(this.position.size);
-      for (const id of b.eager) eager[this.position.get(id)!] = 1;
-      entry = { eager, count: b.eager.length, tokens: this.meter.before(b).total, estimate: this.estimator?.before(b).total };
+      const eager = this.eagerMask(b.eager);
+      entry = { eager, count: b.eager.length, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total };
       this.cache.set(key, entry);
     }
     return entry;
+  }
+
+  /**
+   * The eager ids as a mask by position. Eager lists come in catalog order (the profile contract),
+   * so one walk along the catalog finds them without a lookup per id; an id out of order falls back
+   * to the position map.
+   */
+  private eagerMask(ids: readonly string[]): Uint8Array {
+    const tools = this.tools;
+    const mask = new Uint8Array(tools.length);
+    let j = 0;
+    for (let p = 0; p < tools.length && j < ids.length; p++) {
+      if (tools[p]!.id === ids[j]) {
+        mask[p] = 1;
+        j++;
+      }
+    }
+    for (; j < ids.length; j++) mask[this.position.get(ids[j]!)!] = 1;
+    return mask;
   }
 
   /** One case's exposure: its gold tools that are eager for its caller, and the case's exposure figures. */

@@ -35,13 +35,7 @@ export class TokenMeter {
   toolTokens(id: string): number {
     const i = this.position.get(id);
     if (i === undefined) throw new Error(`no tool "${id}" in the catalog`);
-    let n = this.perTool[i]!;
-    if (n < 0) {
-      const t = this.catalog.tools[i]!;
-      n = countTokens(serializeTool({ name: t.id, description: t.description, inputSchema: t.inputSchema }, this.provider), this.counter);
-      this.perTool[i] = n;
-    }
-    return n;
+    return this.toolTokensAt(i);
   }
 
   /** Tokens of definitions that are not (or not exactly) catalog tools: meta tools, cut descriptions. */
@@ -82,10 +76,26 @@ export class TokenMeter {
     return sum;
   }
 
-  /** Before any search: eager definitions + meta tools + advertisement. */
-  before(b: BeforeSearch): { eager: number; metaTools: number; advertisement: number; total: number } {
+  /** Tokens of one catalog tool by its position (counted once). */
+  toolTokensAt(i: number): number {
+    let n = this.perTool[i]!;
+    if (n < 0) {
+      const t = this.catalog.tools[i]!;
+      n = countTokens(serializeTool({ name: t.id, description: t.description, inputSchema: t.inputSchema }, this.provider), this.counter);
+      this.perTool[i] = n;
+    }
+    return n;
+  }
+
+  /**
+   * Before any search: eager definitions + meta tools + advertisement. `eagerMask` (by catalog
+   * position), when the caller has it, spares a lookup per eager id.
+   */
+  before(b: BeforeSearch, eagerMask?: Uint8Array): { eager: number; metaTools: number; advertisement: number; total: number } {
     let eager = 0;
-    for (const id of b.eager) eager += this.toolTokens(id);
+    if (eagerMask) {
+      for (let i = 0; i < eagerMask.length; i++) if (eagerMask[i] === 1) eager += this.toolTokensAt(i);
+    } else for (const id of b.eager) eager += this.toolTokens(id);
     const metaTools = this.definitionsTokens(b.metaTools);
     const advertisement = this.text(b.advertisement);
     return { eager, metaTools, advertisement, total: eager + metaTools + advertisement };
