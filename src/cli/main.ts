@@ -28,6 +28,7 @@ import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
+import { GateFailed, registerGateCommands } from './gate.ts';
 import { progressReporter } from './progress.ts';
 import { VERSION } from '../version.ts';
 
@@ -270,6 +271,8 @@ export function buildProgram(io: Io): Command {
       io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
     });
 
+  registerGateCommands(program, io);
+
   program
     .command('list')
     .description('Every registered retriever and profile, with a one-line description.')
@@ -439,6 +442,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.err(`error: ${err.describe()}\n`);
       return EXIT.badInput;
     }
+    if (err instanceof GateFailed) return err.exitCode;
     if (err instanceof GenerateParamsError) {
       io.err(`error: ${err.message}\n`);
       return EXIT.badInput;

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Backpack's own CI gate: evaluate MetaTool and the small preset (seed 7) and gate the figures
+# against the committed expectations in regressions/gate/ (exit 100 when a figure moved).
+# Re-bless after a deliberate change:
+#   scripts/ci-gate.sh --bless "why the figures moved"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${TMPDIR:-/tmp}/backpack-ci-gate"
+rm -rf "$out" && mkdir -p "$out"
+npx backpack eval --dataset metatool --retrievers bm25,hybrid --profiles codex,claude-code,hermes --out "$out/metatool" --quiet > /dev/null
+npx backpack generate --preset small --seed 7 --out "$out/small-7-data" --quiet > /dev/null
+npx backpack eval --dataset "$out/small-7-data" --retrievers bm25,namespace,gate --profiles static,codex,claude-code --out "$out/small-7" --quiet > /dev/null
+if [ "${1:-}" = "--bless" ]; then
+  for s in metatool small-7; do npx backpack bless --results "$out/$s" --expect "regressions/gate/$s.yaml" --reason "${2:?give a reason}"; done
+  exit 0
+fi
+status=0
+for s in metatool small-7; do
+  npx backpack gate --expect "regressions/gate/$s.yaml" --results "$out/$s" || status=$?
+done
+exit $status

@@ -1,0 +1,79 @@
+/**
+ * The figures a regression file may pin, and where each is read in `results.json`:
+ *
+ * - a metric id of the overall table (`top1`, `recall@5`, `noToolFalsePositiveRate`,
+ *   `scopeLeakCount`, `visible`, …; the counts `cases`, `gradedCases`, … as sanity figures) —
+ *   `retrievers.<name>.metrics.overall[id]` or `profiles.<name>.metrics.overall[id]`;
+ * - a token figure of a profile, `tokens.<field>` — `profiles.<name>.tokens.<field>`.
+ *
+ * Timings (`indexMs`, `p50Ms`, `p95Ms`, `peakRssMb`) are refused: they vary run to run, and the
+ * gate only checks deterministic figures.
+ */
+import type { Results } from '../eval/results.ts';
+import { didYouMean } from '../catalog/suggest.ts';
+import { METRICS, parseMetricId, type MetricId } from '../metrics/ids.ts';
+
+/** Which way a figure should move: `none` for counts (any change beyond tolerance is a change for the worse). */
+export type Direction = 'higher' | 'lower' | 'none';
+
+/** Token figures of a profile the gate reads, and which way is better. */
+export const TOKEN_FIGURES = {
+  beforeSearch: 'lower',
+  beforeSearchPerCase: 'lower',
+  perSearch: 'lower',
+  perCase: 'lower',
+  session12Uncached: 'lower',
+  session12Cached: 'lower',
+  cacheInvalidation: 'lower',
+  visiblePer1kTokens: 'higher',
+  recall5Per1kTokens: 'higher',
+} as const satisfies Record<string, Direction>;
+
+export type TokenField = keyof typeof TOKEN_FIGURES;
+
+/** The token figures `bless` pins for a new profile. */
+export const DEFAULT_TOKEN_FIGURES: readonly TokenField[] = ['beforeSearch', 'perSearch', 'session12Uncached', 'session12Cached'];
+
+export type Figure = { kind: 'metric'; key: string; metric: MetricId; direction: Direction } | { kind: 'tokens'; key: string; field: TokenField; direction: Direction };
+
+const TOKEN_PREFIX = 'tokens.';
+
+/** Parse a figure key of a regression file; throws an Error (with a "did you mean") on an unknown one. */
+export function parseFigure(key: string): Figure {
+  if (key.startsWith(TOKEN_PREFIX)) {
+    const field = key.slice(TOKEN_PREFIX.length);
+    if (!Object.prototype.hasOwnProperty.call(TOKEN_FIGURES, field)) {
+      throw new Error(`unknown token figure "${key}"${didYouMean(field, Object.keys(TOKEN_FIGURES))} (token figures: ${Object.keys(TOKEN_FIGURES).map((f) => TOKEN_PREFIX + f).join(', ')})`);
+    }
+    return { kind: 'tokens', key, field: field as TokenField, direction: TOKEN_FIGURES[field as TokenField] };
+  }
+  const metric = parseMetricId(key);
+  const info = METRICS[metric.kind];
+  if (info.group === 'cost') throw new Error(`"${key}" is a timing, which varies from run to run: the gate checks deterministic figures only`);
+  return { kind: 'metric', key, metric, direction: info.higherIsBetter === null ? 'none' : info.higherIsBetter ? 'higher' : 'lower' };
+}
+
+/** Whether a figure is the mean of a per-case score (so a paired test over cases applies to it). */
+export function isPerCaseMean(f: Figure): boolean {
+  if (f.kind !== 'metric') return false;
+  return METRICS[f.metric.kind].group === 'quality' && f.metric.kind !== 'scopeLeakCount';
+}
+
+/** The strategies of a results file (retrievers, then profiles), by name. */
+export function strategyNames(r: Results): string[] {
+  return [...Object.keys(r.retrievers), ...Object.keys(r.profiles ?? {})];
+}
+
+/**
+ * The value of a figure for one strategy of a results file: `undefined` when the strategy lacks it
+ * (a profile without search has no `top1`; a retriever has no token figures).
+ */
+export function figureValue(r: Results, strategy: string, f: Figure): number | undefined {
+  const own = Object.prototype.hasOwnProperty;
+  const s = own.call(r.retrievers, strategy) ? r.retrievers[strategy] : r.profiles && own.call(r.profiles, strategy) ? r.profiles[strategy] : undefined;
+  if (!s) return undefined;
+  let v: unknown;
+  if (f.kind === 'metric') v = s.metrics?.overall?.[f.key];
+  else v = (s as { tokens?: Record<string, unknown> }).tokens?.[f.field];
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}

@@ -1,0 +1,278 @@
+/**
+ * The CI gate: compare the figures of a results folder with the expected figures of a regression
+ * file, one verdict per figure.
+ *
+ * With `delta = actual − expected` and the allowance `T = max(abs, rel × |expected|)` (per figure,
+ * else `defaults.tolerance`, else abs 0.005), and "better" meaning higher for metrics whose
+ * `higherIsBetter` is true, lower for the others and for token figures:
+ *
+ * | verdict    | when                                                                         |
+ * | ---------- | ---------------------------------------------------------------------------- |
+ * | `OK`       | `|delta| ≤ T`                                                                |
+ * | `IMPROVED` | `|delta| > T` in the better direction (fails only under `--strict`)          |
+ * | `OKISH`    | `T < |delta| ≤ 1.5 T` in the worse direction                                 |
+ * | `FAIL`     | `|delta| > 1.5 T` in the worse direction                                     |
+ * | `MISSING`  | the strategy or the figure is not in the results (fails)                     |
+ *
+ * Unlike anserini's gate (`|| actual > expected`), an improvement is never silently OK: it is
+ * IMPROVED, and `--strict` fails until the figures are blessed again. Counts (`cases`, …) have no
+ * better direction: any change beyond T is treated as worse. `scopeLeakCount` tolerates nothing:
+ * any leak is FAIL whatever the file expects or tolerates. A comparison carries a slack of
+ * 1e-9 × max(1, |expected|) so values that went through JSON compare equal.
+ *
+ * With a baseline run, each figure that is a mean of per-case scores (top1, recall@k, mrr@10,
+ * ndcg@10, noToolFalsePositiveRate, …) gets the p-value of a paired test between the baseline and
+ * the current run over the same cases (see `significance.ts`). When `significance.require` is
+ * true, a FAIL whose drop is not significant (p ≥ alpha) becomes `OKISH (not significant)`.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { InputError } from '../catalog/errors.ts';
+import { readRunDir } from '../eval/files.ts';
+import { loadEvalInput, type EvalInput } from '../eval/input.ts';
+import { caseLabel, catalogFacts, type DatasetSource } from '../eval/results.ts';
+import type { EvalRun } from '../eval/run.ts';
+import { evaluate } from '../metrics/aggregate.ts';
+import type { CaseResult } from '../metrics/types.ts';
+import { figureValue, isPerCaseMean, strategyNames, type Direction, type Figure } from './figures.ts';
+import { readRegressionFile } from './file.ts';
+import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
+import { DEFAULT_ALPHA, DEFAULT_SAMPLES, pairedTest, type SignificanceMethod } from './significance.ts';
+
+export type Status = 'OK' | 'OKISH' | 'IMPROVED' | 'FAIL' | 'MISSING';
+
+export const STATUSES: readonly Status[] = ['OK', 'OKISH', 'IMPROVED', 'FAIL', 'MISSING'];
+
+/** The exit code of a gate that failed (promptfoo's convention; 1 is Backpack failing, 2 bad input). */
+export const GATE_FAILED_EXIT = 100;
+
+export interface Verdict {
+  strategy: string;
+  figure: string;
+  status: Status;
+  expected: number;
+  /** null when MISSING. */
+  actual: number | null;
+  /** actual − expected; null when MISSING. */
+  delta: number | null;
+  /** The allowance T in the figure's units (OKISH up to 1.5 T). */
+  tolerance: number;
+  direction: Direction;
+  /** The paired test against the baseline, when one was computed for this figure. */
+  significance?: { method: SignificanceMethod; p: number; pairs: number; meanDelta: number };
+  /** A FAIL reported as OKISH because the drop is not significant (significance.require). */
+  notSignificant?: boolean;
+  /** Why a figure is MISSING, or why scopeLeakCount failed. */
+  note?: string;
+}
+
+export interface GateReport {
+  file: string;
+  results: string;
+  baseline: string | null;
+  dataset: { expected: { name: string; catalogSha256: string }; actual: { name: string; catalogSha256: string } };
+  strict: boolean;
+  significance: { method: SignificanceMethod; samples: number; alpha: number; require: boolean; computed: boolean };
+  warnings: string[];
+  verdicts: Verdict[];
+  counts: Record<Status, number>;
+  /** Verdicts that fail the gate: FAIL, MISSING, and IMPROVED under --strict. */
+  failures: number;
+  exitCode: 0 | typeof GATE_FAILED_EXIT;
+}
+
+/** The allowance of a tolerance around `expected`: the larger of `abs` and `rel × |expected|`. */
+export function allowance(tol: Tolerance, expected: number): number {
+  return Math.max(tol.abs ?? 0, (tol.rel ?? 0) * Math.abs(expected));
+}
+
+/** The verdict of one figure (before significance), see the module comment. */
+export function judge(expected: number, actual: number, tolerance: number, direction: Direction): { status: Exclude<Status, 'MISSING'>; delta: number } {
+  const delta = actual - expected;
+  const eps = 1e-9 * Math.max(1, Math.abs(expected));
+  const size = Math.abs(delta);
+  if (size <= tolerance + eps) return { status: 'OK', delta };
+  const better = direction === 'higher' ? delta > 0 : direction === 'lower' ? delta < 0 : false;
+  if (better) return { status: 'IMPROVED', delta };
+  return { status: size <= 1.5 * tolerance + eps ? 'OKISH' : 'FAIL', delta };
+}
+
+export interface GateOptions {
+  /** The regression file. */
+  expect: string;
+  /** The results folder to gate. */
+  results: string;
+  /** A baseline results folder (overrides the file's `baseline`). */
+  baseline?: string;
+  strict?: boolean;
+  /** How to load a run's cases (tests may inject); default `loadEvalInput`. */
+  loadInput?: (source: DatasetSource) => EvalInput;
+}
+
+/** Per-case scores of one strategy of a run: case id → metric id → score. */
+type PerCase = Map<string, Record<string, number>>;
+
+function perCaseScores(run: EvalRun, strategy: string, input: EvalInput, ks: readonly number[]): PerCase {
+  const details = run.details[strategy] ?? [];
+  const byId = new Map(input.cases.map((c) => [c.id, c]));
+  const results: CaseResult[] = [];
+  const labels = [];
+  for (const d of details) {
+    const c = byId.get(d.caseId);
+    if (!c) continue; // a case the dataset no longer has: cannot be scored
+    labels.push(caseLabel(c));
+    results.push({ caseId: d.caseId, ranked: d.ranked.map(([id]) => id), scopeLeaks: d.leaks?.length ?? 0, ...(d.eager ? { eager: d.eager } : {}) });
+  }
+  const ev = evaluate(labels, results, catalogFacts(input.catalog), ks);
+  return new Map(ev.perCase.map((p) => [p.caseId, p.scores]));
+}
+
+function scoresOf(perCase: PerCase, key: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, scores] of perCase) {
+    const v = scores[key];
+    if (v !== undefined) out.set(id, v);
+  }
+  return out;
+}
+
+function short(sha: string): string {
+  return sha.slice(0, 12);
+}
+
+/** Run the gate. Throws `InputError` on a bad file or folder, or when nothing could be evaluated. */
+export function runGate(opts: GateOptions): GateReport {
+  const file = readRegressionFile(opts.expect);
+  const run = readRunDir(opts.results);
+  const r = run.results;
+  const spec = file.spec;
+  const warnings = [...file.warnings];
+  const strict = opts.strict === true;
+
+  if (r.dataset.catalogSha256 !== spec.dataset.catalogSha256) {
+    warnings.push(`the results' catalog sha256 ${short(r.dataset.catalogSha256)}… differs from the file's ${short(spec.dataset.catalogSha256)}… (blessed on another catalog): figures may move for that reason alone`);
+  }
+  if (r.dataset.name !== spec.dataset.name) warnings.push(`the results are of dataset "${r.dataset.name}", the file's figures of "${spec.dataset.name}"`);
+  const inResults = strategyNames(r);
+  const inFile = [...file.figures.keys()];
+  for (const name of inResults) if (!file.figures.has(name)) warnings.push(`strategy "${name}" is in the results but not in ${opts.expect}: not gated`);
+  const present = inFile.filter((n) => inResults.includes(n));
+  if (!present.length) {
+    throw new InputError(`nothing to evaluate: none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ') || 'none'})`, { file: opts.results });
+  }
+
+  const sig = {
+    method: spec.significance?.method ?? 'randomization',
+    samples: spec.significance?.samples ?? DEFAULT_SAMPLES,
+    alpha: spec.significance?.alpha ?? DEFAULT_ALPHA,
+    require: spec.significance?.require ?? false,
+    computed: false,
+  };
+
+  // The baseline run and the per-case scores of both runs, when a paired test is possible.
+  const baselineDir = opts.baseline !== undefined ? resolve(opts.baseline) : spec.baseline !== undefined ? (isAbsolute(spec.baseline) ? spec.baseline : resolve(dirname(opts.expect), spec.baseline)) : null;
+  let paired: { base: EvalRun; input: EvalInput; ks: number[] } | undefined;
+  let base: EvalRun | undefined;
+  if (baselineDir !== null) {
+    if (opts.baseline === undefined && !existsSync(baselineDir)) {
+      // The file's baseline is a convenience: a checkout without that folder gates without p-values.
+      warnings.push(`significance skipped: the file's baseline ${baselineDir} does not exist`);
+    } else base = readRunDir(baselineDir);
+  }
+  if (base) {
+    let input: EvalInput | undefined;
+    try {
+      input = (opts.loadInput ?? loadEvalInput)(r.dataset.source);
+    } catch (err) {
+      warnings.push(`significance skipped: the run's dataset (${JSON.stringify(r.dataset.source)}) could not be loaded: ${err instanceof InputError ? err.describe() : (err as Error).message}`);
+    }
+    if (input && input.catalogSha256 !== r.dataset.catalogSha256) {
+      warnings.push(`significance skipped: the dataset at ${JSON.stringify(r.dataset.source)} has changed since the run (catalog sha256 ${short(input.catalogSha256)}…, the run's ${short(r.dataset.catalogSha256)}…)`);
+      input = undefined;
+    }
+    if (input) paired = { base, input, ks: r.config.ks };
+  } else if (baselineDir === null && sig.require) {
+    warnings.push('significance.require is set but no baseline run was given (--baseline or the file\'s baseline): drops beyond the margin fail untested');
+  }
+
+  const verdicts: Verdict[] = [];
+  const defaults = spec.defaults?.tolerance ?? DEFAULT_TOLERANCE;
+  for (const name of inFile) {
+    const expectation = spec.strategies[name]!;
+    const has = inResults.includes(name);
+    let current: PerCase | undefined;
+    let baseline: PerCase | undefined;
+    if (has && paired && file.figures.get(name)!.some(isPerCaseMean)) {
+      if (!strategyNames(paired.base.results).includes(name)) warnings.push(`strategy "${name}" is not in the baseline run: no p-values for it`);
+      else {
+        try {
+          current = perCaseScores(run, name, paired.input, paired.ks);
+          baseline = perCaseScores(paired.base, name, paired.input, paired.ks);
+        } catch (err) {
+          warnings.push(`significance skipped for ${name}: ${(err as Error).message}`);
+        }
+      }
+    }
+    for (const f of file.figures.get(name)!) {
+      const expected = expectation.figures[f.key]!;
+      const leak = f.kind === 'metric' && f.metric.kind === 'scopeLeakCount';
+      const tolerance = leak ? 0 : allowance(expectation.tolerance?.[f.key] ?? defaults, expected);
+      const base = { strategy: name, figure: f.key, expected, tolerance, direction: f.direction };
+      const actual = has ? figureValue(r, name, f) : undefined;
+      if (actual === undefined) {
+        verdicts.push({ ...base, status: 'MISSING', actual: null, delta: null, note: has ? `${f.key} is not in the results for ${name}` : `strategy ${name} is not in the results` });
+        continue;
+      }
+      const j = judge(expected, actual, tolerance, f.direction);
+      const v: Verdict = { ...base, status: j.status, actual, delta: j.delta };
+      if (leak && actual > 0) {
+        v.status = 'FAIL';
+        v.note = 'scope leaks tolerate nothing';
+      }
+      if (current && baseline && isPerCaseMean(f)) {
+        const t = pairedTest(scoresOf(baseline, f.key), scoresOf(current, f.key), { method: sig.method, samples: sig.samples, seed: `backpack-gate/${name}/${f.key}` });
+        if (t) {
+          v.significance = { method: sig.method, p: t.p, pairs: t.pairs, meanDelta: t.meanDelta };
+          sig.computed = true;
+          if (v.status === 'FAIL' && sig.require && t.p >= sig.alpha) {
+            v.status = 'OKISH';
+            v.notSignificant = true;
+          }
+        }
+      }
+      verdicts.push(v);
+    }
+  }
+  if (verdicts.every((v) => v.status === 'MISSING')) {
+    throw new InputError(`nothing to evaluate: none of the file's figures is in the results (${verdicts.map((v) => `${v.strategy} ${v.figure}`).join(', ')})`, { file: opts.results });
+  }
+
+  const counts = Object.fromEntries(STATUSES.map((s) => [s, verdicts.filter((v) => v.status === s).length])) as Record<Status, number>;
+  const failures = counts.FAIL + counts.MISSING + (strict ? counts.IMPROVED : 0);
+  return {
+    file: opts.expect,
+    results: opts.results,
+    baseline: baselineDir,
+    dataset: { expected: { ...spec.dataset }, actual: { name: r.dataset.name, catalogSha256: r.dataset.catalogSha256 } },
+    strict,
+    significance: sig,
+    warnings,
+    verdicts,
+    counts,
+    failures,
+    exitCode: failures > 0 ? GATE_FAILED_EXIT : 0,
+  };
+}
+
+/**
+ * Thrown by the `gate` command after it printed its verdicts when the gate failed; the CLI maps it
+ * to its `exitCode` (100).
+ */
+export class GateFailed extends Error {
+  readonly exitCode = GATE_FAILED_EXIT;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'GateFailed';
+  }
+}

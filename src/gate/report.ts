@@ -1,0 +1,112 @@
+/**
+ * The gate's verdicts for people (aligned lines), for scripts (JSON) and for CI systems (JUnit
+ * XML: one `<testsuite>` per strategy, one `<testcase>` per figure, `<failure>` for a FAIL — and
+ * for an IMPROVED under `--strict` — and `<error>` for a MISSING figure).
+ *
+ * The JUnit here is written by the gate rather than by `src/report/junit.ts`: that reporter's
+ * checks are two-sided bounds on metric ids, and cannot carry OKISH, IMPROVED, p-values or token
+ * figures. The escaping is the same (`escapeXml`).
+ */
+import { escapeXml } from '../report/escape.ts';
+import type { GateReport, Verdict } from './gate.ts';
+
+/** A figure value: at most 6 significant digits. */
+export function num(x: number): string {
+  return String(Number(x.toPrecision(6)));
+}
+
+/** A delta, signed, at most 4 significant digits. */
+export function signed(x: number): string {
+  const s = String(Number(x.toPrecision(4)));
+  return x > 0 ? `+${s}` : x === 0 ? '0' : s;
+}
+
+/** A p-value: 3 decimals, or 2 significant digits below 0.001 (`0.00025`). */
+export function pValue(p: number): string {
+  return p >= 0.001 ? p.toFixed(3) : String(Number(p.toPrecision(2)));
+}
+
+/** The status column: `OKISH (not significant, p=0.210)` for a FAIL the test did not confirm. */
+export function statusText(v: Verdict): string {
+  return v.notSignificant ? `OKISH (not significant, p=${pValue(v.significance!.p)})` : v.status;
+}
+
+/** One line per figure, then hints and a summary line (warnings are separate: `report.warnings`). */
+export function gateLines(report: GateReport, blessCommand: string): string[] {
+  const vs = report.verdicts;
+  const w = (f: (v: Verdict) => string) => Math.max(...vs.map((v) => f(v).length));
+  const ws = w(statusText);
+  const wn = w((v) => v.strategy);
+  const wf = w((v) => v.figure);
+  const lines = vs.map((v) => {
+    const head = `${statusText(v).padEnd(ws)}  ${v.strategy.padEnd(wn)}  ${v.figure.padEnd(wf)}`;
+    if (v.status === 'MISSING') return `${head}  expected ${num(v.expected)}  actual -  (${v.note})`;
+    const parts = [`expected ${num(v.expected)}`, `actual ${num(v.actual!)}`, `delta ${signed(v.delta!)}`, `tolerance ±${num(v.tolerance)}`];
+    if (v.significance) parts.push(`p=${pValue(v.significance.p)} (${v.significance.pairs} paired cases)`);
+    if (v.note) parts.push(`(${v.note})`);
+    return `${head}  ${parts.join('  ')}`;
+  });
+  const c = report.counts;
+  if (c.IMPROVED) {
+    lines.push(
+      `hint: ${c.IMPROVED} figure${c.IMPROVED > 1 ? 's' : ''} improved beyond tolerance${report.strict ? ', which fails under --strict' : ''}: ` +
+        `lock ${c.IMPROVED > 1 ? 'them' : 'it'} in with ${blessCommand}`,
+    );
+  }
+  const parts = (['OK', 'OKISH', 'IMPROVED', 'FAIL', 'MISSING'] as const).filter((s) => c[s]).map((s) => `${c[s]} ${s}`);
+  lines.push(`gate: ${vs.length} figure${vs.length === 1 ? '' : 's'}: ${parts.join(', ')} → ${report.exitCode === 0 ? 'passed' : `failed (exit ${report.exitCode})`}`);
+  return lines;
+}
+
+/** The report as JSON for scripts (the documented shape in docs/gate.md). */
+export function gateJson(report: GateReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+function attr(s: string): string {
+  return escapeXml(s).replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+}
+
+function describe(v: Verdict): string {
+  if (v.status === 'MISSING') return `${v.figure}: ${v.note ?? 'missing'} (expected ${num(v.expected)})`;
+  const p = v.significance ? `, p=${pValue(v.significance.p)}` : '';
+  return `${v.figure} ${statusText(v)}: expected ${num(v.expected)}, actual ${num(v.actual!)}, delta ${signed(v.delta!)}, tolerance ±${num(v.tolerance)}${p}${v.note ? ` (${v.note})` : ''}`;
+}
+
+/** JUnit XML of the verdicts (strategies in file order). */
+export function gateJunit(report: GateReport): string {
+  const failed = (v: Verdict) => v.status === 'FAIL' || (report.strict && v.status === 'IMPROVED');
+  const byStrategy = new Map<string, Verdict[]>();
+  for (const v of report.verdicts) {
+    const list = byStrategy.get(v.strategy) ?? [];
+    list.push(v);
+    byStrategy.set(v.strategy, list);
+  }
+  const all = report.verdicts;
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(`<testsuites name="backpack gate" tests="${all.length}" failures="${all.filter(failed).length}" errors="${all.filter((v) => v.status === 'MISSING').length}">`);
+  const dataset = report.dataset.actual.name;
+  for (const [name, vs] of byStrategy) {
+    out.push(`  <testsuite name="${attr(name)}" tests="${vs.length}" failures="${vs.filter(failed).length}" errors="${vs.filter((v) => v.status === 'MISSING').length}" skipped="0">`);
+    out.push('    <properties>');
+    for (const [k, v] of [
+      ['dataset', dataset],
+      ['catalogSha256', report.dataset.actual.catalogSha256],
+      ['expectedCatalogSha256', report.dataset.expected.catalogSha256],
+      ['strict', String(report.strict)],
+    ] as const) {
+      out.push(`      <property name="${attr(k)}" value="${attr(v)}"/>`);
+    }
+    out.push('    </properties>');
+    for (const v of vs) {
+      const open = `    <testcase classname="${attr(`${dataset}.${name}`)}" name="${attr(v.figure)}">`;
+      const text = escapeXml(describe(v)).replace(/\r/g, '&#13;');
+      if (v.status === 'MISSING') out.push(`${open}<error message="${attr(describe(v))}" type="missing">${text}</error></testcase>`);
+      else if (failed(v)) out.push(`${open}<failure message="${attr(describe(v))}" type="${v.status === 'FAIL' ? 'regression' : 'improved-strict'}">${text}</failure></testcase>`);
+      else out.push(`${open}<system-out>${text}</system-out></testcase>`);
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,319 @@
+/**
+ * The CI gate end to end on a generated catalog (tiny preset, seed 5): bless a run, gate runs
+ * against it through the command line (`registerGateCommands` on a fresh commander program, with
+ * main's exit-code mapping), and the exit codes, lines and log that CI relies on.
+ */
+import { Command, CommanderError } from 'commander';
+import { XMLParser } from 'fast-xml-parser';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeDataset } from '../src/catalog/dataset-files.ts';
+import { isInputError } from '../src/catalog/errors.ts';
+import { GateFailed, registerGateCommands } from '../src/cli/gate.ts';
+import { writeRunDir } from '../src/eval/files.ts';
+import { loadEvalInput, type EvalInput } from '../src/eval/input.ts';
+import { makeConfig, runEval, type EvalRun } from '../src/eval/run.ts';
+import { parseRegression } from '../src/gate/file.ts';
+import { schemaBlock } from '../src/gate/schema.ts';
+import { num, signed } from '../src/gate/report.ts';
+import { generate, resolveParams } from '../src/generate/index.ts';
+import { PACKAGE_ROOT } from '../src/version.ts';
+import { tempDir } from './helpers.ts';
+
+const tmp = tempDir('gate');
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io = { out: (s: string) => void (out += s), err: (s: string) => void (err += s) };
+  const program = new Command().name('backpack').exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+  registerGateCommands(program, io);
+  // The mapping of src/cli/main.ts `main()`, with its GateFailed line.
+  let code = 0;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof GateFailed) code = e.exitCode;
+    else if (e instanceof CommanderError) code = e.exitCode === 0 ? 0 : 2;
+    else if (isInputError(e)) {
+      io.err(`error: ${e.describe()}\n`);
+      code = 2;
+    } else {
+      io.err(`backpack failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+      code = 1;
+    }
+  }
+  return { code, out, err };
+}
+
+/** The lines of `out` for one strategy and figure. */
+function line(out: string, strategy: string, figure: string): string {
+  const l = out.split('\n').find((x) => new RegExp(`^\\S.*?\\s${strategy.replace(/[-]/g, '\\-')}\\s+${figure.replace(/[@.]/g, '\\$&')}\\s`).test(x));
+  if (!l) throw new Error(`no line for ${strategy} ${figure} in:\n${out}`);
+  return l;
+}
+
+const LOG_LINE = /^\d{4}-\d{2}-\d{2} (-|[0-9a-f]{12}) [0-9a-f]{12} .+$/;
+const logLines = (file: string): string[] => readFileSync(`${file}.log.md`, 'utf8').split('\n').filter((l) => LOG_LINE.test(l));
+
+let input: EvalInput;
+let run: EvalRun;
+const dirs = { a: join(tmp, 'run-a'), low: join(tmp, 'run-low'), leak: join(tmp, 'run-leak') };
+
+/** A copy of `run` whose `bm25` is bm25-plain's results: a lower top-1 under the same name. */
+function lowered(r: EvalRun): EvalRun {
+  return { results: { ...r.results, retrievers: { ...r.results.retrievers, bm25: r.results.retrievers['bm25-plain']! } }, details: { ...r.details, bm25: r.details['bm25-plain']! } };
+}
+
+beforeAll(async () => {
+  const g = generate(resolveParams('tiny', 5));
+  const datasetDir = join(tmp, 'tiny-5');
+  writeDataset(datasetDir, g.dataset, g.manifest);
+  input = loadEvalInput({ kind: 'dataset', ref: datasetDir, split: null });
+  run = await runEval(input, makeConfig(['bm25', 'bm25-plain'], [1, 5, 10], { bm25: null, 'bm25-plain': null, codex: null }, null, false, ['codex']));
+  writeRunDir(dirs.a, run, input.cases, input.catalog);
+  writeRunDir(dirs.low, lowered(run), input.cases, input.catalog);
+  const leaky = structuredClone(run.results);
+  leaky.retrievers.bm25!.metrics.overall.scopeLeakCount = 2;
+  writeRunDir(dirs.leak, { results: leaky, details: run.details }, input.cases, input.catalog);
+}, 120_000);
+
+describe('backpack bless then gate', () => {
+  const file = join(tmp, 'expected.yaml');
+
+  it('blesses a run into a new file and logs exactly one line', async () => {
+    const r = await cli('bless', '--results', dirs.a, '--expect', file, '--reason', 'first figures');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^wrote .*expected\.yaml\n {2}bm25: \d+ figures \(top1, recall@1, recall@5, recall@10, mrr@10, ndcg@10, noToolFalsePositiveRate, scopeLeakCount, cases\)/);
+    expect(r.out).toMatch(/codex: .*visible.*tokens\.beforeSearch, tokens\.perSearch, tokens\.session12Uncached, tokens\.session12Cached\)/);
+    const lines = logLines(file);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`${new Date().toISOString().slice(0, 10)} - ${run.results.dataset.catalogSha256.slice(0, 12)} first figures`);
+    const spec = parseDocument(readFileSync(file, 'utf8')).toJS();
+    expect(spec.dataset).toEqual({ name: run.results.dataset.name, catalogSha256: run.results.dataset.catalogSha256 });
+    expect(Object.keys(spec.strategies)).toEqual(['bm25', 'bm25-plain', 'codex']);
+  });
+
+  it('gates the same run: exit 0, every figure OK', async () => {
+    const r = await cli('gate', '--expect', file, '--results', dirs.a);
+    expect(r.code, r.out + r.err).toBe(0);
+    const figureLines = r.out.split('\n').filter((l) => /^(OK|OKISH|IMPROVED|FAIL|MISSING)\s/.test(l));
+    expect(figureLines.length).toBeGreaterThan(20);
+    expect(figureLines.every((l) => l.startsWith('OK '))).toBe(true);
+    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`expected ${num(run.results.retrievers.bm25!.metrics.overall.top1!)}\\s+actual ${num(run.results.retrievers.bm25!.metrics.overall.top1!)}\\s+delta 0\\s+tolerance ±0\\.005`));
+    expect(r.out).toMatch(/gate: \d+ figures: \d+ OK → passed\n$/);
+    expect(r.err).toBe('');
+  });
+
+  it('fails a lowered top-1 with exit 100 and the line naming figure, expected, actual and delta', async () => {
+    const r = await cli('gate', '--expect', file, '--results', dirs.low);
+    expect(r.code).toBe(100);
+    const want = run.results.retrievers.bm25!.metrics.overall.top1!;
+    const got = run.results.retrievers['bm25-plain']!.metrics.overall.top1!;
+    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`^FAIL\\s+bm25\\s+top1\\s+expected ${num(want)}\\s+actual ${num(got)}\\s+delta ${signed(got - want).replace('+', '\\+')}\\s`));
+    expect(line(r.out, 'bm25-plain', 'top1')).toMatch(/^OK\s/);
+    expect(r.out).toMatch(/FAIL → failed \(exit 100\)\n$/);
+  });
+
+  it('prints the paired p-value against a baseline, and needs significance when the file says so', async () => {
+    const r = await cli('gate', '--expect', file, '--results', dirs.low, '--baseline', dirs.a);
+    expect(r.code).toBe(100);
+    const top1 = line(r.out, 'bm25', 'top1');
+    expect(top1).toMatch(new RegExp(`^FAIL .* p=0\\.\\d+ \\(${run.results.retrievers.bm25!.metrics.overall.gradedCases} paired cases\\)`));
+    expect(line(r.out, 'bm25-plain', 'top1')).toMatch(/p=1\.000/);
+    expect(line(r.out, 'bm25', 'cases')).not.toMatch(/p=/); // counts are not per-case means
+
+    // An alpha no p-value reaches: every drop is "not significant".
+    const lenient = join(tmp, 'lenient.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    doc.set('significance', { require: true, alpha: 1e-9 });
+    writeFileSync(lenient, doc.toString());
+    const s = await cli('gate', '--expect', lenient, '--results', dirs.low, '--baseline', dirs.a);
+    expect(s.code, s.out).toBe(0);
+    expect(line(s.out, 'bm25', 'top1')).toMatch(/^OKISH \(not significant, p=[^)]+\)\s+bm25\s+top1/);
+
+    // With the usual alpha the drop is significant and still fails.
+    doc.set('significance', { require: true, alpha: 0.05 });
+    writeFileSync(lenient, doc.toString());
+    expect((await cli('gate', '--expect', lenient, '--results', dirs.low, '--baseline', dirs.a)).code).toBe(100);
+  });
+
+  it('takes the baseline from the file (relative to it), and skips the test with a warning when it cannot run', async () => {
+    const withBase = join(tmp, 'with-baseline.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    doc.set('baseline', 'run-a');
+    writeFileSync(withBase, doc.toString());
+    const r = await cli('gate', '--expect', withBase, '--results', dirs.low);
+    expect(r.code).toBe(100);
+    expect(line(r.out, 'bm25', 'top1')).toMatch(/ p=0\.\d+ /);
+
+    doc.set('baseline', 'no-such-run');
+    writeFileSync(withBase, doc.toString());
+    const missing = await cli('gate', '--expect', withBase, '--results', dirs.low);
+    expect(missing.code).toBe(100);
+    expect(missing.err).toMatch(/warning: significance skipped: the file's baseline .*no-such-run does not exist/);
+    expect(missing.out).not.toMatch(/p=/);
+
+    // The run's dataset cannot be found: no p-values, a FAIL stays a FAIL even under require.
+    const lost = structuredClone(lowered(run));
+    lost.results.dataset.source = { kind: 'dataset', ref: join(tmp, 'gone'), split: null };
+    writeRunDir(join(tmp, 'run-lost'), lost, input.cases, input.catalog);
+    doc.set('baseline', 'run-a');
+    doc.set('significance', { require: true, alpha: 1e-9 });
+    writeFileSync(withBase, doc.toString());
+    const l = await cli('gate', '--expect', withBase, '--results', join(tmp, 'run-lost'));
+    expect(l.code).toBe(100);
+    expect(l.err).toMatch(/warning: significance skipped: the run's dataset .* could not be loaded/);
+    expect(line(l.out, 'bm25', 'top1')).toMatch(/^FAIL /);
+  });
+
+  it('fails a hand-raised expected top-1 (+0.2) even against an identical baseline, with p = 1', async () => {
+    const raised = join(tmp, 'raised.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    const want = run.results.retrievers.bm25!.metrics.overall.top1!;
+    doc.setIn(['strategies', 'bm25', 'figures', 'top1'], want + 0.2);
+    writeFileSync(raised, doc.toString());
+    const r = await cli('gate', '--expect', raised, '--results', dirs.a, '--baseline', dirs.a);
+    expect(r.code).toBe(100);
+    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`^FAIL\\s+bm25\\s+top1\\s+expected ${num(want + 0.2)}\\s+actual ${num(want)}\\s+delta -0\\.2\\s+tolerance ±0\\.005\\s+p=1\\.000`));
+  });
+
+  it('reports an improvement as IMPROVED (exit 0) with a bless hint, and fails it under --strict', async () => {
+    const low = join(tmp, 'low.yaml');
+    expect((await cli('bless', '--results', dirs.low, '--expect', low, '--reason', 'figures of the plain variant')).code).toBe(0);
+    const r = await cli('gate', '--expect', low, '--results', dirs.a);
+    expect(r.code, r.out).toBe(0);
+    expect(line(r.out, 'bm25', 'top1')).toMatch(/^IMPROVED\s+bm25\s+top1\s.*delta \+0\.04/);
+    expect(line(r.out, 'bm25', 'noToolFalsePositiveRate')).toMatch(/^IMPROVED\s.*delta -0\.2/); // lower is better
+    expect(r.out).toMatch(/hint: \d+ figures improved beyond tolerance: lock them in with backpack bless --results \S+ --expect \S+low\.yaml --reason/);
+    const strict = await cli('gate', '--expect', low, '--results', dirs.a, '--strict');
+    expect(strict.code).toBe(100);
+    expect(strict.out).toMatch(/improved beyond tolerance, which fails under --strict/);
+    // After blessing the better figures, --strict passes.
+    expect((await cli('bless', '--results', dirs.a, '--expect', low, '--reason', 'bm25 is back')).code).toBe(0);
+    expect((await cli('gate', '--expect', low, '--results', dirs.a, '--strict')).code).toBe(0);
+  });
+
+  it('warns when the catalog sha256 differs from the file\'s, without failing', async () => {
+    const other = join(tmp, 'other-catalog.yaml');
+    writeFileSync(other, readFileSync(file, 'utf8').replace(run.results.dataset.catalogSha256, 'f'.repeat(64)));
+    const r = await cli('gate', '--expect', other, '--results', dirs.a);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^warning: the results' catalog sha256 [0-9a-f]{12}… differs from the file's ffffffffffff…/m);
+  });
+
+  it('fails any scope leak, whatever the file expects or tolerates', async () => {
+    const leaks = join(tmp, 'leaks.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    doc.setIn(['strategies', 'bm25', 'figures', 'scopeLeakCount'], 2);
+    doc.setIn(['strategies', 'bm25', 'tolerance'], { scopeLeakCount: { abs: 5 } });
+    writeFileSync(leaks, doc.toString());
+    const r = await cli('gate', '--expect', leaks, '--results', dirs.leak);
+    expect(r.code).toBe(100);
+    expect(line(r.out, 'bm25', 'scopeLeakCount')).toMatch(/^FAIL\s+bm25\s+scopeLeakCount\s+expected 2\s+actual 2\s+delta 0\s+tolerance ±0\s+\(scope leaks tolerate nothing\)/);
+    expect(r.err).toMatch(/scopeLeakCount tolerates nothing; this tolerance is ignored/);
+    // and a leak against an expected 0 fails too
+    expect(line((await cli('gate', '--expect', file, '--results', dirs.leak)).out, 'bm25', 'scopeLeakCount')).toMatch(/^FAIL .*expected 0\s+actual 2/);
+  });
+
+  it('warns about strategies of the results that the file does not gate, and fails figures the results lack', async () => {
+    const some = join(tmp, 'some.json');
+    expect((await cli('bless', '--results', dirs.a, '--expect', some, '--strategies', 'bm25', '--reason', 'bm25 only')).code).toBe(0);
+    const spec = JSON.parse(readFileSync(some, 'utf8'));
+    expect(Object.keys(spec.strategies)).toEqual(['bm25']);
+    const r = await cli('gate', '--expect', some, '--results', dirs.a);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/warning: strategy "bm25-plain" is in the results but not in .*some\.json: not gated/);
+    expect(r.err).toMatch(/warning: strategy "codex"/);
+
+    spec.strategies.bm25.figures['recall@3'] = 0.5;
+    spec.strategies.hybrid = { figures: { top1: 0.5 } };
+    writeFileSync(some, JSON.stringify(spec));
+    const m = await cli('gate', '--expect', some, '--results', dirs.a);
+    expect(m.code).toBe(100);
+    expect(line(m.out, 'bm25', 'recall@3')).toMatch(/^MISSING .*\(recall@3 is not in the results for bm25\)/);
+    expect(line(m.out, 'hybrid', 'top1')).toMatch(/^MISSING .*\(strategy hybrid is not in the results\)/);
+  });
+
+  it('prints JSON verdicts and writes JUnit', async () => {
+    const junit = join(tmp, 'gate.junit.xml');
+    const r = await cli('gate', '--expect', file, '--results', dirs.low, '--json', '--junit', junit);
+    expect(r.code).toBe(100);
+    const report = JSON.parse(r.out);
+    expect(report.exitCode).toBe(100);
+    const v = report.verdicts.find((x: { strategy: string; figure: string }) => x.strategy === 'bm25' && x.figure === 'top1');
+    expect(v).toMatchObject({ status: 'FAIL', expected: run.results.retrievers.bm25!.metrics.overall.top1, actual: run.results.retrievers['bm25-plain']!.metrics.overall.top1, direction: 'higher', tolerance: 0.005 });
+    const xml = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junit, 'utf8'));
+    const suites = [xml.testsuites.testsuite].flat();
+    expect(suites.map((s: Record<string, string>) => s['@_name'])).toEqual(['bm25', 'bm25-plain', 'codex']);
+    expect(Number(suites[0]['@_failures'])).toBe(report.verdicts.filter((x: { strategy: string; status: string }) => x.strategy === 'bm25' && x.status === 'FAIL').length);
+    expect(Number(suites[1]['@_failures'])).toBe(0);
+  });
+
+  it('keeps comments and tolerances when blessing again, and logs one more line', async () => {
+    const kept = join(tmp, 'kept.yaml');
+    copyFileSync(file, kept);
+    const doc = parseDocument(readFileSync(kept, 'utf8'));
+    doc.setIn(['strategies', 'bm25', 'tolerance'], { top1: { abs: 0.02 } });
+    writeFileSync(kept, `${doc.toString()}# the end\n`.replace('  bm25:\n', '  bm25: # the default retriever\n'));
+    expect((await cli('bless', '--results', dirs.low, '--expect', kept, '--reason', 'one')).code).toBe(0);
+    expect((await cli('bless', '--results', dirs.a, '--expect', kept, '--reason', 'two')).code).toBe(0);
+    const text = readFileSync(kept, 'utf8');
+    expect(text).toMatch(/ {2}bm25:( # the default retriever\n| *\n +# the default retriever\n)/);
+    expect(text).toContain('# the end');
+    expect(parseDocument(text).getIn(['strategies', 'bm25', 'tolerance', 'top1', 'abs'])).toBe(0.02);
+    expect(logLines(kept).map((l) => l.split(' ').slice(3).join(' '))).toEqual(['one', 'two']);
+  });
+});
+
+describe('bad input exits 2', () => {
+  it('names the file, line and path of a bad regression file', async () => {
+    const bad = join(tmp, 'bad.yaml');
+    writeFileSync(bad, `schemaVersion: 1\ndataset:\n  name: x\n  catalogSha256: ${'a'.repeat(64)}\nstrategies:\n  bm25:\n    figures:\n      top1: high\n`);
+    const r = await cli('gate', '--expect', bad, '--results', dirs.a);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`error: ${bad}: line 8 ($.strategies.bm25.figures.top1): must be number\n`);
+  });
+
+  it('exits 2 when no strategy of the file is in the results', async () => {
+    const none = join(tmp, 'none.yaml');
+    writeFileSync(none, `schemaVersion: 1\ndataset:\n  name: x\n  catalogSha256: ${'a'.repeat(64)}\nstrategies:\n  hybrid:\n    figures:\n      top1: 0.5\n`);
+    const r = await cli('gate', '--expect', none, '--results', dirs.a);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/nothing to evaluate: none of the file's strategies \(hybrid\) is in the results \(bm25, bm25-plain, codex\)/);
+  });
+
+  it('exits 2 for a missing results folder, regression file or option', async () => {
+    expect((await cli('gate', '--expect', join(tmp, 'nope.yaml'), '--results', dirs.a)).err).toMatch(/nope\.yaml: no such regression file/);
+    expect((await cli('gate', '--expect', join(tmp, 'expected.yaml'), '--results', join(tmp, 'nowhere'))).code).toBe(2);
+    expect((await cli('gate', '--results', dirs.a)).code).toBe(2);
+  });
+
+  it('refuses to bless without --reason, and changes nothing', async () => {
+    const file = join(tmp, 'no-reason.yaml');
+    const r = await cli('bless', '--results', dirs.a, '--expect', file);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--reason is required/);
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.log.md`)).toBe(false);
+    expect((await cli('bless', '--results', dirs.a, '--expect', file, '--reason', '  ')).code).toBe(2);
+    expect((await cli('bless', '--results', dirs.a, '--expect', file, '--reason', 'x', '--strategies', 'bm26')).err).toMatch(/"bm26" is not in the results .*did you mean bm25/);
+  });
+});
+
+describe('docs/gate.md', () => {
+  const page = readFileSync(join(PACKAGE_ROOT, 'docs', 'gate.md'), 'utf8');
+
+  it('prints the JSON Schema the loader checks', () => {
+    expect(page).toContain(schemaBlock());
+  });
+
+  it('shows an example regression file that reads', () => {
+    const example = /```yaml\n([\s\S]*?)```/.exec(page)![1]!;
+    const file = parseRegression(example, 'example.yaml');
+    expect(Object.keys(file.spec.strategies)).toEqual(['bm25', 'codex']);
+    expect(file.warnings).toEqual([]);
+  });
+});
