@@ -28,6 +28,8 @@ import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
+import { ReviewRequired } from '../diff/errors.ts';
+import { registerDiffCommand } from './diff.ts';
 import { GateFailed, registerGateCommands } from './gate.ts';
 import { progressReporter } from './progress.ts';
 import { VERSION } from '../version.ts';
@@ -272,6 +274,7 @@ export function buildProgram(io: Io): Command {
     });
 
   registerGateCommands(program, io);
+  registerDiffCommand(program, io);
 
   program
     .command('list')
@@ -443,6 +446,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return EXIT.badInput;
     }
     if (err instanceof GateFailed) return err.exitCode;
+    if (err instanceof ReviewRequired) {
+      io.err(`${err.message}\n`);
+      return err.exitCode;
+    }
     if (err instanceof GenerateParamsError) {
       io.err(`error: ${err.message}\n`);
       return EXIT.badInput;

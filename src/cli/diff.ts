@@ -1,0 +1,156 @@
+/**
+ * `backpack diff`: the registry diff as a command. Registered on the program by `main.ts` with
+ * `registerDiffCommand(program, io)`. Exit codes: 0 nothing moved beyond the threshold, 100 a
+ * review is required (`ReviewRequired`, thrown after the report is written), 2 bad input, 1
+ * Backpack failed.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isDatasetDir } from '../catalog/dataset-files.ts';
+import { InputError } from '../catalog/errors.ts';
+import { loadCases } from '../catalog/loaders/cases.ts';
+import { isDirectory } from '../catalog/loaders/common.ts';
+import { isMetaToolDir } from '../catalog/loaders/metatool.ts';
+import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
+import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import { DEFAULT_DIFF_K, DEFAULT_DIFF_RETRIEVER, DEFAULT_THRESHOLD, diffCatalogs, diffJson, type DiffSide } from '../diff/diff.ts';
+import { ReviewRequired } from '../diff/errors.ts';
+import { formatDiffMarkdown, formatDiffText, verdict } from '../diff/format.ts';
+import { DEFAULT_SIMILARITY } from '../diff/near-duplicates.ts';
+import { createRetriever, retrieverEntries, retrieverNames } from '../retrievers/registry.ts';
+import { progressReporter } from './progress.ts';
+
+export interface DiffIo {
+  out(s: string): void;
+  err(s: string): void;
+}
+
+interface DiffCliOptions {
+  old: string;
+  new: string;
+  cases?: string;
+  format?: string;
+  retriever: string;
+  model?: string;
+  k: number;
+  threshold: number;
+  similarity: number;
+  json?: boolean;
+  out?: string;
+  cache: boolean;
+  timings?: boolean;
+  quiet?: boolean;
+}
+
+/** True if `ref` names a dataset (a dataset or MetaTool folder, or a name under `datasets/`) rather than a catalog file. */
+export function isDatasetRef(ref: string): boolean {
+  if (isDirectory(ref)) return isDatasetDir(ref) || isMetaToolDir(ref);
+  return !existsSync(ref) && /^[\w.-]+$/.test(ref) && isDirectory(join(DATASETS_DIR, ref));
+}
+
+/** One side of the diff: a dataset (with its cases and role map) or a catalog in any supported format. */
+export function loadDiffSide(ref: string, format?: string): { side: DiffSide; cases?: Case[] } {
+  if (format === undefined && isDatasetRef(ref)) {
+    const d = loadDataset(ref);
+    return { side: { label: ref, catalog: d.catalog, ...(d.roles ? { roles: d.roles } : {}) }, cases: d.cases };
+  }
+  return { side: { label: ref, catalog: loadCatalog(ref, format !== undefined ? { format } : {}) } };
+}
+
+/** Both catalogs' tools and skills (the new definition of a tool in both), to check cases against. */
+function unionCatalog(a: Catalog, b: Catalog): Catalog {
+  const ids = new Set(b.tools.map((t) => t.id));
+  const skills = new Set(b.skills.map((s) => s.name));
+  return { tools: [...b.tools, ...a.tools.filter((t) => !ids.has(t.id))], skills: [...b.skills, ...a.skills.filter((s) => !skills.has(s.name))], servers: b.servers, plugins: b.plugins };
+}
+
+function wholeNumber(flag: string, min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`${flag} must be a whole number ≥ ${min}`);
+    return Number(value);
+  };
+}
+
+function fraction(flag: string) {
+  return (value: string): number => {
+    const x = Number(value);
+    if (value.trim() === '' || !Number.isFinite(x) || x <= 0 || x > 1) throw new InvalidArgumentError(`${flag} must be a number in (0, 1]`);
+    return x;
+  };
+}
+
+export function registerDiffCommand(program: Command, io: DiffIo): Command {
+  return program
+    .command('diff')
+    .description(
+      'Registry diff: what changed between two catalogs (by content hash), which cases the change moves and who took whose top-1, near-duplicate tools in the new catalog with a "say what each is not for" fix. Exit 100 when an existing tool loses top-1 on --threshold cases or more (a review is required).',
+    )
+    .requiredOption('--old <path|name>', 'the catalog before: a dataset folder or name, or a catalog in any supported format')
+    .requiredOption('--new <path|name>', 'the catalog after (same forms)')
+    .option('--cases <file>', 'labelled cases (CSV or JSONL); default: the cases of --new (or --old) when it is a dataset')
+    .addOption(new Option('--format <name>', 'read both --old and --new as this catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
+    .option('--retriever <name>', 'retriever to rank with', DEFAULT_DIFF_RETRIEVER)
+    .option('--model <id|dir>', 'embedding model for embed and hybrid (default: the offline GloVe encoder)')
+    .option('--k <n>', 'cut-off of the top-k compared', wholeNumber('--k', 1), DEFAULT_DIFF_K)
+    .option('--threshold <n>', 'cases an existing tool may lose top-1 on before a review is required (exit 100)', wholeNumber('--threshold', 1), DEFAULT_THRESHOLD)
+    .option('--similarity <x>', 'near-duplicate threshold: Jaccard of content-word sets', fraction('--similarity'), DEFAULT_SIMILARITY)
+    .option('--json', 'print the report as JSON (deterministic: same inputs, same bytes)')
+    .option('--timings', 'with --json or --out: add timings and index counters (vary run to run)')
+    .option('--out <dir>', 'also write diff.json and diff.md (Markdown, for a pull request comment) into this folder')
+    .option('--no-cache', 'do not read or write the rankings cache (.cache/rankings)')
+    .option('--quiet', 'no progress output')
+    .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n\nSee docs/diff.md.\n`)
+    .action(async (opts: DiffCliOptions) => {
+      if (!retrieverNames().includes(opts.retriever)) createRetriever(opts.retriever); // the "unknown retriever" InputError
+      if (opts.model !== undefined && opts.retriever !== 'embed' && !opts.retriever.startsWith('hybrid')) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
+      const t0 = performance.now();
+      const before = loadDiffSide(opts.old, opts.format);
+      const after = loadDiffSide(opts.new, opts.format);
+      let cases: Case[];
+      let casesFrom: string;
+      if (opts.cases !== undefined) {
+        cases = loadCases(opts.cases, unionCatalog(before.side.catalog, after.side.catalog));
+        casesFrom = opts.cases;
+      } else if (after.cases) {
+        cases = after.cases;
+        casesFrom = `the cases of ${opts.new}`;
+      } else if (before.cases) {
+        cases = before.cases;
+        casesFrom = `the cases of ${opts.old}`;
+      } else throw new InputError('give --cases FILE (labelled cases, CSV or JSONL): neither --new nor --old is a dataset with cases');
+      if (!cases.some((c) => c.expectedTools !== undefined)) throw new InputError('no case is labelled for tools: nothing to compare', { file: opts.cases ?? opts.new });
+      const loadMs = performance.now() - t0;
+      const progress = progressReporter(process.stderr, opts.quiet === true || opts.json === true);
+      let result;
+      try {
+        result = await diffCatalogs(
+          { old: before.side, new: after.side, cases, casesFrom },
+          {
+            retriever: opts.retriever,
+            k: opts.k,
+            threshold: opts.threshold,
+            similarity: opts.similarity,
+            ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
+            ...(opts.cache ? {} : { cacheDir: null }),
+            progress: (stage, done, total) => progress.update(stage, done, total),
+          },
+        );
+      } finally {
+        progress.stop();
+      }
+      const { report } = result;
+      const timings = { ...result.timings, loadMs };
+      if (opts.out !== undefined) {
+        const dir = resolve(opts.out);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'diff.json'), diffJson(report, opts.timings ? timings : undefined));
+        writeFileSync(join(dir, 'diff.md'), formatDiffMarkdown(report));
+      }
+      if (opts.json) io.out(diffJson(report, opts.timings ? timings : undefined));
+      else io.out(formatDiffText(report, timings));
+      if (opts.out !== undefined && !opts.json) io.out(`wrote ${join(opts.out, 'diff.json')} and ${join(opts.out, 'diff.md')}\n`);
+      if (report.review.required) throw new ReviewRequired(verdict(report));
+    });
+}

@@ -1,0 +1,228 @@
+/**
+ * Near-duplicate tools: pairs whose index texts are so alike that they compete for one intent
+ * (the seed's failure mode "two tools whose descriptions overlap materially split the retrieval
+ * score and neither ranks cleanly"), with the seed's editorial fix: say what each is not for.
+ *
+ * Similarity: Jaccard of the content-word sets (stemmed, stop words dropped: `catalog/overlap.ts`)
+ * of name, title, summary and description. A pair is reported when Jaccard ≥ the threshold
+ * (default 0.8: four words in five shared).
+ *
+ * Exact and fast at 50,000 tools, without comparing all pairs: the AllPairs join with prefix
+ * filtering (Bayardo, Ma and Srikant, WWW 2007). Words are ordered rarest first (document
+ * frequency, then the word); a set x of n words is indexed and probed by its first
+ * n − ⌈t·n⌉ + 1 words (probe) and indexed by its first n − ⌈2t/(1+t)·n⌉ + 1: two sets with
+ * Jaccard ≥ t share α ≥ ⌈t/(1+t)·(|x|+|y|)⌉ words, so the first |x| − α + 1 words of x and the
+ * first |y| − α + 1 of y share one. Sets are processed smallest first, so a candidate y already
+ * indexed has |y| ≤ |x| (its needed prefix is within the indexed one) and the size filter
+ * |y| ≥ ⌈t·|x|⌉ (which makes α ≥ ⌈t·|x|⌉) drops the rest. Each candidate pair is then verified
+ * exactly. No hashing, no randomness: the output depends only on the catalog.
+ */
+import type { Tool } from '../catalog/types.ts';
+import { compareStrings } from '../catalog/unicode.ts';
+import { contentWordForms, wordsOnlyIn } from './words.ts';
+
+export const DEFAULT_SIMILARITY = 0.8;
+/** Distinguishing words quoted in a suggestion. */
+export const SUGGESTION_WORDS = 6;
+/** Pairs listed that involve no added or changed tool (all pairs involving one are listed). */
+export const DEFAULT_OTHER_PAIRS = 20;
+
+export interface NearDuplicatePair {
+  a: string;
+  b: string;
+  /** Jaccard of the two content-word sets, rounded to 4 decimals. */
+  jaccard: number;
+  /** True when a or b was added or changed by the diff. */
+  involvesChange: boolean;
+  /** Content words of a's description that b's lacks (surface forms, a's order), and the reverse. */
+  onlyA: string[];
+  onlyB: string[];
+  /** The editorial fix, one line per tool to edit. */
+  suggestions: string[];
+}
+
+export interface NearDuplicateReport {
+  similarity: number;
+  text: string;
+  /** Pairs at or above the threshold in the whole catalog. */
+  pairs: number;
+  /** Pairs involving an added or changed tool. */
+  pairsInvolvingChanges: number;
+  /** Distinct tools in some pair. */
+  tools: number;
+  /** Every pair involving an added or changed tool, then up to `otherPairs` others; each group by Jaccard descending, then ids. */
+  listed: NearDuplicatePair[];
+}
+
+/** The text a tool is compared by. */
+export function nearDuplicateText(t: Tool): string {
+  return `${t.name} ${t.title ?? ''} ${t.summary} ${t.description}`;
+}
+
+/**
+ * Every pair (i < j by position in `sets`) with Jaccard ≥ `t`, as [i, j, jaccard]. `sets` hold word
+ * ids sorted ascending by the global order. Probing also applies PPJoin's positional filter (Xiao
+ * et al., WWW 2008): a candidate whose shared words so far plus the words left after the current
+ * positions cannot reach α is dropped before verification.
+ */
+export function similarPairs(sets: readonly Uint32Array[], t: number): Array<[number, number, number]> {
+  if (!(t > 0 && t <= 1)) throw new RangeError(`similarity threshold must be in (0, 1], got ${t}`);
+  const need = (n: number) => Math.ceil(t * n - 1e-9);
+  const mid = (2 * t) / (1 + t);
+  const indexed = (n: number) => n - Math.ceil(mid * n - 1e-9) + 1;
+  const order = sets.map((_, i) => i).filter((i) => sets[i]!.length > 0);
+  order.sort((x, y) => sets[x]!.length - sets[y]!.length || x - y);
+  /** word id → [set, position, set, position, …] in processing order (sizes ascending), and where the sets large enough start. */
+  const postings = new Map<number, { list: number[]; start: number }>();
+  const out: Array<[number, number, number]> = [];
+  const PRUNED = -1_000_000;
+  const overlap = new Int32Array(sets.length);
+  const touched: number[] = [];
+  for (const x of order) {
+    const sx = sets[x]!;
+    const n = sx.length;
+    const prefix = n - need(n) + 1;
+    const minSize = need(n);
+    for (let i = 0; i < prefix; i++) {
+      const entry = postings.get(sx[i]!);
+      if (!entry) continue;
+      const list = entry.list;
+      // Sizes only grow as x does: a set too small now is too small for every later x.
+      while (entry.start < list.length && sets[list[entry.start]!]!.length < minSize) entry.start += 2;
+      for (let q = entry.start; q < list.length; q += 2) {
+        const y = list[q]!;
+        const ny = sets[y]!.length;
+        const a = overlap[y]!;
+        if (a < 0) continue;
+        const alpha = Math.ceil((t / (1 + t)) * (n + ny) - 1e-9);
+        const bound = 1 + Math.min(n - i - 1, ny - list[q + 1]! - 1);
+        if (a === 0) touched.push(y);
+        overlap[y] = a + bound >= alpha ? a + 1 : PRUNED;
+      }
+    }
+    for (const y of touched) {
+      if (overlap[y]! > 0) {
+        const sy = sets[y]!;
+        const common = overlapAtLeast(sx, sy, Math.ceil((t / (1 + t)) * (n + sy.length) - 1e-9));
+        if (common >= 0) {
+          const j = common / (n + sy.length - common);
+          if (j >= t - 1e-12) out.push(x < y ? [x, y, j] : [y, x, j]);
+        }
+      }
+      overlap[y] = 0;
+    }
+    touched.length = 0;
+    const keep = indexed(n);
+    for (let p = 0; p < keep; p++) {
+      const w = sx[p]!;
+      let entry = postings.get(w);
+      if (!entry) postings.set(w, (entry = { list: [], start: 0 }));
+      entry.list.push(x, p);
+    }
+  }
+  return out;
+}
+
+/** |a ∩ b| of two ascending id arrays, or -1 as soon as it cannot reach `alpha`. */
+function overlapAtLeast(a: Uint32Array, b: Uint32Array, alpha: number): number {
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < a.length && j < b.length) {
+    if (common + Math.min(a.length - i, b.length - j) < alpha) return -1;
+    if (a[i] === b[j]) {
+      common++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return common >= alpha ? common : -1;
+}
+
+/** Jaccard of two ascending id arrays. */
+export function jaccard(a: Uint32Array, b: Uint32Array): number {
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      common++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  const union = a.length + b.length - common;
+  return union === 0 ? 0 : common / union;
+}
+
+/**
+ * Near-duplicate pairs of `tools`. `focus`: ids of the added and changed tools, whose pairs are
+ * listed first and in full.
+ */
+export function nearDuplicates(tools: readonly Tool[], opts: { similarity?: number; focus?: ReadonlySet<string>; otherPairs?: number } = {}): NearDuplicateReport {
+  const t = opts.similarity ?? DEFAULT_SIMILARITY;
+  const focus = opts.focus ?? new Set<string>();
+  const forms = tools.map((tool) => contentWordForms(nearDuplicateText(tool)));
+  // Word ids in the global order: rarest first, then the word.
+  const df = new Map<string, number>();
+  for (const f of forms) for (const s of f.keys()) df.set(s, (df.get(s) ?? 0) + 1);
+  const wordOrder = [...df.keys()].sort((x, y) => df.get(x)! - df.get(y)! || compareStrings(x, y));
+  const idOf = new Map(wordOrder.map((w, i) => [w, i]));
+  const sets = forms.map((f) => Uint32Array.from([...f.keys()].map((s) => idOf.get(s)!)).sort());
+  const raw = similarPairs(sets, t);
+  const pairs = raw.map(([i, j, jac]) => {
+    const [x, y] = compareStrings(tools[i]!.id, tools[j]!.id) <= 0 ? [tools[i]!, tools[j]!] : [tools[j]!, tools[i]!];
+    return { x, y, jac, involves: focus.has(x.id) || focus.has(y.id) };
+  });
+  const byRank = (p: { x: Tool; y: Tool; jac: number }, q: { x: Tool; y: Tool; jac: number }) => q.jac - p.jac || compareStrings(p.x.id, q.x.id) || compareStrings(p.y.id, q.y.id);
+  const mine = pairs.filter((p) => p.involves).sort(byRank);
+  const others = pairs.filter((p) => !p.involves).sort(byRank).slice(0, opts.otherPairs ?? DEFAULT_OTHER_PAIRS);
+  const inPairs = new Set<number>();
+  for (const [i, j] of raw) inPairs.add(i).add(j);
+  return {
+    similarity: t,
+    text: 'content words (stemmed, stop words dropped) of name, title, summary and description',
+    pairs: raw.length,
+    pairsInvolvingChanges: mine.length,
+    tools: inPairs.size,
+    listed: [...mine, ...others].map((p) => describePair(p.x, p.y, p.jac, p.involves)),
+  };
+}
+
+/** Content words that tell a text apart: numbers alone (limits, defaults) do not. */
+function telling(forms: Map<string, string>): Map<string, string> {
+  return new Map([...forms].filter(([, w]) => !/^\d+$/.test(w)));
+}
+
+/**
+ * A pair with its distinguishing words and the "say what each is not for" suggestions. The words
+ * come from the set difference of the two descriptions (with the namespace first when the two
+ * tools live in different ones); when that is empty, from the name, title and summary as well.
+ */
+export function describePair(a: Tool, b: Tool, jac: number, involvesChange: boolean): NearDuplicatePair {
+  // Two servers' copies of one operation differ first by the product they act on.
+  const ns = (t: Tool) => (a.namespace !== b.namespace ? `${t.namespace} ` : '');
+  let wa = telling(contentWordForms(`${ns(a)}${a.description}`));
+  let wb = telling(contentWordForms(`${ns(b)}${b.description}`));
+  let onlyA = wordsOnlyIn(wa, wb, SUGGESTION_WORDS);
+  let onlyB = wordsOnlyIn(wb, wa, SUGGESTION_WORDS);
+  if (!onlyA.length && !onlyB.length) {
+    wa = telling(contentWordForms(`${a.namespace} ${nearDuplicateText(a)}`));
+    wb = telling(contentWordForms(`${b.namespace} ${nearDuplicateText(b)}`));
+    onlyA = wordsOnlyIn(wa, wb, SUGGESTION_WORDS);
+    onlyB = wordsOnlyIn(wb, wa, SUGGESTION_WORDS);
+  }
+  // How a description should name the other tool: its name within one namespace, its id across two.
+  const same = a.namespace === b.namespace && a.name !== b.name;
+  const nameA = same ? a.name : a.id;
+  const nameB = same ? b.name : b.id;
+  const suggestions: string[] = [];
+  if (onlyB.length) suggestions.push(`Add to ${a.id}'s description: "Not for ${onlyB.join(', ')} (use ${nameB})."`);
+  if (onlyA.length) suggestions.push(`Add to ${b.id}'s description: "Not for ${onlyA.join(', ')} (use ${nameA})."`);
+  if (!onlyA.length && !onlyB.length) suggestions.push(`${a.id} and ${b.id} say the same thing: merge them, or rewrite both to say what each is for and what it is not for.`);
+  else if (!onlyB.length) suggestions.push(`${b.id} says nothing ${a.id} does not: say what ${b.id} alone is for, or remove it.`);
+  else if (!onlyA.length) suggestions.push(`${a.id} says nothing ${b.id} does not: say what ${a.id} alone is for, or remove it.`);
+  return { a: a.id, b: b.id, jaccard: Math.round(jac * 10_000) / 10_000, involvesChange, onlyA, onlyB, suggestions };
+}

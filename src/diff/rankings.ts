@@ -1,0 +1,270 @@
+/**
+ * Both catalogs' rankings of every tool-labelled case, through the policy layer (scopes before
+ * ranking, the same `Policy.expose` the evaluation runs), as cheaply as exactness allows:
+ *
+ * 1. The rankings cache (`cache.ts`): a (retriever, catalog) pair ranked before is read, not
+ *    searched. In CI the base catalog is the same for every pull request, so its side is free
+ *    after the first diff.
+ * 2. Two identical catalogs (same content hash and role map) rank alike: the new side is the old.
+ * 3. A *tool-local* retriever (`TOOL_LOCAL_RETRIEVERS`: the score of a tool depends only on the
+ *    request and that tool's own text, as `embed`'s cosine does) ranks the new catalog from the
+ *    old ranking: the unchanged tools keep their scores, so the new top-d is the old list without
+ *    the removed and changed tools, merged with the scores of the added and changed tools, which a
+ *    small index of those tools alone gives (re-embedding only them). Where the old list was full
+ *    (d tools) and lost one, the unchanged tool that moves up is unknown: those cases are searched
+ *    on the full new index. The result equals a full search, order and scores.
+ * 4. Otherwise (BM25's idf and length norms depend on the whole catalog) every case is searched on
+ *    the new index.
+ * Index counters (`stats()`: `embedded`, `cacheHits` for `embed`) are kept per index built.
+ */
+import type { RoleMap } from '../catalog/roles.ts';
+import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import { Policy } from '../retrievers/policy.ts';
+import { rankStable } from '../retrievers/rank.ts';
+import { createRetriever } from '../retrievers/registry.ts';
+import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { caseKey, RankingCache, type Ranking } from './cache.ts';
+import type { CatalogChanges } from './changes.ts';
+
+/** Registered retrievers whose score of a tool depends only on the request and that tool (see the module comment). */
+export const TOOL_LOCAL_RETRIEVERS: ReadonlySet<string> = new Set(['embed']);
+
+export interface Side {
+  catalog: Catalog;
+  /** `catalogHash(catalog)`. */
+  catalogSha256: string;
+  roles?: RoleMap;
+}
+
+export interface RankOptions {
+  retriever: string;
+  /** Ranked tools kept per case (≥ the k reported). */
+  depth: number;
+  retrieverOptions?: RetrieverOptions;
+  /** Rankings cache folder; null: no cache. */
+  cacheDir: string | null;
+  /** Build a retriever (tests); default: the registry. */
+  create?: (name: string, options: RetrieverOptions) => Retriever;
+  /** Override whether the retriever is tool-local (default: `TOOL_LOCAL_RETRIEVERS`). */
+  toolLocal?: boolean;
+  progress?: (stage: string, done: number, total: number) => void;
+}
+
+/** How one side's rankings were obtained. Timings and index counters vary run to run. */
+export interface SideStats {
+  /** Tool-labelled cases. */
+  cases: number;
+  fromCache: number;
+  /** Cases searched on the side's full index. */
+  searched: number;
+  /** Cases ranked from the old ranking and the changed tools' scores (tool-local retrievers). */
+  derived: number;
+  /** The catalogs are identical: the new side is the old one. */
+  sameAsOld?: true;
+  /** Tools in the index of added and changed tools (tool-local retrievers). */
+  deltaTools?: number;
+  indexMs: number;
+  searchMs: number;
+  /** Counters of the full index, when one was built and the retriever has any. */
+  index?: Record<string, number>;
+  /** Counters of the index of added and changed tools. */
+  deltaIndex?: Record<string, number>;
+}
+
+export interface SideRun {
+  /** Per case, in case order: ranked [tool id, score]; null for a case not labelled for tools. */
+  rankings: Array<Ranking | null>;
+  stats: SideStats;
+}
+
+export interface BothRuns {
+  old: SideRun;
+  new: SideRun;
+  toolLocal: boolean;
+  /** The retriever's `describe()`. */
+  config: Record<string, unknown>;
+}
+
+function rolesHash(roles: RoleMap | undefined): string | null {
+  return roles ? sha256(canonicalJson(roles)) : null;
+}
+
+function callerOf(c: Case): { callerScopes?: readonly string[]; role?: string } {
+  return { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
+}
+
+/** A retriever indexed on first use, with the time it took and its counters. */
+class LazyIndex {
+  private retriever: Retriever | undefined;
+  indexMs = 0;
+  readonly policy: Policy;
+
+  constructor(
+    private readonly make: () => Retriever,
+    private readonly catalog: Catalog,
+    private readonly onProgress?: (done: number, total: number) => void,
+  ) {
+    this.policy = new Policy(catalog);
+  }
+
+  get built(): boolean {
+    return this.retriever !== undefined;
+  }
+
+  async get(): Promise<Retriever> {
+    if (this.retriever === undefined) {
+      const r = this.make();
+      if (this.onProgress) wireProgress(r, this.onProgress);
+      const t0 = performance.now();
+      await r.index(this.catalog);
+      this.indexMs = performance.now() - t0;
+      this.retriever = r;
+    }
+    return this.retriever;
+  }
+
+  async rank(c: Case, depth: number): Promise<Hit[]> {
+    const r = await this.get();
+    return (await this.policy.expose(r, c.request, callerOf(c), { depth })).ranked;
+  }
+
+  counters(): Record<string, number> | undefined {
+    return this.retriever ? countersOf(this.retriever) : undefined;
+  }
+}
+
+/**
+ * Numeric `stats()` of a retriever. A composite (hybrid) reports the counters of the child that
+ * embeds (`embedded`, `cacheHits`) when it has one, else its own or its first child's.
+ */
+function countersOf(r: Retriever): Record<string, number> | undefined {
+  const own = numericStats(r);
+  if (own && 'embedded' in own) return own;
+  const children = ((r as { children?: unknown }).children ?? []) as unknown[];
+  const found = (Array.isArray(children) ? children : [])
+    .filter((c): c is Retriever => !!c && typeof (c as Retriever).search === 'function')
+    .map((c) => countersOf(c))
+    .filter((c): c is Record<string, number> => c !== undefined);
+  return found.find((c) => 'embedded' in c) ?? own ?? found[0];
+}
+
+function numericStats(r: Retriever): Record<string, number> | undefined {
+  if (!hasIndexStats(r)) return undefined;
+  const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
+  return numbers.length ? Object.fromEntries(numbers) : undefined;
+}
+
+function wireProgress(r: Retriever, cb: (done: number, total: number) => void): void {
+  if (reportsIndexProgress(r)) r.setProgress(cb);
+  const children = (r as { children?: unknown }).children;
+  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') wireProgress(c as Retriever, cb);
+}
+
+const toRanking = (hits: readonly Hit[]): Ranking => hits.map((h) => [h.id, h.score]);
+
+/** Rank every tool-labelled case of `cases` on both catalogs. */
+export async function rankBoth(old: Side, next: Side, cases: readonly Case[], changes: CatalogChanges, opts: RankOptions): Promise<BothRuns> {
+  const create = opts.create ?? ((name: string, o: RetrieverOptions) => createRetriever(name, o));
+  const make = (side: Side) => () => create(opts.retriever, { ...opts.retrieverOptions, ...(side.roles ? { roles: side.roles } : {}) });
+  const probe = make(old)();
+  const config = isDescribable(probe) ? probe.describe() : {};
+  const toolLocal = opts.toolLocal ?? TOOL_LOCAL_RETRIEVERS.has(opts.retriever);
+  const depth = opts.depth;
+  const keys = cases.map((c) => caseKey(c.request, c.callerScopes, c.role));
+  const labelled = cases.map((_, i) => i).filter((i) => cases[i]!.expectedTools !== undefined);
+  const cacheOf = (side: Side) =>
+    opts.cacheDir === null ? null : new RankingCache(opts.cacheDir, { retriever: opts.retriever, config, catalogSha256: side.catalogSha256, roles: rolesHash(side.roles), depth });
+  const progress = (stage: string) => (done: number, total: number) => opts.progress?.(stage, done, total);
+
+  /** Search `idxs` on `index`, filling `rankings` and the cache. */
+  async function searchAll(stage: string, index: LazyIndex, idxs: readonly number[], rankings: Array<Ranking | null>, cache: RankingCache | null, stats: SideStats): Promise<void> {
+    if (!idxs.length) return;
+    await index.get();
+    const t0 = performance.now();
+    const report = progress(stage);
+    report(0, idxs.length);
+    for (let j = 0; j < idxs.length; j++) {
+      const i = idxs[j]!;
+      const r = toRanking(await index.rank(cases[i]!, depth));
+      rankings[i] = r;
+      cache?.set(keys[i]!, r);
+      if ((j & 63) === 63 || j === idxs.length - 1) report(j + 1, idxs.length);
+    }
+    stats.searched += idxs.length;
+    stats.searchMs += performance.now() - t0;
+  }
+
+  // The old side: the cache, then a search of what it lacks.
+  const oldStats: SideStats = { cases: labelled.length, fromCache: 0, searched: 0, derived: 0, indexMs: 0, searchMs: 0 };
+  const oldRankings: Array<Ranking | null> = cases.map(() => null);
+  const oldCache = cacheOf(old);
+  const oldMissing: number[] = [];
+  for (const i of labelled) {
+    const hit = oldCache?.get(keys[i]!);
+    if (hit) {
+      oldRankings[i] = hit;
+      oldStats.fromCache++;
+    } else oldMissing.push(i);
+  }
+  const oldIndex = new LazyIndex(make(old), old.catalog, progress('old catalog: index'));
+  await searchAll('old catalog: search', oldIndex, oldMissing, oldRankings, oldCache, oldStats);
+  oldStats.indexMs = oldIndex.indexMs;
+  const oldCounters = oldIndex.counters();
+  if (oldCounters) oldStats.index = oldCounters;
+  oldCache?.save();
+
+  // The new side.
+  const newStats: SideStats = { cases: labelled.length, fromCache: 0, searched: 0, derived: 0, indexMs: 0, searchMs: 0 };
+  if (old.catalogSha256 === next.catalogSha256 && rolesHash(old.roles) === rolesHash(next.roles)) {
+    return { old: { rankings: oldRankings, stats: oldStats }, new: { rankings: [...oldRankings], stats: { ...newStats, sameAsOld: true } }, toolLocal, config };
+  }
+  const newRankings: Array<Ranking | null> = cases.map(() => null);
+  const newCache = cacheOf(next);
+  let missing: number[] = [];
+  for (const i of labelled) {
+    const hit = newCache?.get(keys[i]!);
+    if (hit) {
+      newRankings[i] = hit;
+      newStats.fromCache++;
+    } else missing.push(i);
+  }
+  const newIndex = new LazyIndex(make(next), next.catalog, progress('new catalog: index'));
+  let deltaIndex: LazyIndex | undefined;
+  if (toolLocal && missing.length) {
+    const gone = new Set([...changes.removed, ...changes.changed].map((t) => t.id));
+    const delta = new Set([...changes.added, ...changes.changed].map((t) => t.id));
+    const deltaCatalog: Catalog = { tools: next.catalog.tools.filter((t) => delta.has(t.id)), skills: [], servers: next.catalog.servers, plugins: next.catalog.plugins };
+    newStats.deltaTools = deltaCatalog.tools.length;
+    if (deltaCatalog.tools.length) deltaIndex = new LazyIndex(make(next), deltaCatalog, progress('changed tools: index'));
+    const fallback: number[] = [];
+    const t0 = performance.now();
+    const report = progress('new catalog: changed tools');
+    report(0, missing.length);
+    for (let j = 0; j < missing.length; j++) {
+      const i = missing[j]!;
+      const before = oldRankings[i]!;
+      const kept = before.filter(([id]) => !gone.has(id));
+      if (before.length >= depth && kept.length < before.length) {
+        fallback.push(i);
+        continue;
+      }
+      const hits = deltaIndex ? await deltaIndex.rank(cases[i]!, deltaCatalog.tools.length) : [];
+      const merged = toRanking(rankStable([...kept.map(([id, score]) => ({ id, score })), ...hits]).slice(0, depth));
+      newRankings[i] = merged;
+      newCache?.set(keys[i]!, merged);
+      newStats.derived++;
+      if ((j & 63) === 63 || j === missing.length - 1) report(j + 1, missing.length);
+    }
+    newStats.searchMs += performance.now() - t0 - (deltaIndex?.indexMs ?? 0);
+    missing = fallback;
+  }
+  await searchAll('new catalog: search', newIndex, missing, newRankings, newCache, newStats);
+  newStats.indexMs = newIndex.indexMs + (deltaIndex?.indexMs ?? 0);
+  const counters = newIndex.counters();
+  if (counters) newStats.index = counters;
+  const deltaCounters = deltaIndex?.counters();
+  if (deltaCounters) newStats.deltaIndex = deltaCounters;
+  newCache?.save();
+  return { old: { rankings: oldRankings, stats: oldStats }, new: { rankings: newRankings, stats: newStats }, toolLocal, config };
+}
