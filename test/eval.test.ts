@@ -1,25 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catalogHash } from '../src/catalog/manifest.ts';
 import { readRunDir, writeRunDir } from '../src/eval/files.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { mergeRuns } from '../src/eval/merge.ts';
 import { makeConfig, runEval, type EvalRun } from '../src/eval/run.ts';
-import { generate, resolveParams } from '../src/generate/index.ts';
 import { createRetriever } from '../src/retrievers/registry.ts';
 import type { Retriever } from '../src/retrievers/types.ts';
-import { tempDir } from './helpers.ts';
+import { tinyInput, tempDir } from './helpers.ts';
 
 const tmp = tempDir('eval');
-const g = generate(resolveParams('tiny', 5));
-const input: EvalInput = {
-  name: 'tiny-5',
-  source: { kind: 'dataset', ref: 'tiny-5', split: null },
-  catalog: g.dataset.catalog,
-  cases: g.dataset.cases,
-  catalogSha256: catalogHash(g.dataset.catalog),
-};
+const { g, input } = tinyInput();
 const config = makeConfig(['bm25', 'bm25-plain'], [1, 3, 5, 10], { bm25: null, 'bm25-plain': null }, null);
 
 /** Everything in results.json that must not vary between runs: all but timings and latency. */

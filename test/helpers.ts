@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
 import { InputError } from '../src/catalog/errors.ts';
+import { catalogHash } from '../src/catalog/manifest.ts';
+import type { EvalInput } from '../src/eval/input.ts';
+import { generate, resolveParams } from '../src/generate/index.ts';
 
 /** Absolute path of `fixtures/` (with a trailing slash). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -25,4 +28,13 @@ export function inputError(fn: () => unknown): InputError {
     return err as InputError;
   }
   throw new Error('expected an InputError');
+}
+
+/** The tiny generated company (seed 5) as an evaluation input, the way several tests evaluate it. */
+export function tinyInput(seed = 5): { g: ReturnType<typeof generate>; input: EvalInput } {
+  const g = generate(resolveParams('tiny', seed));
+  return {
+    g,
+    input: { name: `tiny-${seed}`, source: { kind: 'dataset', ref: `tiny-${seed}`, split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog) },
+  };
 }

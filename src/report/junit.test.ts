@@ -6,8 +6,8 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
-import { generate, resolveParams } from '../generate/index.ts';
 import { defaultChecks, junitXml, type Check } from './junit.ts';
+import { tinyInput } from '../../test/helpers.ts';
 
 interface Failure {
   message: string;
@@ -77,14 +77,7 @@ function props(s: Suite): Record<string, string> {
   return Object.fromEntries((s.properties?.[0]?.property ?? []).map((p) => [p.name, p.value]));
 }
 
-const g = generate(resolveParams('tiny', 5));
-const input: EvalInput = {
-  name: 'tiny-5',
-  source: { kind: 'dataset', ref: 'tiny-5', split: null },
-  catalog: g.dataset.catalog,
-  cases: g.dataset.cases,
-  catalogSha256: catalogHash(g.dataset.catalog),
-};
+const { g, input } = tinyInput();
 
 const EVIL_ID = 'evil<script>alert(1)</script>|</script><img src=x onerror=alert(1)>]]>&"|x\ny\u0001z';
 const EVIL_DESC = '<script>alert(1)</script> </script> <img src=x onerror=alert(1)> ]]> & " | broken | table\nnext line \u0001';

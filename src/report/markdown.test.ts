@@ -5,9 +5,9 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
-import { generate, resolveParams } from '../generate/index.ts';
 import { escapeMarkdown } from './escape.ts';
 import { formatInt, headlineMetrics, markdownSummary } from './markdown.ts';
+import { tinyInput } from '../../test/helpers.ts';
 
 /** Pipes GFM splits a table row on: those not escaped by a backslash. */
 function cells(line: string): number {
@@ -77,14 +77,7 @@ function headerOf(md: string, first: string): string[] {
   throw new Error(`no table ${first}`);
 }
 
-const g = generate(resolveParams('tiny', 5));
-const input: EvalInput = {
-  name: 'tiny-5',
-  source: { kind: 'dataset', ref: 'tiny-5', split: null },
-  catalog: g.dataset.catalog,
-  cases: g.dataset.cases,
-  catalogSha256: catalogHash(g.dataset.catalog),
-};
+const { g, input } = tinyInput();
 
 // Hostile text where third parties write it: tool ids and descriptions, slices, dataset name.
 const EVIL_ID = 'evil<script>alert(1)</script>|</script><img src=x onerror=alert(1)>]]>&"|x\ny\u0001z';

@@ -2,24 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from 'canvas';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers.ts';
-import { catalogHash } from '../catalog/manifest.ts';
-import type { EvalInput } from '../eval/input.ts';
+import { tinyInput, tempDir } from '../../test/helpers.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
-import { generate, resolveParams } from '../generate/index.ts';
 import { chartsOf, colour, type ChartSpec } from './charts.ts';
 import { renderPng, writePngs } from './png.ts';
 
 const tmp = tempDir('png');
-const g = generate(resolveParams('tiny', 5));
-const input: EvalInput = {
-  name: 'tiny-5',
-  source: { kind: 'dataset', ref: 'tiny-5', split: null },
-  catalog: g.dataset.catalog,
-  cases: g.dataset.cases,
-  catalogSha256: catalogHash(g.dataset.catalog),
-};
+const { g, input } = tinyInput();
 const ALL = ['recall-at-k', 'recall-vs-tokens', 'slices', 'token-table', 'skills', 'sessions'];
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -292,23 +292,9 @@ export class HybridRetriever implements Retriever, Describable {
         fused[p] = fused[p]! + (ok[p] === 1 ? w * ((scores[p]! - mean) / sd) : absentTerm);
       }
     });
-    const rank = this.idRank;
-    const better = (x: number, y: number): boolean => fused[x]! > fused[y]! || (fused[x] === fused[y] && rank[x]! < rank[y]!);
-    const top: number[] = [];
-    for (let p = 0; p < n; p++) {
-      if (inUnion[p] === 0) continue;
-      if (top.length === k && !better(p, top[k - 1]!)) continue;
-      let lo = 0;
-      let hi = top.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (better(p, top[mid]!)) hi = mid;
-        else lo = mid + 1;
-      }
-      top.splice(lo, 0, p);
-      if (top.length > k) top.pop();
-    }
-    return top.map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
+    const union: number[] = [];
+    for (let p = 0; p < n; p++) if (inUnion[p] === 1) union.push(p);
+    return firstKByScore(union, fused, this.idRank, k).map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
   }
 
   /** `zscore` fusion of the two children's returned tools (positions, scores), the first k by rankStable. */
@@ -338,23 +324,30 @@ export class HybridRetriever implements Retriever, Describable {
       });
     });
     // The first k of the union by (score descending, id ascending).
-    const ids = this.ids;
-    const better = (a: number, b: number): boolean => fused[a]! > fused[b]! || (fused[a] === fused[b] && ids[a]! < ids[b]!);
-    const top: number[] = [];
-    for (const p of union) {
-      if (top.length === k && !better(p, top[k - 1]!)) continue;
-      let lo = 0;
-      let hi = top.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (better(p, top[mid]!)) hi = mid;
-        else lo = mid + 1;
-      }
-      top.splice(lo, 0, p);
-      if (top.length > k) top.pop();
-    }
-    return top.map((p) => ({ id: ids[p]!, score: fused[p]! }));
+    return firstKByScore(union, fused, this.idRank, k).map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
   }
+}
+
+/**
+ * The first `k` of `candidates` (catalog positions) by fused score descending, then id rank
+ * ascending (the `rankStable` order), by a bounded binary insertion: O(n log k).
+ */
+function firstKByScore(candidates: readonly number[], fused: Float64Array, rank: Uint32Array, k: number): number[] {
+  const better = (x: number, y: number): boolean => fused[x]! > fused[y]! || (fused[x] === fused[y] && rank[x]! < rank[y]!);
+  const top: number[] = [];
+  for (const p of candidates) {
+    if (top.length === k && !better(p, top[k - 1]!)) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (better(p, top[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    top.splice(lo, 0, p);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 /** One child's returned tools for `zscore` fusion: positions and scores in the child's order, a membership mask, and how many tools are allowed. */
