@@ -7,7 +7,7 @@ import { InputError } from '../catalog/errors.ts';
 import type { EvalInput } from './input.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { DEFAULT_COUNTER } from '../tokens/count.ts';
-import { strategySessions } from './sessions.ts';
+import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import type { EvalRun } from './run.ts';
@@ -67,7 +67,7 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
       ...(exposure.search ? merged : withoutRanking(merged)),
       ...(sessions ? { sessions } : {}),
       exposure: { ...exposure, perCase: exposureMeans(details[name]!) },
-      tokens: profileTokens(input.cases, details[name]!, merged.metrics.overall, before, meta, tokens.cache),
+      tokens: profileTokens(details[name]!, merged.metrics.overall, before, meta, tokens.cache, ownChurn(sessions, config.sticky === true || exposure.sticky)),
     };
   }
   // over all cases: a shard without skill cases has no skills section, the whole run may

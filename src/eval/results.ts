@@ -286,37 +286,15 @@ export function sessionTokens(B: number, S: number, placement: 'history' | 'pref
   return { uncached: T * B + (S * T * (T + 1)) / 2, cached: B * (w + (T - 1) * r) + S * (T * w + (r * T * (T - 1)) / 2), invalidation: B * (w - r) };
 }
 
-/** Share of session turns (after a session's first) whose loaded set differs from the previous turn's; null when there is none. */
-export function prefixChangeRate(cases: readonly Case[], details: readonly QueryDetail[]): number | null {
-  const sessions = new Map<string, Array<{ turn: number; set: string }>>();
-  cases.forEach((c, i) => {
-    if (c.sessionId === undefined || c.expectedTools === undefined) return;
-    const d = details[i]!;
-    const set = d.ranked.map(([id]) => id).sort().join('\n');
-    let list = sessions.get(c.sessionId);
-    if (!list) sessions.set(c.sessionId, (list = []));
-    list.push({ turn: c.turn ?? 0, set });
-  });
-  let transitions = 0;
-  let changed = 0;
-  for (const list of sessions.values()) {
-    list.sort((a, b) => a.turn - b.turn);
-    for (let t = 1; t < list.length; t++) {
-      transitions++;
-      if (list[t]!.set !== list[t - 1]!.set) changed++;
-    }
-  }
-  return transitions ? changed / transitions : null;
-}
-
 /** The token figures of a profile from its per-case details (so a merged sharded run gives the same). */
 export function profileTokens(
-  cases: readonly Case[],
   details: readonly QueryDetail[],
   metrics: MetricTable,
   before: { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number },
   meta: { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string },
   cache: CachePrices,
+  /** Prefix placement: the run's own session churn (share of session turns whose set changed), null without session transitions. */
+  churn: number | null,
 ): ProfileTokens {
   let n = 0;
   let beforeSum = 0;
@@ -332,7 +310,7 @@ export function profileTokens(
   const beforePerCase = n ? beforeSum / n : 0;
   const perSearch = meta.search && n ? searchSum / n : 0;
   const perCase = beforePerCase + perSearch;
-  const change = meta.placement === 'prefix' ? prefixChangeRate(cases, details) : null;
+  const change = meta.placement === 'prefix' ? churn : null;
   const session = sessionTokens(before.total, perSearch, meta.placement, change ?? 1, cache);
   const per1k = (x: number | undefined): number => (x === undefined || perCase === 0 ? 0 : x / (perCase / 1000));
   return {

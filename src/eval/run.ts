@@ -9,7 +9,7 @@ import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import type { EvalInput } from './input.ts';
-import { strategySessions } from './sessions.ts';
+import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
 import type { Provider } from '../tokens/serialize.ts';
@@ -94,7 +94,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
       ...(searcher ? r : withoutRanking(r)),
       ...(sessions ? { sessions } : {}),
       exposure: exposure.summary(list),
-      tokens: profileTokens(cases, list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES),
+      tokens: profileTokens(list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES, ownChurn(sessions, isSticky(config, exposure))),
     };
     details[name] = list;
   }

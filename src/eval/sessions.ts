@@ -155,3 +155,9 @@ export function strategySessions(
   const other = sessionModeFigures(alt, o.placement, o.cache);
   return { sessions: sessions.size, turns: main.length, placement: o.placement, perTurn: o.sticky ? other : own, sticky: o.sticky ? own : other };
 }
+
+/** The churn of the mode the run itself used (sticky or per turn), or null when no session has a second turn. */
+export function ownChurn(sessions: SessionFigures | undefined, sticky: boolean): number | null {
+  if (!sessions || sessions.turns <= sessions.sessions) return null;
+  return (sticky ? sessions.sticky : sessions.perTurn).churn;
+}

@@ -4,7 +4,8 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { generate, resolveParams } from '../generate/index.ts';
 import { countTokens } from '../tokens/count.ts';
 import { serializeTool, serializeTools } from '../tokens/serialize.ts';
-import { prefixChangeRate, sessionTokens, type QueryDetail } from './results.ts';
+import { sessionTokens, type QueryDetail } from './results.ts';
+import { ownChurn, strategySessions } from './sessions.ts';
 import { TokenMeter } from './tokens.ts';
 
 const cache = { writeRatio: 1.25, readRatio: 0.1 };
@@ -34,8 +35,9 @@ describe('session token figures', () => {
     // session s: turns 0,1,2 with sets {a,b}, {b,a} (same), {c}; session u: {a}, {b}; a lone case outside sessions
     const cases = [c('1', 's', 0), c('2', 's', 2), c('3', 's', 1), c('4', 'u', 0), c('5', 'u', 1), c('6', undefined, 0)];
     const details = [d('1', ['a', 'b']), d('2', ['c']), d('3', ['b', 'a']), d('4', ['a']), d('5', ['b']), d('6', ['z'])];
-    expect(prefixChangeRate(cases, details)).toBeCloseTo(2 / 3, 12);
-    expect(prefixChangeRate(cases.slice(5), details.slice(5))).toBeNull();
+    const rate = (cs: Case[], ds: QueryDetail[]) => ownChurn(strategySessions(cs, ds, { sticky: false, placement: 'prefix', cache }), false);
+    expect(rate(cases, details)).toBeCloseTo(2 / 3, 12);
+    expect(rate(cases.slice(5), details.slice(5))).toBeNull();
   });
 });
 
