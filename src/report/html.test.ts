@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogHash } from '../catalog/manifest.ts';
-import type { Case, Catalog, Tool } from '../catalog/types.ts';
-import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval, type EvalRun } from '../eval/run.ts';
-import { generate, resolveParams } from '../generate/index.ts';
+import { tinyInput } from '../../test/helpers.ts';
+import { CASE_A, CASE_B, EVIL_NS, EVIL_REQUEST, EVIL_SLICE, hostileInput, PAYLOADS } from '../../test/hostile.ts';
 import { chartsOf } from './charts.ts';
 import { chartJsSource, htmlReport, jsonForScript, scriptSafe } from './html.ts';
 
@@ -13,52 +11,7 @@ const RETRIEVERS = ['bm25', 'bm25-plain'];
 const floors = Object.fromEntries([...RETRIEVERS, ...PROFILES].map((n) => [n, null]));
 const config = makeConfig(RETRIEVERS, [1, 3, 5, 10], floors, null, false, PROFILES);
 
-const g = generate(resolveParams('tiny', 5));
-const input: EvalInput = { name: 'tiny-5', source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog) };
-
-const PAYLOADS = ['<script>alert(1)</script>', '</script><script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">', ']]>', `"'&`];
-const EVIL_NS = '<img src=x onerror="window.__pwned=2">';
-const EVIL_SLICE = '<script>alert(1)</script>';
-const EVIL_REQUEST = `<script>alert(1)</script> rotate the quarterly kiwi ledger </script><script>window.__pwned=1</script> ]]> "'&`;
-const CASE_A = `<b>q0</b>"'&`;
-const CASE_B = `<i>q1</i>]]>`;
-
-/**
- * The tiny dataset with hostile text where third parties write it: tool A (gold for some cases)
- * gets a `<script>` id and every payload as its description; tool B gets quote/CDATA characters in
- * its id, the `<img onerror>` payload as description and an `<img>` namespace, and is the gold of
- * case CASE_B, whose plain request shares no word with it (a miss); case CASE_A has a hostile
- * request and slice and an ordinary gold tool that shares no word with it (a miss, with A ranked
- * instead). The dataset name is hostile too.
- */
-function hostileInput(): { input: EvalInput; idA: string; idB: string } {
-  const tools = g.dataset.catalog.tools;
-  const graded = g.dataset.cases.filter((c) => c.expectedTools?.length === 1);
-  const a = tools.find((t) => !t.pinned && graded.some((c) => c.expectedTools![0] === t.id))!;
-  const goldAnywhere = new Set(g.dataset.cases.flatMap((c) => c.expectedTools ?? []));
-  const b = tools.find((t) => !t.pinned && t.id !== a.id && !goldAnywhere.has(t.id))!;
-  const words = ['script', 'alert', 'window', 'pwned', 'rotate', 'quarter', 'kiwi', 'ledger', '1'];
-  const textOf = (t: Tool) => [t.id, t.name, t.title ?? '', t.summary, t.description, ...t.examples, JSON.stringify(t.inputSchema)].join(' ').toLowerCase();
-  const plain = tools.find((t) => !t.pinned && t.id !== a.id && t.id !== b.id && !words.some((w) => textOf(t).includes(w)))!;
-  const idA = `mcp__evil__<script>alert(1)</script>`;
-  const idB = `mcp__evil__"'&]]>`;
-  const rename = new Map([[a.id, idA], [b.id, idB]]);
-  const catalog: Catalog = {
-    ...g.dataset.catalog,
-    tools: tools.map((t) => {
-      if (t.id === a.id) return { ...t, id: idA, summary: PAYLOADS.join(' '), description: PAYLOADS.join(' '), examples: [] };
-      if (t.id === b.id) return { ...t, id: idB, namespace: EVIL_NS, server: EVIL_NS, summary: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`, description: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`, examples: [] };
-      return t;
-    }),
-  };
-  const renamed = (ids: string[] | undefined) => ids?.map((id) => rename.get(id) ?? id);
-  const cases: Case[] = [
-    { id: CASE_A, request: EVIL_REQUEST, expectedTools: [plain.id], slices: ['paraphrase', EVIL_SLICE] },
-    { id: CASE_B, request: 'please rotate the quarterly kiwi ledger', expectedTools: [idB], slices: ['lexical'] },
-    ...g.dataset.cases.map((c) => ({ ...c, ...(c.expectedTools ? { expectedTools: renamed(c.expectedTools)! } : {}), ...(c.hardNegatives ? { hardNegatives: renamed(c.hardNegatives)! } : {}) })),
-  ];
-  return { input: { name: `tiny ${PAYLOADS[0]} ${PAYLOADS[4]}`, source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) }, idA, idB };
-}
+const { input } = tinyInput();
 
 /** The page without the inlined chart.js (third-party text the report does not write). */
 function withoutChartJs(html: string): string {

@@ -7,52 +7,15 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogHash } from '../../src/catalog/manifest.ts';
-import type { Case, Catalog, Tool } from '../../src/catalog/types.ts';
-import type { EvalInput } from '../../src/eval/input.ts';
 import { makeConfig, runEval } from '../../src/eval/run.ts';
-import { generate, resolveParams } from '../../src/generate/index.ts';
 import { chartsOf } from '../../src/report/charts.ts';
 import { htmlReport } from '../../src/report/html.ts';
 import { tempDir } from '../helpers.ts';
+import { EVIL_REQUEST, hostileInput, PAYLOADS } from '../hostile.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const missing = !existsSync(CHROMIUM);
 if (missing) console.warn(`test/browser/report.browser.test.ts: SKIPPED — ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run installs it).`);
-
-const PAYLOADS = ['<script>alert(1)</script>', '</script><script>window.__pwned=1</script>', '<img src=x onerror="window.__pwned=2">', ']]>', `"'&`];
-const EVIL_REQUEST = `<script>alert(1)</script> rotate the quarterly kiwi ledger </script><script>window.__pwned=1</script> ]]> "'&`;
-
-/**
- * The tiny dataset with hostile text (as in src/report/html.test.ts): a tool with a `<script>` id
- * and every payload as its description; a gold tool with an `<img onerror>` description and
- * namespace, missed by a plain request; a hostile request and slice whose gold is missed.
- */
-function hostileInput(): { input: EvalInput; idA: string; idB: string } {
-  const g = generate(resolveParams('tiny', 5));
-  const tools = g.dataset.catalog.tools;
-  const a = tools.find((t) => !t.pinned && g.dataset.cases.some((c) => c.expectedTools?.length === 1 && c.expectedTools[0] === t.id))!;
-  const goldAnywhere = new Set(g.dataset.cases.flatMap((c) => c.expectedTools ?? []));
-  const b = tools.find((t) => !t.pinned && t.id !== a.id && !goldAnywhere.has(t.id))!;
-  const words = ['script', 'alert', 'window', 'pwned', 'rotate', 'quarter', 'kiwi', 'ledger', '1'];
-  const textOf = (t: Tool) => [t.id, t.name, t.title ?? '', t.summary, t.description, ...t.examples, JSON.stringify(t.inputSchema)].join(' ').toLowerCase();
-  const plain = tools.find((t) => !t.pinned && t.id !== a.id && t.id !== b.id && !words.some((w) => textOf(t).includes(w)))!;
-  const idA = `mcp__evil__<script>alert(1)</script>`;
-  const idB = `mcp__evil__"'&]]>`;
-  const rename = new Map([[a.id, idA], [b.id, idB]]);
-  const bText = `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`;
-  const catalog: Catalog = {
-    ...g.dataset.catalog,
-    tools: tools.map((t) => (t.id === a.id ? { ...t, id: idA, summary: PAYLOADS.join(' '), description: PAYLOADS.join(' '), examples: [] } : t.id === b.id ? { ...t, id: idB, namespace: PAYLOADS[2]!, summary: bText, description: bText, examples: [] } : t)),
-  };
-  const renamed = (ids: string[]) => ids.map((id) => rename.get(id) ?? id);
-  const cases: Case[] = [
-    { id: `<b>q0</b>"'&`, request: EVIL_REQUEST, expectedTools: [plain.id], slices: ['paraphrase', PAYLOADS[0]!] },
-    { id: `<i>q1</i>]]>`, request: 'please rotate the quarterly kiwi ledger', expectedTools: [idB], slices: ['lexical'] },
-    ...g.dataset.cases.map((c) => ({ ...c, ...(c.expectedTools ? { expectedTools: renamed(c.expectedTools) } : {}), ...(c.hardNegatives ? { hardNegatives: renamed(c.hardNegatives) } : {}) })),
-  ];
-  return { input: { name: `tiny ${PAYLOADS[0]}`, source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) }, idA, idB };
-}
 
 const title = missing ? `the HTML report in headless Chromium — SKIPPED: ${CHROMIUM} is absent (.ci/run installs it)` : 'the HTML report in headless Chromium';
 
@@ -72,7 +35,7 @@ describe.skipIf(missing)(title, () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    const h = hostileInput();
+    const h = hostileInput(`tiny ${PAYLOADS[0]}`);
     idA = h.idA;
     idB = h.idB;
     const run = await runEval(h.input, config);
