@@ -79,7 +79,7 @@ describe('writeDataset / readDataset', () => {
     const dir = join(root, 'ds');
     writeDataset(dir, sample(), manifestFields);
     const bad = sample();
-    (bad.catalog.tools[0] as unknown as { inputSchema: unknown }).inputSchema = { toJSON: () => { throw new Error('boom'); } };
+    (bad.cases[0] as unknown as { slices: unknown }).slices = { toJSON: () => { throw new Error('boom'); } };
     expect(() => writeDataset(dir, bad, manifestFields)).toThrow(/boom/);
     expect(readDataset(dir).cases).toHaveLength(4);
     expect(readdirSync(root)).toEqual(['ds']);
@@ -100,6 +100,38 @@ describe('writeDataset / readDataset', () => {
     expect(err.file).toBe(join(dir, 'queries.jsonl'));
     expect(err.message).toMatch(/changed after it was written/);
     expect(readDataset(dir, { verify: false }).cases[1]!.request).toBe('hello');
+  });
+
+  it('checks hashes and schemas on files the manifest does not vouch for, and the catalog hash on those it does', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const corpus = join(dir, 'corpus.jsonl');
+    // A description edited by hand: the stored tool hash no longer matches the definition.
+    const edited = readFileSync(corpus, 'utf8').replaceAll('Search code across repositories.', 'Search code everywhere.');
+    writeFileSync(corpus, edited);
+    expect(() => readDataset(dir, { verify: false })).toThrow(/stored hash does not match its definition/);
+    // The manifest re-signed to the edited bytes: the file is vouched for, so the tool hash is
+    // taken as stored, but the catalog hash computed from it must still match the manifest.
+    const manifestPath = join(dir, 'manifest.json');
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    m.files['corpus.jsonl'] = { sha256: sha256(Buffer.from(edited)), bytes: Buffer.byteLength(edited) };
+    m.catalogSha256 = 'f'.repeat(64);
+    writeFileSync(manifestPath, JSON.stringify(m));
+    expect(() => readDataset(dir)).toThrow(/does not hash to manifest.json's catalogSha256/);
+    // A bad input schema is caught when the file is not vouched for.
+    const badSchema = readFileSync(corpus, 'utf8').replace('"inputSchema":{"type":"object"', '"inputSchema":{"type":"array"');
+    expect(badSchema).not.toBe(readFileSync(corpus, 'utf8'));
+    writeFileSync(corpus, badSchema);
+    expect(() => readDataset(dir, { verify: false })).toThrow(/input schema must describe an object/);
+  });
+
+  it('refuses to write a tool whose input schema is invalid or whose hash is stale', () => {
+    const bad = sample();
+    bad.catalog.tools[0] = { ...bad.catalog.tools[0]!, inputSchema: { type: 'object', properties: { q: { type: 'strin' } } } as never };
+    expect(() => writeDataset(join(tmp(), 'ds'), bad, manifestFields)).toThrow(/mcp__github__search/);
+    const stale = sample();
+    stale.catalog.tools[1] = { ...stale.catalog.tools[1]!, description: 'changed' };
+    expect(() => writeDataset(join(tmp(), 'ds2'), stale, manifestFields)).toThrow(/hash does not match/);
   });
 
   it('reports a bad JSONL line with its number, and a missing folder', () => {

@@ -5,20 +5,64 @@ import { createHash } from 'node:crypto';
  * content hashes are taken over, so key order in a source file never changes a hash.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
+  return writeCanonical(value) as string;
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key];
-      if (v !== undefined) out[key] = sortKeys(v);
+/**
+ * `JSON.stringify` of `value` with every object's keys sorted, written in one pass (no sorted copy
+ * is built: this runs once per tool on every catalog load). Returns `undefined` where
+ * `JSON.stringify` would omit the value (undefined, functions, symbols). Every object, whatever
+ * its class, is written as its own enumerable keys, as the earlier sorted-copy form did
+ * (`hash.test.ts` checks byte equality with it), so content hashes never change.
+ */
+function writeCanonical(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'bigint':
+      return JSON.stringify(value); // throws, as JSON.stringify does
+    case 'object': {
+      if (value === null) return 'null';
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + (writeCanonical(value[i]) ?? 'null');
+        return out + ']';
+      }
+      const keys = indicesFirst(Object.keys(value).sort());
+      let out = '{';
+      let first = true;
+      for (const key of keys) {
+        const v = writeCanonical((value as Record<string, unknown>)[key]);
+        if (v === undefined) continue;
+        out += (first ? '' : ',') + JSON.stringify(key) + ':' + v;
+        first = false;
+      }
+      return out + '}';
     }
-    return out;
+    default:
+      return undefined;
   }
-  return value;
+}
+
+/**
+ * The order in which the sorted copy's keys came out of `JSON.stringify`: a JavaScript object lists
+ * array-index keys ("0", "10") first, in numeric order, before its other keys. Kept, so that a
+ * schema with numeric property names hashes as it always did.
+ */
+function indicesFirst(sorted: string[]): string[] {
+  if (!sorted.some(isArrayIndex)) return sorted;
+  const indices = sorted.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
+  return [...indices, ...sorted.filter((k) => !isArrayIndex(k))];
+}
+
+function isArrayIndex(key: string): boolean {
+  const c = key.charCodeAt(0);
+  if (c < 48 || c > 57) return false;
+  const n = Number(key);
+  return Number.isInteger(n) && n < 4294967295 && String(n) === key;
 }
 
 /** sha256 of a string or bytes, as lowercase hex. */

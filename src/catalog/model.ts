@@ -23,9 +23,10 @@ export const EMPTY_INPUT_SCHEMA: JsonSchema = Object.freeze({ type: 'object', pr
 
 /**
  * Build a `Tool` with its canonical id, namespace and content hash. Field order is fixed here, so
- * two tools built from the same definition serialise to the same bytes.
+ * two tools built from the same definition serialise to the same bytes. `knownHash`: the hash as
+ * already computed and checked (a dataset file that matches its manifest); otherwise computed.
  */
-export function makeTool(init: ToolInit): Tool {
+export function makeTool(init: ToolInit, knownHash?: string): Tool {
   const owner = init.source === 'mcp' ? init.server : init.source === 'plugin' ? (init.plugin ?? init.server) : undefined;
   const id = init.id ?? toolId(init.source, init.name, owner);
   const tool: Omit<Tool, 'hash'> = {
@@ -44,7 +45,7 @@ export function makeTool(init: ToolInit): Tool {
     pinned: init.pinned ?? false,
     ...(init.annotations !== undefined ? { annotations: init.annotations } : {}),
   };
-  return { ...tool, hash: toolHash(tool) };
+  return { ...tool, hash: knownHash ?? toolHash(tool) };
 }
 
 /** Content hash of a tool's definition: sha256 of the canonical JSON of every field but `hash`. */
