@@ -2,6 +2,7 @@
  * The `backpack` command. Thin: it parses arguments, calls the modules, prints, and maps errors to
  * exit codes (0 ok, 1 Backpack failed, 2 bad input).
  */
+import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -16,6 +17,7 @@ import { generate, GenerateParamsError, GENERATOR, resolveParams } from '../gene
 import { PRESETS } from '../generate/presets.ts';
 import { augmentCatalog } from '../eval/examples.ts';
 import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/input.ts';
+import { DEFAULT_TOKEN_CACHE_DIR, useTokenCountCache } from '../tokens/count.ts';
 import { isResultsDir, readRunDir, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../catalog/hash.ts';
 import { mergeRuns } from '../eval/merge.ts';
@@ -42,6 +44,17 @@ function wholeNumber(name: string) {
     return Number(value);
   };
 }
+
+/** A commander parser for a thread count: a whole number ≥ 1. */
+function threadCount(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
+    return Number(value);
+  };
+}
+
+/** The main job's default thread count: both cores of a 2-core machine, at most 2 (each thread holds a copy of the catalog). */
+export const DEFAULT_RUN_WORKERS = Math.min(2, availableParallelism());
 
 interface Io {
   out: (s: string) => void;
@@ -77,8 +90,9 @@ export function buildProgram(io: Io): Command {
     .option('--results <dir>', 'results folder (default: reports/monster-<seed>)')
     .option('--retrievers <list>', 'comma-separated retriever names', DEFAULT_RETRIEVERS.join(','))
     .option('--profiles <list>', 'comma-separated profile names ("" for none)', DEFAULT_PROFILES.join(','))
+    .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', threadCount('--workers'), DEFAULT_RUN_WORKERS)
     .option('--quiet', 'no progress output')
-    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; quiet?: boolean }) => {
+    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; workers: number; quiet?: boolean }) => {
       const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
       const retrievers = parseRetrieverList(opts.retrievers);
       const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
@@ -95,10 +109,13 @@ export function buildProgram(io: Io): Command {
         progress.stop();
         io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
       }
-      const d = loadDataset(dir, { verify: false });
+      // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
+      const d = loadDataset(dir);
       const input = inputOfDataset(d, { kind: 'dataset', ref: dir, split: null });
       io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
       const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], Object.fromEntries([...retrievers, ...profiles].map((r) => [r, null])), null, false, profiles), {
+        workers: opts.workers,
+        workerSource: input.source,
         progress: (name, done, total) => progress.update(name, done, total),
         indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
       });
@@ -199,6 +216,7 @@ export function buildProgram(io: Io): Command {
     .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
     .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', wholeNumber('--examples-per-tool'), 5)
+    .option('--workers <n>', 'threads to evaluate strategies on, each with its own copy of the catalog (results are the same with any number; not with --examples-from or --roles)', threadCount('--workers'), 1)
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
@@ -239,8 +257,13 @@ export function buildProgram(io: Io): Command {
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       const progress = progressReporter(process.stderr, opts.quiet === true);
+      // Worker threads load the input themselves: only when it is exactly what the source gives.
+      const reproducible = opts.examplesFrom === undefined && opts.roles === undefined;
+      if (opts.workers > 1 && !reproducible) io.err('note: --workers is ignored with --examples-from or --roles (the threads could not load the same input)\n');
       const run = await runEval(input, config, {
         shard,
+        workers: opts.workers,
+        ...(reproducible ? { workerSource: source } : {}),
         ...(traces ? { traces } : {}),
         ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
         progress: (name, done, total) => progress.update(name, done, total),
@@ -322,6 +345,7 @@ function displayPath(p: string): string {
 }
 
 interface EvalOptions {
+  workers: number;
   roles?: string;
   model?: string;
   examplesFrom?: string;
@@ -434,6 +458,7 @@ function reusable(dir: string, params: ReturnType<typeof resolveParams>): boolea
 /** Run the command line; returns the exit code. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const program = buildProgram(io);
+  const tokenCounts = useTokenCountCache(DEFAULT_TOKEN_CACHE_DIR);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
@@ -456,6 +481,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     }
     io.err(`backpack failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.failed;
+  } finally {
+    tokenCounts.flush();
   }
 }
 

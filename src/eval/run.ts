@@ -1,37 +1,27 @@
 /**
- * The runner: every retriever over every case of the (shard of the) dataset, through the policy
- * layer, then the metrics. Deterministic except for timings.
+ * The runner: every strategy (retrievers, then profiles) over every case of the (shard of the)
+ * dataset, through the policy layer, then the metrics. Strategies run one after another here, or
+ * spread over worker threads (`workers` > 1, `parallel.ts`): the results are the same either way,
+ * timings aside. Deterministic except for timings.
  */
-import type { Case, Catalog, Tool } from '../catalog/types.ts';
-import { createProfile } from '../profiles/registry.ts';
-import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
-import { Policy } from '../retrievers/policy.ts';
-import { createRetriever } from '../retrievers/registry.ts';
-import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import type { EvalInput } from './input.ts';
-import { ownChurn, strategySessions } from './sessions.ts';
-import { retrieverTokens, TokenMeter } from './tokens.ts';
-import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
-import type { Provider } from '../tokens/serialize.ts';
-import { catalogFacts, catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type QueryDetail, type Results, type RetrieverResults } from './results.ts';
+import { runInWorkers } from './parallel.ts';
+import { catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type ProfileResults, type QueryDetail, type Results } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
-import type { Trace } from './traces.ts';
+import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome } from './strategy.ts';
 
-export interface RunOptions {
+export { peakRssMb } from './strategy.ts';
+
+export interface RunOptions extends StrategyOptions {
   shard?: Shard | null;
-  traces?: ReadonlyMap<string, Trace>;
-  /** Called as cases are searched: (retriever, done, total). */
-  progress?: (retriever: string, done: number, total: number) => void;
-  /** Build retrievers (tests pass their own); default: the registry. */
-  create?: (name: string) => Retriever;
-  /** Build profiles (tests pass their own); default: the profile registry. */
-  createProfile?: (name: string) => Profile;
-  /** Options for the registry's retrievers (`--model`); profiles get them too. */
-  retrieverOptions?: RetrieverOptions;
-  /** Options only profiles use (`--context-window`). */
-  profileOptions?: ProfileOptions;
-  /** Called while a retriever builds its index, when it reports progress: (retriever, done, total). */
-  indexProgress?: (retriever: string, done: number, total: number) => void;
+  /**
+   * Threads to evaluate strategies on (this one included); default 1. More than one needs
+   * `workerSource`, and spends one more copy of the catalog per thread.
+   */
+  workers?: number;
+  /** Where worker threads load the same input from (the input must be exactly what `loadEvalInput` gives for it). */
+  workerSource?: DatasetSource;
 }
 
 export interface EvalRun {
@@ -50,53 +40,23 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
   const cases = casesOfShard(input.cases, opts.shard ?? null);
-  const facts = catalogFacts(input.catalog);
-  const shared = { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions };
-  const create = opts.create ?? ((name: string) => createRetriever(name, shared));
-  const makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}), ...opts.profileOptions }));
+  const tasks = strategyTasks(config);
+  const workers = Math.max(1, Math.min(opts.workers ?? 1, tasks.length));
+  let outcomes: StrategyOutcome[];
+  if (workers > 1 && opts.workerSource && !opts.create && !opts.createProfile) {
+    outcomes = await runInWorkers({ input, cases, config, opts, tasks, workers, source: opts.workerSource });
+  } else {
+    const runner = new StrategyRunner(input, cases, config, opts);
+    outcomes = [];
+    for (const task of tasks) outcomes.push(await runner.run(task));
+  }
   const results: Results['retrievers'] = {};
-  // One meter per (provider, counter) for the whole run: counting 50,000 definitions once takes seconds.
-  const meters = new Map<string, TokenMeter>();
-  const meterFor: MeterFor = (provider, counter) => {
-    const key = `${provider}\u0000${counter}`;
-    let m = meters.get(key);
-    if (!m) meters.set(key, (m = new TokenMeter(input.catalog, provider, counter)));
-    return m;
-  };
-  const meter = (): TokenMeter => meterFor('anthropic', DEFAULT_COUNTER);
   const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
-  for (const name of config.retrievers) {
-    const retriever = create(name);
-    const t0 = performance.now();
-    if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
-    await retriever.index(input.catalog);
-    const indexMs = performance.now() - t0;
-    const list = await searchCases(name, retriever, null, cases, input, config, opts);
-    await otherMode(name, retriever, null, cases, list, input, config, opts);
-    const sessions = strategySessions(cases, list, { sticky: isSticky(config, null), placement: 'prefix', cache: config.cache ?? DEFAULT_CACHE_PRICES, retrieverTokens: retrieverTokens(meter()) });
-    results[name] = { ...retrieverResults(cases, list, facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces), ...(sessions ? { sessions } : {}) };
-    details[name] = list;
-  }
-  for (const name of config.profiles ?? []) {
-    const profile = makeProfile(name);
-    const t0 = performance.now();
-    if (opts.indexProgress) wireIndexProgress(profile, (done, total) => opts.indexProgress!(name, done, total));
-    await profile.index(input.catalog);
-    const indexMs = performance.now() - t0;
-    const searcher = profile.searcher();
-    const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, meterFor);
-    const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
-    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, meterFor), cases, list, input, config, opts);
-    const r = retrieverResults(cases, list, facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
-    const sessions = strategySessions(cases, list, { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES });
-    profiles[name] = {
-      ...(searcher ? r : withoutRanking(r)),
-      ...(sessions ? { sessions } : {}),
-      exposure: exposure.summary(list),
-      tokens: profileTokens(list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES, ownChurn(sessions, isSticky(config, exposure))),
-    };
-    details[name] = list;
+  for (const o of outcomes) {
+    if (o.task.kind === 'retriever') results[o.task.name] = o.result;
+    else profiles[o.task.name] = o.result as ProfileResults;
+    details[o.task.name] = o.details;
   }
   const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   return {
@@ -112,223 +72,4 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     }),
     details,
   };
-}
-
-/**
- * Every case of the run through the policy layer with `searcher` (none: nothing is searched), in
- * dataset order. With an exposure tally (profiles), each case also records the gold tools the
- * profile sends eagerly, and the tally adds up what was put in front of the model.
- */
-async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: RunOptions, stickyOverride?: boolean): Promise<QueryDetail[]> {
-  // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
-  const policy = new Policy(input.catalog);
-  const floor = config.floors[name] ?? undefined;
-  const sticky = stickyOverride ?? isSticky(config, exposure);
-  const depth = exposure ? Math.min(config.depth, exposure.searchLimit) : config.depth;
-  const list: QueryDetail[] = [];
-  opts.progress?.(name, 0, cases.length);
-  for (let i = 0; i < cases.length; i++) {
-    const c = cases[i]!;
-    if (c.expectedTools === undefined) {
-      // A skill-only case is not labelled for tools: nothing to search for.
-      list.push({ caseId: c.id, ranked: [], pinned: [], leaks: [], ms: 0 });
-      continue;
-    }
-    const caller = {
-      ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
-      ...(c.role !== undefined ? { role: c.role } : {}),
-      ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
-    };
-    const q0 = performance.now();
-    const found =
-      searcher && depth > 0
-        ? await policy.expose(searcher, c.request, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
-        : { ranked: [], pinned: [], leaks: [] };
-    const ms = performance.now() - q0;
-    const detail: QueryDetail = { caseId: c.id, ranked: found.ranked.map((h) => [h.id, h.score]), pinned: found.pinned, leaks: found.leaks, ...('kept' in found && found.kept ? { kept: true } : {}), ms: round3(ms) };
-    if (exposure) Object.assign(detail, exposure.record(c, caller, found.ranked));
-    list.push(detail);
-    if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
-  }
-  return list;
-}
-
-function isSticky(config: EvalConfig, exposure: ExposureTally | null): boolean {
-  return config.sticky === true || exposure?.sticky === true;
-}
-
-/**
- * The session cases once more under the other stickiness (per-turn if the run was sticky, sticky if
- * not), so every strategy's sessions are measured both ways; the result is attached to the details
- * (`alt`), from which the session figures are computed (also after a merge).
- */
-async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: RunOptions): Promise<void> {
-  const sessionCases = cases.filter((c) => c.sessionId !== undefined && c.expectedTools !== undefined);
-  if (!sessionCases.length) return;
-  const tally = makeTally ? makeTally() : null;
-  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, !isSticky(config, tally));
-  const byId = new Map(alt.map((d) => [d.caseId, d]));
-  for (const d of list) {
-    const a = byId.get(d.caseId);
-    if (!a) continue;
-    d.alt = {
-      ranked: a.ranked.map(([id]) => id),
-      ...(a.kept ? { kept: true } : {}),
-      ...(a.exposure ? { beforeTokens: a.exposure.beforeTokens, searchTokens: a.exposure.searchTokens } : {}),
-    };
-  }
-}
-
-/** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
-type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
-
-/** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */
-class ExposureTally {
-  readonly sticky: boolean;
-  readonly searchLimit: number;
-  /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers), and the tokens before search. */
-  private readonly cache = new Map<string, { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined }>();
-  private readonly position = new Map<string, number>();
-  private readonly tools: readonly Tool[];
-  private readonly meter: TokenMeter;
-  private readonly estimator: TokenMeter | undefined;
-  private readonly placement: 'history' | 'prefix';
-
-  constructor(
-    private readonly profile: Profile,
-    private readonly policy: Policy,
-    catalog: Catalog,
-    private readonly searches: boolean,
-    meterFor: MeterFor,
-  ) {
-    this.sticky = profile.sticky === true;
-    this.searchLimit = profile.searchLimit;
-    this.placement = profile.placement ?? 'history';
-    catalog.tools.forEach((t, i) => this.position.set(t.id, i));
-    this.tools = catalog.tools;
-    this.meter = meterFor(profile.provider ?? 'anthropic', DEFAULT_COUNTER);
-    this.estimator = profile.estimator ? meterFor(profile.provider ?? 'anthropic', profile.estimator) : undefined;
-  }
-
-  private callerOf(caller: { callerScopes?: readonly string[]; role?: string }): Caller {
-    const allowed = this.policy.allowedMask(caller.callerScopes);
-    return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
-  }
-
-  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined } {
-    const key = `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
-    let entry = this.cache.get(key);
-    if (!entry) {
-      const b = this.profile.beforeSearch(this.callerOf(caller));
-      const eager = this.eagerMask(b.eager);
-      entry = { eager, count: b.eager.length, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total };
-      this.cache.set(key, entry);
-    }
-    return entry;
-  }
-
-  /**
-   * The eager ids as a mask by position. Eager lists come in catalog order (the profile contract),
-   * so one walk along the catalog finds them without a lookup per id; an id out of order falls back
-   * to the position map.
-   */
-  private eagerMask(ids: readonly string[]): Uint8Array {
-    const tools = this.tools;
-    const mask = new Uint8Array(tools.length);
-    let j = 0;
-    for (let p = 0; p < tools.length && j < ids.length; p++) {
-      if (tools[p]!.id === ids[j]) {
-        mask[p] = 1;
-        j++;
-      }
-    }
-    for (; j < ids.length; j++) mask[this.position.get(ids[j]!)!] = 1;
-    return mask;
-  }
-
-  /** One case's exposure: its gold tools that are eager for its caller, and the case's exposure figures. */
-  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[]): Pick<QueryDetail, 'eager' | 'exposure'> {
-    const entry = this.before(caller);
-    let loaded = 0;
-    let chars = 0;
-    let tokens = 0;
-    let estimate = 0;
-    if (this.searches) {
-      const added = this.profile.afterSearch(ranked, this.callerOf(caller), c.request);
-      loaded = added.loaded.length;
-      chars = added.text.length;
-      tokens = this.meter.search(added);
-      if (this.estimator) estimate = this.estimator.search(added);
-    }
-    return {
-      eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager[this.position.get(id) ?? -1] === 1),
-      exposure: {
-        eagerTools: entry.count,
-        loadedTools: loaded,
-        resultChars: chars,
-        beforeTokens: entry.tokens,
-        searchTokens: tokens,
-        ...(entry.estimate !== undefined ? { estimate: { before: entry.estimate, search: estimate } } : {}),
-      },
-    };
-  }
-
-  /** Tokens before search for a caller with every scope and no role. */
-  unrestrictedTokens(): { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number } {
-    const b = this.profile.beforeSearch({});
-    return { ...this.meter.before(b), ...(this.estimator ? { estimate: this.estimator.before(b).total } : {}) };
-  }
-
-  tokenMeta(): { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string } {
-    return { counter: DEFAULT_COUNTER, provider: this.meter.provider, placement: this.placement, search: this.searches, ...(this.profile.estimator ? { estimator: this.profile.estimator } : {}) };
-  }
-
-  summary(details: readonly QueryDetail[]): ExposureSummary {
-    const b = this.profile.beforeSearch({});
-    return {
-      searchLimit: this.searches ? this.searchLimit : 0,
-      search: this.searches,
-      // the profile's own form (an empty search tells it), not the last case's: a shard may search nothing
-      form: this.searches ? this.profile.afterSearch([], {}, '').form : 'none',
-      sticky: this.sticky,
-      unrestricted: { eagerTools: b.eager.length, metaTools: b.metaTools.map((t) => t.name), advertisementChars: b.advertisement.length, advertisementBytes: Buffer.byteLength(b.advertisement) },
-      perCase: exposureMeans(details),
-    };
-  }
-}
-
-function latencyOf(list: readonly QueryDetail[], cases: readonly Case[], indexMs: number, indexed: object): RetrieverResults['latency'] {
-  const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);
-  return { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb(), ...indexCounters(indexed) };
-}
-
-/** Numeric index counters of a retriever (or profile), or of the first of its children that has them. */
-function indexCounters(x: object): { index?: Record<string, number> } {
-  const r = x as Retriever;
-  if (hasIndexStats(r)) {
-    const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
-    if (numbers.length) return { index: Object.fromEntries(numbers) };
-  }
-  const children = (r as { children?: unknown }).children;
-  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') {
-    const found = indexCounters(c as Retriever);
-    if (found.index) return found;
-  }
-  return {};
-}
-
-/** Hand an index-progress callback to a retriever (or profile) and to the retrievers it is composed of. */
-function wireIndexProgress(x: object, cb: (done: number, total: number) => void): void {
-  const r = x as Retriever;
-  if (reportsIndexProgress(r)) r.setProgress(cb);
-  const children = (r as { children?: unknown }).children;
-  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') wireIndexProgress(c as Retriever, cb);
-}
-
-export function peakRssMb(): number {
-  return Math.round(process.resourceUsage().maxRSS / 1024);
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }

@@ -39,26 +39,59 @@ export function permits(callerScopes: readonly string[] | undefined, tool: Tool)
   return tool.scopes.every((s) => callerScopes.includes(s));
 }
 
+/**
+ * What a policy derives from its catalog alone (positions, pinned tools, scope groups, the mask of
+ * each caller scope set): built once per catalog and shared by every policy over it, since a run
+ * makes a fresh policy per strategy (sticky sessions are per strategy) and building this for
+ * 50,000 tools takes ~80 ms. Masks are read-only to everyone who receives them.
+ */
+interface CatalogShape {
+  position: Map<string, number>;
+  pinned: readonly Tool[];
+  scopeGroups: Array<{ scopes: readonly string[]; positions: Uint32Array }>;
+  masks: Map<string, Uint8Array>;
+  /** The array's length and last tool when built: an array changed in place since is built again. */
+  size: number;
+  last: Tool | undefined;
+}
+
+const shapes = new WeakMap<readonly Tool[], CatalogShape>();
+
+function shapeOf(tools: readonly Tool[]): CatalogShape {
+  let shape = shapes.get(tools);
+  if (shape && shape.size === tools.length && shape.last === tools[tools.length - 1]) return shape;
+  const position = new Map<string, number>();
+  tools.forEach((t, i) => position.set(t.id, i));
+  const groups = new Map<string, { scopes: readonly string[]; positions: number[] }>();
+  tools.forEach((t, i) => {
+    const key = [...t.scopes].sort().join('\n');
+    const g = groups.get(key);
+    if (g) g.positions.push(i);
+    else groups.set(key, { scopes: t.scopes, positions: [i] });
+  });
+  shape = {
+    position,
+    pinned: tools.filter((t) => t.pinned),
+    scopeGroups: [...groups.values()].map((g) => ({ scopes: g.scopes, positions: Uint32Array.from(g.positions) })),
+    masks: new Map(),
+    size: tools.length,
+    last: tools[tools.length - 1],
+  };
+  shapes.set(tools, shape);
+  return shape;
+}
+
 export class Policy {
   private readonly tools: readonly Tool[];
-  private readonly position = new Map<string, number>();
-  private readonly masks = new Map<string, Uint8Array>();
+  private readonly position: Map<string, number>;
+  private readonly masks: Map<string, Uint8Array>;
   private readonly pinned: readonly Tool[];
   /** Tools grouped by the scopes they need: the unit a caller's mask is decided on. */
   private readonly scopeGroups: Array<{ scopes: readonly string[]; positions: Uint32Array }>;
 
   constructor(catalog: Catalog) {
     this.tools = catalog.tools;
-    catalog.tools.forEach((t, i) => this.position.set(t.id, i));
-    this.pinned = catalog.tools.filter((t) => t.pinned);
-    const groups = new Map<string, { scopes: readonly string[]; positions: number[] }>();
-    catalog.tools.forEach((t, i) => {
-      const key = [...t.scopes].sort().join('\n');
-      const g = groups.get(key);
-      if (g) g.positions.push(i);
-      else groups.set(key, { scopes: t.scopes, positions: [i] });
-    });
-    this.scopeGroups = [...groups.values()].map((g) => ({ scopes: g.scopes, positions: Uint32Array.from(g.positions) }));
+    ({ position: this.position, masks: this.masks, pinned: this.pinned, scopeGroups: this.scopeGroups } = shapeOf(catalog.tools));
   }
 
   /** The mask of tools a caller may see (by catalog position), or undefined for an unrestricted caller. Cached per scope set. */

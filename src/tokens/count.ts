@@ -8,7 +8,11 @@
  *   i.e. code points).
  */
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { charCount, utf8Bytes } from '../catalog/unicode.ts';
+import { PACKAGE_ROOT } from '../version.ts';
+import { TokenCountCache } from './count-cache.ts';
 
 export interface TokenCounter {
   /** One line for results and docs. */
@@ -27,6 +31,32 @@ export type TokenCounterName = keyof typeof TOKEN_COUNTERS;
 /** The counter every "tokens" figure uses unless it says otherwise. */
 export const DEFAULT_COUNTER: TokenCounterName = 'o200k';
 
+/** The tokenizer package and version the o200k counts come from (what a count cache is valid for). */
+export const O200K_TOKENIZER = `gpt-tokenizer@${(createRequire(import.meta.url)('gpt-tokenizer/package.json') as { version: string }).version}`;
+
+/**
+ * The process's memo of o200k counts: in memory by default; `useTokenCountCache(dir)` backs it with
+ * an on-disk log (the command line does, under `.cache/tokens`), so a second run of the same
+ * catalog counts almost nothing. Counts are the same with or without it.
+ */
+let memo = new TokenCountCache(null, 'o200k', O200K_TOKENIZER);
+
+/** Where the command line keeps the o200k counts between runs (beside the vector cache). */
+export const DEFAULT_TOKEN_CACHE_DIR = join(PACKAGE_ROOT, '.cache', 'tokens');
+
+/** Back the o200k memo with the log under `dir` (null: memory only). Returns the memo (flush it when done). */
+export function useTokenCountCache(dir: string | null): TokenCountCache {
+  memo.flush();
+  memo = new TokenCountCache(dir, 'o200k', O200K_TOKENIZER);
+  return memo;
+}
+
+/** The memo in use (for its hit counts, and to flush it). */
+export function tokenCountCache(): TokenCountCache {
+  return memo;
+}
+
 export function countTokens(text: string, counter: TokenCounterName = DEFAULT_COUNTER): number {
-  return text === '' ? 0 : TOKEN_COUNTERS[counter].count(text);
+  if (text === '') return 0;
+  return counter === 'o200k' ? memo.count(text, TOKEN_COUNTERS.o200k.count) : TOKEN_COUNTERS[counter].count(text);
 }

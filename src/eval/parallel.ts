@@ -1,0 +1,187 @@
+/**
+ * Strategies spread over threads: this thread and `workers - 1` worker threads each load the same
+ * input, then take the next strategy off one shared counter (an `Atomics.add` on shared memory, so
+ * no thread waits for a message to get work) until none is left. Heavy strategies go first, so the
+ * threads finish close together. Each strategy's result is computed exactly as in one thread and
+ * put back in configuration order, so the results are identical, timings aside.
+ *
+ * Progress: every thread writes its current strategy, phase and case count into shared memory;
+ * this thread reports the sum whenever it reports its own, and every 250 ms once it is idle.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Case } from '../catalog/types.ts';
+import { tokenCountCache } from '../tokens/count.ts';
+import type { EvalInput } from './input.ts';
+import type { DatasetSource, EvalConfig } from './results.ts';
+import type { Shard } from './shard.ts';
+import { StrategyRunner, type StrategyOptions, type StrategyOutcome, type StrategyTask } from './strategy.ts';
+import type { Trace } from './traces.ts';
+
+/**
+ * Relative cost of strategies on a large catalog (measured on monster-7: z-score fusion over every
+ * tool, Claude Code's description scan), to start the longest first. Unlisted: 1.
+ */
+const COST_HINT: Readonly<Record<string, number>> = {
+  hybrid: 10,
+  'hybrid-rrf': 8,
+  'semantic-retrieval': 5,
+  embed: 5,
+  'claude-code': 6,
+  'claude-code-auto': 6,
+  gate: 3,
+  codex: 2,
+  hermes: 2,
+  deferred: 2,
+  static: 2,
+  deepseek: 2,
+};
+
+/** Task positions, heaviest first (ties in configuration order). */
+export function claimOrder(tasks: readonly StrategyTask[]): number[] {
+  return tasks.map((_, i) => i).sort((a, b) => (COST_HINT[tasks[b]!.name] ?? 1) - (COST_HINT[tasks[a]!.name] ?? 1) || a - b);
+}
+
+/** What a worker thread is given (structured-cloned). */
+export interface WorkerJob {
+  source: DatasetSource;
+  catalogSha256: string;
+  caseIds: string[];
+  shard: Shard | null;
+  config: EvalConfig;
+  traces?: ReadonlyMap<string, Trace>;
+  retrieverOptions?: StrategyOptions['retrieverOptions'];
+  profileOptions?: StrategyOptions['profileOptions'];
+  tasks: StrategyTask[];
+  order: number[];
+  /** Int32Array(1): the next position of `order` to claim. */
+  counter: SharedArrayBuffer;
+  /** Int32Array(threads × SLOT): per thread, the task it runs (+1; 0 = none), phase (0 index, 1 search), done, total. */
+  progress: SharedArrayBuffer;
+  slot: number;
+  /** The folder of this thread's token-count log (null: in memory), shared by the workers. */
+  tokenCacheDir: string | null;
+}
+
+/** What a worker thread posts back. */
+export type WorkerMessage = { kind: 'outcome'; index: number; outcome: StrategyOutcome } | { kind: 'done' } | { kind: 'error'; message: string; stack?: string };
+
+export const SLOT = 4;
+
+/** Claim tasks off the shared counter and run them on `runner` until none is left. */
+export async function claimAndRun(runner: StrategyRunner, order: readonly number[], tasks: readonly StrategyTask[], counter: Int32Array, onOutcome: (index: number, outcome: StrategyOutcome) => void, onTask: (index: number) => void): Promise<void> {
+  for (let j = Atomics.add(counter, 0, 1); j < order.length; j = Atomics.add(counter, 0, 1)) {
+    const index = order[j]!;
+    onTask(index);
+    onOutcome(index, await runner.run(tasks[index]!));
+  }
+}
+
+/** Progress callbacks that write this thread's slot. */
+export function slotProgress(progress: Int32Array, slot: number, tasks: readonly StrategyTask[], after: () => void = () => {}): { onTask: (index: number) => void; options: Pick<StrategyOptions, 'progress' | 'indexProgress'>; clear: () => void } {
+  const o = slot * SLOT;
+  const set = (phase: number, done: number, total: number) => {
+    Atomics.store(progress, o + 1, phase);
+    Atomics.store(progress, o + 2, done);
+    Atomics.store(progress, o + 3, total);
+    after();
+  };
+  return {
+    onTask: (index) => {
+      Atomics.store(progress, o, index + 1);
+      set(0, 0, 0);
+    },
+    options: { progress: (_name, done, total) => set(1, done, total), indexProgress: (_name, done, total) => set(0, done, total) },
+    clear: () => {
+      Atomics.store(progress, o, 0);
+      set(0, 0, 0);
+    },
+  };
+}
+
+export interface ParallelRun {
+  input: EvalInput;
+  cases: readonly Case[];
+  config: EvalConfig;
+  opts: StrategyOptions & { shard?: Shard | null };
+  tasks: StrategyTask[];
+  workers: number;
+  source: DatasetSource;
+}
+
+/** Run `tasks` on this thread and `workers - 1` worker threads; outcomes in task order. */
+export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]> {
+  const { input, cases, config, opts, tasks, workers } = run;
+  const order = claimOrder(tasks);
+  const counter = new Int32Array(new SharedArrayBuffer(4));
+  const progress = new Int32Array(new SharedArrayBuffer(4 * SLOT * workers));
+  const outcomes: Array<StrategyOutcome | undefined> = new Array(tasks.length);
+  const report = () => {
+    if (!opts.progress) return;
+    const running: string[] = [];
+    let done = 0;
+    let total = 0;
+    for (let s = 0; s < workers; s++) {
+      const task = Atomics.load(progress, s * SLOT);
+      if (task === 0) continue;
+      running.push(`${tasks[task - 1]!.name}${Atomics.load(progress, s * SLOT + 1) === 0 ? ' index' : ''}`);
+      done += Atomics.load(progress, s * SLOT + 2);
+      total += Atomics.load(progress, s * SLOT + 3);
+    }
+    if (running.length) opts.progress(running.join(' + '), done, Math.max(total, done));
+  };
+  const job: Omit<WorkerJob, 'slot'> = {
+    source: run.source,
+    catalogSha256: input.catalogSha256,
+    caseIds: cases.map((c) => c.id),
+    shard: opts.shard ?? null,
+    config,
+    ...(opts.traces ? { traces: opts.traces } : {}),
+    ...(opts.retrieverOptions ? { retrieverOptions: opts.retrieverOptions } : {}),
+    ...(opts.profileOptions ? { profileOptions: opts.profileOptions } : {}),
+    tasks,
+    order,
+    counter: counter.buffer as SharedArrayBuffer,
+    progress: progress.buffer as SharedArrayBuffer,
+    tokenCacheDir: tokenCountCache().dir,
+  };
+  const threads: Worker[] = [];
+  const finished: Array<Promise<void>> = [];
+  for (let slot = 1; slot < workers; slot++) {
+    const w = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href, job: { ...job, slot } } });
+    threads.push(w);
+    finished.push(
+      new Promise<void>((resolve, reject) => {
+        let ok = false;
+        w.on('message', (m: WorkerMessage) => {
+          if (m.kind === 'outcome') outcomes[m.index] = m.outcome;
+          else if (m.kind === 'done') ok = true;
+          else reject(Object.assign(new Error(`worker thread ${slot}: ${m.message}`), m.stack ? { stack: m.stack } : {}));
+        });
+        w.on('error', reject);
+        w.on('exit', (code) => (ok ? resolve() : reject(new Error(`worker thread ${slot} stopped (exit code ${code}) before finishing`))));
+      }),
+    );
+  }
+  // A failure anywhere stops every thread (unhandled rejections of the others are absorbed).
+  const all = Promise.all(finished);
+  all.catch(() => {});
+  try {
+    const own = slotProgress(progress, 0, tasks, report);
+    const runner = new StrategyRunner(input, cases, config, { ...opts, ...own.options });
+    await claimAndRun(runner, order, tasks, counter, (i, o) => (outcomes[i] = o), own.onTask);
+    own.clear();
+    const timer = setInterval(report, 250);
+    try {
+      await all;
+    } finally {
+      clearInterval(timer);
+    }
+  } catch (err) {
+    Atomics.store(counter, 0, order.length); // nothing more to claim
+    await Promise.all(threads.map((t) => t.terminate()));
+    throw err;
+  }
+  const missing = outcomes.findIndex((o) => o === undefined);
+  if (missing >= 0) throw new Error(`no result for strategy ${tasks[missing]!.name}`);
+  return outcomes as StrategyOutcome[];
+}

@@ -1,0 +1,344 @@
+/**
+ * One strategy (a retriever or a profile) evaluated over a run's cases: index, search every case
+ * through the policy layer, the other session mode, then its metrics, sessions and (profiles)
+ * exposure and tokens. Strategies are independent of one another, which is what lets a run spread
+ * them over threads (`parallel.ts`); the token meters are shared by the strategies one runner
+ * evaluates, so each definition is counted once per thread.
+ */
+import type { Case, Catalog, Tool } from '../catalog/types.ts';
+import { createProfile } from '../profiles/registry.ts';
+import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
+import { Policy } from '../retrievers/policy.ts';
+import { createRetriever } from '../retrievers/registry.ts';
+import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
+import type { Provider } from '../tokens/serialize.ts';
+import type { EvalInput } from './input.ts';
+import { catalogFacts, DEFAULT_CACHE_PRICES, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
+import { ownChurn, strategySessions } from './sessions.ts';
+import { retrieverTokens, TokenMeter } from './tokens.ts';
+import type { Trace } from './traces.ts';
+
+export interface StrategyOptions {
+  traces?: ReadonlyMap<string, Trace>;
+  /** Called as cases are searched: (strategy, done, total). */
+  progress?: (retriever: string, done: number, total: number) => void;
+  /** Build retrievers (tests pass their own); default: the registry. */
+  create?: (name: string) => Retriever;
+  /** Build profiles (tests pass their own); default: the profile registry. */
+  createProfile?: (name: string) => Profile;
+  /** Options for the registry's retrievers (`--model`); profiles get them too. */
+  retrieverOptions?: RetrieverOptions;
+  /** Options only profiles use (`--context-window`). */
+  profileOptions?: ProfileOptions;
+  /** Called while a retriever builds its index, when it reports progress: (strategy, done, total). */
+  indexProgress?: (retriever: string, done: number, total: number) => void;
+}
+
+export type StrategyKind = 'retriever' | 'profile';
+
+export interface StrategyTask {
+  kind: StrategyKind;
+  name: string;
+}
+
+/** What evaluating one strategy gives: its entry of `results.json` and its per-case details. */
+export interface StrategyOutcome {
+  task: StrategyTask;
+  result: RetrieverResults | ProfileResults;
+  details: QueryDetail[];
+}
+
+/** The strategies of a run, retrievers first, in the configuration's order. */
+export function strategyTasks(config: EvalConfig): StrategyTask[] {
+  return [...config.retrievers.map((name) => ({ kind: 'retriever' as const, name })), ...(config.profiles ?? []).map((name) => ({ kind: 'profile' as const, name }))];
+}
+
+export class StrategyRunner {
+  private readonly facts: ReturnType<typeof catalogFacts>;
+  private readonly create: (name: string) => Retriever;
+  private readonly makeProfile: (name: string) => Profile;
+  /** One meter per (provider, counter) for every strategy this runner evaluates: counting 50,000 definitions takes seconds. */
+  private readonly meters = new Map<string, TokenMeter>();
+
+  constructor(
+    private readonly input: EvalInput,
+    /** The cases of the run (of its shard), in dataset order. */
+    readonly cases: readonly Case[],
+    private readonly config: EvalConfig,
+    private readonly opts: StrategyOptions = {},
+  ) {
+    this.facts = catalogFacts(input.catalog);
+    const shared = { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions };
+    this.create = opts.create ?? ((name: string) => createRetriever(name, shared));
+    this.makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}), ...opts.profileOptions }));
+  }
+
+  private readonly meterFor: MeterFor = (provider, counter) => {
+    const key = `${provider}\u0000${counter}`;
+    let m = this.meters.get(key);
+    if (!m) this.meters.set(key, (m = new TokenMeter(this.input.catalog, provider, counter)));
+    return m;
+  };
+
+  run(task: StrategyTask): Promise<StrategyOutcome> {
+    return task.kind === 'retriever' ? this.retriever(task) : this.profile(task);
+  }
+
+  private async retriever(task: StrategyTask): Promise<StrategyOutcome> {
+    const { input, cases, config, opts } = this;
+    const name = task.name;
+    const retriever = this.create(name);
+    const t0 = performance.now();
+    if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
+    await retriever.index(input.catalog);
+    const indexMs = performance.now() - t0;
+    const list = await searchCases(name, retriever, null, cases, input, config, opts);
+    await otherMode(name, retriever, null, cases, list, input, config, opts);
+    const sessions = strategySessions(cases, list, { sticky: isSticky(config, null), placement: 'prefix', cache: config.cache ?? DEFAULT_CACHE_PRICES, retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)) });
+    const result = { ...retrieverResults(cases, list, this.facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces), ...(sessions ? { sessions } : {}) };
+    return { task, result, details: list };
+  }
+
+  private async profile(task: StrategyTask): Promise<StrategyOutcome> {
+    const { input, cases, config, opts } = this;
+    const name = task.name;
+    const profile = this.makeProfile(name);
+    const t0 = performance.now();
+    if (opts.indexProgress) wireIndexProgress(profile, (done, total) => opts.indexProgress!(name, done, total));
+    await profile.index(input.catalog);
+    const indexMs = performance.now() - t0;
+    const searcher = profile.searcher();
+    const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor);
+    const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
+    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor), cases, list, input, config, opts);
+    const r = retrieverResults(cases, list, this.facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
+    const sessions = strategySessions(cases, list, { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES });
+    const result: ProfileResults = {
+      ...(searcher ? r : withoutRanking(r)),
+      ...(sessions ? { sessions } : {}),
+      exposure: exposure.summary(list),
+      tokens: profileTokens(list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES, ownChurn(sessions, isSticky(config, exposure))),
+    };
+    return { task, result, details: list };
+  }
+}
+
+/**
+ * Every case of the run through the policy layer with `searcher` (none: nothing is searched), in
+ * dataset order. With an exposure tally (profiles), each case also records the gold tools the
+ * profile sends eagerly, and the tally adds up what was put in front of the model.
+ */
+async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, stickyOverride?: boolean): Promise<QueryDetail[]> {
+  // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
+  const policy = new Policy(input.catalog);
+  const floor = config.floors[name] ?? undefined;
+  const sticky = stickyOverride ?? isSticky(config, exposure);
+  const depth = exposure ? Math.min(config.depth, exposure.searchLimit) : config.depth;
+  const list: QueryDetail[] = [];
+  opts.progress?.(name, 0, cases.length);
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    if (c.expectedTools === undefined) {
+      // A skill-only case is not labelled for tools: nothing to search for.
+      list.push({ caseId: c.id, ranked: [], pinned: [], leaks: [], ms: 0 });
+      continue;
+    }
+    const caller = {
+      ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
+      ...(c.role !== undefined ? { role: c.role } : {}),
+      ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
+    };
+    const q0 = performance.now();
+    const found =
+      searcher && depth > 0
+        ? await policy.expose(searcher, c.request, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
+        : { ranked: [], pinned: [], leaks: [] };
+    const ms = performance.now() - q0;
+    const detail: QueryDetail = { caseId: c.id, ranked: found.ranked.map((h) => [h.id, h.score]), pinned: found.pinned, leaks: found.leaks, ...('kept' in found && found.kept ? { kept: true } : {}), ms: round3(ms) };
+    if (exposure) Object.assign(detail, exposure.record(c, caller, found.ranked));
+    list.push(detail);
+    if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
+  }
+  return list;
+}
+
+function isSticky(config: EvalConfig, exposure: ExposureTally | null): boolean {
+  return config.sticky === true || exposure?.sticky === true;
+}
+
+/**
+ * The session cases once more under the other stickiness (per-turn if the run was sticky, sticky if
+ * not), so every strategy's sessions are measured both ways; the result is attached to the details
+ * (`alt`), from which the session figures are computed (also after a merge).
+ */
+async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: StrategyOptions): Promise<void> {
+  const sessionCases = cases.filter((c) => c.sessionId !== undefined && c.expectedTools !== undefined);
+  if (!sessionCases.length) return;
+  const tally = makeTally ? makeTally() : null;
+  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, !isSticky(config, tally));
+  const byId = new Map(alt.map((d) => [d.caseId, d]));
+  for (const d of list) {
+    const a = byId.get(d.caseId);
+    if (!a) continue;
+    d.alt = {
+      ranked: a.ranked.map(([id]) => id),
+      ...(a.kept ? { kept: true } : {}),
+      ...(a.exposure ? { beforeTokens: a.exposure.beforeTokens, searchTokens: a.exposure.searchTokens } : {}),
+    };
+  }
+}
+
+/** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
+type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
+
+/** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */
+class ExposureTally {
+  readonly sticky: boolean;
+  readonly searchLimit: number;
+  /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers), and the tokens before search. */
+  private readonly cache = new Map<string, { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined }>();
+  private readonly position = new Map<string, number>();
+  private readonly tools: readonly Tool[];
+  private readonly meter: TokenMeter;
+  private readonly estimator: TokenMeter | undefined;
+  private readonly placement: 'history' | 'prefix';
+
+  constructor(
+    private readonly profile: Profile,
+    private readonly policy: Policy,
+    catalog: Catalog,
+    private readonly searches: boolean,
+    meterFor: MeterFor,
+  ) {
+    this.sticky = profile.sticky === true;
+    this.searchLimit = profile.searchLimit;
+    this.placement = profile.placement ?? 'history';
+    catalog.tools.forEach((t, i) => this.position.set(t.id, i));
+    this.tools = catalog.tools;
+    this.meter = meterFor(profile.provider ?? 'anthropic', DEFAULT_COUNTER);
+    this.estimator = profile.estimator ? meterFor(profile.provider ?? 'anthropic', profile.estimator) : undefined;
+  }
+
+  private callerOf(caller: { callerScopes?: readonly string[]; role?: string }): Caller {
+    const allowed = this.policy.allowedMask(caller.callerScopes);
+    return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
+  }
+
+  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined } {
+    const key = `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
+    let entry = this.cache.get(key);
+    if (!entry) {
+      const b = this.profile.beforeSearch(this.callerOf(caller));
+      const eager = this.eagerMask(b.eager);
+      entry = { eager, count: b.eager.length, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total };
+      this.cache.set(key, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * The eager ids as a mask by position. Eager lists come in catalog order (the profile contract),
+   * so one walk along the catalog finds them without a lookup per id; an id out of order falls back
+   * to the position map.
+   */
+  private eagerMask(ids: readonly string[]): Uint8Array {
+    const tools = this.tools;
+    const mask = new Uint8Array(tools.length);
+    let j = 0;
+    for (let p = 0; p < tools.length && j < ids.length; p++) {
+      if (tools[p]!.id === ids[j]) {
+        mask[p] = 1;
+        j++;
+      }
+    }
+    for (; j < ids.length; j++) mask[this.position.get(ids[j]!)!] = 1;
+    return mask;
+  }
+
+  /** One case's exposure: its gold tools that are eager for its caller, and the case's exposure figures. */
+  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[]): Pick<QueryDetail, 'eager' | 'exposure'> {
+    const entry = this.before(caller);
+    let loaded = 0;
+    let chars = 0;
+    let tokens = 0;
+    let estimate = 0;
+    if (this.searches) {
+      const added = this.profile.afterSearch(ranked, this.callerOf(caller), c.request);
+      loaded = added.loaded.length;
+      chars = added.text.length;
+      tokens = this.meter.search(added);
+      if (this.estimator) estimate = this.estimator.search(added);
+    }
+    return {
+      eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager[this.position.get(id) ?? -1] === 1),
+      exposure: {
+        eagerTools: entry.count,
+        loadedTools: loaded,
+        resultChars: chars,
+        beforeTokens: entry.tokens,
+        searchTokens: tokens,
+        ...(entry.estimate !== undefined ? { estimate: { before: entry.estimate, search: estimate } } : {}),
+      },
+    };
+  }
+
+  /** Tokens before search for a caller with every scope and no role. */
+  unrestrictedTokens(): { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number } {
+    const b = this.profile.beforeSearch({});
+    return { ...this.meter.before(b), ...(this.estimator ? { estimate: this.estimator.before(b).total } : {}) };
+  }
+
+  tokenMeta(): { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string } {
+    return { counter: DEFAULT_COUNTER, provider: this.meter.provider, placement: this.placement, search: this.searches, ...(this.profile.estimator ? { estimator: this.profile.estimator } : {}) };
+  }
+
+  summary(details: readonly QueryDetail[]): ExposureSummary {
+    const b = this.profile.beforeSearch({});
+    return {
+      searchLimit: this.searches ? this.searchLimit : 0,
+      search: this.searches,
+      // the profile's own form (an empty search tells it), not the last case's: a shard may search nothing
+      form: this.searches ? this.profile.afterSearch([], {}, '').form : 'none',
+      sticky: this.sticky,
+      unrestricted: { eagerTools: b.eager.length, metaTools: b.metaTools.map((t) => t.name), advertisementChars: b.advertisement.length, advertisementBytes: Buffer.byteLength(b.advertisement) },
+      perCase: exposureMeans(details),
+    };
+  }
+}
+
+function latencyOf(list: readonly QueryDetail[], cases: readonly Case[], indexMs: number, indexed: object): RetrieverResults['latency'] {
+  const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);
+  return { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb(), ...indexCounters(indexed) };
+}
+
+/** Numeric index counters of a retriever (or profile), or of the first of its children that has them. */
+function indexCounters(x: object): { index?: Record<string, number> } {
+  const r = x as Retriever;
+  if (hasIndexStats(r)) {
+    const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
+    if (numbers.length) return { index: Object.fromEntries(numbers) };
+  }
+  const children = (r as { children?: unknown }).children;
+  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') {
+    const found = indexCounters(c as Retriever);
+    if (found.index) return found;
+  }
+  return {};
+}
+
+/** Hand an index-progress callback to a retriever (or profile) and to the retrievers it is composed of. */
+function wireIndexProgress(x: object, cb: (done: number, total: number) => void): void {
+  const r = x as Retriever;
+  if (reportsIndexProgress(r)) r.setProgress(cb);
+  const children = (r as { children?: unknown }).children;
+  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') wireIndexProgress(c as Retriever, cb);
+}
+
+export function peakRssMb(): number {
+  return Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

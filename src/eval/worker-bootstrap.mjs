@@ -1,0 +1,7 @@
+// Entry of a worker thread of `parallel.ts`: a worker thread does not inherit the TypeScript
+// loader of the thread that started it, so it registers tsx for itself, then loads the worker.
+import { workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+await import(workerData.entry);

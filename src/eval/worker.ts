@@ -1,0 +1,37 @@
+/**
+ * A worker thread of `parallel.ts`: load the same input as the thread that started it (checked by
+ * catalog hash and case ids), then claim and evaluate strategies until none is left, posting each
+ * outcome as it is done.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { useTokenCountCache } from '../tokens/count.ts';
+import { loadEvalInput } from './input.ts';
+import { claimAndRun, slotProgress, type WorkerJob, type WorkerMessage } from './parallel.ts';
+import { casesOfShard } from './shard.ts';
+import { StrategyRunner } from './strategy.ts';
+
+const job = (workerData as { job: WorkerJob }).job;
+const post = (m: WorkerMessage) => parentPort!.postMessage(m);
+
+const counts = useTokenCountCache(job.tokenCacheDir);
+try {
+  const input = loadEvalInput(job.source);
+  const cases = casesOfShard(input.cases, job.shard);
+  if (input.catalogSha256 !== job.catalogSha256 || cases.length !== job.caseIds.length || cases.some((c, i) => c.id !== job.caseIds[i])) {
+    throw new Error(`the input loaded from ${JSON.stringify(job.source)} is not the one being evaluated (catalog or cases differ)`);
+  }
+  const counter = new Int32Array(job.counter);
+  const own = slotProgress(new Int32Array(job.progress), job.slot, job.tasks);
+  const runner = new StrategyRunner(input, cases, job.config, {
+    ...(job.traces ? { traces: job.traces } : {}),
+    ...(job.retrieverOptions ? { retrieverOptions: job.retrieverOptions } : {}),
+    ...(job.profileOptions ? { profileOptions: job.profileOptions } : {}),
+    ...own.options,
+  });
+  await claimAndRun(runner, job.order, job.tasks, counter, (index, outcome) => post({ kind: 'outcome', index, outcome }), own.onTask);
+  own.clear();
+  counts.flush();
+  post({ kind: 'done' });
+} catch (err) {
+  post({ kind: 'error', message: err instanceof Error ? err.message : String(err), ...(err instanceof Error && err.stack ? { stack: err.stack } : {}) });
+}
