@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every `bench/*.bench.ts` suite in its own Node process (so each suite's
- * peak memory is its own), or only those named: `npm run bench -- generate`.
+ * peak memory is its own), or only those named: `npm run bench -- generate`; then writes
+ * `reports/bench/summary.json` from whatever suite results are there (`bench/summary.ts`).
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -20,4 +21,5 @@ for (const f of all) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(dir, f)], { stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
-process.exit(failed ? 1 : 0);
+const summary = spawnSync(process.execPath, ['--import', 'tsx', join(dir, 'summary.ts')], { stdio: 'inherit' });
+process.exit(failed || summary.status !== 0 ? 1 : 0);

@@ -12,7 +12,7 @@ import { catalogHash } from '../src/catalog/manifest.ts';
 import { augmentCatalog } from '../src/eval/examples.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { loadEvalInput } from '../src/eval/input.ts';
-import type { ExposureSummary } from '../src/eval/results.ts';
+import type { DatasetSource, ExposureSummary } from '../src/eval/results.ts';
 import { makeConfig, runEval } from '../src/eval/run.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 import { PACKAGE_ROOT } from '../src/version.ts';
@@ -29,15 +29,19 @@ export interface Figures {
 
 interface Suite {
   input: () => EvalInput;
+  /** Where worker threads load the same input (when it is exactly what `loadEvalInput` gives): the suite then runs on two threads. */
+  source?: DatasetSource;
   retrievers: string[];
   profiles?: string[];
 }
 
-const metatool = (split: string | null) => loadEvalInput({ kind: 'dataset', ref: join(PACKAGE_ROOT, 'datasets', 'metatool'), split });
+const METATOOL: DatasetSource = { kind: 'dataset', ref: join(PACKAGE_ROOT, 'datasets', 'metatool'), split: null };
+const metatool = (split: string | null) => loadEvalInput({ ...METATOOL, split });
 
 export const SUITES: Record<string, Suite> = {
   metatool: {
     input: () => metatool(null),
+    source: METATOOL,
     retrievers: ['bm25', 'bm25-plain', 'embed', 'hybrid', 'hybrid-rrf', 'namespace'],
     profiles: ['static', 'codex', 'claude-code', 'hermes', 'hermes-raw', 'deepseek-code', 'deferred', 'namespace-routing', 'semantic-retrieval'],
   },
@@ -73,7 +77,7 @@ export async function computeFigures(suite: string): Promise<Figures> {
   const input = s.input();
   const profiles = s.profiles ?? [];
   const config = makeConfig(s.retrievers, [1, 3, 5, 10], Object.fromEntries([...s.retrievers, ...profiles].map((r) => [r, null])), null, false, profiles);
-  const run = await runEval(input, config);
+  const run = await runEval(input, config, s.source ? { workers: 2, workerSource: s.source } : {});
   return {
     suite,
     catalogSha256: input.catalogSha256,

@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { assertReplaceable, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
@@ -22,7 +22,7 @@ import { isResultsDir, readRunDir, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../catalog/hash.ts';
 import { mergeRuns } from '../eval/merge.ts';
 import { DEFAULT_CACHE_PRICES, type DatasetSource, type Results } from '../eval/results.ts';
-import { makeConfig, runEval } from '../eval/run.ts';
+import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { parseProfileList, profileEntries } from '../profiles/registry.ts';
@@ -98,6 +98,15 @@ export function buildProgram(io: Io): Command {
       const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
       const params = resolveParams(opts.preset, opts.seed);
       const t0 = Date.now();
+      const stages: Record<string, number | null> = { generateMs: null };
+      const lap = (() => {
+        let last = performance.now();
+        return (stage: string) => {
+          const now = performance.now();
+          stages[stage] = Math.round(now - last);
+          last = now;
+        };
+      })();
       const progress = progressReporter(process.stderr, opts.quiet === true);
       assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
       if (reusable(dir, params)) {
@@ -108,11 +117,13 @@ export function buildProgram(io: Io): Command {
         writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total));
         progress.stop();
         io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+        lap('generateMs');
       }
       // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
       const d = loadDataset(dir);
       const input = inputOfDataset(d, { kind: 'dataset', ref: dir, split: null });
       io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
+      lap('loadMs');
       const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], Object.fromEntries([...retrievers, ...profiles].map((r) => [r, null])), null, false, profiles), {
         workers: opts.workers,
         workerSource: input.source,
@@ -120,13 +131,19 @@ export function buildProgram(io: Io): Command {
         indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
       });
       progress.stop();
+      lap('evaluateMs');
       const out = resolve(opts.results ?? join('reports', `${opts.preset}-${opts.seed}`));
       writeRunDir(out, run, input.cases, input.catalog);
+      lap('writeResultsMs');
       io.err('writing the report\n');
       const report = writeReport(run, join(out, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
+      lap('writeReportMs');
+      const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
+      writeFileSync(join(out, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
       io.out(
         `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
-          `report:  ${displayPath(report.html!)}  (+ ${report.files.filter((f) => f.endsWith('.png')).length} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n`,
+          `report:  ${displayPath(report.html!)}  (+ ${report.files.filter((f) => f.endsWith('.png')).length} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
+          `stages:  ${formatStages(timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
       );
     });
 
@@ -453,6 +470,29 @@ function reusable(dir: string, params: ReturnType<typeof resolveParams>): boolea
   } catch {
     return false;
   }
+}
+
+/** What `run` writes to `timings.json`: each stage's wall time, the process's peak memory, and each strategy's index and search time. */
+export interface RunTimings {
+  totalMs: number;
+  /** generateMs is null when the dataset was reused. */
+  stages: Record<string, number | null>;
+  peakRssMb: number;
+  workers: number;
+  strategies: Record<string, { indexMs: number; searchMs: number }>;
+}
+
+function runTimings(run: EvalRun, stages: Record<string, number | null>, totalMs: number, workers: number): RunTimings {
+  const all = { ...run.results.retrievers, ...run.results.profiles };
+  const strategies = Object.fromEntries(
+    Object.entries(all).map(([name, r]) => [name, { indexMs: Math.round(r.latency.indexMs), searchMs: Math.round((run.details[name] ?? []).reduce((a, d) => a + d.ms, 0)) }]),
+  );
+  return { totalMs, stages, peakRssMb: peakRssMb(), workers, strategies };
+}
+
+function formatStages(t: RunTimings): string {
+  const s = (ms: number | null | undefined) => (ms === null || ms === undefined ? '–' : `${(ms / 1000).toFixed(1)} s`);
+  return `generate ${s(t.stages.generateMs)}, load ${s(t.stages.loadMs)}, evaluate ${s(t.stages.evaluateMs)} on ${t.workers} thread${t.workers > 1 ? 's' : ''}, results ${s(t.stages.writeResultsMs)}, report ${s(t.stages.writeReportMs)}; peak memory ${t.peakRssMb.toLocaleString('en-US')} MB`;
 }
 
 /** Run the command line; returns the exit code. */

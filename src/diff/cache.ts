@@ -17,10 +17,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
-import { PACKAGE_ROOT, VERSION } from '../version.ts';
+import { CACHE_ROOT, PACKAGE_ROOT, VERSION } from '../version.ts';
 
 /** Default folder: `.cache/rankings/` in the Backpack package, beside the vector cache. */
-export const DEFAULT_RANKINGS_DIR = join(PACKAGE_ROOT, '.cache', 'rankings');
+export const DEFAULT_RANKINGS_DIR = join(CACHE_ROOT, 'rankings');
 
 export const RANKINGS_CACHE_FORMAT = 1;
 

@@ -11,7 +11,7 @@ import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { charCount, utf8Bytes } from '../catalog/unicode.ts';
-import { PACKAGE_ROOT } from '../version.ts';
+import { CACHE_ROOT } from '../version.ts';
 import { TokenCountCache } from './count-cache.ts';
 
 export interface TokenCounter {
@@ -42,7 +42,7 @@ export const O200K_TOKENIZER = `gpt-tokenizer@${(createRequire(import.meta.url)(
 let memo = new TokenCountCache(null, 'o200k', O200K_TOKENIZER);
 
 /** Where the command line keeps the o200k counts between runs (beside the vector cache). */
-export const DEFAULT_TOKEN_CACHE_DIR = join(PACKAGE_ROOT, '.cache', 'tokens');
+export const DEFAULT_TOKEN_CACHE_DIR = join(CACHE_ROOT, 'tokens');
 
 /** Back the o200k memo with the log under `dir` (null: memory only). Returns the memo (flush it when done). */
 export function useTokenCountCache(dir: string | null): TokenCountCache {
