@@ -374,3 +374,105 @@ describe('zscore fusion from dense scores', () => {
     expect(compared).toBeGreaterThan(100);
   });
 });
+
+describe('zscore fusion from dense scores, against the formula computed directly', () => {
+  /** mulberry32: a deterministic PRNG in [0, 1). */
+  function prng(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  type Dense = { scores: Float64Array; returned: Uint8Array };
+  /** A child whose dense scores are given per request (it has no ranked list: the hybrid must not ask for one). */
+  class DenseChild implements Retriever {
+    constructor(
+      readonly name: string,
+      private readonly of: (request: string) => Dense,
+    ) {}
+    async index(): Promise<void> {}
+    async search(): Promise<Hit[]> {
+      throw new Error('the dense path should be taken');
+    }
+    async denseScores(request: string): Promise<Dense> {
+      return this.of(request);
+    }
+  }
+
+  /**
+   * The z-score fusion as the file comment states it, in the simplest code (one child at a time,
+   * a Map of fused scores, rankStable): each child's admissible tools (returned, allowed, finite),
+   * their mean and population sd over the `total` allowed tools with absent tools at min(0, lowest),
+   * and Σ in child order over the union of weight · z (the absent term for a tool the child lacks).
+   */
+  function reference(dense: readonly Dense[], allowed: Uint8Array | undefined, ids: readonly string[], weights: readonly number[], k: number): Hit[] {
+    const n = ids.length;
+    let total = 0;
+    for (let p = 0; p < n; p++) if (allowed === undefined || allowed[p] === 1) total++;
+    if (total === 0 || k <= 0) return [];
+    const admissible = dense.map(({ scores, returned }) => {
+      const ps: number[] = [];
+      for (let p = 0; p < n; p++) if (returned[p] === 1 && (allowed === undefined || allowed[p] === 1) && Number.isFinite(scores[p]!)) ps.push(p);
+      return ps;
+    });
+    const union = [...new Set(admissible.flat())].sort((x, y) => x - y);
+    const fused = new Map<number, number>(union.map((p) => [p, 0]));
+    dense.forEach(({ scores }, c) => {
+      const mine = new Set(admissible[c]);
+      const { mean, sd, absent } = zStats(admissible[c]!.length, total, (j) => scores[admissible[c]![j]!]!);
+      if (!(sd > 0)) return;
+      for (const p of union) fused.set(p, fused.get(p)! + (mine.has(p) ? weights[c]! * ((scores[p]! - mean) / sd) : weights[c]! * ((absent - mean) / sd)));
+    });
+    return rankStable(union.map((p) => ({ id: ids[p]!, score: fused.get(p)! }))).slice(0, k);
+  }
+
+  it('gives exactly the same hits and scores: ties, negative, non-finite and flat scores, masks, weights, k', async () => {
+    const n = 700;
+    const r = prng(41);
+    // ids whose code-unit order is not the catalog order
+    const ids = Array.from({ length: n }, (_, i) => `t${((i * 7919) % n).toString(36)}-${i % 3}`);
+    const catalog = catalogOf(ids.map((id) => tool(id)));
+    const requests = Array.from({ length: 60 }, (_, i) => `request ${i}`);
+    const data = new Map<string, [Dense, Dense]>();
+    requests.forEach((q, i) => {
+      const coarse = (scale: number) => Math.round(r() * 8) / 8 * scale;
+      const a: Dense = { scores: new Float64Array(n), returned: new Uint8Array(n) }; // bm25-like: some tools, ≥ 0, ties
+      const b: Dense = { scores: new Float64Array(n), returned: new Uint8Array(n) }; // embed-like: every tool, signed
+      for (let p = 0; p < n; p++) {
+        if (i % 10 !== 3 && r() < 0.2) {
+          a.returned[p] = 1;
+          a.scores[p] = i % 5 === 1 ? 2 : coarse(12); // request ≡ 1 (mod 5): a flat list (sd 0 when it covers… never: absent tools are 0)
+        }
+        b.returned[p] = i % 7 === 2 && p % 2 === 0 ? 0 : 1;
+        b.scores[p] = i % 11 === 4 ? 0.5 : i % 2 ? coarse(2) - 1 : r() * 2 - 1; // ≡ 4 (mod 11): every score equal (sd 0)
+        if (p % 97 === 5) b.scores[p] = [NaN, Infinity, -Infinity][p % 3]!;
+        if (p % 89 === 7 && a.returned[p] === 1) a.scores[p] = NaN;
+      }
+      data.set(q, [a, b]);
+    });
+    const masks = [undefined, new Uint8Array(n).map(() => (r() < 0.5 ? 1 : 0)), new Uint8Array(n).map(() => Math.floor(r() * 3)), new Uint8Array(n)];
+    let compared = 0;
+    for (const weights of [[0.4, 0.6], [1, 0], [0.5, 0.5]] as [number, number][]) {
+      const h = new HybridRetriever('h', new DenseChild('a', (q) => data.get(q)![0]), new DenseChild('b', (q) => data.get(q)![1]), { method: 'zscore', weights });
+      await h.index(catalog);
+      for (const q of requests) {
+        for (const allowed of masks) {
+          for (const k of [1, 10, n]) {
+            const got = await h.search(q, { k, ...(allowed ? { allowed } : {}) });
+            const want = reference(data.get(q)!, allowed, ids, weights, k);
+            expect(got).toEqual(want);
+            // exactly: −0 and 0 too
+            expect(got.map((x) => Object.is(x.score, -0))).toEqual(want.map((x) => Object.is(x.score, -0)));
+            compared += got.length;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100_000);
+  });
+});

@@ -34,7 +34,7 @@
 import type { Catalog } from '../catalog/types.ts';
 import { checkedMask, compareHits, rankStable } from './rank.ts';
 import { createRetriever } from './registry.ts';
-import { hasDenseScores, isDescribable, type Describable, type Hit, type Retriever, type SearchContext } from './types.ts';
+import { hasDenseScores, isDescribable, isPrefetching, type Describable, type Hit, type Prefetching, type Retriever, type SearchContext } from './types.ts';
 
 export type FusionMethod = 'rrf' | 'weighted' | 'zscore';
 
@@ -123,7 +123,7 @@ export function zStats(count: number, total: number, scoreAt: (j: number) => num
   return { mean, sd: Math.sqrt(squares / total), absent: low };
 }
 
-export class HybridRetriever implements Retriever, Describable {
+export class HybridRetriever implements Retriever, Describable, Prefetching {
   readonly name: string;
   readonly children: readonly [Retriever, Retriever];
   private readonly options: HybridOptions;
@@ -133,6 +133,8 @@ export class HybridRetriever implements Retriever, Describable {
   /** Position of each tool's id in code-unit order (the tie-break of `rankStable`). */
   private idRank = new Uint32Array(0);
   private n = 0;
+  /** Catalog-sized working arrays of `fuseZDense`, reused by every request (it runs synchronously, so requests never share them at once). */
+  private work = fuseWork(0);
 
   /** `a` and `b` are child retrievers, or registry names (created with `createRetriever`). */
   constructor(name: string, a: Retriever | string, b: Retriever | string, options: Partial<HybridOptions> = {}) {
@@ -173,7 +175,14 @@ export class HybridRetriever implements Retriever, Describable {
     this.idRank = new Uint32Array(this.ids.length);
     order.forEach((p, r) => (this.idRank[p] = r));
     this.n = catalog.tools.length;
+    this.work = fuseWork(this.n);
     this.built = true;
+  }
+
+  /** Hand the upcoming requests to each child that prefetches (see {@link Prefetching}), in child order. */
+  async prefetch(requests: readonly string[]): Promise<void> {
+    if (!this.built) throw new Error(`retriever "${this.name}": prefetch() called before index()`);
+    for (const child of this.children) if (isPrefetching(child)) await child.prefetch(requests);
   }
 
   async search(request: string, context: SearchContext): Promise<Hit[]> {
@@ -247,54 +256,80 @@ export class HybridRetriever implements Retriever, Describable {
 
   /**
    * `zscore` fusion straight from the children's dense arrays: the same sums as {@link fuseZTaken}
-   * over the tools each child returned (in catalog order), in typed arrays, with the first k kept
-   * by a bounded insertion on (score, id rank).
+   * (each child's in catalog order; each tool's in child order), with both children in each pass
+   * over the catalog and typed arrays reused from one request to the next (a request allocates no
+   * catalog-sized array here), the first k kept by a bounded insertion on (score, id rank).
    */
   private fuseZDense(dense: readonly [{ scores: Float64Array; returned: Uint8Array }, { scores: Float64Array; returned: Uint8Array }], allowed: Uint8Array | undefined, total: number, k: number): Hit[] {
     const n = this.n;
-    const fused = new Float64Array(n);
-    const inUnion = new Uint8Array(n);
-    const taken = dense.map(({ scores, returned }) => {
-      const ok = new Uint8Array(n);
-      let count = 0;
-      let low = 0;
-      let sum = 0;
-      for (let p = 0; p < n; p++) {
-        if (returned[p] !== 1 || (allowed !== undefined && allowed[p] !== 1)) continue;
-        const v = scores[p]!;
-        if (!Number.isFinite(v)) continue;
-        ok[p] = 1;
-        inUnion[p] = 1;
-        count++;
-        if (v < low) low = v;
-        sum += v;
-      }
-      return { scores, ok, count, low, sum };
-    });
-    taken.forEach(({ scores, ok, count, low, sum }, c) => {
-      if (total <= 0) return;
-      // zStats: absent tools take the lowest returned score (0 when every returned score is ≥ 0)
-      const missing = total - count;
-      const mean = (sum + missing * low) / total;
-      let squares = missing * (low - mean) * (low - mean);
-      for (let p = 0; p < n; p++) {
-        if (ok[p] === 1) {
-          const d = scores[p]! - mean;
-          squares += d * d;
+    const { fused, union, ok } = this.work;
+    const [okA, okB] = ok;
+    const { scores: sa, returned: ra } = dense[0];
+    const { scores: sb, returned: rb } = dense[1];
+    // Each child's tools that may be fused (returned, allowed, finite): their count, lowest score (capped at 0) and sum; the union in catalog order.
+    let countA = 0, lowA = 0, sumA = 0;
+    let countB = 0, lowB = 0, sumB = 0;
+    let m = 0;
+    for (let p = 0; p < n; p++) {
+      if (allowed !== undefined && allowed[p] !== 1) continue;
+      let ta = 0;
+      let tb = 0;
+      if (ra[p] === 1) {
+        const v = sa[p]!;
+        if (Number.isFinite(v)) {
+          ta = 1;
+          countA++;
+          if (v < lowA) lowA = v;
+          sumA += v;
         }
       }
-      const sd = Math.sqrt(squares / total);
-      if (!(sd > 0)) return;
-      const w = this.options.weights[c]!;
-      const absentTerm = w * ((low - mean) / sd);
-      for (let p = 0; p < n; p++) {
-        if (inUnion[p] === 0) continue;
-        fused[p] = fused[p]! + (ok[p] === 1 ? w * ((scores[p]! - mean) / sd) : absentTerm);
+      if (rb[p] === 1) {
+        const v = sb[p]!;
+        if (Number.isFinite(v)) {
+          tb = 1;
+          countB++;
+          if (v < lowB) lowB = v;
+          sumB += v;
+        }
       }
-    });
-    const union: number[] = [];
-    for (let p = 0; p < n; p++) if (inUnion[p] === 1) union.push(p);
-    return firstKByScore(union, fused, this.idRank, k).map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
+      okA[p] = ta;
+      okB[p] = tb;
+      if (ta === 1 || tb === 1) union[m++] = p;
+    }
+    // zStats of each child: absent tools take its lowest returned score (0 when every returned score is ≥ 0).
+    const missingA = total - countA;
+    const missingB = total - countB;
+    const meanA = (sumA + missingA * lowA) / total;
+    const meanB = (sumB + missingB * lowB) / total;
+    let squaresA = missingA * (lowA - meanA) * (lowA - meanA);
+    let squaresB = missingB * (lowB - meanB) * (lowB - meanB);
+    for (let j = 0; j < m; j++) {
+      const p = union[j]!;
+      if (okA[p] === 1) {
+        const d = sa[p]! - meanA;
+        squaresA += d * d;
+      }
+      if (okB[p] === 1) {
+        const d = sb[p]! - meanB;
+        squaresB += d * d;
+      }
+    }
+    const sdA = Math.sqrt(squaresA / total);
+    const sdB = Math.sqrt(squaresB / total);
+    // A child whose scores do not spread (or no allowed tool) adds nothing.
+    const useA = total > 0 && sdA > 0;
+    const useB = total > 0 && sdB > 0;
+    const [wA, wB] = this.options.weights;
+    const absentA = wA * ((lowA - meanA) / sdA);
+    const absentB = wB * ((lowB - meanB) / sdB);
+    for (let j = 0; j < m; j++) {
+      const p = union[j]!;
+      let f = 0;
+      if (useA) f = f + (okA[p] === 1 ? wA * ((sa[p]! - meanA) / sdA) : absentA);
+      if (useB) f = f + (okB[p] === 1 ? wB * ((sb[p]! - meanB) / sdB) : absentB);
+      fused[p] = f;
+    }
+    return firstKByScore(union.subarray(0, m), fused, this.idRank, k).map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
   }
 
   /** `zscore` fusion of the two children's returned tools (positions, scores), the first k by rankStable. */
@@ -332,10 +367,11 @@ export class HybridRetriever implements Retriever, Describable {
  * The first `k` of `candidates` (catalog positions) by fused score descending, then id rank
  * ascending (the `rankStable` order), by a bounded binary insertion: O(n log k).
  */
-function firstKByScore(candidates: readonly number[], fused: Float64Array, rank: Uint32Array, k: number): number[] {
+function firstKByScore(candidates: ArrayLike<number>, fused: Float64Array, rank: Uint32Array, k: number): number[] {
   const better = (x: number, y: number): boolean => fused[x]! > fused[y]! || (fused[x] === fused[y] && rank[x]! < rank[y]!);
   const top: number[] = [];
-  for (const p of candidates) {
+  for (let j = 0; j < candidates.length; j++) {
+    const p = candidates[j]!;
     if (top.length === k && !better(p, top[k - 1]!)) continue;
     let lo = 0;
     let hi = top.length;
@@ -348,6 +384,11 @@ function firstKByScore(candidates: readonly number[], fused: Float64Array, rank:
     if (top.length > k) top.pop();
   }
   return top;
+}
+
+/** The working arrays of `fuseZDense` for a catalog of n tools (the contents between requests mean nothing). */
+function fuseWork(n: number): { fused: Float64Array; ok: [Uint8Array, Uint8Array]; union: Int32Array } {
+  return { fused: new Float64Array(n), ok: [new Uint8Array(n), new Uint8Array(n)], union: new Int32Array(n) };
 }
 
 /** One child's returned tools for `zscore` fusion: positions and scores in the child's order, a membership mask, and how many tools are allowed. */

@@ -95,3 +95,18 @@ export interface DenseScoring {
 export function hasDenseScores(r: Retriever): r is Retriever & DenseScoring {
   return typeof (r as Partial<DenseScoring>).denseScores === 'function';
 }
+
+/**
+ * Optional capability: prepare a batch of upcoming requests in one pass (e.g. the dense scores of
+ * many requests per read of an index, or their encodings in one model call), for the `search` /
+ * `denseScores` calls that follow. Searching afterwards must give exactly what it gives without
+ * it, for the requests prefetched and any other; what is prepared may be dropped at any time
+ * (memory is bounded), and a request not prepared is searched as usual.
+ */
+export interface Prefetching {
+  prefetch(requests: readonly string[]): Promise<void>;
+}
+
+export function isPrefetching(r: Retriever): r is Retriever & Prefetching {
+  return typeof (r as Partial<Prefetching>).prefetch === 'function';
+}
