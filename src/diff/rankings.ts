@@ -23,7 +23,7 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { rankStable } from '../retrievers/rank.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { hasIndexStats, isDescribable, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { hasIndexStats, isDescribable, isPrefetching, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import { caseKey, RankingCache, type Ranking } from './cache.ts';
 import type { CatalogChanges } from './changes.ts';
 
@@ -95,6 +95,9 @@ function callerOf(c: Case): { callerScopes?: readonly string[]; role?: string } 
 }
 
 /** A retriever indexed on first use, with the time it took and its counters. */
+/** Cases whose requests a prefetching retriever prepares at once (as `backpack eval` does). */
+const PREFETCH_BLOCK = 64;
+
 class LazyIndex {
   private retriever: Retriever | undefined;
   indexMs = 0;
@@ -122,6 +125,12 @@ class LazyIndex {
       this.retriever = r;
     }
     return this.retriever;
+  }
+
+  /** Prepare the next requests in one batch, when the retriever can (the same rankings either way). */
+  async prefetch(requests: readonly string[]): Promise<void> {
+    const r = await this.get();
+    if (requests.length && isPrefetching(r)) await r.prefetch(requests);
   }
 
   async rank(c: Case, depth: number): Promise<Hit[]> {
@@ -241,11 +250,16 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     const t0 = performance.now();
     const report = progress('new catalog: changed tools');
     report(0, missing.length);
+    const needsFallback = (i: number) => {
+      const before = oldRankings[i]!;
+      return before.length >= depth && before.some(([id]) => gone.has(id));
+    };
     for (let j = 0; j < missing.length; j++) {
       const i = missing[j]!;
+      if (deltaIndex && j % PREFETCH_BLOCK === 0) await deltaIndex.prefetch(missing.slice(j, j + PREFETCH_BLOCK).filter((m) => !needsFallback(m)).map((m) => cases[m]!.request));
       const before = oldRankings[i]!;
       const kept = before.filter(([id]) => !gone.has(id));
-      if (before.length >= depth && kept.length < before.length) {
+      if (needsFallback(i)) {
         fallback.push(i);
         continue;
       }
