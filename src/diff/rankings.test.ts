@@ -9,7 +9,7 @@ import { generate, resolveParams } from '../generate/index.ts';
 import { createEmbed } from '../retrievers/embed/index.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { catalogChanges } from './changes.ts';
-import { rankBoth, type Side } from './rankings.ts';
+import { DERIVE_SLACK, rankBoth, type Side } from './rankings.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'backpack-diff-rank-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,11 +45,9 @@ describe('rankBoth', () => {
     expect(quick.old.rankings).toEqual(full.old.rankings);
     const s = quick.new.stats;
     expect(s.deltaTools).toBe(2);
-    expect(s.derived).toBeGreaterThan(300);
-    expect(s.derived + s.searched).toBe(s.cases);
-    // Searched again: the cases whose full old top 10 held the removed or changed tool.
-    expect(s.searched).toBeGreaterThan(0);
-    expect(s.searched).toBeLessThan(40);
+    // Every case derived: the old side is ranked DERIVE_SLACK deeper, so losing two tools leaves 10.
+    expect(s.derived).toBe(s.cases);
+    expect(s.searched).toBe(0);
     // The first run filled the vector cache with the old catalog and the new texts: nothing is embedded again.
     expect(s.deltaIndex).toMatchObject({ tools: 2, embedded: 0, cacheHits: 2 });
   });
@@ -59,7 +57,39 @@ describe('rankBoth', () => {
     const r = await rankBoth(side(old), side(next), cases, changes, { retriever: 'embed', depth: 10, cacheDir: null, create: make });
     expect(r.old.stats.index).toMatchObject({ tools: old.tools.length, embedded: old.tools.length });
     expect(r.new.stats.deltaIndex).toMatchObject({ tools: 2, embedded: 2, cacheHits: 0 });
-    expect(r.new.stats.index).toMatchObject({ embedded: 0 });
+    // The new catalog's full index is never built.
+    expect(r.new.stats.index).toBeUndefined();
+  });
+
+  it('serves a derived ranking from the cache as the old side of the next diff, still equal to a full search', async () => {
+    const make = embed();
+    const cacheDir = join(dir, 'rankings-embed');
+    await rankBoth(side(old), side(next), cases, changes, { retriever: 'embed', depth: 10, cacheDir, create: make });
+    // The next change, on top of the last one: its old side is the cache's derived rankings.
+    const t = next.tools.find((x) => x.id === 'mcp__clickup__create_task')!;
+    const { hash: _hh, ...r2 } = t;
+    const third: Catalog = { ...next, tools: next.tools.map((x) => (x.id === t.id ? makeTool({ ...r2, description: `${t.description} Assigns it to whoever is on call.` }) : x)) };
+    const ch = catalogChanges(next, third);
+    const cached = await rankBoth(side(next), side(third), cases, ch, { retriever: 'embed', depth: 10, cacheDir, create: make });
+    const full = await rankBoth(side(next), side(third), cases, ch, { retriever: 'embed', depth: 10, cacheDir: null, create: make, toolLocal: false });
+    expect(cached.old.stats.fromCache).toBeGreaterThan(0);
+    expect(cached.old.rankings).toEqual(full.old.rankings);
+    expect(cached.new.rankings).toEqual(full.new.rankings);
+  });
+
+  it('searches again, on the full new index, the cases that lost more of their old ranking than it holds in reserve', async () => {
+    const make = embed();
+    // A whole namespace removed: a case about it loses more than DERIVE_SLACK of its top 20.
+    const gone = new Set(old.tools.filter((t) => t.namespace === 'clickup').map((t) => t.id));
+    expect(gone.size).toBeGreaterThan(DERIVE_SLACK);
+    const smaller: Catalog = { ...next, tools: next.tools.filter((t) => !gone.has(t.id)) };
+    const ch = catalogChanges(old, smaller);
+    const full = await rankBoth(side(old), side(smaller), cases, ch, { retriever: 'embed', depth: 10, cacheDir: null, create: make, toolLocal: false });
+    const quick = await rankBoth(side(old), side(smaller), cases, ch, { retriever: 'embed', depth: 10, cacheDir: null, create: make });
+    expect(quick.new.rankings).toEqual(full.new.rankings);
+    expect(quick.new.stats.searched).toBeGreaterThan(0);
+    expect(quick.new.stats.derived).toBeGreaterThan(0);
+    expect(quick.new.stats.derived + quick.new.stats.searched).toBe(quick.new.stats.cases);
   });
 
   it('reads both sides from the rankings cache the second time, with the same rankings', async () => {

@@ -95,6 +95,9 @@ function callerOf(c: Case): { callerScopes?: readonly string[]; role?: string } 
 }
 
 /** A retriever indexed on first use, with the time it took and its counters. */
+/** How much deeper than reported a tool-local retriever ranks (see `rankBoth`). */
+export const DERIVE_SLACK = 10;
+
 /** Cases whose requests a prefetching retriever prepares at once (as `backpack eval` does). */
 const PREFETCH_BLOCK = 64;
 
@@ -180,10 +183,14 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   const config = isDescribable(probe) ? probe.describe() : {};
   const toolLocal = opts.toolLocal ?? TOOL_LOCAL_RETRIEVERS.has(opts.retriever);
   const depth = opts.depth;
+  // A tool-local retriever ranks DERIVE_SLACK places deeper than reported (and caches that), so the
+  // new ranking of a case whose old top tools were changed or removed can still be derived.
+  const searchDepth = toolLocal ? depth + DERIVE_SLACK : depth;
   const keys = cases.map((c) => caseKey(c.request, c.callerScopes, c.role));
   const labelled = cases.map((_, i) => i).filter((i) => cases[i]!.expectedTools !== undefined);
   const cacheOf = (side: Side) =>
-    opts.cacheDir === null ? null : new RankingCache(opts.cacheDir, { retriever: opts.retriever, config, catalogSha256: side.catalogSha256, roles: rolesHash(side.roles), depth });
+    opts.cacheDir === null ? null : new RankingCache(opts.cacheDir, { retriever: opts.retriever, config, catalogSha256: side.catalogSha256, roles: rolesHash(side.roles), depth: searchDepth });
+  const reported = (rankings: ReadonlyArray<Ranking | null>) => rankings.map((r) => r && (r.length > depth ? r.slice(0, depth) : r));
   const progress = (stage: string) => (done: number, total: number) => opts.progress?.(stage, done, total);
 
   /** Search `idxs` on `index`, filling `rankings` and the cache. */
@@ -195,7 +202,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     report(0, idxs.length);
     for (let j = 0; j < idxs.length; j++) {
       const i = idxs[j]!;
-      const r = toRanking(await index.rank(cases[i]!, depth));
+      const r = toRanking(await index.rank(cases[i]!, searchDepth));
       rankings[i] = r;
       cache?.set(keys[i]!, r);
       if ((j & 63) === 63 || j === idxs.length - 1) report(j + 1, idxs.length);
@@ -226,7 +233,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   // The new side.
   const newStats: SideStats = { cases: labelled.length, fromCache: 0, searched: 0, derived: 0, indexMs: 0, searchMs: 0 };
   if (old.catalogSha256 === next.catalogSha256 && rolesHash(old.roles) === rolesHash(next.roles)) {
-    return { old: { rankings: oldRankings, stats: oldStats }, new: { rankings: [...oldRankings], stats: { ...newStats, sameAsOld: true } }, toolLocal, config };
+    return { old: { rankings: reported(oldRankings), stats: oldStats }, new: { rankings: reported(oldRankings), stats: { ...newStats, sameAsOld: true } }, toolLocal, config };
   }
   const newRankings: Array<Ranking | null> = cases.map(() => null);
   const newCache = cacheOf(next);
@@ -250,9 +257,12 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     const t0 = performance.now();
     const report = progress('new catalog: changed tools');
     report(0, missing.length);
+    // A ranked list shorter than searchDepth is complete (fewer tools than that scored); a full one
+    // is cut, and what it lacks may outrank what replaces the gone tools: it can be derived only
+    // while at least `depth` of its tools remain.
     const needsFallback = (i: number) => {
       const before = oldRankings[i]!;
-      return before.length >= depth && before.some(([id]) => gone.has(id));
+      return before.length >= searchDepth && before.filter(([id]) => !gone.has(id)).length < depth;
     };
     for (let j = 0; j < missing.length; j++) {
       const i = missing[j]!;
@@ -264,9 +274,16 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
         continue;
       }
       const hits = deltaIndex ? await deltaIndex.rank(cases[i]!, deltaCatalog.tools.length) : [];
-      const merged = toRanking(rankStable([...kept.map(([id, score]) => ({ id, score })), ...hits]).slice(0, depth));
-      newRankings[i] = merged;
-      newCache?.set(keys[i]!, merged);
+      const merged = rankStable([...kept.map(([id, score]) => ({ id, score })), ...hits]);
+      // Exact down to the last kept tool when the old list was cut (an unseen unchanged tool may
+      // rank between it and a changed tool below it); all of it when the old list was complete.
+      const cut = before.length >= searchDepth;
+      const last = kept[kept.length - 1]?.[0];
+      const exact = cut ? merged.findIndex((h) => h.id === last) + 1 : merged.length;
+      const ranking = toRanking(merged.slice(0, Math.min(exact, searchDepth)));
+      newRankings[i] = ranking;
+      // A shorter list in the cache would read as complete: cache only full-depth or complete ones.
+      if (ranking.length === searchDepth || !cut) newCache?.set(keys[i]!, ranking);
       newStats.derived++;
       if ((j & 63) === 63 || j === missing.length - 1) report(j + 1, missing.length);
     }
@@ -280,5 +297,5 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   const deltaCounters = deltaIndex?.counters();
   if (deltaCounters) newStats.deltaIndex = deltaCounters;
   newCache?.save();
-  return { old: { rankings: oldRankings, stats: oldStats }, new: { rankings: newRankings, stats: newStats }, toolLocal, config };
+  return { old: { rankings: reported(oldRankings), stats: oldStats }, new: { rankings: reported(newRankings), stats: newStats }, toolLocal, config };
 }
