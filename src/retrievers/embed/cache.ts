@@ -122,7 +122,7 @@ export class VectorCache {
       const o = i * recordBytes;
       out.write(hashes[i]!, o, 32, 'hex');
       for (let j = 0; j < dims; j++) out.writeFloatLE(data[i * dims + j]!, o + 32 + 4 * j);
-      this.vectors.set(hashes[i]!, data.slice(i * dims, (i + 1) * dims));
+      this.vectors.set(hashes[i]!, data.subarray(i * dims, (i + 1) * dims)); // a view: `data` is not changed after
     }
     if (this.unwritable) return;
     try {
