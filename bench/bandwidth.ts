@@ -13,20 +13,7 @@
  * methods. Used by `dense.bench.ts`; never asserted in tests.
  */
 
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
-const simd = (op: number) => [0xfd, ...uleb(op)];
+import { name, section, simd, uleb, vec } from '../src/retrievers/embed/kernel.ts';
 
 const I32 = 0x7f, F32 = 0x7d, V128 = 0x7b;
 const BLOCK = 0x02, LOOP = 0x03, END = 0x0b, BR_IF = 0x0d, VOID = 0x40;

@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { BATCH_BLOCK, VectorIndex, type VectorType } from '../src/retrievers/embed/kernel.ts';
 import { measureBandwidth } from './bandwidth.ts';
 import type { TaskResult } from './report.ts';
+import { prng } from '../test/prng.ts';
 
 const ROWS = Number(process.env.BACKPACK_BENCH_ROWS ?? 50_000);
 const QUERIES = Math.max(500, Number(process.env.BACKPACK_BENCH_QUERIES ?? 512));
@@ -39,17 +40,6 @@ const SEED = 20240601;
 const modelConfig = JSON.parse(readFileSync(join(process.cwd(), 'models', 'glove-static-30k', 'config.json'), 'utf8')) as { hidden_size: number };
 const DIMS = [modelConfig.hidden_size, 384];
 
-/** mulberry32. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `count` unit vectors of `dims` Gaussian values (Box–Muller), row-major. */
 function unitVectors(count: number, dims: number, rand: () => number): Float32Array {

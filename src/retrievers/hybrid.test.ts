@@ -5,6 +5,7 @@ import { createBm25 } from './bm25/presets.ts';
 import { HybridRetriever, checkHybridOptions, createHybrid, defaultDepth, firstK, HYBRID_DEFAULT_OPTIONS, zStats, type HybridOptions } from './hybrid.ts';
 import { rankStable } from './rank.ts';
 import { type Hit, type Retriever, type SearchContext } from './types.ts';
+import { prng } from '../../test/prng.ts';
 
 function tool(id: string, description = ''): Tool {
   return {
@@ -376,18 +377,6 @@ describe('zscore fusion from dense scores', () => {
 });
 
 describe('zscore fusion from dense scores, against the formula computed directly', () => {
-  /** mulberry32: a deterministic PRNG in [0, 1). */
-  function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   type Dense = { scores: Float64Array; returned: Uint8Array };
   /** A child whose dense scores are given per request (it has no ranked list: the hybrid must not ask for one). */
   class DenseChild implements Retriever {

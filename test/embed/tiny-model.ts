@@ -4,18 +4,9 @@
  */
 import { join } from 'node:path';
 import { SPECIAL_TOKENS, writeStaticModel, type StaticModelDtype, type StaticModelSpec } from '../../src/retrievers/embed/static-model.ts';
+export { prng } from '../prng.ts';
+import { prng } from '../prng.ts';
 
-/** mulberry32: a small seeded PRNG in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'su', 'do', 'fa', 'gu', 'hi', 'je', 'wo', 'be', 'cy'];
 

@@ -10,18 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BATCH_BLOCK, kernelWasm, SELECT_BLOCK, type TopHit, VectorIndex, type VectorType } from './kernel.ts';
+import { prng } from '../../../test/prng.ts';
 
-/** mulberry32: a deterministic PRNG in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Hits as exact comparables: indices, and each score's float64 bit pattern. */
 function exact(lists: TopHit[][]): { index: number[]; bits: string[] }[] {

@@ -43,7 +43,8 @@ export type VectorType = 'float32' | 'int8';
 // The WebAssembly module.
 // ---------------------------------------------------------------------------------------------
 
-function uleb(n: number): number[] {
+// The encoding helpers are exported for bench/bandwidth.ts, which builds its own small module.
+export function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     let b = n & 0x7f;
@@ -53,13 +54,13 @@ function uleb(n: number): number[] {
   } while (n !== 0);
   return out;
 }
-function section(id: number, body: number[]): number[] {
+export function section(id: number, body: number[]): number[] {
   return [id, ...uleb(body.length), ...body];
 }
-function vec(items: number[][]): number[] {
+export function vec(items: number[][]): number[] {
   return [...uleb(items.length), ...items.flat()];
 }
-function name(s: string): number[] {
+export function name(s: string): number[] {
   const b = [...new TextEncoder().encode(s)];
   return [...uleb(b.length), ...b];
 }
@@ -71,7 +72,7 @@ const BLOCK = 0x02, LOOP = 0x03, IF = 0x04, END = 0x0b, BR = 0x0c, BR_IF = 0x0d,
 const GET = 0x20, SET = 0x21, TEE = 0x22;
 const I32_CONST = 0x41, I32_LOAD8_U = 0x2d, I32_STORE = 0x36, F32_STORE = 0x38;
 const I32_GE_U = 0x4f, I32_GT_U = 0x4b, I32_LT_U = 0x49, I32_ADD = 0x6a, I32_MUL = 0x6c, I32_SHL = 0x74, F32_ADD = 0x92;
-const simd = (op: number) => [0xfd, ...uleb(op)];
+export const simd = (op: number) => [0xfd, ...uleb(op)];
 const V128_LOAD = (offset: number) => [...simd(0x00), 4, ...uleb(offset)];
 const V128_CONST0 = [...simd(0x0c), ...new Array<number>(16).fill(0)];
 const I32X4_EXTRACT = (lane: number) => [...simd(0x1b), lane];
