@@ -202,6 +202,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     report(0, idxs.length);
     for (let j = 0; j < idxs.length; j++) {
       const i = idxs[j]!;
+      if (j % PREFETCH_BLOCK === 0) await index.prefetch(idxs.slice(j, j + PREFETCH_BLOCK).map((m) => cases[m]!.request));
       const r = toRanking(await index.rank(cases[i]!, searchDepth));
       rankings[i] = r;
       cache?.set(keys[i]!, r);
