@@ -5,14 +5,13 @@
  * catalog. The count of a text never changes for one tokenizer version, so the memo is exact.
  *
  * Layout: `<dir>/<counter slug>/` holds `meta.json` (the counter and the tokenizer's version) and
- * `counts.bin`, an append-only log of 20-byte records: the first 16 bytes of sha256(text, UTF-8),
- * then the count as uint32 little-endian. New counts are appended with one write per flush, so
- * concurrent processes (shards, worker threads) only ever add whole records; a trailing partial
- * record is ignored on load, and a log written for another tokenizer version is replaced.
+ * `counts.bin`, a record log (`record-log.ts`) of 20-byte records: the first 16 bytes of
+ * sha256(text, UTF-8), then the count as uint32 little-endian, appended once per flush (shards and
+ * worker threads share it). A log written for another tokenizer version is replaced.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRecordLog, writeRecordLog } from '../record-log.ts';
 
 const RECORD_BYTES = 20;
 const HASH_BYTES = 16;
@@ -83,13 +82,8 @@ export class TokenCountCache {
       out.writeUInt32LE(n, i * RECORD_BYTES + HASH_BYTES);
     });
     try {
-      mkdirSync(join(this.file, '..'), { recursive: true });
-      if (this.replace || !existsSync(this.metaFile)) {
-        const meta: Meta = { format: 1, counter: this.counter, tokenizer: this.tokenizer };
-        writeFileSync(this.metaFile, `${JSON.stringify(meta, null, 2)}\n`);
-      }
-      if (this.replace) writeFileSync(this.file, out);
-      else appendFileSync(this.file, out);
+      const meta: Meta = { format: 1, counter: this.counter, tokenizer: this.tokenizer };
+      writeRecordLog(this.file, this.metaFile, meta, out, this.replace);
       this.replace = false;
       this.pending.length = 0;
     } catch (e) {
@@ -100,23 +94,13 @@ export class TokenCountCache {
   }
 
   private load(): void {
-    if (this.file === null || this.metaFile === null || !existsSync(this.file)) return;
-    let meta: Meta | null = null;
-    try {
-      meta = existsSync(this.metaFile) ? (JSON.parse(readFileSync(this.metaFile, 'utf8')) as Meta) : null;
-    } catch {
-      meta = null;
-    }
-    if (meta === null || meta.format !== 1 || meta.counter !== this.counter || meta.tokenizer !== this.tokenizer) {
-      this.replace = true;
+    if (this.file === null || this.metaFile === null) return;
+    const log = readRecordLog<Meta>(this.file, this.metaFile, (m) => m.format === 1 && m.counter === this.counter && m.tokenizer === this.tokenizer);
+    if (log.meta === null) {
+      this.replace = log.replace;
       return;
     }
-    let buf: Buffer;
-    try {
-      buf = readFileSync(this.file);
-    } catch {
-      return;
-    }
+    const buf = log.bytes;
     const records = Math.floor(buf.length / RECORD_BYTES);
     for (let r = 0; r < records; r++) {
       const o = r * RECORD_BYTES;

@@ -13,8 +13,8 @@
  * models never share a folder.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRecordLog, writeRecordLog } from '../../record-log.ts';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -58,27 +58,12 @@ export class VectorCache {
   load(): void {
     if (this.loaded) return;
     this.loaded = true;
-    if (!existsSync(this.metaFile) || !existsSync(this.file)) {
-      this.replace = existsSync(this.file);
+    const log = readRecordLog<Meta>(this.file, this.metaFile, (m) => m.format === 1 && m.model === this.modelKey && Number.isInteger(m.dims) && m.dims > 0);
+    if (log.meta === null) {
+      this.replace = log.replace;
       return;
     }
-    let meta: Meta;
-    try {
-      meta = JSON.parse(readFileSync(this.metaFile, 'utf8')) as Meta;
-    } catch {
-      this.replace = true;
-      return;
-    }
-    if (meta.format !== 1 || meta.model !== this.modelKey || !Number.isInteger(meta.dims) || meta.dims <= 0) {
-      this.replace = true;
-      return;
-    }
-    let buf: Buffer;
-    try {
-      buf = readFileSync(this.file);
-    } catch {
-      return;
-    }
+    const { meta, bytes: buf } = log;
     this.dims = meta.dims;
     const recordBytes = 32 + 4 * meta.dims;
     const records = Math.floor(buf.length / recordBytes);
@@ -126,13 +111,8 @@ export class VectorCache {
     }
     if (this.unwritable) return;
     try {
-      mkdirSync(this.folder, { recursive: true });
-      if (fresh || this.replace || !existsSync(this.metaFile)) {
-        const meta: Meta = { format: 1, model: this.modelKey, dims };
-        writeFileSync(this.metaFile, `${JSON.stringify(meta, null, 2)}\n`);
-      }
-      if (this.replace) writeFileSync(this.file, out);
-      else appendFileSync(this.file, out);
+      const meta: Meta = { format: 1, model: this.modelKey, dims };
+      writeRecordLog(this.file, this.metaFile, meta, out, this.replace, fresh);
       this.replace = false;
     } catch (e) {
       // A read-only install must still retrieve: keep the vectors in memory, say so once.

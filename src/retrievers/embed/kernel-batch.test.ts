@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BATCH_BLOCK, kernelWasm, SELECT_BLOCK, type TopHit, VectorIndex, type VectorType } from './kernel.ts';
-import { prng } from '../../../test/prng.ts';
+import { prng, shuffledRank } from '../../../test/prng.ts';
 
 
 /** Hits as exact comparables: indices, and each score's float64 bit pattern. */
@@ -19,18 +19,6 @@ function exact(lists: TopHit[][]): { index: number[]; bits: string[] }[] {
     const scores = new Float64Array(hits.map((h) => h.score));
     return { index: hits.map((h) => h.index), bits: Array.from(new BigUint64Array(scores.buffer), (b) => b.toString(16)) };
   });
-}
-
-/** A rank that is a shuffled permutation (the tie-break is not the position order). */
-function shuffledRank(n: number, r: () => number): Uint32Array {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  const rank = new Uint32Array(n);
-  order.forEach((i, p) => (rank[i] = p));
-  return rank;
 }
 
 const TYPES: VectorType[] = ['float32', 'int8'];

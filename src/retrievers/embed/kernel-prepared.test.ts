@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BATCH_BLOCK, type TopHit, VectorIndex, type VectorType } from './kernel.ts';
-import { prng } from '../../../test/prng.ts';
+import { prng, shuffledRank } from '../../../test/prng.ts';
 
 
 const f64 = new Float64Array(1);
@@ -21,17 +21,6 @@ function bits(x: number): string {
 }
 const arrayBits = (a: Float64Array): string[] => Array.from(a, bits);
 const hitBits = (hits: TopHit[]): string[] => hits.map((h) => `${h.index}:${bits(h.score)}`);
-
-function shuffledRank(n: number, r: () => number): Uint32Array {
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(r() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  const rank = new Uint32Array(n);
-  order.forEach((i, p) => (rank[i] = p));
-  return rank;
-}
 
 const TYPES: VectorType[] = ['float32', 'int8'];
 
