@@ -12,6 +12,7 @@ import { isInputError } from '../src/catalog/errors.ts';
 import { makeTool } from '../src/catalog/model.ts';
 import type { Catalog, Tool } from '../src/catalog/types.ts';
 import { registerDiffCommand } from '../src/cli/diff.ts';
+import { diffCatalogs, diffJson } from '../src/diff/diff.ts';
 import { ReviewRequired } from '../src/diff/errors.ts';
 import { contentWordForms } from '../src/diff/words.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
@@ -169,6 +170,25 @@ describe('backpack diff', () => {
     expect(j.cases).toMatchObject({ from: casesFile, total: 60, toolLabelled: 60 });
     expect(j.retriever).toMatchObject({ name: 'embed', toolLocal: true });
     expect(j.timings.new.deltaIndex).toMatchObject({ tools: 1, embedded: 1 });
+  });
+
+  it('finds the near-duplicates of later diffs from the base catalog\'s cached pairs, with the same report', async () => {
+    const cacheDir = join(tmp, 'pairs-cache');
+    const old = { label: 'old', catalog };
+    const edit = (i: number, words: string): Catalog => withTools(catalog.tools.map((t, j) => (j === i ? makeTool({ ...t, description: `${t.description} ${words}` }) : t)));
+    const target = catalog.tools[3]!;
+    const first = edit(5, 'Also archives the record.');
+    const second = withTools([...catalog.tools, copyOf(target, `${target.name}_mirror`, target.description)]);
+    for (const [next, from] of [[first, 'base computed and cached'], [second, 'cached base']] as const) {
+      const input = { old, new: { label: 'new', catalog: next }, cases, casesFrom: 'generated' };
+      const cached = await diffCatalogs(input, { cacheDir });
+      const uncached = await diffCatalogs(input, { cacheDir: null });
+      expect(cached.timings.nearDuplicatesFrom).toBe(from);
+      expect(uncached.timings.nearDuplicatesFrom).toBe('whole catalog');
+      expect(diffJson(cached.report)).toBe(diffJson(uncached.report));
+    }
+    const again = await diffCatalogs({ old, new: { label: 'new', catalog: second }, cases, casesFrom: 'generated' }, { cacheDir });
+    expect(again.report.nearDuplicates.listed.some((p) => p.involvesChange && [p.a, p.b].includes(target.id))).toBe(true);
   });
 
   it('rejects bad input with exit 2', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listFiles, QRELS_HEADER, readDataset, writeDataset } from './dataset-files.ts';
+import { listFiles, QRELS_HEADER, readDataset, writeDataset, type ToolLineMemo } from './dataset-files.ts';
 import { InputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { makeSkill, makeTool } from './model.ts';
@@ -132,6 +132,37 @@ describe('writeDataset / readDataset', () => {
     const stale = sample();
     stale.catalog.tools[1] = { ...stale.catalog.tools[1]!, description: 'changed' };
     expect(() => writeDataset(join(tmp(), 'ds2'), stale, manifestFields)).toThrow(/hash does not match/);
+  });
+
+  it('reuses the tools of identical corpus lines through a memo, with the same catalog as without it', () => {
+    const a = join(tmp(), 'a');
+    const b = join(tmp(), 'b');
+    writeDataset(a, sample(), manifestFields);
+    const changed = sample();
+    changed.catalog.tools[1] = makeTool({ name: 'search', source: 'mcp', server: 'slack', summary: 'Search messages.', description: 'Search messages and threads in channels.', scopes: ['slack:read'] });
+    writeDataset(b, changed, manifestFields);
+    const memo: ToolLineMemo = new Map();
+    const first = readDataset(a, { toolLines: memo });
+    expect(memo.size).toBe(3);
+    const second = readDataset(b, { toolLines: memo });
+    expect(second.catalog).toEqual(readDataset(b).catalog);
+    expect(second.catalog.tools[0]).toBe(first.catalog.tools[0]); // the same object: not parsed again
+    expect(second.catalog.tools[2]).toBe(first.catalog.tools[2]);
+    expect(second.catalog.tools[1]).not.toBe(first.catalog.tools[1]);
+    expect(second.catalog.tools[1]!.description).toBe('Search messages and threads in channels.');
+    expect(memo.size).toBe(4);
+  });
+
+  it('lends no tool to the memo from a dataset that fails its checks', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const manifestPath = join(dir, 'manifest.json');
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    m.catalogSha256 = 'f'.repeat(64);
+    writeFileSync(manifestPath, JSON.stringify(m));
+    const memo: ToolLineMemo = new Map();
+    expect(() => readDataset(dir, { toolLines: memo })).toThrow(/does not hash to manifest.json's catalogSha256/);
+    expect(memo.size).toBe(0);
   });
 
   it('reports a bad JSONL line with its number, and a missing folder', () => {

@@ -20,7 +20,7 @@ import { InputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, type FileEntry, type Manifest } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
-import { parseJsonLines } from './jsonl.ts';
+import { nonBlankLines, parseJsonLine, parseJsonLines } from './jsonl.ts';
 import { readRoleMap } from './roles.ts';
 import type { Case, Catalog, Dataset, GoldMode, JsonSchema, Plugin, Server, Skill, Split, Tool, ToolSource } from './types.ts';
 import { assembleCatalog, checkCases, checkInputSchema, inputSchemaProblem, located, requireText, type Located } from './validate.ts';
@@ -183,7 +183,18 @@ export interface ReadOptions {
   split?: string;
   /** Check every file against the manifest's sha256 (default true when there is a manifest). */
   verify?: boolean;
+  /**
+   * Tools already read, by the exact text of their corpus line: a line found here is not parsed
+   * again, and every line parsed is added. A registry diff reads its second catalog, which shares
+   * all but a few lines with the first, at a fraction of the cost and memory. A tool is a function
+   * of its line alone (whether or not the file is vouched for: a vouched line's stored hash was
+   * checked when it was written), so the result is the same with or without the memo.
+   */
+  toolLines?: ToolLineMemo;
 }
+
+/** See `ReadOptions.toolLines`. */
+export type ToolLineMemo = Map<string, Tool>;
 
 export interface LoadedDataset extends Dataset {
   manifest: Manifest | null;
@@ -201,12 +212,18 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
   // half the load time). The catalog hash, recomputed from the stored tool hashes, must still
   // match the manifest's.
   const vouched = manifest !== null && opts.verify !== false;
-  if (vouched) verifyFiles(root, manifest);
+  // The bytes hashed are the bytes parsed: each file is read once.
+  const verified = vouched ? verifyFiles(root, manifest) : new Map<string, Buffer>();
+  const readJsonl = (name: string) => {
+    const file = join(root, name);
+    return parseJsonLines(readText(file, verified.get(name)), file);
+  };
+  const optionalJsonl = (name: string) => (existsSync(join(root, name)) ? readJsonl(name) : []);
 
-  const tools = readJsonl(root, 'corpus.jsonl').map(({ value, file, where }) => located(toolFromRecord(value, file, where, vouched), file, where));
-  const skills = optionalJsonl(root, 'skills.jsonl').map(({ value, file, where }) => located(skillFromRecord(value, file, where), file, where));
-  const servers = optionalJsonl(root, 'servers.jsonl').map(({ value }) => value as unknown as Server);
-  const plugins = optionalJsonl(root, 'plugins.jsonl').map(({ value }) => value as unknown as Plugin);
+  const { tools, parsed } = readTools(join(root, 'corpus.jsonl'), verified.get('corpus.jsonl'), vouched, opts.toolLines);
+  const skills = optionalJsonl('skills.jsonl').map(({ value, file, where }) => located(skillFromRecord(value, file, where), file, where));
+  const servers = optionalJsonl('servers.jsonl').map(({ value }) => value as unknown as Server);
+  const plugins = optionalJsonl('plugins.jsonl').map(({ value }) => value as unknown as Plugin);
   const catalog: Catalog = assembleCatalog({ tools, skills, servers, plugins });
   if (vouched && catalogHash(catalog) !== manifest.catalogSha256) {
     throw new InputError('the catalog in corpus.jsonl, skills.jsonl, servers.jsonl and plugins.jsonl does not hash to manifest.json\'s catalogSha256', { file: join(root, 'manifest.json') });
@@ -217,14 +234,17 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
   const cases: Located<Case>[] = [];
   const queriesPath = join(root, 'queries.jsonl');
   if (existsSync(queriesPath)) {
-    for (const { value, file, where } of readJsonl(root, 'queries.jsonl')) {
+    for (const { value, file, where } of readJsonl('queries.jsonl')) {
       const c = caseFromRecord(value, file, where, qrels, skillQrels);
       if (c && (opts.split === undefined || (c.split ?? opts.split) === opts.split)) cases.push(located(c, file, where));
     }
   }
   const name = manifest?.name ?? root.split(/[\\/]/).pop() ?? 'dataset';
   const roles = existsSync(join(root, 'roles.json')) ? readRoleMap(join(root, 'roles.json'), catalog) : undefined;
-  return { name, catalog, cases: checkCases(cases, catalog), ...(roles ? { roles } : {}), manifest, dir: root };
+  const checked = checkCases(cases, catalog);
+  // Only a dataset that passed every check lends its tools to the next read.
+  if (opts.toolLines) for (const [line, tool] of parsed) opts.toolLines.set(line, tool);
+  return { name, catalog, cases: checked, ...(roles ? { roles } : {}), manifest, dir: root };
 }
 
 export function readManifest(root: string): Manifest {
@@ -245,31 +265,50 @@ export function readManifest(root: string): Manifest {
   return m;
 }
 
-/** Throw if a file listed in the manifest is missing or its sha256 differs. */
-export function verifyFiles(root: string, manifest: Manifest): void {
+/**
+ * Throw if a file listed in the manifest is missing or its sha256 differs. Returns the bytes
+ * checked, by relative path, so that what is parsed is what was checked.
+ */
+export function verifyFiles(root: string, manifest: Manifest): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
   for (const [path, entry] of Object.entries(manifest.files)) {
     const p = join(root, path);
     if (!existsSync(p)) throw new InputError(`file listed in manifest.json is missing`, { file: p });
-    const actual = sha256(readFileSync(p));
+    const bytes = readFileSync(p);
+    const actual = sha256(bytes);
     if (actual !== entry.sha256) {
       throw new InputError(`sha256 ${actual.slice(0, 12)}… differs from manifest.json (${entry.sha256.slice(0, 12)}…): the file was changed after it was written`, { file: p });
     }
+    out.set(path, bytes);
   }
+  return out;
 }
 
-function readJsonl(root: string, name: string): Array<Located<Record<string, unknown>>> {
-  const file = join(root, name);
-  return parseJsonLines(readText(file), file);
+/**
+ * The tools of a corpus file, each line parsed unless `memo` has it (see `ReadOptions.toolLines`),
+ * and the lines parsed (for the memo, once the whole dataset has passed its checks).
+ */
+function readTools(file: string, bytes: Buffer | undefined, vouched: boolean, memo: ToolLineMemo | undefined): { tools: Array<Located<Tool>>; parsed: Array<[string, Tool]> } {
+  const tools: Array<Located<Tool>> = [];
+  const parsed: Array<[string, Tool]> = [];
+  for (const { text, where } of nonBlankLines(readText(file, bytes))) {
+    let tool = memo?.get(text);
+    if (tool === undefined) {
+      tool = toolFromRecord(parseJsonLine(text, file, where), file, where, vouched);
+      if (memo) parsed.push([text, tool]);
+    }
+    tools.push(located(tool, file, where));
+  }
+  return { tools, parsed };
 }
 
-function optionalJsonl(root: string, name: string): Array<Located<Record<string, unknown>>> {
-  return existsSync(join(root, name)) ? readJsonl(root, name) : [];
-}
-
-/** A text file's contents (a UTF-8 byte-order mark removed); an unreadable file is an `InputError`. */
-export function readText(file: string): string {
+/**
+ * A text file's contents (a UTF-8 byte-order mark removed); an unreadable file is an `InputError`.
+ * `bytes`: the file as already read.
+ */
+export function readText(file: string, bytes?: Buffer): string {
   try {
-    const text = readFileSync(file, 'utf8');
+    const text = bytes !== undefined ? bytes.toString('utf8') : readFileSync(file, 'utf8');
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -7,21 +7,29 @@ import type { Located } from './validate.ts';
  */
 export function parseJsonLines(text: string, file: string): Array<Located<Record<string, unknown>>> {
   const out: Array<Located<Record<string, unknown>>> = [];
+  for (const { text: line, where } of nonBlankLines(text)) out.push({ value: parseJsonLine(line, file, where), file, where });
+  return out;
+}
+
+/** The non-blank lines of a JSON Lines text, trimmed, with where each is (`line N`). */
+export function* nonBlankLines(text: string): Generator<{ text: string; where: string }> {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
-    if (line === '') continue;
-    const where = `line ${i + 1}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      throw new InputError(`invalid JSON: ${(err as Error).message}`, { file, where });
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError('each line must be a JSON object', { file, where });
-    out.push({ value: value as Record<string, unknown>, file, where });
+    if (line !== '') yield { text: line, where: `line ${i + 1}` };
   }
-  return out;
+}
+
+/** One line of JSON Lines: a JSON object, or an `InputError` naming the file and `where`. */
+export function parseJsonLine(line: string, file: string, where: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (err) {
+    throw new InputError(`invalid JSON: ${(err as Error).message}`, { file, where });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError('each line must be a JSON object', { file, where });
+  return value as Record<string, unknown>;
 }
 
 /** Parse a whole JSON file, with an `InputError` naming the file, line and column on failure. */

@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isDatasetDir } from '../catalog/dataset-files.ts';
+import { isDatasetDir, type ToolLineMemo } from '../catalog/dataset-files.ts';
 import { InputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { isDirectory } from '../catalog/loaders/common.ts';
@@ -50,11 +50,17 @@ export function isDatasetRef(ref: string): boolean {
   return !existsSync(ref) && /^[\w.-]+$/.test(ref) && isDirectory(join(DATASETS_DIR, ref));
 }
 
-/** One side of the diff: a dataset (with its cases and role map) or a catalog in any supported format. */
-export function loadDiffSide(ref: string, format?: string): { side: DiffSide; cases?: Case[] } {
+/**
+ * One side of the diff: a dataset (with its cases and role map) or a catalog in any supported
+ * format. `toolLines`: shared by both sides, so the second dataset parses only the corpus lines
+ * the first did not have.
+ */
+export function loadDiffSide(ref: string, format?: string, toolLines?: ToolLineMemo): { side: DiffSide; cases?: Case[] } {
   if (format === undefined && isDatasetRef(ref)) {
-    const d = loadDataset(ref);
-    return { side: { label: ref, catalog: d.catalog, ...(d.roles ? { roles: d.roles } : {}) }, cases: d.cases };
+    const d = loadDataset(ref, toolLines ? { toolLines } : {});
+    // A manifest that matched its files vouches for the catalog hash (readDataset checked it).
+    const sha = d.manifest !== null ? d.manifest.catalogSha256 : undefined;
+    return { side: { label: ref, catalog: d.catalog, ...(sha !== undefined ? { catalogSha256: sha } : {}), ...(d.roles ? { roles: d.roles } : {}) }, cases: d.cases };
   }
   return { side: { label: ref, catalog: loadCatalog(ref, format !== undefined ? { format } : {}) } };
 }
@@ -106,8 +112,10 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
       if (!retrieverNames().includes(opts.retriever)) createRetriever(opts.retriever); // the "unknown retriever" InputError
       if (opts.model !== undefined && opts.retriever !== 'embed' && !opts.retriever.startsWith('hybrid')) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
       const t0 = performance.now();
-      const before = loadDiffSide(opts.old, opts.format);
-      const after = loadDiffSide(opts.new, opts.format);
+      const toolLines: ToolLineMemo = new Map();
+      const before = loadDiffSide(opts.old, opts.format, toolLines);
+      const after = loadDiffSide(opts.new, opts.format, toolLines);
+      toolLines.clear();
       let cases: Case[];
       let casesFrom: string;
       if (opts.cases !== undefined) {

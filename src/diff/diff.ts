@@ -16,7 +16,8 @@ import type { Retriever, RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_RANKINGS_DIR } from './cache.ts';
 import { catalogChanges, statusMap, type CatalogChanges } from './changes.ts';
 import { movement, type Dropout, type Figures, type MovedCase, type NamespaceDrop, type ReviewTool, type Takeover } from './movement.ts';
-import { DEFAULT_SIMILARITY, nearDuplicates, type NearDuplicateReport } from './near-duplicates.ts';
+import { analysePairs, analysePairsFrom, DEFAULT_SIMILARITY, fewEnoughFresh, nearDuplicates, type NearDuplicateReport, type PairAnalysis } from './near-duplicates.ts';
+import { readPairCache, writePairCache } from './pair-cache.ts';
 import { rankBoth, type SideStats } from './rankings.ts';
 
 export const DIFF_SCHEMA_VERSION = 1;
@@ -29,6 +30,8 @@ export interface DiffSide {
   /** How the user named it (a path or a dataset name): shown, never read again. */
   label: string;
   catalog: Catalog;
+  /** `catalogHash(catalog)` when already known (a dataset's checked manifest); computed when absent. */
+  catalogSha256?: string;
   roles?: RoleMap;
 }
 
@@ -62,6 +65,8 @@ export interface DiffTimings {
   old: SideStats;
   new: SideStats;
   nearDuplicatesMs: number;
+  /** How the pairs were found: the whole catalog joined, or the added and changed tools compared with the old catalog's pairs. */
+  nearDuplicatesFrom: 'whole catalog' | 'cached base' | 'base computed and cached';
 }
 
 export interface DiffReport {
@@ -102,8 +107,8 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
   const depth = Math.max(10, k);
   const changes = catalogChanges(input.old.catalog, input.new.catalog);
   const status = statusMap(changes, input.new.catalog);
-  const oldSha = catalogHash(input.old.catalog);
-  const newSha = catalogHash(input.new.catalog);
+  const oldSha = input.old.catalogSha256 ?? catalogHash(input.old.catalog);
+  const newSha = input.new.catalogSha256 ?? catalogHash(input.new.catalog);
   const runs = await rankBoth(
     { catalog: input.old.catalog, catalogSha256: oldSha, ...(input.old.roles ? { roles: input.old.roles } : {}) },
     { catalog: input.new.catalog, catalogSha256: newSha, ...(input.new.roles ? { roles: input.new.roles } : {}) },
@@ -122,7 +127,9 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
   const m = movement(input.cases, runs.old.rankings, runs.new.rankings, { old: input.old.catalog, new: input.new.catalog }, status, k);
   const t1 = performance.now();
   const focus = new Set([...changes.added, ...changes.changed].map((t) => t.id));
-  const dups = nearDuplicates(input.new.catalog.tools, { similarity, focus });
+  const cacheDir = options.cacheDir === undefined ? DEFAULT_RANKINGS_DIR : options.cacheDir;
+  const incremental = cacheDir !== null ? pairsFromBase(cacheDir, input.old.catalog, oldSha, input.new.catalog, focus, similarity) : undefined;
+  const dups = nearDuplicates(input.new.catalog.tools, { similarity, focus, ...(incremental ? { analysis: incremental.analysis } : {}) });
   const nearDuplicatesMs = performance.now() - t1;
   const review = m.lostTop1.filter((r) => r.lostTop1 >= threshold);
   const report: DiffReport = {
@@ -145,8 +152,31 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
     nearDuplicates: dups,
     movedCases: m.moved,
   };
-  const timings: DiffTimings = { totalMs: performance.now() - t0, old: runs.old.stats, new: runs.new.stats, nearDuplicatesMs };
+  const timings: DiffTimings = {
+    totalMs: performance.now() - t0,
+    old: runs.old.stats,
+    new: runs.new.stats,
+    nearDuplicatesMs,
+    nearDuplicatesFrom: incremental === undefined ? 'whole catalog' : incremental.baseCached ? 'cached base' : 'base computed and cached',
+  };
   return { report, timings };
+}
+
+/**
+ * The new catalog's near-duplicate pairs from the old catalog's (read from the cache, or computed
+ * and cached for the next diff from the same base), comparing only the added and changed tools;
+ * undefined when those are too many for that to pay (`analysePairsFrom`).
+ */
+function pairsFromBase(cacheDir: string, old: Catalog, oldSha: string, next: Catalog, fresh: ReadonlySet<string>, similarity: number): { analysis: PairAnalysis; baseCached: boolean } | undefined {
+  if (!fewEnoughFresh(fresh.size, next.tools.length)) return undefined;
+  let base = readPairCache(cacheDir, oldSha, similarity);
+  const baseCached = base !== undefined;
+  if (base === undefined) {
+    base = { ids: old.tools.map((t) => t.id), analysis: analysePairs(old.tools, similarity) };
+    writePairCache(cacheDir, oldSha, base.ids, base.analysis);
+  }
+  const analysis = analysePairsFrom(base.analysis, base.ids, next.tools, fresh);
+  return analysis ? { analysis, baseCached } : undefined;
 }
 
 /** The report as JSON text (2-space indent, trailing newline); with timings when given. */

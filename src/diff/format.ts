@@ -91,7 +91,7 @@ export function timingLines(t: DiffTimings): string[] {
   return [
     `evaluation: ${sideLine('old catalog', t.old)}`,
     `            ${sideLine('new catalog', t.new)}`,
-    `            near-duplicates ${(t.nearDuplicatesMs / 1000).toFixed(2)} s; diff ${(t.totalMs / 1000).toFixed(2)} s${t.loadMs !== undefined ? ` (+ loading ${(t.loadMs / 1000).toFixed(2)} s)` : ''}`,
+    `            near-duplicates ${(t.nearDuplicatesMs / 1000).toFixed(2)} s (${t.nearDuplicatesFrom}); diff ${(t.totalMs / 1000).toFixed(2)} s${t.loadMs !== undefined ? ` (+ loading ${(t.loadMs / 1000).toFixed(2)} s)` : ''}`,
   ];
 }
 

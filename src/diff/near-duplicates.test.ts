@@ -1,8 +1,13 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeTool } from '../catalog/model.ts';
 import type { Tool } from '../catalog/types.ts';
-import { describePair, jaccard, nearDuplicates, similarPairs } from './near-duplicates.ts';
+import { generate, resolveParams } from '../generate/index.ts';
+import { analysePairs, analysePairsFrom, describePair, INCREMENTAL_SHARE, jaccard, nearDuplicates, similarPairs, type PairAnalysis } from './near-duplicates.ts';
+import { readPairCache, writePairCache } from './pair-cache.ts';
 
 const tool = (server: string, name: string, description: string): Tool => makeTool({ name, source: 'mcp', server, summary: '', description });
 
@@ -47,5 +52,103 @@ describe('nearDuplicates', () => {
       }),
       { numRuns: 300, seed: 7 },
     );
+  });
+});
+
+describe('analysePairsFrom (the pairs of a changed catalog from its base)', () => {
+  const { dataset } = generate(resolveParams('small', 3));
+  const old = dataset.catalog.tools;
+  const oldIds = old.map((t) => t.id);
+  const base = analysePairs(old);
+  const key = (a: PairAnalysis, tools: readonly Tool[]) => a.pairs.map(([i, j, jac]) => [tools[i]!.id, tools[j]!.id].sort().join(' ') + ` ${jac}`).sort();
+
+  it('finds the pairs and Jaccard values the whole join finds, after adds, edits and removals', () => {
+    expect(base.pairs.length).toBeGreaterThan(20);
+    const inPair = base.pairs[0]!;
+    const copied = old[inPair[0]]!;
+    const { hash: _h, id: _i, ...rest } = copied;
+    const added = makeTool({ ...rest, source: 'mcp', server: 'mirror', namespace: 'mirror' }); // the same text on another server
+    const others = base.pairs.filter(([i, j]) => i !== inPair[0] && j !== inPair[0]);
+    const editedAt = others[0]![1];
+    const removedId = old[others.find(([i, j]) => i !== editedAt && j !== editedAt)![0]]!.id;
+    const plain = old.findIndex((t, i) => !base.pairs.some(([a, b]) => a === i || b === i));
+    // One tool edited away from its pair, one edited into a copy of another's text (a new pair), one removed, one added.
+    const next = [
+      ...old.map((t, i) =>
+        i === editedAt ? makeTool({ ...t, description: 'Rotates the signing keys of a webhook endpoint.' }) : i === plain ? makeTool({ ...t, summary: copied.summary, description: copied.description, name: copied.name, title: copied.title }) : t,
+      ),
+      added,
+    ].filter((t) => t.id !== removedId);
+    const fresh = new Set([added.id, old[editedAt]!.id, old[plain]!.id]);
+    const inc = analysePairsFrom(base, oldIds, next, fresh)!;
+    const full = analysePairs(next);
+    expect(key(inc, next)).toEqual(key(full, next));
+    expect(key(inc, next).some((p) => p.startsWith([copied.id, added.id].sort().join(' ')))).toBe(true);
+    expect(key(inc, next).some((p) => p.includes(removedId))).toBe(false);
+    const focus = fresh;
+    expect(JSON.stringify(nearDuplicates(next, { focus, analysis: inc }))).toBe(JSON.stringify(nearDuplicates(next, { focus })));
+    // At the threshold exactly: the copy's Jaccard is 1.
+    const exact = analysePairsFrom(analysePairs(old, 1), oldIds, next, fresh)!;
+    expect(key(exact, next)).toEqual(key(analysePairs(next, 1), next));
+    expect(key(exact, next)).toContain(`${[copied.id, added.id].sort().join(' ')} 1`);
+  });
+
+  it('agrees with the whole join on random edits of random catalogs', () => {
+    const words = Array.from({ length: 14 }, (_, i) => `word${String.fromCharCode(97 + i)}`);
+    const text = (xs: number[]) => xs.map((x) => words[x]).join(' ');
+    const desc = fc.uniqueArray(fc.integer({ min: 0, max: 13 }), { minLength: 1, maxLength: 6 });
+    fc.assert(
+      fc.property(fc.array(desc, { minLength: 2, maxLength: 30 }), fc.array(fc.tuple(fc.nat(), desc), { maxLength: 3 }), fc.constantFrom(0.5, 0.8, 1), (descs, edits, t) => {
+        const before = descs.map((d, i) => makeTool({ name: `t${i}`, source: 'core', summary: '', description: text(d) }));
+        const after = [...before];
+        const fresh = new Set<string>();
+        for (const [at, d] of edits) {
+          const i = at % after.length;
+          after[i] = makeTool({ name: `t${i}`, source: 'core', summary: '', description: text(d) });
+          fresh.add(after[i]!.id);
+        }
+        const got = analysePairsFrom(analysePairs(before, t), before.map((x) => x.id), after, fresh);
+        if (got === undefined) return; // too many edits for the catalog's size
+        expect(key(got, after)).toEqual(key(analysePairs(after, t), after));
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+
+  it('declines too many fresh tools, and a base that does not describe the unchanged tools', () => {
+    const many = new Set(old.slice(0, Math.ceil(INCREMENTAL_SHARE * old.length) + 2).map((t) => t.id));
+    expect(analysePairsFrom(base, oldIds, old, many)).toBeUndefined();
+    expect(analysePairsFrom(base, oldIds, [...old, makeTool({ name: 'stranger', source: 'core', summary: '', description: 'x' })], new Set())).toBeUndefined();
+    expect(key(analysePairsFrom(base, oldIds, old, new Set())!, old)).toEqual(key(base, old));
+  });
+});
+
+describe('pair cache', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'backpack-pairs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const tools = [
+    makeTool({ name: 'a', source: 'core', summary: '', description: 'list open invoices of a customer' }),
+    makeTool({ name: 'b', source: 'core', summary: '', description: 'list open invoices of an account' }),
+    makeTool({ name: 'c', source: 'core', summary: '', description: 'rotate webhook keys' }),
+  ];
+  const analysis = analysePairs(tools, 0.5);
+
+  it('round-trips an analysis, keyed by catalog hash and threshold', () => {
+    writePairCache(dir, 'abc', tools.map((t) => t.id), analysis);
+    const back = readPairCache(dir, 'abc', 0.5)!;
+    expect(back.ids).toEqual(['a', 'b', 'c']);
+    expect(back.analysis.words).toEqual(analysis.words);
+    expect(back.analysis.sets.map((s) => [...s])).toEqual(analysis.sets.map((s) => [...s]));
+    expect(back.analysis.pairs).toEqual(analysis.pairs);
+    expect(back.analysis.pairs.length).toBe(1);
+    expect(readPairCache(dir, 'abd', 0.5)).toBeUndefined();
+    expect(readPairCache(dir, 'abc', 0.8)).toBeUndefined();
+  });
+
+  it('treats a damaged file as a miss', () => {
+    writePairCache(dir, 'damaged', ['a'], analysePairs(tools.slice(0, 1), 0.5));
+    const file = readdirSync(join(dir, 'near-duplicates')).map((f) => join(dir, 'near-duplicates', f)).find((f) => readFileSync(f, 'utf8').includes('"damaged"'))!;
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 40));
+    expect(readPairCache(dir, 'damaged', 0.5)).toBeUndefined();
   });
 });

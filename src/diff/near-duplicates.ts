@@ -158,20 +158,131 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
 }
 
 /**
- * Near-duplicate pairs of `tools`. `focus`: ids of the added and changed tools, whose pairs are
- * listed first and in full.
+ * What the near-duplicate report is computed from: every tool's content-word set and every pair
+ * at or above the threshold. Word ids index `words`; each set is ascending.
  */
-export function nearDuplicates(tools: readonly Tool[], opts: { similarity?: number; focus?: ReadonlySet<string>; otherPairs?: number } = {}): NearDuplicateReport {
-  const t = opts.similarity ?? DEFAULT_SIMILARITY;
-  const focus = opts.focus ?? new Set<string>();
+export interface PairAnalysis {
+  similarity: number;
+  /** Stems, by word id. */
+  words: string[];
+  /** Per tool (catalog order), its content words' ids, ascending. */
+  sets: Uint32Array[];
+  /** [i, j, jaccard] with i < j by catalog position. */
+  pairs: Array<[number, number, number]>;
+}
+
+/** The content-word sets of `tools` over a vocabulary (`ids`, grown as new words appear). */
+function wordSets(tools: readonly Tool[], ids: Map<string, number>, words: string[]): Uint32Array[] {
+  return tools.map((tool) => {
+    const out: number[] = [];
+    for (const s of contentWordForms(nearDuplicateText(tool)).keys()) {
+      let id = ids.get(s);
+      if (id === undefined) {
+        ids.set(s, (id = words.length));
+        words.push(s);
+      }
+      out.push(id);
+    }
+    return Uint32Array.from(out).sort();
+  });
+}
+
+/** Every near-duplicate pair of `tools` (the AllPairs join of `similarPairs`). */
+export function analysePairs(tools: readonly Tool[], similarity: number = DEFAULT_SIMILARITY): PairAnalysis {
   const forms = tools.map((tool) => contentWordForms(nearDuplicateText(tool)));
-  // Word ids in the global order: rarest first, then the word.
+  // Word ids in the global order the join needs: rarest first, then the word.
   const df = new Map<string, number>();
   for (const f of forms) for (const s of f.keys()) df.set(s, (df.get(s) ?? 0) + 1);
-  const wordOrder = [...df.keys()].sort((x, y) => df.get(x)! - df.get(y)! || compareStrings(x, y));
-  const idOf = new Map(wordOrder.map((w, i) => [w, i]));
+  const words = [...df.keys()].sort((x, y) => df.get(x)! - df.get(y)! || compareStrings(x, y));
+  const idOf = new Map(words.map((w, i) => [w, i]));
   const sets = forms.map((f) => Uint32Array.from([...f.keys()].map((s) => idOf.get(s)!)).sort());
-  const raw = similarPairs(sets, t);
+  return { similarity, words, sets, pairs: similarPairs(sets, similarity) };
+}
+
+/**
+ * Fresh tools (added or changed) at most, as a share of the catalog, for `analysePairsFrom` to
+ * compare them with every tool rather than run the whole join (each fresh tool costs one pass
+ * over the catalog; the join costs about 50 such passes at 50,000 tools).
+ */
+export const INCREMENTAL_SHARE = 0.002;
+
+/** Whether `fresh` added or changed tools in a catalog of `tools` are few enough for `analysePairsFrom`. */
+export function fewEnoughFresh(fresh: number, tools: number): boolean {
+  return fresh <= Math.max(1, INCREMENTAL_SHARE * tools);
+}
+
+/**
+ * The pair analysis of `tools` from that of an earlier catalog (`base`, of `baseIds`): a tool
+ * whose definition is unchanged (`fresh` does not hold its id) keeps its word set, and a pair of
+ * two such tools is a pair now exactly when it was one (Jaccard depends only on the two sets).
+ * Each fresh tool is compared with every other tool. The pairs are those `analysePairs(tools)`
+ * finds, with the same Jaccard values (tested); word ids differ, which nothing downstream sees.
+ * Returns undefined when the fresh tools are too many (`INCREMENTAL_SHARE`) or the base does not
+ * describe the unchanged tools.
+ */
+export function analysePairsFrom(base: PairAnalysis, baseIds: readonly string[], tools: readonly Tool[], fresh: ReadonlySet<string>): PairAnalysis | undefined {
+  const t = base.similarity;
+  let freshCount = 0;
+  for (const tool of tools) if (fresh.has(tool.id)) freshCount++;
+  if (!fewEnoughFresh(freshCount, tools.length) || baseIds.length !== base.sets.length) return undefined;
+  const baseIndex = new Map(baseIds.map((id, i) => [id, i]));
+  const words = [...base.words];
+  const ids = new Map(words.map((w, i) => [w, i]));
+  const sets: Uint32Array[] = new Array(tools.length);
+  const position = new Map<string, number>();
+  const freshAt: number[] = [];
+  const freshTools: Tool[] = [];
+  for (let i = 0; i < tools.length; i++) {
+    const tool = tools[i]!;
+    position.set(tool.id, i);
+    if (fresh.has(tool.id)) {
+      freshAt.push(i);
+      freshTools.push(tool);
+      continue;
+    }
+    const b = baseIndex.get(tool.id);
+    if (b === undefined) return undefined; // not fresh, yet not in the base: not the base of this catalog
+    sets[i] = base.sets[b]!;
+  }
+  wordSets(freshTools, ids, words).forEach((set, f) => (sets[freshAt[f]!] = set));
+  const pairs: Array<[number, number, number]> = [];
+  for (const [bi, bj, jac] of base.pairs) {
+    const a = baseIds[bi]!;
+    const b = baseIds[bj]!;
+    const i = position.get(a);
+    const j = position.get(b);
+    if (i === undefined || j === undefined || fresh.has(a) || fresh.has(b)) continue;
+    pairs.push(i < j ? [i, j, jac] : [j, i, jac]);
+  }
+  const isFresh = new Uint8Array(tools.length);
+  for (const i of freshAt) isFresh[i] = 1;
+  for (const x of freshAt) {
+    const sx = sets[x]!;
+    if (sx.length === 0) continue;
+    for (let y = 0; y < tools.length; y++) {
+      if (y === x || (isFresh[y] === 1 && y < x)) continue; // a pair of two fresh tools once
+      const sy = sets[y]!;
+      const small = Math.min(sx.length, sy.length);
+      const big = Math.max(sx.length, sy.length);
+      if (small === 0 || small < t * big - 1e-6) continue; // Jaccard ≤ small / big < t
+      const j = jaccard(sx, sy);
+      if (j >= t - 1e-12) pairs.push(x < y ? [x, y, j] : [y, x, j]);
+    }
+  }
+  return { similarity: t, words, sets, pairs };
+}
+
+/**
+ * Near-duplicate pairs of `tools`. `focus`: ids of the added and changed tools, whose pairs are
+ * listed first and in full. `analysis`: the pairs of `tools` when already known (`analysePairsFrom`).
+ */
+export function nearDuplicates(
+  tools: readonly Tool[],
+  opts: { similarity?: number; focus?: ReadonlySet<string>; otherPairs?: number; analysis?: PairAnalysis } = {},
+): NearDuplicateReport {
+  const t = opts.analysis?.similarity ?? opts.similarity ?? DEFAULT_SIMILARITY;
+  const focus = opts.focus ?? new Set<string>();
+  const raw = (opts.analysis ?? analysePairs(tools, t)).pairs;
   const pairs = raw.map(([i, j, jac]) => {
     const [x, y] = compareStrings(tools[i]!.id, tools[j]!.id) <= 0 ? [tools[i]!, tools[j]!] : [tools[j]!, tools[i]!];
     return { x, y, jac, involves: focus.has(x.id) || focus.has(y.id) };

@@ -36,6 +36,8 @@ export class TokenCountCache {
   private readonly metaFile: string | null;
   private replace = false;
   private unwritable = false;
+  /** The log is read on first use, so a command that counts nothing (a diff, a gate) does not pay for it. */
+  private loaded = false;
   /** Counts found in the memo and counts computed, since the cache was made. */
   hits = 0;
   misses = 0;
@@ -50,15 +52,16 @@ export class TokenCountCache {
     const folder = dir === null ? null : join(dir, counter.replace(/[^A-Za-z0-9._-]+/g, '_'));
     this.file = folder && join(folder, 'counts.bin');
     this.metaFile = folder && join(folder, 'meta.json');
-    this.load();
   }
 
   get size(): number {
+    this.load();
     return this.counts.size;
   }
 
   /** The count of `text`, from the memo or from `count` (then remembered). */
   count(text: string, count: (text: string) => number): number {
+    this.load();
     const key = textKey(text);
     const known = this.counts.get(key);
     if (known !== undefined) {
@@ -94,6 +97,8 @@ export class TokenCountCache {
   }
 
   private load(): void {
+    if (this.loaded) return;
+    this.loaded = true;
     if (this.file === null || this.metaFile === null) return;
     const log = readRecordLog<Meta>(this.file, this.metaFile, (m) => m.format === 1 && m.counter === this.counter && m.tokenizer === this.tokenizer);
     if (log.meta === null) {

@@ -153,6 +153,26 @@ describe('embed retriever on a tiny model', () => {
     expect(schema.stats().embedded).toBe(40);
   });
 
+  it('keeps a static model\'s request vectors in the vector cache: a second run encodes no request, with the same hits', async () => {
+    const cacheDir = join(dir, 'request-cache');
+    const qs = queries.slice(0, 12);
+    const first = tiny({ cacheDir });
+    await first.index(catalog);
+    await first.prefetch(qs.slice(0, 6));
+    const want = await Promise.all(qs.map((q) => first.search(q, { k: 5 })));
+    expect(first.stats()).toMatchObject({ queries: 12, requestsCached: 0 });
+    for (let i = 0; i < qs.length; i++) expectSameRanking(want[i]!, bruteForce(qs[i]!, 5));
+
+    const second = tiny({ cacheDir });
+    await second.index(catalog);
+    expect(second.stats()).toMatchObject({ embedded: 0, cacheHits: 40 }); // request texts are not tool texts
+    await second.prefetch(qs.slice(6));
+    for (let i = 0; i < qs.length; i++) expect(await second.search(qs[i]!, { k: 5 })).toEqual(want[i]);
+    const dense = await second.denseScores(qs[0]!, {});
+    expect(second.stats()).toMatchObject({ queries: 13, requestsCached: 13 });
+    expect(dense.scores[tools.findIndex((t) => t.id === want[0]![0]!.id)]).toBe(want[0]![0]!.score);
+  });
+
   it('gives the same top-k with int8 vectors as with float32 on a small case', async () => {
     const f = tiny();
     const q8 = tiny({ vectors: 'int8' });

@@ -10,7 +10,9 @@
  * - Cache: vectors are kept on disk keyed by the model (identity, dtype, pooling) and the sha256
  *   of the text (`cache.ts`); `index()` encodes only texts it has not seen, in batches (shortest
  *   first, so padding stays small), reporting progress, and `stats()` counts what it encoded and
- *   what it found cached (over distinct texts).
+ *   what it found cached (over distinct texts). With a static model (whose vector of a text is the
+ *   same alone, in a batch or from the cache) requests' vectors are cached too, so a second
+ *   evaluation or a registry diff over the same cases encodes no request (`requestsCached`).
  * - Search: the request is encoded the same way; exact top-k over every allowed tool's vector
  *   with a WebAssembly SIMD kernel (`kernel.ts`, float32 or int8 vectors), in rankStable order.
  *   Tools outside `allowed` are never scored. A request with no token the model knows (a zero
@@ -76,6 +78,8 @@ export interface EmbedStats {
   kernel: 'wasm-simd' | 'js' | null;
   /** Requests searched (`search()` or `denseScores()`; encoded then, or ahead by `prefetch()`) since `index()`. */
   queries: number;
+  /** Of the request vectors needed since `index()`, those read from the vector cache (static models only: see `requestVectors`). */
+  requestsCached: number;
 }
 
 export const EMBED_DEFAULT_OPTIONS: Readonly<Omit<EmbedOptions, 'onProgress'>> = Object.freeze({
@@ -132,7 +136,9 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
   private spare: Float32Array[] = [];
   private vectors: VectorIndex | undefined;
   private ids: string[] = [];
-  private counters: EmbedStats = { tools: 0, texts: 0, embedded: 0, cacheHits: 0, dims: 0, kernel: null, queries: 0 };
+  private counters: EmbedStats = { tools: 0, texts: 0, embedded: 0, cacheHits: 0, dims: 0, kernel: null, queries: 0, requestsCached: 0 };
+  /** The vector cache `index()` read (null: none), where a static model's request vectors are also kept. */
+  private cache: VectorCache | null = null;
 
   constructor(name: string, options: EmbedOptions) {
     checkEmbedOptions(options);
@@ -243,7 +249,59 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     this.prepared.clear();
     this.spare = [];
     this.vectors = new VectorIndex(matrix, Math.max(dims, 1), rank, this.options.vectors);
-    this.counters = { tools: n, texts: distinct.size, embedded: missing.length, cacheHits: distinct.size - missing.length, dims, kernel: this.vectors.kernel, queries: 0 };
+    this.counters = { tools: n, texts: distinct.size, embedded: missing.length, cacheHits: distinct.size - missing.length, dims, kernel: this.vectors.kernel, queries: 0, requestsCached: 0 };
+    this.cache = cache;
+  }
+
+  /**
+   * The vectors of the distinct `texts` (requests), and their size. A static model
+   * (`encodesBatchesExactly`) gives a text the same vector alone, in a batch or from the vector
+   * cache, so its request vectors are read from and added to the cache as tool texts' are, and
+   * encoded PREFETCH_ENCODE_BATCH per call; any other model encodes each request alone, as
+   * `search` always has, and no request vector is cached.
+   */
+  private async requestVectors(texts: readonly string[]): Promise<{ vectors: Map<string, Float32Array>; dims: number }> {
+    const encoder = await this.ensureEncoder();
+    const exact = this.batchEncode;
+    const cache = exact ? this.cache : null;
+    const vectors = new Map<string, Float32Array>();
+    const hashes = new Map<string, string>();
+    let dims = 0;
+    const todo: string[] = [];
+    for (const t of texts) {
+      const h = cache !== null ? sha256Hex(t) : '';
+      const v = cache?.get(h);
+      if (v !== undefined) {
+        vectors.set(t, v);
+        dims = v.length;
+        this.counters.requestsCached++;
+      } else {
+        hashes.set(t, h);
+        todo.push(t);
+      }
+    }
+    // A static model: a few texts of similar length per call; any other model one per call.
+    if (exact) todo.sort((a, b) => a.length - b.length);
+    const per = exact ? PREFETCH_ENCODE_BATCH : 1;
+    const encoded: Float32Array[] = [];
+    for (let s = 0; s < todo.length; s += per) {
+      const batch = todo.slice(s, s + per);
+      const out = await encoder.encode(batch);
+      if (dims !== 0 && out.dims !== dims) throw new Error(`embed: the model gave ${out.dims}-dim request vectors, the vector cache ${dims}-dim ones`);
+      dims = out.dims;
+      batch.forEach((t, i) => vectors.set(t, out.data.subarray(i * dims, (i + 1) * dims)));
+      encoded.push(out.data);
+    }
+    if (cache !== null && todo.length > 0) {
+      const all = new Float32Array(todo.length * dims);
+      let at = 0;
+      for (const d of encoded) {
+        all.set(d, at);
+        at += d.length;
+      }
+      cache.add(todo.map((t) => hashes.get(t)!), all, dims);
+    }
+    return { vectors, dims };
   }
 
   async search(request: string, context: SearchContext): Promise<Hit[]> {
@@ -257,8 +315,8 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       this.counters.queries++;
       return prepared === null ? [] : vectors.searchPrepared(prepared, k, allowed).map((h) => ({ id: this.ids[h.index]!, score: h.score }));
     }
-    const encoder = await this.ensureEncoder();
-    const { data, dims } = await encoder.encode([request]);
+    const { vectors: got, dims } = await this.requestVectors([request]);
+    const data = got.get(request)!;
     this.counters.queries++;
     if (this.counters.dims !== 0 && dims !== vectors.dims) throw new Error(`embed: request vector has ${dims} dims, the index ${vectors.dims}`);
     if (data.every((x) => x === 0)) return [];
@@ -283,8 +341,8 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       if (prepared === null) return { scores: new Float64Array(n), returned: new Uint8Array(n) };
       return { scores: vectors.scoreAllPrepared(prepared, allowed), returned: returnedMask() };
     }
-    const encoder = await this.ensureEncoder();
-    const { data, dims } = await encoder.encode([request]);
+    const { vectors: got, dims } = await this.requestVectors([request]);
+    const data = got.get(request)!;
     this.counters.queries++;
     if (this.counters.dims !== 0 && dims !== vectors.dims) throw new Error(`embed: request vector has ${dims} dims, the index ${vectors.dims}`);
     if (n === 0 || data.every((x) => x === 0)) return { scores: new Float64Array(n), returned: new Uint8Array(n) };
@@ -315,17 +373,8 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       }
     }
     if (todo.length === 0) return;
-    const encoder = await this.ensureEncoder();
-    const encoded = new Map<string, Float32Array>();
-    // A static model: a few texts of similar length per call (the same vectors as one at a time); any other model one per call, as `search` encodes.
-    const order = this.batchEncode ? [...todo].sort((a, b) => a.length - b.length) : todo;
-    const per = this.batchEncode ? PREFETCH_ENCODE_BATCH : 1;
-    for (let s = 0; s < order.length; s += per) {
-      const texts = order.slice(s, s + per);
-      const { data, dims } = await encoder.encode(texts);
-      if (dims !== vectors.dims) return; // `search` reports the mismatch
-      texts.forEach((t, i) => encoded.set(t, data.subarray(i * dims, (i + 1) * dims)));
-    }
+    const { vectors: encoded, dims } = await this.requestVectors(todo);
+    if (dims !== vectors.dims) return; // `search` reports the mismatch
     if (this.vectors !== vectors) return; // re-indexed meanwhile
     // Drop the oldest to make room (never one of these requests: at most PREFETCH_LIMIT of them), keeping their arrays to fill again.
     for (const [oldest, held] of this.prepared) {

@@ -1,0 +1,92 @@
+/**
+ * The near-duplicate cache: a catalog's pair analysis (every tool's content-word set and every
+ * pair at or above the threshold), on disk, so that the next diff from the same base catalog (in
+ * CI: every pull request against the base branch) compares only the added and changed tools
+ * (`analysePairsFrom`) instead of joining the whole catalog again.
+ *
+ * One file per (catalog, threshold), `<rankings cache dir>/near-duplicates/<key>.json`, key =
+ * sha256 of the canonical JSON of the format, Backpack's version, its code fingerprint (as the
+ * rankings cache: a change to the word rules must not serve stale pairs), the catalog's content
+ * hash and the threshold. Inside: the tool ids in the catalog's order, the vocabulary, the word
+ * sets (flat, with their lengths) and the pairs (flat triples). A file that cannot be read, or
+ * does not describe the catalog it is asked for, is a miss; writes go to a temporary file renamed
+ * into place.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { VERSION } from '../version.ts';
+import { codeFingerprint } from './cache.ts';
+import type { PairAnalysis } from './near-duplicates.ts';
+
+export const PAIR_CACHE_FORMAT = 1;
+
+/** A cached analysis with the ids of the tools its sets belong to (catalog order). */
+export interface CachedPairs {
+  ids: string[];
+  analysis: PairAnalysis;
+}
+
+interface PairFile {
+  format: number;
+  key: Record<string, unknown>;
+  ids: string[];
+  words: string[];
+  lengths: number[];
+  members: number[];
+  pairs: number[];
+}
+
+function fileOf(dir: string, catalogSha256: string, similarity: number): { file: string; key: Record<string, unknown> } {
+  const key = { format: PAIR_CACHE_FORMAT, backpack: VERSION, code: codeFingerprint(), catalogSha256, similarity };
+  return { file: join(dir, 'near-duplicates', `${sha256(canonicalJson(key)).slice(0, 32)}.json`), key };
+}
+
+/** The cached analysis of the catalog hashed `catalogSha256` at `similarity`, or undefined. */
+export function readPairCache(dir: string, catalogSha256: string, similarity: number): CachedPairs | undefined {
+  const { file, key } = fileOf(dir, catalogSha256, similarity);
+  if (!existsSync(file)) return undefined;
+  try {
+    const d = JSON.parse(readFileSync(file, 'utf8')) as PairFile;
+    if (d.format !== PAIR_CACHE_FORMAT || canonicalJson(d.key) !== canonicalJson(key)) return undefined;
+    const { ids, words, lengths, members, pairs } = d;
+    if (![ids, words, lengths, members, pairs].every(Array.isArray) || lengths.length !== ids.length || pairs.length % 3 !== 0) return undefined;
+    const all = Uint32Array.from(members);
+    const sets: Uint32Array[] = [];
+    let at = 0;
+    for (const n of lengths) {
+      sets.push(all.subarray(at, at + n));
+      at += n;
+    }
+    if (at !== all.length) return undefined;
+    const triples: Array<[number, number, number]> = [];
+    for (let p = 0; p < pairs.length; p += 3) triples.push([pairs[p]!, pairs[p + 1]!, pairs[p + 2]!]);
+    return { ids, analysis: { similarity, words, sets, pairs: triples } };
+  } catch {
+    return undefined; // an unreadable cache file is a miss, never an error: it is rewritten
+  }
+}
+
+/** Store `analysis` of the catalog hashed `catalogSha256`, whose tools are `ids`. A failure to write is ignored (the cache is an optimisation). */
+export function writePairCache(dir: string, catalogSha256: string, ids: readonly string[], analysis: PairAnalysis): void {
+  const { file, key } = fileOf(dir, catalogSha256, analysis.similarity);
+  const members: number[] = [];
+  for (const s of analysis.sets) for (const w of s) members.push(w);
+  const body: PairFile = {
+    format: PAIR_CACHE_FORMAT,
+    key,
+    ids: [...ids],
+    words: analysis.words,
+    lengths: analysis.sets.map((s) => s.length),
+    members,
+    pairs: analysis.pairs.flat(),
+  };
+  try {
+    mkdirSync(join(dir, 'near-duplicates'), { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    writeFileSync(tmp, JSON.stringify(body));
+    renameSync(tmp, file);
+  } catch {
+    // read-only cache folder: the next diff computes the base again
+  }
+}
