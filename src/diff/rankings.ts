@@ -94,25 +94,23 @@ function callerOf(c: Case): { callerScopes?: readonly string[]; role?: string } 
   return { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
 }
 
-/** A retriever indexed on first use, with the time it took and its counters. */
 /** How much deeper than reported a tool-local retriever ranks (see `rankBoth`). */
 export const DERIVE_SLACK = 10;
 
 /** Cases whose requests a prefetching retriever prepares at once (as `backpack eval` does). */
 const PREFETCH_BLOCK = 64;
 
+/** A retriever indexed on first use, with the time it took and its counters. */
 class LazyIndex {
   private retriever: Retriever | undefined;
+  private policy: Policy | undefined;
   indexMs = 0;
-  readonly policy: Policy;
 
   constructor(
     private readonly make: () => Retriever,
     private readonly catalog: Catalog,
     private readonly onProgress?: (done: number, total: number) => void,
-  ) {
-    this.policy = new Policy(catalog);
-  }
+  ) {}
 
   get built(): boolean {
     return this.retriever !== undefined;
@@ -138,6 +136,7 @@ class LazyIndex {
 
   async rank(c: Case, depth: number): Promise<Hit[]> {
     const r = await this.get();
+    this.policy ??= new Policy(this.catalog); // a side answered from the cache never needs one
     return (await this.policy.expose(r, c.request, callerOf(c), { depth })).ranked;
   }
 

@@ -28,6 +28,27 @@ describe('vector cache', () => {
     expect(modelSlug('hub:Xenova/all-MiniLM-L6-v2@main')).toMatch(/^hub_Xenova_all-MiniLM-L6-v2_main-[0-9a-f]{16}$/);
   });
 
+  it('tells apart hashes that share their first bytes, and keeps the last record of a repeated hash', () => {
+    const h1 = `${'ab'.repeat(6)}${'0'.repeat(52)}`;
+    const h2 = `${'ab'.repeat(6)}${'1'.repeat(52)}`; // the same 6-byte prefix as h1
+    const h3 = `${'ab'.repeat(5)}ac${'0'.repeat(52)}`;
+    const c = new VectorCache(dir, 'prefix');
+    c.add([h1, h2, h3], vec(1, 2, 3, 4, 5, 6), 2);
+    c.add([h1], vec(9, 9), 2); // h1 again: the last record wins
+    expect(c.size).toBe(3);
+    const d = new VectorCache(dir, 'prefix');
+    d.load();
+    expect(d.size).toBe(3);
+    expect([...d.get(h1)!]).toEqual([9, 9]);
+    expect([...d.get(h2)!]).toEqual([3, 4]);
+    expect([...d.get(h3)!]).toEqual([5, 6]);
+    expect(d.get(`${'ab'.repeat(6)}${'2'.repeat(52)}`)).toBeUndefined();
+    expect(d.get('not a hash')).toBeUndefined();
+    d.add([h2], vec(0, 1), 2);
+    expect(d.size).toBe(3);
+    expect([...d.get(h2)!]).toEqual([0, 1]);
+  });
+
   it('ignores a torn last record', () => {
     const c = new VectorCache(dir, 'torn');
     c.add([sha256Hex('x')], vec(1, 2), 2);

@@ -37,8 +37,17 @@ export class VectorCache {
   private readonly file: string;
   private readonly metaFile: string;
   private dims: number | undefined;
-  /** sha256 hex → vector (a view into the loaded log, or a copy for new entries). */
-  private readonly vectors = new Map<string, Float32Array>();
+  /**
+   * The loaded log (copied to a 4-byte-aligned buffer), and the record of each hash by the hash's
+   * first 6 bytes as a number, checked against all 32 bytes on lookup: loading makes no string and
+   * no array per record, which at 100,000 records was most of a small index's time.
+   */
+  private log: Uint8Array | null = null;
+  private readonly byPrefix = new Map<number, number>();
+  /** Vectors added since the load, and loaded ones whose 6-byte prefix another hash already holds: sha256 hex → vector. */
+  private readonly extra = new Map<string, Float32Array>();
+  /** Hashes of `extra` that the log holds too (added again): counted once by `size`. */
+  private shadowed = 0;
   private loaded = false;
   /** The folder held a log this cache cannot read (another format or size): the next write replaces it. */
   private replace = false;
@@ -67,31 +76,25 @@ export class VectorCache {
     this.dims = meta.dims;
     const recordBytes = 32 + 4 * meta.dims;
     const records = Math.floor(buf.length / recordBytes);
-    // Copy into an aligned buffer so vectors can be Float32Array views (little-endian host assumed
-    // for the views; big-endian hosts decode through DataView).
-    const le = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
     const aligned = new Uint8Array(records * recordBytes);
     aligned.set(buf.subarray(0, records * recordBytes));
-    const view = new DataView(aligned.buffer);
+    this.log = aligned;
     for (let r = 0; r < records; r++) {
       const o = r * recordBytes;
-      const hash = Buffer.from(aligned.buffer, o, 32).toString('hex');
-      let vec: Float32Array;
-      if (le) vec = new Float32Array(aligned.buffer, o + 32, meta.dims);
-      else {
-        vec = new Float32Array(meta.dims);
-        for (let j = 0; j < meta.dims; j++) vec[j] = view.getFloat32(o + 32 + 4 * j, true);
-      }
-      this.vectors.set(hash, vec);
+      const prefix = prefixAt(aligned, o);
+      const held = this.byPrefix.get(prefix);
+      // A repeated hash keeps its last record; another hash with the same prefix goes to `extra`.
+      if (held === undefined || this.hashAt(held) === this.hashAt(r)) this.byPrefix.set(prefix, r);
+      else this.extra.set(this.hashAt(r), this.vectorAt(r));
     }
   }
 
   get size(): number {
-    return this.vectors.size;
+    return this.byPrefix.size + this.extra.size - this.shadowed;
   }
 
   get(hash: string): Float32Array | undefined {
-    return this.vectors.get(hash);
+    return this.extra.get(hash) ?? this.fromLog(hash);
   }
 
   /** Add vectors (`data` = n × dims row-major, one row per hash) and append them to the log. */
@@ -107,7 +110,8 @@ export class VectorCache {
       const o = i * recordBytes;
       out.write(hashes[i]!, o, 32, 'hex');
       for (let j = 0; j < dims; j++) out.writeFloatLE(data[i * dims + j]!, o + 32 + 4 * j);
-      this.vectors.set(hashes[i]!, data.subarray(i * dims, (i + 1) * dims)); // a view: `data` is not changed after
+      if (!this.extra.has(hashes[i]!) && this.fromLog(hashes[i]!) !== undefined) this.shadowed++;
+      this.extra.set(hashes[i]!, data.subarray(i * dims, (i + 1) * dims)); // a view: `data` is not changed after
     }
     if (this.unwritable) return;
     try {
@@ -120,4 +124,34 @@ export class VectorCache {
       process.emitWarning(`embed: cannot write the vector cache in ${this.folder} (${e instanceof Error ? e.message : String(e)}); continuing without saving vectors`);
     }
   }
+
+  private fromLog(hash: string): Float32Array | undefined {
+    if (this.log === null || !/^[0-9a-f]{64}$/.test(hash)) return undefined;
+    const r = this.byPrefix.get(Number.parseInt(hash.slice(0, 12), 16));
+    return r !== undefined && this.hashAt(r) === hash ? this.vectorAt(r) : undefined;
+  }
+
+  private hashAt(r: number): string {
+    const log = this.log!;
+    return Buffer.from(log.buffer, log.byteOffset + r * (32 + 4 * this.dims!), 32).toString('hex');
+  }
+
+  /** Record r's vector: a view on the log (little-endian host), or decoded through a DataView. */
+  private vectorAt(r: number): Float32Array {
+    const log = this.log!;
+    const dims = this.dims!;
+    const o = log.byteOffset + r * (32 + 4 * dims) + 32;
+    if (LITTLE_ENDIAN) return new Float32Array(log.buffer, o, dims);
+    const view = new DataView(log.buffer);
+    const v = new Float32Array(dims);
+    for (let j = 0; j < dims; j++) v[j] = view.getFloat32(o + 4 * j, true);
+    return v;
+  }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The first 6 bytes of the hash at `o`, as a number. */
+function prefixAt(bytes: Uint8Array, o: number): number {
+  return ((bytes[o]! << 16) | (bytes[o + 1]! << 8) | bytes[o + 2]!) * 0x1000000 + ((bytes[o + 3]! << 16) | (bytes[o + 4]! << 8) | bytes[o + 5]!);
 }
