@@ -3,6 +3,15 @@
 // on the fly so `npx backpack …` works right after `npm ci`, with no build step to forget.
 import { register } from 'tsx/esm/api';
 
+// A reader that stops early (`backpack eval --help | head`) closes the pipe: stop quietly, as
+// Unix tools do, instead of crashing on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 register();
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

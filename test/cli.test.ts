@@ -173,6 +173,14 @@ describe('the installed bin', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^error: /);
   });
+
+  it('stops quietly when the reader closes the pipe early (`backpack eval --help | head`)', () => {
+    const bin = join(process.cwd(), 'bin', 'backpack.js');
+    // `true` exits without reading, long before the bin has started: every write meets a closed pipe.
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${bin}" eval --help | true`], { encoding: 'utf8' });
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(r.status).toBe(0);
+  });
 });
 
 describe('backpack eval and merge', () => {
