@@ -7,7 +7,6 @@
  * - `chars/4`: Hermes's estimator, ceil(characters / 4) (`CHARS_PER_TOKEN = 4.0`, Python `len`,
  *   i.e. code points).
  */
-import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { charCount, utf8Bytes } from '../catalog/unicode.ts';
@@ -18,6 +17,14 @@ export interface TokenCounter {
   /** One line for results and docs. */
   description: string;
   count(text: string): number;
+}
+
+let o200k: ((text: string) => number) | undefined;
+
+/** gpt-tokenizer's o200k count, its module loaded on first use: its tables take ~0.3 s to load, which a diff or a gate never needs. */
+function o200kCount(text: string): number {
+  o200k ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as { countTokens: (text: string) => number }).countTokens;
+  return o200k(text);
 }
 
 export const TOKEN_COUNTERS = {
