@@ -105,7 +105,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .option('--json', 'print the report as JSON (deterministic: same inputs, same bytes)')
     .option('--timings', 'with --json or --out: add timings and index counters (vary run to run)')
     .option('--out <dir>', 'also write diff.json and diff.md (Markdown, for a pull request comment) into this folder')
-    .option('--no-cache', 'do not read or write the rankings cache (.cache/rankings)')
+    .option('--no-cache', "do not read or write the rankings cache (.cache/rankings) or the base catalog's near-duplicate pairs (.cache/rankings/near-duplicates)")
     .option('--quiet', 'no progress output')
     .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n\nSee docs/diff.md.\n`)
     .action(async (opts: DiffCliOptions) => {
