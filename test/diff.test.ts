@@ -4,6 +4,7 @@
  * field, near-duplicates get a "not for" suggestion, and the JSON is byte-identical run to run.
  */
 import { Command, CommanderError } from 'commander';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -105,6 +106,11 @@ describe('backpack diff', () => {
     const lenient = await run('diff', '--old', oldDir, '--new', dir, '--quiet', '--no-cache', '--threshold', String(worst + 1));
     expect(lenient.code).toBe(0);
     expect(lenient.out).toMatch(/no review required/);
+    // The real process keeps its exit code when its reader closes the pipe early (`… | head`).
+    const bin = join(process.cwd(), 'bin', 'backpack.js');
+    const piped = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${bin}" diff --old "${oldDir}" --new "${dir}" --quiet --no-cache | true`], { encoding: 'utf8' });
+    expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(piped.status).toBe(100);
   });
 
   it('(c) a changed description is listed with the changed field', async () => {

@@ -153,6 +153,26 @@ describe('writeDataset / readDataset', () => {
     expect(memo.size).toBe(4);
   });
 
+  it('reuses a line only in a read of the same kind: a vouched line does not skip an unvouched read\'s checks', () => {
+    const a = join(tmp(), 'a');
+    writeDataset(a, sample(), manifestFields);
+    // A description edited by hand (its stored hash is stale) and the manifest re-signed to the new bytes.
+    const corpus = join(a, 'corpus.jsonl');
+    const edited = readFileSync(corpus, 'utf8').replaceAll('Search code across repositories.', 'Search code everywhere.');
+    writeFileSync(corpus, edited);
+    const manifestPath = join(a, 'manifest.json');
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    m.files['corpus.jsonl'] = { sha256: sha256(Buffer.from(edited)), bytes: Buffer.byteLength(edited) };
+    writeFileSync(manifestPath, JSON.stringify(m));
+    const b = join(tmp(), 'b');
+    writeDataset(b, sample(), manifestFields);
+    writeFileSync(join(b, 'corpus.jsonl'), edited);
+    rmSync(join(b, 'manifest.json'));
+    const memo: ToolLineMemo = new Map();
+    expect(readDataset(a, { toolLines: memo }).catalog.tools[0]!.description).toBe('Search code everywhere.');
+    expect(() => readDataset(b, { toolLines: memo })).toThrow(/stored hash does not match its definition/);
+  });
+
   it('lends no tool to the memo from a dataset that fails its checks', () => {
     const dir = join(tmp(), 'ds');
     writeDataset(dir, sample(), manifestFields);

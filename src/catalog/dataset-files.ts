@@ -187,14 +187,15 @@ export interface ReadOptions {
    * Tools already read, by the exact text of their corpus line: a line found here is not parsed
    * again, and every line parsed is added. A registry diff reads its second catalog, which shares
    * all but a few lines with the first, at a fraction of the cost and memory. A tool is a function
-   * of its line alone (whether or not the file is vouched for: a vouched line's stored hash was
-   * checked when it was written), so the result is the same with or without the memo.
+   * of its line and of whether its file is vouched for by a manifest (a vouched line's stored hash
+   * and schema are taken as checked), so a line is reused only by a read of the same kind: the
+   * result is the same with or without the memo.
    */
   toolLines?: ToolLineMemo;
 }
 
-/** See `ReadOptions.toolLines`. */
-export type ToolLineMemo = Map<string, Tool>;
+/** See `ReadOptions.toolLines`: corpus line → the tool parsed from it, and whether that read was vouched for. */
+export type ToolLineMemo = Map<string, { tool: Tool; vouched: boolean }>;
 
 export interface LoadedDataset extends Dataset {
   manifest: Manifest | null;
@@ -243,7 +244,7 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
   const roles = existsSync(join(root, 'roles.json')) ? readRoleMap(join(root, 'roles.json'), catalog) : undefined;
   const checked = checkCases(cases, catalog);
   // Only a dataset that passed every check lends its tools to the next read.
-  if (opts.toolLines) for (const [line, tool] of parsed) opts.toolLines.set(line, tool);
+  if (opts.toolLines) for (const [line, tool] of parsed) opts.toolLines.set(line, { tool, vouched });
   return { name, catalog, cases: checked, ...(roles ? { roles } : {}), manifest, dir: root };
 }
 
@@ -292,7 +293,8 @@ function readTools(file: string, bytes: Buffer | undefined, vouched: boolean, me
   const tools: Array<Located<Tool>> = [];
   const parsed: Array<[string, Tool]> = [];
   for (const { text, where } of nonBlankLines(readText(file, bytes))) {
-    let tool = memo?.get(text);
+    const known = memo?.get(text);
+    let tool = known !== undefined && known.vouched === vouched ? known.tool : undefined;
     if (tool === undefined) {
       tool = toolFromRecord(parseJsonLine(text, file, where), file, where, vouched);
       if (memo) parsed.push([text, tool]);

@@ -170,6 +170,11 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
 function pairsFromBase(cacheDir: string, old: Catalog, oldSha: string, next: Catalog, fresh: ReadonlySet<string>, similarity: number): { analysis: PairAnalysis; baseCached: boolean } | undefined {
   if (!fewEnoughFresh(fresh.size, next.tools.length)) return undefined;
   let base = readPairCache(cacheDir, oldSha, similarity);
+  // The file is keyed by the old catalog's hash; it must also name exactly the old catalog's tools.
+  if (base !== undefined) {
+    const named = new Set(base.ids);
+    if (named.size !== old.tools.length || !old.tools.every((t) => named.has(t.id))) base = undefined;
+  }
   const baseCached = base !== undefined;
   if (base === undefined) {
     base = { ids: old.tools.map((t) => t.id), analysis: analysePairs(old.tools, similarity) };

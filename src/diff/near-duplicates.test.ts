@@ -8,6 +8,18 @@ import type { Tool } from '../catalog/types.ts';
 import { generate, resolveParams } from '../generate/index.ts';
 import { analysePairs, analysePairsFrom, describePair, INCREMENTAL_SHARE, jaccard, nearDuplicates, similarPairs, type PairAnalysis } from './near-duplicates.ts';
 import { readPairCache, writePairCache } from './pair-cache.ts';
+import { prng } from '../../test/prng.ts';
+
+/** `xs` in a seeded random order. */
+function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const rand = prng(seed);
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
 
 const tool = (server: string, name: string, description: string): Tool => makeTool({ name, source: 'mcp', server, summary: '', description });
 
@@ -93,25 +105,39 @@ describe('analysePairsFrom (the pairs of a changed catalog from its base)', () =
     expect(key(exact, next)).toContain(`${[copied.id, added.id].sort().join(' ')} 1`);
   });
 
-  it('agrees with the whole join on random edits of random catalogs', () => {
+  it('agrees with the whole join on random catalogs after random edits, additions, removals and reordering', () => {
     const words = Array.from({ length: 14 }, (_, i) => `word${String.fromCharCode(97 + i)}`);
     const text = (xs: number[]) => xs.map((x) => words[x]).join(' ');
-    const desc = fc.uniqueArray(fc.integer({ min: 0, max: 13 }), { minLength: 1, maxLength: 6 });
+    const desc = fc.uniqueArray(fc.integer({ min: 0, max: 13 }), { minLength: 0, maxLength: 6 });
+    // 2,000 tools of one unique word each pair with nothing, and let up to 4 tools be fresh.
+    const filler = Array.from({ length: 2000 }, (_, i) => makeTool({ name: `f${i}`, source: 'core', summary: '', description: `filler${i}` }));
+    const change = fc.record({ edits: fc.array(fc.tuple(fc.nat(), desc), { maxLength: 1 }), added: fc.array(desc, { maxLength: 2 }), removed: fc.array(fc.nat(), { maxLength: 2 }), seed: fc.nat() });
     fc.assert(
-      fc.property(fc.array(desc, { minLength: 2, maxLength: 30 }), fc.array(fc.tuple(fc.nat(), desc), { maxLength: 3 }), fc.constantFrom(0.5, 0.8, 1), (descs, edits, t) => {
-        const before = descs.map((d, i) => makeTool({ name: `t${i}`, source: 'core', summary: '', description: text(d) }));
-        const after = [...before];
+      fc.property(fc.array(desc, { minLength: 2, maxLength: 30 }), change, fc.constantFrom(0.5, 2 / 3, 0.8, 1), (descs, c, t) => {
+        const own = descs.map((d, i) => makeTool({ name: `t${i}`, source: 'core', summary: '', description: text(d) }));
+        const before = [...filler, ...own];
+        let after = [...before];
         const fresh = new Set<string>();
-        for (const [at, d] of edits) {
-          const i = at % after.length;
-          after[i] = makeTool({ name: `t${i}`, source: 'core', summary: '', description: text(d) });
+        for (const [at, d] of c.edits) {
+          const i = filler.length + (at % own.length);
+          after[i] = makeTool({ name: `t${i - filler.length}`, source: 'core', summary: '', description: text(d) });
           fresh.add(after[i]!.id);
         }
+        // Each added text twice (a pair of two fresh tools), the second under a name of its own.
+        [...c.added, ...c.added.slice(0, 1)].forEach((d, i) => {
+          const tool = makeTool({ name: `new${i}`, source: 'core', summary: '', description: text(d) });
+          after.push(tool);
+          fresh.add(tool.id);
+        });
+        const gone = new Set(c.removed.map((r) => own[r % own.length]!.id));
+        after = after.filter((tool) => !gone.has(tool.id));
+        for (const id of gone) fresh.delete(id);
+        after = shuffled(after, c.seed);
         const got = analysePairsFrom(analysePairs(before, t), before.map((x) => x.id), after, fresh);
-        if (got === undefined) return; // too many edits for the catalog's size
-        expect(key(got, after)).toEqual(key(analysePairs(after, t), after));
+        expect(got).toBeDefined();
+        expect(key(got!, after)).toEqual(key(analysePairs(after, t), after));
       }),
-      { numRuns: 200, seed: 11 },
+      { numRuns: 60, seed: 11 },
     );
   });
 
@@ -150,5 +176,22 @@ describe('pair cache', () => {
     const file = readdirSync(join(dir, 'near-duplicates')).map((f) => join(dir, 'near-duplicates', f)).find((f) => readFileSync(f, 'utf8').includes('"damaged"'))!;
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, 40));
     expect(readPairCache(dir, 'damaged', 0.5)).toBeUndefined();
+  });
+
+  it('treats a file that parses but does not hold a valid analysis as a miss', () => {
+    writePairCache(dir, 'crafted', tools.map((t) => t.id), analysis);
+    const file = readdirSync(join(dir, 'near-duplicates')).map((f) => join(dir, 'near-duplicates', f)).find((f) => readFileSync(f, 'utf8').includes('"crafted"'))!;
+    const good = JSON.parse(readFileSync(file, 'utf8'));
+    expect(readPairCache(dir, 'crafted', 0.5)).toBeDefined();
+    const bad = [
+      { members: good.members.map((w: number, i: number) => (i === 0 ? good.words.length : w)) }, // a word id past the vocabulary
+      { pairs: [good.pairs[1], good.pairs[0], good.pairs[2]] }, // i > j
+      { pairs: [good.pairs[0], good.pairs[1], 0.1] }, // below the threshold
+      { ids: [good.ids[0], good.ids[0], good.ids[2]] }, // a repeated id
+    ];
+    for (const change of bad) {
+      writeFileSync(file, JSON.stringify({ ...good, ...change }));
+      expect(readPairCache(dir, 'crafted', 0.5), JSON.stringify(change)).toBeUndefined();
+    }
   });
 });

@@ -201,8 +201,9 @@ export function analysePairs(tools: readonly Tool[], similarity: number = DEFAUL
 
 /**
  * Fresh tools (added or changed) at most, as a share of the catalog, for `analysePairsFrom` to
- * compare them with every tool rather than run the whole join (each fresh tool costs one pass
- * over the catalog; the join costs about 50 such passes at 50,000 tools).
+ * compare them with every tool rather than run the whole join. Measured on the monster catalog
+ * (50,560 tools): the whole join 0.85 s; from the base, 60 ms plus about 2 ms per fresh tool
+ * (0.26 s at 100, this share's limit there).
  */
 export const INCREMENTAL_SHARE = 0.002;
 
@@ -226,6 +227,7 @@ export function analysePairsFrom(base: PairAnalysis, baseIds: readonly string[],
   for (const tool of tools) if (fresh.has(tool.id)) freshCount++;
   if (!fewEnoughFresh(freshCount, tools.length) || baseIds.length !== base.sets.length) return undefined;
   const baseIndex = new Map(baseIds.map((id, i) => [id, i]));
+  if (baseIndex.size !== baseIds.length) return undefined; // ids must name one tool each
   const words = [...base.words];
   const ids = new Map(words.map((w, i) => [w, i]));
   const sets: Uint32Array[] = new Array(tools.length);
@@ -244,6 +246,7 @@ export function analysePairsFrom(base: PairAnalysis, baseIds: readonly string[],
     if (b === undefined) return undefined; // not fresh, yet not in the base: not the base of this catalog
     sets[i] = base.sets[b]!;
   }
+  if (position.size !== tools.length) return undefined;
   wordSets(freshTools, ids, words).forEach((set, f) => (sets[freshAt[f]!] = set));
   const pairs: Array<[number, number, number]> = [];
   for (const [bi, bj, jac] of base.pairs) {

@@ -51,16 +51,27 @@ export function readPairCache(dir: string, catalogSha256: string, similarity: nu
     if (d.format !== PAIR_CACHE_FORMAT || canonicalJson(d.key) !== canonicalJson(key)) return undefined;
     const { ids, words, lengths, members, pairs } = d;
     if (![ids, words, lengths, members, pairs].every(Array.isArray) || lengths.length !== ids.length || pairs.length % 3 !== 0) return undefined;
+    // A file that parses is still checked for shape: a damaged one must be a miss, not wrong pairs.
+    const isIndex = (x: unknown, below: number): x is number => Number.isInteger(x) && (x as number) >= 0 && (x as number) < below;
+    if (!ids.every((x) => typeof x === 'string') || new Set(ids).size !== ids.length) return undefined;
+    if (!words.every((x) => typeof x === 'string') || new Set(words).size !== words.length) return undefined;
+    if (!lengths.every((n) => isIndex(n, Number.MAX_SAFE_INTEGER)) || !members.every((w) => isIndex(w, words.length))) return undefined;
     const all = Uint32Array.from(members);
     const sets: Uint32Array[] = [];
     let at = 0;
     for (const n of lengths) {
-      sets.push(all.subarray(at, at + n));
+      const set = all.subarray(at, at + n);
+      for (let i = 1; i < set.length; i++) if (set[i - 1]! >= set[i]!) return undefined; // ascending, no repeats
+      sets.push(set);
       at += n;
     }
     if (at !== all.length) return undefined;
     const triples: Array<[number, number, number]> = [];
-    for (let p = 0; p < pairs.length; p += 3) triples.push([pairs[p]!, pairs[p + 1]!, pairs[p + 2]!]);
+    for (let p = 0; p < pairs.length; p += 3) {
+      const [i, j, jac] = [pairs[p], pairs[p + 1], pairs[p + 2]];
+      if (!isIndex(i, ids.length) || !isIndex(j, ids.length) || i >= j || typeof jac !== 'number' || !(jac >= similarity - 1e-12 && jac <= 1)) return undefined;
+      triples.push([i, j, jac]);
+    }
     return { ids, analysis: { similarity, words, sets, pairs: triples } };
   } catch {
     return undefined; // an unreadable cache file is a miss, never an error: it is rewritten

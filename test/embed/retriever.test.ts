@@ -4,6 +4,7 @@
  * cache's counters, int8 against float32, the index text recipes; and the committed default model
  * on a generated catalog under the shared contract's checks.
  */
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTool } from '../../src/catalog/model.ts';
@@ -153,14 +154,16 @@ describe('embed retriever on a tiny model', () => {
     expect(schema.stats().embedded).toBe(40);
   });
 
-  it('keeps a static model\'s request vectors in the vector cache: a second run encodes no request, with the same hits', async () => {
+  it('keeps a static model\'s prefetched request vectors in the vector cache: a second run encodes none of them, with the same hits', async () => {
     const cacheDir = join(dir, 'request-cache');
     const qs = queries.slice(0, 12);
+    const single = queries[12]!; // searched without a prefetch: read from the cache, never added to it
     const first = tiny({ cacheDir });
     await first.index(catalog);
-    await first.prefetch(qs.slice(0, 6));
+    await first.prefetch(qs);
     const want = await Promise.all(qs.map((q) => first.search(q, { k: 5 })));
-    expect(first.stats()).toMatchObject({ queries: 12, requestsCached: 0 });
+    const wantSingle = await first.search(single, { k: 5 });
+    expect(first.stats()).toMatchObject({ queries: 13, requestsCached: 0 });
     for (let i = 0; i < qs.length; i++) expectSameRanking(want[i]!, bruteForce(qs[i]!, 5));
 
     const second = tiny({ cacheDir });
@@ -171,6 +174,30 @@ describe('embed retriever on a tiny model', () => {
     const dense = await second.denseScores(qs[0]!, {});
     expect(second.stats()).toMatchObject({ queries: 13, requestsCached: 13 });
     expect(dense.scores[tools.findIndex((t) => t.id === want[0]![0]!.id)]).toBe(want[0]![0]!.score);
+    expect(await second.search(single, { k: 5 })).toEqual(wantSingle);
+    expect(second.stats()).toMatchObject({ queries: 14, requestsCached: 13 });
+  });
+
+  it('caches no request vector for a model that is not known to encode batches exactly', async () => {
+    // The same tiny model, its config claiming a hidden layer: batches might round differently.
+    const layered = join(dir, 'tiny-layered');
+    cpSync(modelDir, layered, { recursive: true });
+    const configFile = join(layered, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf8')), num_hidden_layers: 1 }));
+    const cacheDir = join(dir, 'layered-cache');
+    const make = () => createEmbed('embed', { model: layered, cacheDir });
+    const log = () => readdirSync(cacheDir).map((d) => statSync(join(cacheDir, d, 'vectors.bin')).size);
+    const first = make();
+    await first.index(catalog);
+    const afterIndex = log();
+    await first.prefetch(queries.slice(0, 8));
+    const want = await Promise.all(queries.slice(0, 8).map((q) => first.search(q, { k: 5 })));
+    expect(log()).toEqual(afterIndex); // no request appended
+    const second = make();
+    await second.index(catalog);
+    await second.prefetch(queries.slice(0, 8));
+    for (let i = 0; i < 8; i++) expect(await second.search(queries[i]!, { k: 5 })).toEqual(want[i]);
+    expect(second.stats()).toMatchObject({ embedded: 0, queries: 8, requestsCached: 0 });
   });
 
   it('gives the same top-k with int8 vectors as with float32 on a small case', async () => {

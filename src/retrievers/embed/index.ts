@@ -256,11 +256,12 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
   /**
    * The vectors of the distinct `texts` (requests), and their size. A static model
    * (`encodesBatchesExactly`) gives a text the same vector alone, in a batch or from the vector
-   * cache, so its request vectors are read from and added to the cache as tool texts' are, and
-   * encoded PREFETCH_ENCODE_BATCH per call; any other model encodes each request alone, as
-   * `search` always has, and no request vector is cached.
+   * cache, so its request vectors are read from the cache and, with `store` (a prefetched block:
+   * one append per block, not one per search), added to it; they are encoded
+   * PREFETCH_ENCODE_BATCH per call. Any other model encodes each request alone, as `search` always
+   * has, and no request vector is cached.
    */
-  private async requestVectors(texts: readonly string[]): Promise<{ vectors: Map<string, Float32Array>; dims: number }> {
+  private async requestVectors(texts: readonly string[], store: boolean): Promise<{ vectors: Map<string, Float32Array>; dims: number }> {
     const encoder = await this.ensureEncoder();
     const exact = this.batchEncode;
     const cache = exact ? this.cache : null;
@@ -292,7 +293,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       batch.forEach((t, i) => vectors.set(t, out.data.subarray(i * dims, (i + 1) * dims)));
       encoded.push(out.data);
     }
-    if (cache !== null && todo.length > 0) {
+    if (cache !== null && store && todo.length > 0) {
       const all = new Float32Array(todo.length * dims);
       let at = 0;
       for (const d of encoded) {
@@ -315,7 +316,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       this.counters.queries++;
       return prepared === null ? [] : vectors.searchPrepared(prepared, k, allowed).map((h) => ({ id: this.ids[h.index]!, score: h.score }));
     }
-    const { vectors: got, dims } = await this.requestVectors([request]);
+    const { vectors: got, dims } = await this.requestVectors([request], false);
     const data = got.get(request)!;
     this.counters.queries++;
     if (this.counters.dims !== 0 && dims !== vectors.dims) throw new Error(`embed: request vector has ${dims} dims, the index ${vectors.dims}`);
@@ -341,7 +342,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       if (prepared === null) return { scores: new Float64Array(n), returned: new Uint8Array(n) };
       return { scores: vectors.scoreAllPrepared(prepared, allowed), returned: returnedMask() };
     }
-    const { vectors: got, dims } = await this.requestVectors([request]);
+    const { vectors: got, dims } = await this.requestVectors([request], false);
     const data = got.get(request)!;
     this.counters.queries++;
     if (this.counters.dims !== 0 && dims !== vectors.dims) throw new Error(`embed: request vector has ${dims} dims, the index ${vectors.dims}`);
@@ -373,7 +374,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       }
     }
     if (todo.length === 0) return;
-    const { vectors: encoded, dims } = await this.requestVectors(todo);
+    const { vectors: encoded, dims } = await this.requestVectors(todo, true);
     if (dims !== vectors.dims) return; // `search` reports the mismatch
     if (this.vectors !== vectors) return; // re-indexed meanwhile
     // Drop the oldest to make room (never one of these requests: at most PREFETCH_LIMIT of them), keeping their arrays to fill again.
