@@ -37,6 +37,25 @@ function sample(): Dataset {
   };
 }
 
+/**
+ * A description of `dir`'s corpus edited by hand (the stored tool hash is now stale), and with
+ * `resign` the manifest re-signed to the edited bytes (its catalog hash set to `catalogSha256` when
+ * given). Returns the corpus path.
+ */
+function editByHand(dir: string, resign: { catalogSha256?: string } | null): string {
+  const corpus = join(dir, 'corpus.jsonl');
+  const edited = readFileSync(corpus, 'utf8').replaceAll('Search code across repositories.', 'Search code everywhere.');
+  writeFileSync(corpus, edited);
+  if (resign) {
+    const manifestPath = join(dir, 'manifest.json');
+    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    m.files['corpus.jsonl'] = { sha256: sha256(Buffer.from(edited)), bytes: Buffer.byteLength(edited) };
+    if (resign.catalogSha256 !== undefined) m.catalogSha256 = resign.catalogSha256;
+    writeFileSync(manifestPath, JSON.stringify(m));
+  }
+  return corpus;
+}
+
 const manifestFields = { name: 'sample', generator: null, seed: null, preset: null, params: {}, counts: { tools: 3, skills: 1, cases: 4, servers: 1, plugins: 0, namespaces: 3, noToolCases: 1, sessions: 0 }, slices: {}, splits: {} };
 
 describe('writeDataset / readDataset', () => {
@@ -105,18 +124,13 @@ describe('writeDataset / readDataset', () => {
   it('checks hashes and schemas on files the manifest does not vouch for, and the catalog hash on those it does', () => {
     const dir = join(tmp(), 'ds');
     writeDataset(dir, sample(), manifestFields);
-    const corpus = join(dir, 'corpus.jsonl');
     // A description edited by hand: the stored tool hash no longer matches the definition.
-    const edited = readFileSync(corpus, 'utf8').replaceAll('Search code across repositories.', 'Search code everywhere.');
-    writeFileSync(corpus, edited);
+    const corpus = editByHand(dir, null);
     expect(() => readDataset(dir, { verify: false })).toThrow(/stored hash does not match its definition/);
     // The manifest re-signed to the edited bytes: the file is vouched for, so the tool hash is
     // taken as stored, but the catalog hash computed from it must still match the manifest.
-    const manifestPath = join(dir, 'manifest.json');
-    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    m.files['corpus.jsonl'] = { sha256: sha256(Buffer.from(edited)), bytes: Buffer.byteLength(edited) };
-    m.catalogSha256 = 'f'.repeat(64);
-    writeFileSync(manifestPath, JSON.stringify(m));
+    writeDataset(dir, sample(), manifestFields);
+    editByHand(dir, { catalogSha256: 'f'.repeat(64) });
     expect(() => readDataset(dir)).toThrow(/does not hash to manifest.json's catalogSha256/);
     // A bad input schema is caught when the file is not vouched for.
     const badSchema = readFileSync(corpus, 'utf8').replace('"inputSchema":{"type":"object"', '"inputSchema":{"type":"array"');
@@ -157,13 +171,7 @@ describe('writeDataset / readDataset', () => {
     const a = join(tmp(), 'a');
     writeDataset(a, sample(), manifestFields);
     // A description edited by hand (its stored hash is stale) and the manifest re-signed to the new bytes.
-    const corpus = join(a, 'corpus.jsonl');
-    const edited = readFileSync(corpus, 'utf8').replaceAll('Search code across repositories.', 'Search code everywhere.');
-    writeFileSync(corpus, edited);
-    const manifestPath = join(a, 'manifest.json');
-    const m = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    m.files['corpus.jsonl'] = { sha256: sha256(Buffer.from(edited)), bytes: Buffer.byteLength(edited) };
-    writeFileSync(manifestPath, JSON.stringify(m));
+    const edited = readFileSync(editByHand(a, {}), 'utf8');
     const b = join(tmp(), 'b');
     writeDataset(b, sample(), manifestFields);
     writeFileSync(join(b, 'corpus.jsonl'), edited);
