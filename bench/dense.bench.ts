@@ -23,11 +23,11 @@
  * BACKPACK_BENCH_ROWS (default 50000), BACKPACK_BENCH_BANDWIDTH_MB (default 512).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { BATCH_BLOCK, VectorIndex, type VectorType } from '../src/retrievers/embed/kernel.ts';
 import { measureBandwidth } from './bandwidth.ts';
-import type { TaskResult } from './report.ts';
+import { suiteHeader, type TaskResult } from './report.ts';
 import { prng } from '../test/prng.ts';
 
 const ROWS = Number(process.env.BACKPACK_BENCH_ROWS ?? 50_000);
@@ -174,12 +174,7 @@ const tasks: TaskResult[] = cases.map((c) => {
 });
 
 const report = {
-  suite: 'dense',
-  date: new Date().toISOString(),
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  cpus: cpus().length,
-  cpuModel: cpus()[0]?.model ?? 'unknown',
+  ...suiteHeader('dense', 'unknown'),
   /** An index smaller than this may be read from cache rather than memory: its fraction can exceed 1. */
   lastLevelCache: lastLevelCache(),
   k: K,

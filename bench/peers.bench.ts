@@ -31,7 +31,6 @@
  * `BACKPACK_PEERS_ONLY` (comma-separated contestant keys, for a quick look).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -41,6 +40,7 @@ import type { Case, Dataset } from '../src/catalog/types.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 import { recallAtK } from '../src/metrics/ranking.ts';
 import { contestants, documentText, K, type Contestant, type Searcher } from './peers/contestants.ts';
+import { suiteHeader } from './report.ts';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -299,12 +299,7 @@ function ratiosAgainst(refKey: string): Record<string, number | null> {
 }
 
 const result = {
-  suite: 'peers',
-  date: new Date().toISOString(),
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  cpus: os.cpus().length,
-  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  ...suiteHeader('peers', 'unknown'),
   corpus: { dataset: 'monster-7', source, tools: catalog.tools.length, requests: requests.length, requestSelection: 'the first cases (dataset order) with expectedTools defined' },
   method: {
     k: K,

@@ -14,9 +14,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunTimings } from '../src/cli/main.ts';
+import { suiteHeader } from './report.ts';
 
 const root = process.cwd();
 const work = mkdtempSync(join(tmpdir(), 'backpack-pipeline-'));
@@ -75,12 +76,7 @@ try {
     };
   }
   const result = {
-    suite: 'pipeline',
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: `${process.platform}-${process.arch}`,
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? null,
+    ...suiteHeader('pipeline'),
     loadAverageAtStart: round(load, 2),
     coldSeconds: cold.wallSeconds,
     warmSeconds: warm.wallSeconds,

@@ -1,5 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
+
+/** The machine a benchmark ran on, as every suite's JSON states it (`unknownModel`: what to write when the CPU does not name itself). */
+export function machine(unknownModel: string | null = null): { node: string; platform: string; cpus: number; cpuModel: string | null } {
+  return { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? unknownModel };
+}
+
+/** The first fields of a suite's JSON: its name, when it ran, and the machine. */
+export function suiteHeader(suite: string, unknownModel: string | null = null): { suite: string; date: string } & ReturnType<typeof machine> {
+  return { suite, date: new Date().toISOString(), ...machine(unknownModel) };
+}
 
 export interface TaskResult {
   name: string;

@@ -19,11 +19,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderPanels, scalePanels } from './scale/chart.ts';
 import { RESULT_PREFIX, SCALE_CASES, SCALE_REQUESTS, SCALE_SKILLS, type SizeResult } from './scale/one-size.ts';
+import { suiteHeader } from './report.ts';
 
 const started = performance.now();
 const sizes = (process.env.BACKPACK_SCALE_SIZES ?? '5000,50000,200000,500000').split(',').map((s) => Number(s.trim()));
@@ -90,12 +90,7 @@ const g = growth(top, base);
 const linear = g ? Object.fromEntries(Object.entries(g).filter(([k]) => k !== 'tools').map(([k, v]) => [k, v <= LIMIT])) : null;
 
 const report = {
-  suite: 'scale',
-  date: new Date().toISOString(),
-  node: process.version,
-  platform: `${process.platform}-${process.arch}`,
-  cpus: cpus().length,
-  cpuModel: cpus()[0]?.model ?? null,
+  ...suiteHeader('scale'),
   nodeFlags: ['--max-old-space-size=16384', '--expose-gc', ...nodeFlags],
   method: {
     generator: `generate(resolveParams('monster', 7, { tools: N, skills: ${SCALE_SKILLS}, cases: ${SCALE_CASES} })): skills fixed (the preset's 2,500 exceed the 230 a 5,000-tool company can hold), cases fixed`,

@@ -9,8 +9,9 @@
  * pipeline.peakRssMb; more may be added, none renamed.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
+import { machine } from './report.ts';
 
 const dir = join(process.cwd(), 'reports', 'bench');
 
@@ -33,7 +34,7 @@ const libraryNames: Record<string, string> = { minisearch: 'minisearch', 'wink-b
 
 const summary = {
   date: new Date().toISOString(),
-  machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, memoryGb: Math.round(totalmem() / 2 ** 30) },
+  machine: { ...machine(), memoryGb: Math.round(totalmem() / 2 ** 30) },
   suites: Object.fromEntries(['peers', 'dense', 'pipeline', 'scale', 'generate'].map((s) => [s, suite(s)?.date ?? null])),
   bm25: bp && { indexMs: bp.indexMs, p50Ms: bp.p50Ms, p99Ms: bp.p99Ms, throughputRps: bp.throughputRps, memoryMb: bp.memoryMb, recallAt10: bp.recallAt10, tools: peers.corpus?.tools, requests: peers.corpus?.requests },
   peers: peers && Object.fromEntries(Object.entries(libraryNames).filter(([lib]) => peers.libraries?.[lib]).map(([lib]) => {

@@ -8,18 +8,7 @@ import type { Tool } from '../catalog/types.ts';
 import { generate, resolveParams } from '../generate/index.ts';
 import { analysePairs, analysePairsFrom, describePair, INCREMENTAL_SHARE, jaccard, nearDuplicates, similarPairs, type PairAnalysis } from './near-duplicates.ts';
 import { readPairCache, writePairCache } from './pair-cache.ts';
-import { prng } from '../../test/prng.ts';
-
-/** `xs` in a seeded random order. */
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const rand = prng(seed);
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
+import { prng, shuffled } from '../../test/prng.ts';
 
 const tool = (server: string, name: string, description: string): Tool => makeTool({ name, source: 'mcp', server, summary: '', description });
 
@@ -132,7 +121,7 @@ describe('analysePairsFrom (the pairs of a changed catalog from its base)', () =
         const gone = new Set(c.removed.map((r) => own[r % own.length]!.id));
         after = after.filter((tool) => !gone.has(tool.id));
         for (const id of gone) fresh.delete(id);
-        after = shuffled(after, c.seed);
+        after = shuffled(after, prng(c.seed));
         const got = analysePairsFrom(analysePairs(before, t), before.map((x) => x.id), after, fresh);
         expect(got).toBeDefined();
         expect(key(got!, after)).toEqual(key(analysePairs(after, t), after));

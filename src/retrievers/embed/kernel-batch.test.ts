@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BATCH_BLOCK, kernelWasm, SELECT_BLOCK, type TopHit, VectorIndex, type VectorType } from './kernel.ts';
-import { prng, shuffledRank } from '../../../test/prng.ts';
+import { halfMask, prng, shuffledRank, uniform, uniformVectors } from '../../../test/prng.ts';
 
 
 /** Hits as exact comparables: indices, and each score's float64 bit pattern. */
@@ -28,9 +28,9 @@ describe('VectorIndex.searchBatch', () => {
     const r = prng(17);
     const sizes = [1, 2, 3, 5, BATCH_BLOCK - 1, BATCH_BLOCK + 3];
     for (const [n, dims] of [[600, 100], [300, 384], [500, 77], [40, 5]] as const) {
-      const v = new Float32Array(n * dims).map(() => r() - 0.5);
+      const v = uniform(n * dims, r);
       const rank = shuffledRank(n, r);
-      const queries = Array.from({ length: Math.max(...sizes) }, () => new Float32Array(dims).map(() => r() - 0.5));
+      const queries = Array.from({ length: Math.max(...sizes) }, () => uniform(dims, r));
       // per query: no mask, a random one, or (every third) one with values other than 0/1 (only 1 allows)
       const masks = queries.map((_, b) => (b % 4 === 0 ? undefined : new Uint8Array(n).map(() => (b % 3 === 0 ? Math.floor(r() * 3) : r() < 0.6 ? 1 : 0))));
       const shared = new Uint8Array(n).map(() => (r() < 0.3 ? 1 : 0));
@@ -58,10 +58,10 @@ describe('VectorIndex.searchBatch', () => {
   it('matches between the WebAssembly kernel and the JavaScript fallback', () => {
     const r = prng(5);
     for (const [n, dims] of [[257, 100], [120, 384], [200, 33]] as const) {
-      const v = new Float32Array(n * dims).map(() => r() - 0.5);
+      const v = uniform(n * dims, r);
       const rank = shuffledRank(n, r);
-      const qs = Array.from({ length: 7 }, () => new Float32Array(dims).map(() => r() - 0.5));
-      const ms = qs.map((_, b) => (b === 2 ? undefined : new Uint8Array(n).map(() => (r() < 0.5 ? 1 : 0))));
+      const qs = uniformVectors(7, dims, r);
+      const ms = qs.map((_, b) => (b === 2 ? undefined : halfMask(n, r)));
       for (const type of TYPES) {
         const wasm = new VectorIndex(v, dims, rank, type, true);
         const js = new VectorIndex(v, dims, rank, type, false);
@@ -104,9 +104,9 @@ describe('VectorIndex.searchBatch', () => {
   it('takes packed queries, and checks its arguments', () => {
     const r = prng(2);
     const n = 90, dims = 24;
-    const v = new Float32Array(n * dims).map(() => r() - 0.5);
+    const v = uniform(n * dims, r);
     const idx = new VectorIndex(v, dims, shuffledRank(n, r), 'float32');
-    const packed = new Float32Array(5 * dims).map(() => r() - 0.5);
+    const packed = uniform(5 * dims, r);
     const list = Array.from({ length: 5 }, (_, b) => packed.slice(b * dims, (b + 1) * dims));
     expect(exact(idx.searchBatch(packed, 7))).toEqual(exact(idx.searchBatch(list, 7)));
     expect(idx.searchBatch([], 7)).toEqual([]);
@@ -120,11 +120,11 @@ describe('VectorIndex.searchBatch', () => {
   it('selects as the fallback with NaN scores among the rows', () => {
     const r = prng(31);
     const n = 400, dims = 40;
-    const v = new Float32Array(n * dims).map(() => r() - 0.5);
+    const v = uniform(n * dims, r);
     for (let i = 0; i < n; i += 7) v[i * dims + (i % dims)] = NaN; // every 7th row scores NaN
     const rank = shuffledRank(n, r);
-    const qs = Array.from({ length: 9 }, () => new Float32Array(dims).map(() => r() - 0.5));
-    const ms = qs.map((_, b) => (b % 2 === 0 ? undefined : new Uint8Array(n).map(() => (r() < 0.5 ? 1 : 0))));
+    const qs = uniformVectors(9, dims, r);
+    const ms = qs.map((_, b) => (b % 2 === 0 ? undefined : halfMask(n, r)));
     for (const type of TYPES) {
       const wasm = new VectorIndex(v, dims, rank, type, true);
       const js = new VectorIndex(v, dims, rank, type, false);

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BATCH_BLOCK, type TopHit, VectorIndex, type VectorType } from './kernel.ts';
-import { prng, shuffledRank } from '../../../test/prng.ts';
+import { halfMask, prng, shuffledRank, uniform, uniformVectors } from '../../../test/prng.ts';
 
 
 const f64 = new Float64Array(1);
@@ -43,7 +43,7 @@ describe('VectorIndex.prepareBatch', () => {
   it('scores exactly as scoreAll and selects exactly as search: random vectors, dims 100 / 384 / 77 / 5, masks, k', () => {
     const r = prng(23);
     for (const [n, dims] of [[600, 100], [300, 384], [517, 77], [40, 5]] as const) {
-      const v = new Float32Array(n * dims).map(() => r() - 0.5);
+      const v = uniform(n * dims, r);
       const rank = shuffledRank(n, r);
       const masks = [undefined, new Uint8Array(n).map(() => (r() < 0.4 ? 1 : 0)), new Uint8Array(n).map(() => Math.floor(r() * 3)), new Uint8Array(n)];
       for (const type of TYPES) {
@@ -77,10 +77,10 @@ describe('VectorIndex.prepareBatch', () => {
   it('gives the same numbers with the WebAssembly kernel and the JavaScript fallback', () => {
     const r = prng(4);
     const n = 333, dims = 100;
-    const v = new Float32Array(n * dims).map(() => r() - 0.5);
+    const v = uniform(n * dims, r);
     const rank = shuffledRank(n, r);
-    const queries = Array.from({ length: 7 }, () => new Float32Array(dims).map(() => r() - 0.5));
-    const mask = new Uint8Array(n).map(() => (r() < 0.5 ? 1 : 0));
+    const queries = uniformVectors(7, dims, r);
+    const mask = halfMask(n, r);
     for (const type of TYPES) {
       const wasm = new VectorIndex(v, dims, rank, type, true);
       const js = new VectorIndex(v, dims, rank, type, false);
@@ -95,10 +95,10 @@ describe('VectorIndex.prepareBatch', () => {
   it('keeps prepared scores valid across single-query calls and later batches', () => {
     const r = prng(77);
     const n = 250, dims = 64;
-    const v = new Float32Array(n * dims).map(() => r() - 0.5);
+    const v = uniform(n * dims, r);
     const rank = shuffledRank(n, r);
-    const queries = Array.from({ length: 12 }, () => new Float32Array(dims).map(() => r() - 0.5));
-    const mask = new Uint8Array(n).map(() => (r() < 0.5 ? 1 : 0));
+    const queries = uniformVectors(12, dims, r);
+    const mask = halfMask(n, r);
     for (const type of TYPES) {
       const idx = new VectorIndex(v, dims, rank, type);
       const early = idx.prepareBatch(queries.slice(0, 6));
@@ -115,9 +115,9 @@ describe('VectorIndex.prepareBatch', () => {
   it('fills the buffers it is given (garbage in them) with the same scores', () => {
     const r = prng(15);
     const n = 410, dims = 100;
-    const v = new Float32Array(n * dims).map(() => r() - 0.5);
+    const v = uniform(n * dims, r);
     const rank = shuffledRank(n, r);
-    const queries = Array.from({ length: BATCH_BLOCK + 2 }, () => new Float32Array(dims).map(() => r() - 0.5));
+    const queries = Array.from({ length: BATCH_BLOCK + 2 }, () => uniform(dims, r));
     for (const type of TYPES) {
       for (const useWasm of [true, false]) {
         const idx = new VectorIndex(v, dims, rank, type, useWasm);
@@ -142,7 +142,7 @@ describe('VectorIndex.prepareBatch', () => {
     expect(empty.scoreAllPrepared(p!)).toEqual(new Float64Array(0));
     const r = prng(3);
     const n = 50, dims = 8;
-    const idx = new VectorIndex(new Float32Array(n * dims).map(() => r() - 0.5), dims, shuffledRank(n, r));
+    const idx = new VectorIndex(uniform(n * dims, r), dims, shuffledRank(n, r));
     expect(idx.prepareBatch([])).toEqual([]);
     expect(idx.scoreAllBatch([])).toEqual([]);
     const [q] = idx.prepareBatch([new Float32Array(dims).map(() => r())]);
