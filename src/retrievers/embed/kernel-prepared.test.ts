@@ -39,6 +39,14 @@ function expectSame(idx: VectorIndex, queries: Float32Array[], masks: (Uint8Arra
   }
 }
 
+/** `n` random vectors of `dims` values with shuffled ranks, `nq` random queries and a random half mask, from `seed`. */
+function fixture(seed: number, n: number, dims: number, nq: number) {
+  const r = prng(seed);
+  const v = uniform(n * dims, r);
+  const rank = shuffledRank(n, r);
+  return { v, rank, queries: uniformVectors(nq, dims, r), mask: halfMask(n, r) };
+}
+
 describe('VectorIndex.prepareBatch', () => {
   it('scores exactly as scoreAll and selects exactly as search: random vectors, dims 100 / 384 / 77 / 5, masks, k', () => {
     const r = prng(23);
@@ -75,12 +83,8 @@ describe('VectorIndex.prepareBatch', () => {
   });
 
   it('gives the same numbers with the WebAssembly kernel and the JavaScript fallback', () => {
-    const r = prng(4);
-    const n = 333, dims = 100;
-    const v = uniform(n * dims, r);
-    const rank = shuffledRank(n, r);
-    const queries = uniformVectors(7, dims, r);
-    const mask = halfMask(n, r);
+    const { v, rank, queries, mask } = fixture(4, 333, 100, 7);
+    const dims = 100;
     for (const type of TYPES) {
       const wasm = new VectorIndex(v, dims, rank, type, true);
       const js = new VectorIndex(v, dims, rank, type, false);
@@ -93,12 +97,8 @@ describe('VectorIndex.prepareBatch', () => {
   });
 
   it('keeps prepared scores valid across single-query calls and later batches', () => {
-    const r = prng(77);
-    const n = 250, dims = 64;
-    const v = uniform(n * dims, r);
-    const rank = shuffledRank(n, r);
-    const queries = uniformVectors(12, dims, r);
-    const mask = halfMask(n, r);
+    const { v, rank, queries, mask } = fixture(77, 250, 64, 12);
+    const dims = 64;
     for (const type of TYPES) {
       const idx = new VectorIndex(v, dims, rank, type);
       const early = idx.prepareBatch(queries.slice(0, 6));
