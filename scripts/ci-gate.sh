@@ -7,9 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${TMPDIR:-/tmp}/backpack-ci-gate"
 rm -rf "$out" && mkdir -p "$out"
-npx backpack eval --dataset metatool --retrievers bm25,hybrid --profiles codex,claude-code,hermes --out "$out/metatool" --quiet > /dev/null
+# Scored on the test split; floors (no-tool false-positive rate 0.1) and fusions calibrated on the train split.
+npx backpack eval --dataset metatool --split test --calibrate-on train --floor auto:0.1 --retrievers bm25,hybrid --profiles codex,claude-code,hermes --out "$out/metatool" --quiet > /dev/null
 npx backpack generate --preset small --seed 7 --out "$out/small-7-data" --quiet > /dev/null
-npx backpack eval --dataset "$out/small-7-data" --retrievers bm25,namespace,gate --profiles static,codex,claude-code --out "$out/small-7" --quiet > /dev/null
+npx backpack eval --dataset "$out/small-7-data" --split test --calibrate-on train --floor auto:0.1 --retrievers bm25,namespace,gate --profiles static,codex,claude-code --out "$out/small-7" --quiet > /dev/null
 if [ "${1:-}" = "--bless" ]; then
   for s in metatool small-7; do npx backpack bless --results "$out/$s" --expect "regressions/gate/$s.yaml" --reason "${2:?give a reason}"; done
   exit 0

@@ -1,6 +1,8 @@
 /**
  * The project's own expected figures: what Backpack's retrievers score on MetaTool (real data,
  * zero-shot and with 5 train examples per tool) and on the `small` generated preset (seed 7).
+ * MetaTool's figures are TEST-split figures: anything fitted (the hybrid fusions' score scale)
+ * is fitted on the train split (`calibration`), never on the cases scored.
  * `npm run regressions:update` rewrites `regressions/*.json`; `test/regressions.test.ts` fails
  * when a change moves any figure, so a change in retrieval quality is always a visible, reviewed
  * diff. Figures of lexical retrievers must match exactly; those that go through an ONNX model
@@ -12,8 +14,9 @@ import { catalogHash } from '../src/catalog/manifest.ts';
 import { augmentCatalog } from '../src/eval/examples.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { loadEvalInput } from '../src/eval/input.ts';
-import type { DatasetSource, ExposureSummary } from '../src/eval/results.ts';
+import type { DatasetSource, ExposureSummary, RetrieverResults } from '../src/eval/results.ts';
 import { makeConfig, runEval } from '../src/eval/run.ts';
+import { calibrationSet, type CalibrationSet } from '../src/eval/calibrate.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 import { PACKAGE_ROOT } from '../src/version.ts';
 
@@ -22,7 +25,7 @@ export interface Figures {
   catalogSha256: string;
   configHash: string;
   cases: number;
-  retrievers: Record<string, { overall: Record<string, number>; slices: Record<string, Record<string, number>> }>;
+  retrievers: Record<string, { overall: Record<string, number>; slices: Record<string, Record<string, number>>; recallAtFalsePositiveRate?: RetrieverResults['recallAtFalsePositiveRate'] }>;
   /** Profiles' figures, with their exposure summary (present when the suite runs profiles). */
   profiles?: Record<string, { overall: Record<string, number>; slices: Record<string, Record<string, number>>; exposure: ExposureSummary }>;
 }
@@ -33,6 +36,8 @@ interface Suite {
   source?: DatasetSource;
   retrievers: string[];
   profiles?: string[];
+  /** Calibration cases (never the scored ones): the hybrid fusions fit their score scale on them. */
+  calibration?: () => CalibrationSet;
 }
 
 const METATOOL: DatasetSource = { kind: 'dataset', ref: join(PACKAGE_ROOT, 'datasets', 'metatool'), split: null };
@@ -40,8 +45,10 @@ const metatool = (split: string | null) => loadEvalInput({ ...METATOOL, split })
 
 export const SUITES: Record<string, Suite> = {
   metatool: {
-    input: () => metatool(null),
-    source: METATOOL,
+    // scored on the test split; fusions fitted on the train split
+    input: () => metatool('test'),
+    source: { ...METATOOL, split: 'test' },
+    calibration: () => calibrationSet('split:train', metatool('train').cases),
     retrievers: ['bm25', 'bm25-plain', 'embed', 'hybrid', 'hybrid-rrf', 'namespace'],
     profiles: ['static', 'codex', 'claude-code', 'hermes', 'hermes-raw', 'deepseek-code', 'deferred', 'namespace-routing', 'semantic-retrieval'],
   },
@@ -77,13 +84,13 @@ export async function computeFigures(suite: string): Promise<Figures> {
   const input = s.input();
   const profiles = s.profiles ?? [];
   const config = makeConfig(s.retrievers, [1, 3, 5, 10], Object.fromEntries([...s.retrievers, ...profiles].map((r) => [r, null])), null, false, profiles);
-  const run = await runEval(input, config, s.source ? { workers: 2, workerSource: s.source } : {});
+  const run = await runEval(input, config, { ...(s.source ? { workers: 2, workerSource: s.source } : {}), ...(s.calibration ? { calibration: s.calibration() } : {}) });
   return {
     suite,
     catalogSha256: input.catalogSha256,
     configHash: run.results.configHash,
     cases: input.cases.length,
-    retrievers: Object.fromEntries(Object.entries(run.results.retrievers).map(([n, r]) => [n, { overall: r.metrics.overall, slices: r.metrics.slices }])),
+    retrievers: Object.fromEntries(Object.entries(run.results.retrievers).map(([n, r]) => [n, { overall: r.metrics.overall, slices: r.metrics.slices, recallAtFalsePositiveRate: r.recallAtFalsePositiveRate ?? null }])),
     ...(run.results.profiles ? { profiles: Object.fromEntries(Object.entries(run.results.profiles).map(([n, r]) => [n, { overall: r.metrics.overall, slices: r.metrics.slices, exposure: r.exposure }])) } : {}),
   };
 }

@@ -300,6 +300,114 @@ describe('backpack eval and merge', () => {
     expect(readFileSync(join(merged, 'runs', 'bm25.trec'), 'utf8')).toBe(readFileSync(join(whole, 'runs', 'bm25.trec'), 'utf8'));
   });
 
+  it('calibrates floors on the train split and scores the test split: the floor is the one the train no-tool cases give', async () => {
+    const out = join(tmp, 'auto-floor');
+    const r = await run('eval', '--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--floor', 'auto:0.2', '--retrievers', 'bm25', '--profiles', 'static,deferred', '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    const f = results.config.floors.bm25;
+    expect(f).toMatchObject({ mode: 'auto', target: 0.2, calibratedOn: 'split:train' });
+    expect(typeof f.value).toBe('number');
+    expect(f.calibrationFalsePositiveRate).toBeLessThanOrEqual(0.2);
+    expect(results.config.floors.static).toMatchObject({ mode: 'auto', value: null, reason: expect.stringMatching(/no search/) });
+    expect(results.config.calibration).toMatchObject({ source: 'split:train', noToolCases: f.calibrationNoToolCases });
+    // the same floor from an unfloored run over the train split alone: each no-tool case's best score, then the rule
+    const train = join(tmp, 'auto-floor-train');
+    expect((await run('eval', '--dataset', dataset, '--split', 'train', '--retrievers', 'bm25', '--out', train, '--quiet')).code).toBe(0);
+    const cases = new Map(readFileSync(join(dataset, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((c) => [c._id, c]));
+    const trainDetails = readFileSync(join(train, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const pinned = new Set(trainDetails.flatMap((d) => d.pinned));
+    const tops = trainDetails
+      .filter((d) => (cases.get(d.caseId)?.expectedTools ?? ['x']).length === 0)
+      .map((d) => d.ranked.find(([id]: [string]) => !pinned.has(id))?.[1] ?? -Infinity)
+      .sort((a: number, b: number) => b - a);
+    expect(tops.length).toBe(f.calibrationNoToolCases);
+    const m = Math.floor(0.2 * tops.length + 1e-9);
+    expect(f.value).toBeGreaterThan(tops[m]);
+    const through = tops.filter((t: number) => t >= f.value).length;
+    expect(through).toBe(tops.filter((t: number) => t > tops[m]).length);
+    expect(through).toBeLessThanOrEqual(m);
+    expect(f.calibrationFalsePositiveRate).toBe(through / tops.length);
+    // the scored cases: details keep what the floor dropped; the curve and the rates are there
+    const bm25 = results.retrievers.bm25;
+    expect(bm25.abstention.length).toBeGreaterThanOrEqual(20);
+    expect(Object.keys(bm25.recallAtFalsePositiveRate)).toEqual(['0.05', '0.1', '0.2']);
+    const details = readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(details.every((d) => d.ranked.every(([, s]: [string, number]) => s >= f.value))).toBe(true);
+    expect(details.some((d) => d.belowFloor?.length)).toBe(true);
+    // honest no-tool figure: static lists every tool, so every no-tool case is a false positive
+    expect(results.profiles.static.metrics.overall.noToolFalsePositiveRate).toBe(1);
+    expect(results.profiles.static.abstention).toBeNull();
+    expect(results.profiles.deferred.metrics.overall).toHaveProperty('searchNoToolFalsePositiveRate');
+    expect(results.profiles.static.tokens).toMatchObject({ contextWindow: 200000, fitsContext: expect.any(Number), overflowCases: expect.any(Number) });
+  });
+
+  it('a sharded calibrated run merges into the unsharded one: the same floors, curves and figures', async () => {
+    const args = ['--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--floor', 'auto', '--retrievers', 'bm25', '--profiles', 'codex', '--quiet'];
+    const dirs = [1, 2].map((i) => join(tmp, `auto-shard-${i}`));
+    for (const [i, d] of dirs.entries()) expect((await run('eval', ...args, '--shard', `${i + 1}/2`, '--out', d)).code).toBe(0);
+    const merged = join(tmp, 'auto-merged');
+    const whole = join(tmp, 'auto-whole');
+    expect((await run('merge', ...dirs, '--out', merged)).code).toBe(0);
+    expect((await run('eval', ...args, '--out', whole)).code).toBe(0);
+    const read = (d: string) => JSON.parse(readFileSync(join(d, 'results.json'), 'utf8'));
+    const [m, w] = [read(merged), read(whole)];
+    expect(m.config.floors).toEqual(w.config.floors);
+    for (const [kind, name] of [['retrievers', 'bm25'], ['profiles', 'codex']]) {
+      for (const key of ['metrics', 'abstention', 'recallAtFalsePositiveRate']) expect(m[kind][name][key], `${name} ${key}`).toEqual(w[kind][name][key]);
+    }
+  });
+
+  it('eager profiles: every no-tool case is a false positive, and a prompt over the context window shows nothing', async () => {
+    const out = join(tmp, 'eager');
+    const r = await run('eval', '--dataset', dataset, '--profiles', 'static,deepseek,deferred', '--context-window', '5000', '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^static .*does not fit/m);
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    for (const name of ['static', 'deepseek']) {
+      const p = results.profiles[name];
+      expect(p.metrics.overall.noToolFalsePositiveRate, name).toBe(1);
+      expect(p.metrics.overall).not.toHaveProperty('searchNoToolFalsePositiveRate');
+      // 406 tool definitions are far more than 5,000 tokens: no case fits, so nothing is visible
+      expect(p.tokens.fitsContext, name).toBe(0);
+      expect(p.tokens.overflowCases, name).toBe(p.metrics.overall.gradedCases + p.metrics.overall.noToolCases);
+      expect(p.metrics.overall.visible, name).toBe(0);
+    }
+    // the same profiles in a window they fit: visible is back, the no-tool figure is not
+    const wide = join(tmp, 'eager-wide');
+    expect((await run('eval', '--dataset', dataset, '--profiles', 'static', '--out', wide, '--quiet')).code).toBe(0);
+    const s = JSON.parse(readFileSync(join(wide, 'results.json'), 'utf8')).profiles.static;
+    expect(s.tokens.fitsContext).toBe(1);
+    expect(s.metrics.overall.visible).toBe(1);
+    expect(s.metrics.overall.noToolFalsePositiveRate).toBe(1);
+    // deferred lists only pinned tools in full (the rest as one-line names): its figure is its search's
+    const d = results.profiles.deferred.metrics.overall;
+    expect(d.noToolFalsePositiveRate).toBe(d.searchNoToolFalsePositiveRate);
+  });
+
+  it('refuses calibration it cannot do honestly, with exit 2, naming the flag or file, and writes nothing', async () => {
+    const out = join(tmp, 'refused');
+    const refuse = async (args: string[], message: RegExp) => {
+      const r = await run('eval', '--dataset', dataset, '--retrievers', 'bm25', '--out', out, '--quiet', ...args);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    };
+    await refuse(['--split', 'test', '--floor', 'auto'], /--floor auto needs --calibrate-on/);
+    await refuse(['--calibrate-on', 'train', '--floor', 'auto'], /--calibrate-on train \(split "train"\) overlaps the scored cases \(all cases\): \d+ cases are in both/);
+    await refuse(['--split', 'test', '--calibrate-on', 'trian', '--floor', 'auto'], /--calibrate-on: no case is in split "trian"; splits here: test, train/);
+    await refuse(['--split', 'test', '--calibrate-on', join(tmp, 'nope.jsonl'), '--floor', 'auto'], /nope\.jsonl: --calibrate-on: no such cases file/);
+    await refuse(['--split', 'test', '--calibrate-on', 'train', '--floor', 'auto:1.5'], /--floor: the target in "auto:1.5" must be a no-tool false-positive rate from 0 to 1/);
+    // a cases file over the same catalog: without no-tool cases; repeating a scored case under another id
+    const scored = readFileSync(join(dataset, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((c) => c.split !== 'train' && c.expectedTools?.length === 1);
+    const graded = join(tmp, 'calib-graded.jsonl');
+    writeFileSync(graded, `${JSON.stringify({ id: 'c1', request: 'open the quarterly report of something', expectedTools: scored[0].expectedTools })}\n`);
+    await refuse(['--split', 'test', '--calibrate-on', graded, '--floor', 'auto'], /calib-graded\.jsonl: --calibrate-on .* has no no-tool case/);
+    const copied = join(tmp, 'calib-copied.jsonl');
+    writeFileSync(copied, `${JSON.stringify({ id: 'c1', request: scored[0].text, expectedTools: scored[0].expectedTools })}\n${JSON.stringify({ id: 'c2', request: 'hello there', expectedTools: [] })}\n`);
+    await refuse(['--split', 'test', '--calibrate-on', copied, '--floor', 'auto'], new RegExp(`repeats scored cases \\(--split test\\) under other ids .*c1 = ${scored[0]._id}`));
+  });
+
   it('evaluates a plain BEIR folder by split, keeping its no-tool query', async () => {
     const out = join(tmp, 'beir-out');
     const r = await run('eval', '--dataset', 'fixtures/beir-mini', '--split', 'test', '--out', out, '--quiet');
@@ -322,7 +430,7 @@ describe('backpack eval and merge', () => {
     expect(malformed.err).toBe('error: fixtures/faulty/empty-request.jsonl: line 2: case "e2": "request" is empty\n');
     expect((await run('eval', '--dataset', dataset, '--k', '0,5')).code).toBe(2);
     expect((await run('eval', '--dataset', dataset, '--shard', '3/2')).code).toBe(2);
-    expect((await run('eval', '--dataset', dataset, '--floor', 'bm9=2')).err).toMatch(/name=value for one of the retrievers/);
+    expect((await run('eval', '--dataset', dataset, '--floor', 'bm9=2')).err).toMatch(/name=value for one of the strategies/);
     expect((await run('eval', '--catalog', 'fixtures/catalogs/mcp-folder')).err).toMatch(/needs --cases/);
     const model = await run('eval', '--dataset', dataset, '--retrievers', 'embed', '--model', join(tmp, 'no-model'), '--quiet');
     expect(model.code).toBe(2);

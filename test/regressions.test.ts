@@ -21,10 +21,17 @@ describe.each(Object.keys(SUITES))('expected figures on %s', (suite) => {
     }
     for (const [name, r] of [...Object.entries(actual.retrievers), ...Object.entries(actual.profiles ?? {})]) {
       const want = expected.retrievers[name] ?? expected.profiles[name];
+      const rates = (r as { recallAtFalsePositiveRate?: unknown }).recallAtFalsePositiveRate;
       if (!APPROXIMATE.has(name)) {
         expect(r.overall, `${suite} ${name} overall`).toEqual(want.overall);
         expect(r.slices, `${suite} ${name} slices`).toEqual(want.slices);
+        expect(rates, `${suite} ${name} recallAtFalsePositiveRate`).toEqual(want.recallAtFalsePositiveRate);
         continue;
+      }
+      for (const [rate, p] of Object.entries((rates ?? {}) as Record<string, { 'recall@5': number } | null>)) {
+        const w = want.recallAtFalsePositiveRate?.[rate];
+        expect(p === null, `${suite} ${name} recall@5 at rate ${rate} applies`).toBe(w === null || w === undefined);
+        if (p && w) expect(Math.abs(p['recall@5'] - w['recall@5']), `${suite} ${name} recall@5 at rate ${rate}`).toBeLessThanOrEqual(TOLERANCE);
       }
       expect(Object.keys(r.overall)).toEqual(Object.keys(want.overall));
       for (const [k, v] of Object.entries(r.overall)) expect(Math.abs(v - want.overall[k]), `${suite} ${name} ${k}: ${v} vs ${want.overall[k]}`).toBeLessThanOrEqual(TOLERANCE * Math.max(1, Math.abs(want.overall[k])));

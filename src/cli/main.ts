@@ -21,7 +21,7 @@ import { DEFAULT_TOKEN_CACHE_DIR, useTokenCountCache } from '../tokens/count.ts'
 import { isResultsDir, readRunDir, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../catalog/hash.ts';
 import { mergeRuns } from '../eval/merge.ts';
-import { DEFAULT_CACHE_PRICES, type DatasetSource, type Results } from '../eval/results.ts';
+import { DEFAULT_CACHE_PRICES, type DatasetSource, type FloorSetting, type Results } from '../eval/results.ts';
 import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
@@ -33,6 +33,7 @@ import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts'
 import { ReviewRequired } from '../diff/errors.ts';
 import { registerDiffCommand } from './diff.ts';
 import { GateFailed, registerGateCommands } from './gate.ts';
+import { caseSplit, parseFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
 import { progressReporter } from './progress.ts';
 import { VERSION } from '../version.ts';
 
@@ -70,6 +71,10 @@ export const DEFAULT_DATASET_DIR = join(DATASETS_DIR, `monster-${DEFAULT_SEED}`)
 export const DEFAULT_RETRIEVERS = ['bm25', 'bm25-plain', 'hybrid', 'namespace'];
 /** The main job's profiles: the baseline, the four harnesses and the seed's deferred schemas. */
 export const DEFAULT_PROFILES = ['static', 'codex', 'claude-code', 'hermes', 'deepseek-code', 'deferred'];
+/** The main job scores the test split and calibrates floors (and fusions) on the train split. */
+export const DEFAULT_SCORED_SPLIT = 'test';
+export const DEFAULT_CALIBRATION_SPLIT = 'train';
+export const DEFAULT_RUN_FLOOR_TARGET = 0.1;
 
 export function buildProgram(io: Io): Command {
   const program = new Command();
@@ -91,11 +96,16 @@ export function buildProgram(io: Io): Command {
     .option('--retrievers <list>', 'comma-separated retriever names', DEFAULT_RETRIEVERS.join(','))
     .option('--profiles <list>', 'comma-separated profile names ("" for none)', DEFAULT_PROFILES.join(','))
     .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', threadCount('--workers'), DEFAULT_RUN_WORKERS)
+    .option('--floor <x|auto[:T]|name=x,…>', 'floors, as for eval: calibrated on the calibration split by default', `auto:${DEFAULT_RUN_FLOOR_TARGET}`)
+    .option('--calibrate-on <split>', 'the split floors and fusions are calibrated on; the other cases are scored', DEFAULT_CALIBRATION_SPLIT)
+    .option('--split <name>', 'the split that is scored', DEFAULT_SCORED_SPLIT)
     .option('--quiet', 'no progress output')
-    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; workers: number; quiet?: boolean }) => {
+    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; workers: number; floor: string; calibrateOn: string; split: string; quiet?: boolean }) => {
       const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
       const retrievers = parseRetrieverList(opts.retrievers);
       const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
+      const floors = parseFloors(opts.floor, [...retrievers, ...profiles]);
+      if (opts.calibrateOn === opts.split) throw new InputError(`--calibrate-on ${opts.calibrateOn} and --split ${opts.split} name the same cases: calibration and scoring need different splits`);
       const params = resolveParams(opts.preset, opts.seed);
       const t0 = Date.now();
       const stages: Record<string, number | null> = { generateMs: null };
@@ -121,12 +131,17 @@ export function buildProgram(io: Io): Command {
       }
       // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
       const d = loadDataset(dir);
-      const input = inputOfDataset(d, { kind: 'dataset', ref: dir, split: null });
       io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
+      // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
+      const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };
+      if (!input.cases.length) throw new InputError(`--split: no case is in split "${opts.split}"`, { file: dir });
+      const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors));
+      for (const w of calibration.warnings) io.err(`${w}\n`);
       lap('loadMs');
-      const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], Object.fromEntries([...retrievers, ...profiles].map((r) => [r, null])), null, false, profiles), {
+      const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), {
         workers: opts.workers,
         workerSource: input.source,
+        calibration: calibration.set,
         progress: (name, done, total) => progress.update(name, done, total),
         indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
       });
@@ -224,7 +239,8 @@ export function buildProgram(io: Io): Command {
     .option('--cache-write-ratio <x>', 'profiles\' session cost: price of a cache write, as a multiple of uncached input (Anthropic: 1.25)', positiveNumber('--cache-write-ratio'), DEFAULT_CACHE_PRICES.writeRatio)
     .option('--cache-read-ratio <x>', 'profiles\' session cost: price of a cache read, as a multiple of uncached input (Anthropic: 0.1)', positiveNumber('--cache-read-ratio'), DEFAULT_CACHE_PRICES.readRatio)
     .option('--k <list>', 'cut-offs for recall@k and friends', '1,3,5,10')
-    .option('--floor <x|name=x,…>', 'floor score: hits below it are dropped (one value for all, or per retriever or profile)')
+    .option('--floor <x|auto[:T]|name=x,…>', 'floor score: hits below it are dropped. A score on the strategy\'s own scale, "none", or auto[:TARGET] = the lowest floor whose no-tool false-positive rate on the --calibrate-on cases is ≤ TARGET (default 0.1); one setting for all, or per retriever or profile')
+    .option('--calibrate-on <split|file>', 'calibration cases, never scored: a split of the evaluated cases (e.g. train) or a cases file (CSV or JSONL) over the same catalog; --floor auto picks floors on them and the hybrid fusions fit their score scale on them')
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
@@ -247,6 +263,7 @@ export function buildProgram(io: Io): Command {
       const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
       const ks = parseKs(opts.k);
       const floors = parseFloors(opts.floor, [...retrievers, ...profiles]);
+      if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
       if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.includes('semantic-retrieval')) {
         throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers and the semantic-retrieval profile, and none is evaluated');
@@ -263,6 +280,8 @@ export function buildProgram(io: Io): Command {
         input = { ...input, catalog: a.catalog, cases: a.scored };
         examples = { from: opts.examplesFrom, perTool: opts.examplesPerTool, added: a.added };
       }
+      const calibration = opts.calibrateOn !== undefined ? resolveCalibration(opts.calibrateOn, source, input.catalog, input.cases, source.kind === 'dataset' && source.split !== null ? `--split ${source.split}` : 'all cases', wantsCalibration(floors)) : undefined;
+      for (const w of calibration?.warnings ?? []) io.err(`${w}\n`);
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
       const base = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles);
       const config = {
@@ -282,6 +301,7 @@ export function buildProgram(io: Io): Command {
         workers: opts.workers,
         ...(reproducible ? { workerSource: source } : {}),
         ...(traces ? { traces } : {}),
+        ...(calibration ? { calibration: calibration.set } : {}),
         ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
         progress: (name, done, total) => progress.update(name, done, total),
         indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
@@ -381,6 +401,7 @@ interface EvalOptions {
   cacheReadRatio: number;
   k: string;
   floor?: string;
+  calibrateOn?: string;
   out?: string;
   shard?: string;
   traces?: string;
@@ -410,53 +431,45 @@ function parseKs(text: string): number[] {
   return ks;
 }
 
-/** `--floor 2.5` (every retriever) or `--floor bm25=8,embed=0.3` (named ones; others get none). */
-export function parseFloors(text: string | undefined, retrievers: readonly string[]): Record<string, number | null> {
-  const floors: Record<string, number | null> = Object.fromEntries(retrievers.map((r) => [r, null]));
-  if (text === undefined) return floors;
-  const num = (v: string): number => {
-    const x = Number(v);
-    if (v.trim() === '' || !Number.isFinite(x)) throw new InputError(`--floor: "${v}" is not a number`);
-    return x;
-  };
-  if (!text.includes('=')) {
-    const x = num(text);
-    for (const r of retrievers) floors[r] = x;
-    return floors;
-  }
-  for (const part of text.split(',')) {
-    const [name, value] = part.split('=');
-    if (name === undefined || value === undefined || !retrievers.includes(name.trim())) {
-      throw new InputError(`--floor: "${part}" must be name=value for one of the retrievers evaluated (${retrievers.join(', ')})`);
-    }
-    floors[name.trim()] = num(value);
-  }
-  return floors;
-}
-
 /** A compact table of the headline figures of each retriever. */
 export function formatRunSummary(r: Results): string {
   const ks = r.config.ks;
   const profiles = Object.entries(r.profiles ?? {});
   const cols = ['top1', ...ks.map((k) => `recall@${k}`), 'mrr@10', ...(profiles.length ? ['visible'] : []), 'noToolFalsePositiveRate', 'scopeLeakCount'];
-  const head = ['strategy', ...cols.map((c) => (c === 'noToolFalsePositiveRate' ? 'noToolFP' : c === 'scopeLeakCount' ? 'leaks' : c)), 'p50 ms'];
+  const head = ['strategy', ...cols.map((c) => (c === 'noToolFalsePositiveRate' ? 'noToolFP' : c === 'scopeLeakCount' ? 'leaks' : c)), 'floor', 'p50 ms'];
   const rows = [...Object.entries(r.retrievers), ...profiles].map(([name, x]) => [
     name,
     ...cols.map((c) => {
       const v = x.metrics.overall[c];
-      return v === undefined ? '-' : c === 'scopeLeakCount' ? String(v) : v.toFixed(3);
+      return v === undefined ? 'n/a' : c === 'scopeLeakCount' ? String(v) : v.toFixed(3);
     }),
+    floorLabel(r.config.floors[name]),
     x.latency.p50Ms.toFixed(3),
   ]);
   const shard = r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : '';
   const out = [`${r.dataset.name}${shard}: ${r.dataset.cases.toLocaleString('en-US')} cases, ${r.dataset.tools.toLocaleString('en-US')} tools`, ...alignRows(head, rows)];
   if (profiles.length) {
     const int = (x: number) => Math.round(x).toLocaleString('en-US');
-    const tokenHead = ['profile tokens (o200k)', 'before search', 'per search', 'per case', 'visible/1k tok', '12 turns', '12 turns cached'];
-    const tokenRows = profiles.map(([name, p]) => [name, int(p.tokens.beforeSearch), int(p.tokens.perSearch), int(p.tokens.perCase), p.tokens.visiblePer1kTokens.toFixed(4), int(p.tokens.session12Uncached), int(p.tokens.session12Cached)]);
+    const tokenHead = ['profile tokens (o200k)', 'before search', 'per search', 'per case', 'visible/1k tok', '12 turns', '12 turns cached', 'context fit'];
+    const tokenRows = profiles.map(([name, p]) => [name, int(p.tokens.beforeSearch), int(p.tokens.perSearch), int(p.tokens.perCase), p.tokens.visiblePer1kTokens.toFixed(4), int(p.tokens.session12Uncached), int(p.tokens.session12Cached), fitLabel(p.tokens)]);
     out.push('', ...alignRows(tokenHead, tokenRows));
+    if (profiles.some(([, p]) => (p.tokens.fitsContext ?? 1) < 1)) out.push(`(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible; noToolFP counts any non-pinned tool in front of the model)`);
   }
   return out.join('\n');
+}
+
+/** A floor as the summary table shows it: `-` (none), a score, or `auto→score`. */
+function floorLabel(f: FloorSetting | undefined): string {
+  if (f === null || f === undefined) return '-';
+  if (typeof f === 'number') return String(Number(f.toPrecision(4)));
+  return f.value === null ? 'auto: n/a' : `auto ${Number(f.value.toPrecision(4))}`;
+}
+
+/** Whether a profile's prompts fit the context window: `fits`, `does not fit`, or the share that fits. */
+function fitLabel(t: { fitsContext?: number }): string {
+  if (t.fitsContext === undefined || t.fitsContext === 1) return 'fits';
+  if (t.fitsContext === 0) return 'does not fit';
+  return `${(100 * t.fitsContext).toFixed(1)}% fit`;
 }
 
 /** True if `dir` holds an intact dataset made by this generator version with these parameters. */

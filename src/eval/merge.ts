@@ -67,7 +67,7 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
       ...(exposure.search ? merged : withoutRanking(merged)),
       ...(sessions ? { sessions } : {}),
       exposure: { ...exposure, perCase: exposureMeans(details[name]!) },
-      tokens: profileTokens(details[name]!, merged.metrics.overall, before, meta, tokens.cache, ownChurn(sessions, config.sticky === true || exposure.sticky)),
+      tokens: profileTokens(details[name]!, merged.metrics.overall, before, meta, tokens.cache, ownChurn(sessions, config.sticky === true || exposure.sticky), config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
     };
   }
   // over all cases: a shard without skill cases has no skills section, the whole run may

@@ -51,6 +51,7 @@ export interface WorkerJob {
   traces?: ReadonlyMap<string, Trace>;
   retrieverOptions?: StrategyOptions['retrieverOptions'];
   profileOptions?: StrategyOptions['profileOptions'];
+  calibration?: StrategyOptions['calibration'];
   tasks: StrategyTask[];
   order: number[];
   /** Int32Array(1): the next position of `order` to claim. */
@@ -138,6 +139,7 @@ export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]>
     ...(opts.traces ? { traces: opts.traces } : {}),
     ...(opts.retrieverOptions ? { retrieverOptions: opts.retrieverOptions } : {}),
     ...(opts.profileOptions ? { profileOptions: opts.profileOptions } : {}),
+    ...(opts.calibration ? { calibration: opts.calibration } : {}),
     tasks,
     order,
     counter: counter.buffer as SharedArrayBuffer,

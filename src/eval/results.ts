@@ -5,7 +5,9 @@
  */
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
+import { operatingCurve, recallAtRates, type AbstentionCase, type CurvePoint, type RatePoint } from '../metrics/abstention.ts';
 import { evaluate } from '../metrics/aggregate.ts';
+import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } from '../metrics/types.ts';
 import type { SessionFigures } from './sessions.ts';
 import { compareSkillStrategies, type SkillComparison } from '../skills/compare.ts';
@@ -21,6 +23,47 @@ export type DatasetSource =
   | { kind: 'dataset'; ref: string; split: string | null }
   | { kind: 'files'; catalog: string; cases: string; format: string | null; skills?: string | null };
 
+/**
+ * A floor chosen by calibration (`--floor auto[:TARGET]`): the lowest floor whose no-tool
+ * false-positive rate on the calibration cases is ≤ `target`. `value: null` = no floor is applied
+ * (`reason` says why: the strategy has no search, or the target holds without one).
+ */
+export interface AutoFloor {
+  mode: 'auto';
+  target: number;
+  value: number | null;
+  /** The calibration source: `split:<name>` or a cases file. */
+  calibratedOn: string;
+  /** The no-tool false-positive rate the floor gives on the calibration cases (null: not applicable). */
+  calibrationFalsePositiveRate: number | null;
+  calibrationNoToolCases: number;
+  reason?: string;
+}
+
+/** A strategy's floor as configured: a fixed score, none (`null`), or calibrated. */
+export type FloorSetting = number | null | AutoFloor;
+
+export function isAutoFloor(f: FloorSetting | undefined): f is AutoFloor {
+  return typeof f === 'object' && f !== null && f.mode === 'auto';
+}
+
+/** The score a floor setting applies (undefined: no floor). */
+export function floorValue(f: FloorSetting | undefined): number | undefined {
+  if (f === null || f === undefined) return undefined;
+  if (typeof f === 'number') return f;
+  return f.value ?? undefined;
+}
+
+/** The calibration cases of a run, recorded so a reader can tell what the floors and fusions were fitted on. */
+export interface CalibrationInfo {
+  /** `split:<name>` (a split of the evaluated dataset) or the path of a cases file. */
+  source: string;
+  cases: number;
+  noToolCases: number;
+  /** sha256 of the canonical JSON of the calibration cases (ids, requests, labels, callers). */
+  sha256: string;
+}
+
 export interface EvalConfig {
   retrievers: string[];
   /** Profiles evaluated after the retrievers (absent when none, so older configs hash the same). */
@@ -29,8 +72,10 @@ export interface EvalConfig {
   ks: number[];
   /** How many ranked tools the policy keeps: max(ks, 10), so mrr@10 and ndcg@10 are defined. */
   depth: number;
-  /** Floor score per retriever (`null`: no floor). */
-  floors: Record<string, number | null>;
+  /** Floor per strategy: a score, `null` (no floor), or a calibrated floor (filled in by the run). */
+  floors: Record<string, FloorSetting>;
+  /** The calibration cases (`--calibrate-on`), when given. */
+  calibration?: CalibrationInfo;
   /** Example augmentation: tool examples from the cases of one split (the scored cases are another). */
   examples?: { from: string; perTool: number; added: number };
   /** Sticky-per-task retrieval: a session keeps its tool set until a request matches none of it. */
@@ -48,6 +93,8 @@ export interface QueryDetail {
   caseId: string;
   /** [tool id, score] after scope check and floor, best first. */
   ranked: Array<[string, number]>;
+  /** With a floor: the hits it dropped, [tool id, score] best first (ranked + these = the unfloored ranking, at most the run's depth), for the operating curve. */
+  belowFloor?: Array<[string, number]>;
   /** Pinned tools the policy appended. */
   pinned: string[];
   /** Tools the retriever returned outside the caller's scopes (withheld). */
@@ -63,7 +110,7 @@ export interface QueryDetail {
    * characters of the search result, and tokens (o200k) before the search and added by it; with
    * the harness's own estimator in `estimate` when it has one.
    */
-  exposure?: { eagerTools: number; loadedTools: number; resultChars: number; beforeTokens: number; searchTokens: number; estimate?: { before: number; search: number } };
+  exposure?: { eagerTools: number; eagerUnpinned?: number; loadedTools: number; resultChars: number; beforeTokens: number; searchTokens: number; estimate?: { before: number; search: number } };
   /** Search time (ms). A timing: not part of any metric. */
   ms: number;
 }
@@ -83,6 +130,14 @@ export interface RetrieverResults {
   latency: { indexMs: number; p50Ms: number; p95Ms: number; peakRssMb: number; index?: Record<string, number> };
   /** Multi-turn sessions under per-turn and sticky retrieval (present when the data has sessions). */
   sessions?: SessionFigures;
+  /**
+   * The operating curve: recall@1, recall@5 and the no-tool false-positive rate at ≥ 20 floors
+   * spanning the scores (null: no search, or no graded or no no-tool case). Absent in results
+   * written before it existed.
+   */
+  abstention?: CurvePoint[] | null;
+  /** recall@5 at no-tool false-positive rates 0.05, 0.1, 0.2 (null where no floor reaches the rate). */
+  recallAtFalsePositiveRate?: Record<string, RatePoint | null> | null;
 }
 
 /** What a profile puts in front of the model, summarised (tokens are counted on the exposure model). */
@@ -142,6 +197,12 @@ export interface ProfileTokens {
   cache: CachePrices;
   /** The harness's own estimator on the same texts (Codex bytes/4, Hermes chars/4). */
   estimate?: { counter: string; beforeSearch: number; perSearch: number };
+  /** The context window the prompts are checked against (tokens). */
+  contextWindow: number;
+  /** Share of the tool-labelled cases whose prompt (before search + the search) fits the context window. */
+  fitsContext: number;
+  /** Tool-labelled cases whose prompt does not fit. */
+  overflowCases: number;
 }
 
 export interface ProfileResults extends RetrieverResults {
@@ -206,15 +267,46 @@ export function retrieverResults(
   latency: RetrieverResults['latency'],
   traces?: ReadonlyMap<string, Trace>,
 ): RetrieverResults {
-  const results: CaseResult[] = details.map((d) => ({ caseId: d.caseId, ranked: d.ranked.map(([id]) => id), scopeLeaks: d.leaks.length, ...(d.eager ? { eager: d.eager } : {}) }));
+  const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  const results: CaseResult[] = details.map((d) => ({
+    caseId: d.caseId,
+    ranked: d.ranked.map(([id]) => id),
+    scopeLeaks: d.leaks.length,
+    ...(d.eager ? { eager: d.eager } : {}),
+    ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0, fits: promptFits(d.exposure, window) } : {}),
+  }));
   const ev = evaluate(cases.map(caseLabel), results, facts, config.ks);
+  const curveCases = abstentionCases(cases, details);
   const out: RetrieverResults = {
     config: retrieverConfig,
     metrics: { overall: ev.overall, slices: ev.slices, namespaces: ev.namespaces },
     neverSurfaced: ev.neverSurfaced,
     latency,
+    abstention: operatingCurve(curveCases, facts.pinned, { search: details.some((d) => d.exposure) }) ?? null,
+    recallAtFalsePositiveRate: recallAtRates(curveCases, facts.pinned) ?? null,
   };
   if (traces) out.agent = agentMetrics(cases, details, facts, traces, config.ks[config.ks.length - 1]!);
+  return out;
+}
+
+/** A profile's prompt for one case (tokens before search + the search) fits `window`. */
+export function promptFits(exposure: NonNullable<QueryDetail['exposure']>, window: number): boolean {
+  return exposure.beforeTokens + exposure.searchTokens <= window;
+}
+
+/** The tool-labelled cases with their unfloored rankings (ranked + belowFloor), for the operating curve. */
+function abstentionCases(cases: readonly Case[], details: readonly QueryDetail[]): AbstentionCase[] {
+  const out: AbstentionCase[] = [];
+  cases.forEach((c, i) => {
+    if (c.expectedTools === undefined) return;
+    const d = details[i]!;
+    out.push({
+      expected: c.expectedTools,
+      ...(c.goldMode ? { goldMode: c.goldMode } : {}),
+      hits: d.belowFloor?.length ? [...d.ranked, ...d.belowFloor] : d.ranked,
+      ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0 } : {}),
+    });
+  });
   return out;
 }
 
@@ -252,13 +344,15 @@ export function exposureMeans(details: readonly QueryDetail[]): ExposureSummary[
 }
 
 /** Kinds that measure a ranking: left out of a profile with no search (nothing was ranked; `visible` says what reached the model). */
-const RANKING_KINDS = new Set(['top1', 'recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall']);
+const RANKING_KINDS = new Set(['top1', 'recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall', 'searchNoToolFalsePositiveRate']);
 
 export function withoutRanking(r: RetrieverResults): RetrieverResults {
   const strip = (t: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));
   const m = r.metrics;
   return {
     ...r,
+    abstention: null,
+    recallAtFalsePositiveRate: null,
     metrics: {
       overall: strip(m.overall),
       slices: Object.fromEntries(Object.entries(m.slices).map(([k, t]) => [k, strip(t)])),
@@ -295,8 +389,10 @@ export function profileTokens(
   cache: CachePrices,
   /** Prefix placement: the run's own session churn (share of session turns whose set changed), null without session transitions. */
   churn: number | null,
+  contextWindow: number = DEFAULT_CONTEXT_WINDOW,
 ): ProfileTokens {
   let n = 0;
+  let overflow = 0;
   let beforeSum = 0;
   let searchSum = 0;
   let estSearch = 0;
@@ -306,6 +402,7 @@ export function profileTokens(
     beforeSum += d.exposure.beforeTokens;
     searchSum += d.exposure.searchTokens;
     estSearch += d.exposure.estimate?.search ?? 0;
+    if (!promptFits(d.exposure, contextWindow)) overflow++;
   }
   const beforePerCase = n ? beforeSum / n : 0;
   const perSearch = meta.search && n ? searchSum / n : 0;
@@ -330,6 +427,9 @@ export function profileTokens(
     cacheInvalidation: session.invalidation,
     cache: { ...cache },
     ...(meta.estimator !== undefined && before.estimate !== undefined ? { estimate: { counter: meta.estimator, beforeSearch: before.estimate, perSearch: meta.search && n ? estSearch / n : 0 } } : {}),
+    contextWindow,
+    fitsContext: n ? (n - overflow) / n : 1,
+    overflowCases: overflow,
   };
 }
 

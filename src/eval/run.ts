@@ -5,9 +5,10 @@
  * timings aside. Deterministic except for timings.
  */
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
+import { calibrationInfo } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { runInWorkers } from './parallel.ts';
-import { catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type ProfileResults, type QueryDetail, type Results } from './results.ts';
+import { catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome } from './strategy.ts';
 
@@ -31,7 +32,7 @@ export interface EvalRun {
 }
 
 /** Resolve the cut-offs and depth: ks ascending and unique, depth = max(ks, 10). */
-export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, number | null>, traces: string | null, sticky = false, profiles: string[] = []): EvalConfig {
+export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, FloorSetting>, traces: string | null, sticky = false, profiles: string[] = []): EvalConfig {
   const sorted = [...new Set(ks)].sort((a, b) => a - b);
   return { retrievers, ...(profiles.length ? { profiles, cache: { ...DEFAULT_CACHE_PRICES } } : {}), ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
 }
@@ -50,6 +51,10 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     outcomes = [];
     for (const task of tasks) outcomes.push(await runner.run(task));
   }
+  // Calibrated floors are chosen inside each strategy's evaluation; the results record them.
+  const floors = { ...config.floors };
+  for (const o of outcomes) if (o.floor) floors[o.task.name] = o.floor;
+  const finalConfig: EvalConfig = { ...config, floors, ...(opts.calibration ? { calibration: calibrationInfo(opts.calibration) } : {}) };
   const results: Results['retrievers'] = {};
   const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
@@ -62,7 +67,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   return {
     results: envelope({
       dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, tools: input.catalog.tools.length, cases: cases.length },
-      config,
+      config: finalConfig,
       shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
       retrievers: results,
       ...(config.profiles?.length ? { profiles } : {}),

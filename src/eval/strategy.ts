@@ -10,10 +10,12 @@ import { createProfile } from '../profiles/registry.ts';
 import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { hasIndexStats, isDescribable, isPrefetching, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { hasIndexStats, isCalibrating, isDescribable, isPrefetching, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
 import type { Provider } from '../tokens/serialize.ts';
+import { calibrateFloor, type CalibrationSet } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
+import { floorValue, isAutoFloor, type AutoFloor } from './results.ts';
 import { catalogFacts, DEFAULT_CACHE_PRICES, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
@@ -33,6 +35,8 @@ export interface StrategyOptions {
   profileOptions?: ProfileOptions;
   /** Called while a retriever builds its index, when it reports progress: (strategy, done, total). */
   indexProgress?: (retriever: string, done: number, total: number) => void;
+  /** Calibration cases (`--calibrate-on`): calibrated floors and retrievers that fit their scores use them, never the scored cases. */
+  calibration?: CalibrationSet;
 }
 
 export type StrategyKind = 'retriever' | 'profile';
@@ -47,6 +51,8 @@ export interface StrategyOutcome {
   task: StrategyTask;
   result: RetrieverResults | ProfileResults;
   details: QueryDetail[];
+  /** The strategy's calibrated floor, when its floor is `auto`. */
+  floor?: AutoFloor;
 }
 
 /** Cases whose requests a prefetching retriever prepares at once. */
@@ -95,12 +101,28 @@ export class StrategyRunner {
     const t0 = performance.now();
     if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
     await retriever.index(input.catalog);
+    await this.calibrateScores(retriever);
     const indexMs = performance.now() - t0;
-    const list = await searchCases(name, retriever, null, cases, input, config, opts);
-    await otherMode(name, retriever, null, cases, list, input, config, opts);
+    const auto = await this.autoFloor(name, retriever, config.depth);
+    const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
+    const list = await searchCases(name, retriever, null, cases, input, config, opts, floor);
+    await otherMode(name, retriever, null, cases, list, input, config, opts, floor);
     const sessions = strategySessions(cases, list, { sticky: isSticky(config, null), placement: 'prefix', cache: config.cache ?? DEFAULT_CACHE_PRICES, retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)) });
     const result = { ...retrieverResults(cases, list, this.facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces), ...(sessions ? { sessions } : {}) };
-    return { task, result, details: list };
+    return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
+  }
+
+  /** Let a retriever that fits its score scale see the calibration cases (before any search). */
+  private async calibrateScores(searcher: Retriever | null): Promise<void> {
+    if (searcher && this.opts.calibration && isCalibrating(searcher)) await searcher.calibrate(this.opts.calibration.cases);
+  }
+
+  /** The calibrated floor of a strategy whose floor is `auto` (undefined otherwise). */
+  private async autoFloor(name: string, searcher: Retriever | null, depth: number): Promise<AutoFloor | undefined> {
+    const setting = this.config.floors[name];
+    if (!isAutoFloor(setting)) return undefined;
+    if (!this.opts.calibration) throw new Error(`the floor of ${name} is auto, but no calibration cases were given`);
+    return calibrateFloor(searcher, this.input.catalog, this.opts.calibration, depth, setting.target);
   }
 
   private async profile(task: StrategyTask): Promise<StrategyOutcome> {
@@ -112,18 +134,21 @@ export class StrategyRunner {
     await profile.index(input.catalog);
     const indexMs = performance.now() - t0;
     const searcher = profile.searcher();
+    await this.calibrateScores(searcher);
     const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor);
-    const list = await searchCases(name, searcher, exposure, cases, input, config, opts);
-    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor), cases, list, input, config, opts);
+    const auto = await this.autoFloor(name, searcher, Math.min(config.depth, exposure.searchLimit));
+    const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
+    const list = await searchCases(name, searcher, exposure, cases, input, config, opts, floor);
+    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor), cases, list, input, config, opts, floor);
     const r = retrieverResults(cases, list, this.facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
     const sessions = strategySessions(cases, list, { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES });
     const result: ProfileResults = {
       ...(searcher ? r : withoutRanking(r)),
       ...(sessions ? { sessions } : {}),
       exposure: exposure.summary(list),
-      tokens: profileTokens(list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES, ownChurn(sessions, isSticky(config, exposure))),
+      tokens: profileTokens(list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES, ownChurn(sessions, isSticky(config, exposure)), config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
     };
-    return { task, result, details: list };
+    return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
   }
 }
 
@@ -132,10 +157,9 @@ export class StrategyRunner {
  * dataset order. With an exposure tally (profiles), each case also records the gold tools the
  * profile sends eagerly, and the tally adds up what was put in front of the model.
  */
-async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, stickyOverride?: boolean): Promise<QueryDetail[]> {
+async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined, stickyOverride?: boolean): Promise<QueryDetail[]> {
   // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
   const policy = new Policy(input.catalog);
-  const floor = config.floors[name] ?? undefined;
   const sticky = stickyOverride ?? isSticky(config, exposure);
   const depth = exposure ? Math.min(config.depth, exposure.searchLimit) : config.depth;
   const list: QueryDetail[] = [];
@@ -169,7 +193,16 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
         ? await policy.expose(searcher, c.request, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
         : { ranked: [], pinned: [], leaks: [] };
     const ms = performance.now() - q0 + prefetchShare;
-    const detail: QueryDetail = { caseId: c.id, ranked: found.ranked.map((h) => [h.id, h.score]), pinned: found.pinned, leaks: found.leaks, ...('kept' in found && found.kept ? { kept: true } : {}), ms: round3(ms) };
+    const below = 'belowFloor' in found ? found.belowFloor : undefined;
+    const detail: QueryDetail = {
+      caseId: c.id,
+      ranked: found.ranked.map((h) => [h.id, h.score]),
+      ...(below?.length ? { belowFloor: below.map((h): [string, number] => [h.id, h.score]) } : {}),
+      pinned: found.pinned,
+      leaks: found.leaks,
+      ...('kept' in found && found.kept ? { kept: true } : {}),
+      ms: round3(ms),
+    };
     if (exposure) Object.assign(detail, exposure.record(c, caller, found.ranked));
     list.push(detail);
     if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
@@ -186,11 +219,11 @@ function isSticky(config: EvalConfig, exposure: ExposureTally | null): boolean {
  * not), so every strategy's sessions are measured both ways; the result is attached to the details
  * (`alt`), from which the session figures are computed (also after a merge).
  */
-async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: StrategyOptions): Promise<void> {
+async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined): Promise<void> {
   const sessionCases = cases.filter((c) => c.sessionId !== undefined && c.expectedTools !== undefined);
   if (!sessionCases.length) return;
   const tally = makeTally ? makeTally() : null;
-  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, !isSticky(config, tally));
+  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, floor, !isSticky(config, tally));
   const byId = new Map(alt.map((d) => [d.caseId, d]));
   for (const d of list) {
     const a = byId.get(d.caseId);
@@ -211,7 +244,7 @@ class ExposureTally {
   readonly sticky: boolean;
   readonly searchLimit: number;
   /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers), and the tokens before search. */
-  private readonly cache = new Map<string, { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined }>();
+  private readonly cache = new Map<string, { eager: Uint8Array; count: number; unpinned: number; tokens: number; estimate: number | undefined }>();
   private readonly position = new Map<string, number>();
   private readonly tools: readonly Tool[];
   private readonly meter: TokenMeter;
@@ -239,13 +272,15 @@ class ExposureTally {
     return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
   }
 
-  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number; tokens: number; estimate: number | undefined } {
+  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number; unpinned: number; tokens: number; estimate: number | undefined } {
     const key = `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
     let entry = this.cache.get(key);
     if (!entry) {
       const b = this.profile.beforeSearch(this.callerOf(caller));
       const eager = this.eagerMask(b.eager);
-      entry = { eager, count: b.eager.length, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total };
+      let unpinned = 0;
+      for (let p = 0; p < eager.length; p++) if (eager[p] === 1 && !this.tools[p]!.pinned) unpinned++;
+      entry = { eager, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total };
       this.cache.set(key, entry);
     }
     return entry;
@@ -288,6 +323,7 @@ class ExposureTally {
       eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager[this.position.get(id) ?? -1] === 1),
       exposure: {
         eagerTools: entry.count,
+        eagerUnpinned: entry.unpinned,
         loadedTools: loaded,
         resultChars: chars,
         beforeTokens: entry.tokens,

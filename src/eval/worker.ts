@@ -26,6 +26,7 @@ try {
     ...(job.traces ? { traces: job.traces } : {}),
     ...(job.retrieverOptions ? { retrieverOptions: job.retrieverOptions } : {}),
     ...(job.profileOptions ? { profileOptions: job.profileOptions } : {}),
+    ...(job.calibration ? { calibration: job.calibration } : {}),
     ...own.options,
   });
   await claimAndRun(runner, job.order, job.tasks, counter, (index, outcome) => post({ kind: 'outcome', index, outcome }), own.onTask);

@@ -191,6 +191,29 @@ describe('evaluate', () => {
     expect(only.slices).toEqual({ crm: only.overall });
   });
 
+  it('profiles: a no-tool case with an eager non-pinned tool is a false positive whatever the search returned; the search-only figure apart', () => {
+    const profileResults: CaseResult[] = results.map((r) => ({ ...r, eager: [], eagerUnpinned: r.caseId === 'n1' }));
+    const p = evaluate(labels, profileResults, facts, [1]);
+    const byId = Object.fromEntries(p.perCase.map((c) => [c.caseId, c.scores]));
+    // n1: only the pinned finish was searched (search FP 0) but a non-pinned tool is eager → 1
+    expect(byId.n1).toMatchObject({ noToolFalsePositiveRate: 1, searchNoToolFalsePositiveRate: 0 });
+    // n2: nothing eager, the search returned crm__update → 1 and 1
+    expect(byId.n2).toMatchObject({ noToolFalsePositiveRate: 1, searchNoToolFalsePositiveRate: 1 });
+    expect(p.overall.noToolFalsePositiveRate).toBe(1); // (1 + 1) / 2
+    expect(p.overall.searchNoToolFalsePositiveRate).toBe(0.5); // (0 + 1) / 2
+    // a retriever (no eagerUnpinned) has no search-only figure
+    expect(ev.overall).not.toHaveProperty('searchNoToolFalsePositiveRate');
+  });
+
+  it('profiles: a case whose prompt does not fit the context window shows nothing (visible 0)', () => {
+    const fit = evaluate(labels, results.map((r) => ({ ...r, eager: r.caseId === 'g1' ? ['crm__find'] : [] })), facts, [1]);
+    const overflow = evaluate(labels, results.map((r) => ({ ...r, eager: r.caseId === 'g1' ? ['crm__find'] : [], fits: r.caseId !== 'g1' })), facts, [1]);
+    const v = (e: typeof ev, id: string) => e.perCase.find((c) => c.caseId === id)!.scores.visible;
+    expect(v(fit, 'g1')).toBe(1);
+    expect(v(overflow, 'g1')).toBe(0);
+    expect(v(overflow, 'g3')).toBe(v(fit, 'g3')); // g3 fits: unchanged (1, docs__write is searched)
+  });
+
   it('rejects unmatched, duplicate or invalid input', () => {
     expect(() => evaluate(labels, results.slice(1), facts, [1])).toThrow(/labelled cases with no result: g1/);
     expect(() => evaluate(labels.slice(1), results, facts, [1])).toThrow(/results for cases that have no label: g1/);

@@ -9,7 +9,10 @@
  *   `missedEntirely@k`, `namespaceRecall@k` (under the case's `goldMode`, default `all`), and
  *   `visible` for profiles (results that carry `eager`);
  * - multi-gold cases (≥ 2 distinct expected tools, goldMode `all`): `allGold@k`, `anyGold@k`;
- * - no-tool cases (`expectedTools: []`): `noToolFalsePositiveRate`;
+ * - no-tool cases (`expectedTools: []`): `noToolFalsePositiveRate` (for profiles, results that
+ *   carry `eagerUnpinned`: 1 whenever a non-pinned tool is eager, else the search's figure) and,
+ *   for profiles, `searchNoToolFalsePositiveRate` (the search alone);
+ * - `visible` is 0 for a case whose prompt does not fit the context window (`fits: false`);
  * - every case: `scopeLeakCount`, a sum;
  * - skill-only cases (`expectedTools` undefined) add to `cases` (and `scopeLeakCount`) only.
  * A metric with no applicable case is left out of the table (tables hold numbers only); the counts
@@ -101,7 +104,9 @@ function scoreCase(label: CaseLabel, result: CaseResult, facts: CatalogFacts, ks
     return { label, kind: 'skillOnly', multiGold: false, goldNamespaces: [], scores };
   }
   if (expected.length === 0) {
-    scores[formatMetricId({ kind: 'noToolFalsePositiveRate' })] = noToolFalsePositive(ranked, facts.pinned);
+    const searched = noToolFalsePositive(ranked, facts.pinned);
+    scores[formatMetricId({ kind: 'noToolFalsePositiveRate' })] = result.eagerUnpinned ? 1 : searched;
+    if (result.eagerUnpinned !== undefined) scores[formatMetricId({ kind: 'searchNoToolFalsePositiveRate' })] = searched;
     scores[SCOPE_LEAK_COUNT] = leaks;
     return { label, kind: 'noTool', multiGold: false, goldNamespaces: [], scores };
   }
@@ -120,7 +125,7 @@ function scoreCase(label: CaseLabel, result: CaseResult, facts: CatalogFacts, ks
   for (const k of ks) {
     scores[formatMetricId({ kind: 'namespaceRecall', k })] = namespaceRecallAtK(ranked, expected, k, (id) => facts.namespaceOf(id), mode);
   }
-  if (result.eager !== undefined) scores[formatMetricId({ kind: 'visible' })] = visible(ranked, result.eager, expected, mode);
+  if (result.eager !== undefined) scores[formatMetricId({ kind: 'visible' })] = result.fits === false ? 0 : visible(ranked, result.eager, expected, mode);
   const namespaces = new Set<string>();
   for (const id of expected) {
     const ns = facts.namespaceOf(id);

@@ -19,6 +19,7 @@ export type MetricKind =
   | 'ndcg'
   | 'missedEntirely'
   | 'noToolFalsePositiveRate'
+  | 'searchNoToolFalsePositiveRate'
   | 'scopeLeakCount'
   | 'namespaceRecall'
   | 'visible';
@@ -94,7 +95,14 @@ export const METRICS = {
     group: 'quality',
   },
   noToolFalsePositiveRate: {
-    description: 'Share of no-tool cases (expected: []) where any non-pinned tool survived the floor.',
+    description:
+      'Share of no-tool cases (expected: []) where any non-pinned tool is in front of the model: for a retriever, any tool that survived the floor; for a profile, any non-pinned tool listed eagerly, advertised with its schema, or returned by its search.',
+    needsK: false,
+    higherIsBetter: false,
+    group: 'quality',
+  },
+  searchNoToolFalsePositiveRate: {
+    description: "Profiles with a search only: share of no-tool cases where the profile's search returned any non-pinned tool above the floor (eager tools not counted).",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',

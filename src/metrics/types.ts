@@ -25,6 +25,14 @@ export interface CaseResult {
    * search). Present ⇒ the `visible` metric is computed.
    */
   eager?: readonly string[];
+  /**
+   * Profiles only: a non-pinned tool is in front of the model before any search for this case's
+   * caller (listed eagerly with its schema). A no-tool case is then a false positive whatever the
+   * search returns. Present ⇒ `searchNoToolFalsePositiveRate` is computed too.
+   */
+  eagerUnpinned?: boolean;
+  /** Profiles only: the case's prompt fits the context window (false: the request cannot be sent, so nothing is visible). */
+  fits?: boolean;
 }
 
 /** Catalog facts the metrics need. */

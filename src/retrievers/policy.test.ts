@@ -65,6 +65,19 @@ describe('Policy', () => {
     expect(off.pinned).toEqual(['finish', 'escalate']);
   });
 
+  it('keeps the hits a floor drops aside, so ranked + belowFloor is the unfloored ranking cut at depth', async () => {
+    const p = new Policy(catalog);
+    const r = new Fixed(scores);
+    const all = (await p.expose(r, 'x', {}, { depth: 3 })).ranked;
+    const floored = await p.expose(r, 'x', {}, { depth: 3, floor: 5 });
+    expect(floored.ranked.map((h) => h.score)).toEqual([9, 5]);
+    expect([...floored.ranked, ...(floored.belowFloor ?? [])]).toEqual(all);
+    expect(floored.belowFloor!.every((h) => h.score < 5)).toBe(true);
+    // no floor, or nothing below it: no belowFloor
+    expect((await p.expose(r, 'x', {}, { depth: 3 })).belowFloor).toBeUndefined();
+    expect((await p.expose(r, 'x', {}, { depth: 1, floor: 5 })).belowFloor).toBeUndefined();
+  });
+
   it('counts and withholds what a leaky retriever returns outside the scopes', async () => {
     const p = new Policy(catalog);
     const e = await p.expose(new Fixed(scores, false), 'delete the pod', { callerScopes: ['k8s:read'] }, { depth: 10 });

@@ -31,6 +31,11 @@ export interface Exposure {
   pinned: string[];
   /** Tools the retriever returned although the caller's scopes do not allow them (withheld). */
   leaks: string[];
+  /**
+   * A fresh retrieval with a floor: the allowed hits the floor dropped, best first, so that
+   * `ranked` + `belowFloor` is the unfloored ranking cut at `depth` (for the operating curve).
+   */
+  belowFloor?: Hit[];
 }
 
 /** True if a caller holding `callerScopes` (undefined = unrestricted) may use `tool`. */
@@ -166,9 +171,10 @@ export class Policy {
 
   private async retrieve(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number }): Promise<Exposure> {
     const allowed = this.allowedMask(caller.callerScopes);
+    // The floor is not handed to the retriever: the hits below it are kept aside (`belowFloor`), so
+    // the operating curve can be drawn from the same search.
     const ctx: SearchContext = {
       k: opts.depth,
-      ...(opts.floor !== undefined ? { floor: opts.floor } : {}),
       ...(allowed ? { allowed } : {}),
       ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}),
       ...(caller.role !== undefined ? { role: caller.role } : {}),
@@ -176,6 +182,7 @@ export class Policy {
     };
     const hits = await retriever.search(request, ctx);
     const ranked: Hit[] = [];
+    const below: Hit[] = [];
     const leaks: string[] = [];
     for (const h of hits) {
       const pos = this.position.get(h.id);
@@ -184,9 +191,10 @@ export class Policy {
         leaks.push(h.id);
         continue;
       }
-      if (opts.floor !== undefined && h.score < opts.floor) continue;
-      if (ranked.length < opts.depth) ranked.push(h);
+      if (ranked.length + below.length >= opts.depth) continue;
+      if (opts.floor !== undefined && h.score < opts.floor) below.push(h);
+      else ranked.push(h);
     }
-    return { ranked, pinned: this.pinnedFor(caller, ranked), leaks };
+    return { ranked, pinned: this.pinnedFor(caller, ranked), leaks, ...(below.length ? { belowFloor: below } : {}) };
   }
 }

@@ -110,3 +110,26 @@ export interface Prefetching {
 export function isPrefetching(r: Retriever): r is Retriever & Prefetching {
   return typeof (r as Partial<Prefetching>).prefetch === 'function';
 }
+
+/** A labelled case as calibration sees it: the request, its gold tools (`[]` = no tool needed) and its caller. */
+export interface CalibrationCase {
+  id: string;
+  request: string;
+  expectedTools: readonly string[];
+  callerScopes?: readonly string[];
+  role?: string;
+}
+
+/**
+ * Optional capability: fit whatever maps the retriever's raw component scores onto its output
+ * scale, on calibration cases only (a train split, never the scored cases). Called after `index`
+ * and before any `search`; without it (no calibration source) the retriever uses its documented
+ * defaults. Fitting must be deterministic: the same catalog and cases give the same parameters.
+ */
+export interface Calibrating {
+  calibrate(cases: readonly CalibrationCase[]): Promise<void>;
+}
+
+export function isCalibrating(r: Retriever): r is Retriever & Calibrating {
+  return typeof (r as Partial<Calibrating>).calibrate === 'function';
+}

@@ -1,0 +1,85 @@
+/**
+ * Calibration: choices made by measuring, made on calibration cases (a train split, or a cases
+ * file over the same catalog) and never on the cases being scored.
+ *
+ * - A calibrated floor (`--floor auto[:TARGET]`): each no-tool calibration case is searched with no
+ *   floor and per turn (never sticky); its best non-pinned score is its "top"; the floor is the
+ *   lowest one whose false-positive rate over those tops is ≤ TARGET ({@link floorForRate}).
+ * - A retriever that fits its score scale (`Calibrating`, e.g. the hybrid fusions) is given every
+ *   tool-labelled calibration case before it searches anything.
+ */
+import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import { floorForRate, topUnpinned } from '../metrics/abstention.ts';
+import { Policy } from '../retrievers/policy.ts';
+import { isPrefetching, type CalibrationCase, type Retriever } from '../retrievers/types.ts';
+import type { AutoFloor, CalibrationInfo } from './results.ts';
+
+/** The no-tool false-positive rate `--floor auto` aims at when no target is given. */
+export const DEFAULT_FLOOR_TARGET = 0.1;
+
+/** The calibration cases of a run and where they came from. */
+export interface CalibrationSet {
+  /** `split:<name>` or the path of a cases file. */
+  source: string;
+  /** Tool-labelled cases only (skill-only cases are left out), in their file order. */
+  cases: CalibrationCase[];
+}
+
+/** A calibration set from loaded cases (skill-only cases are left out). */
+export function calibrationSet(source: string, cases: readonly Case[]): CalibrationSet {
+  return {
+    source,
+    cases: cases
+      .filter((c) => c.expectedTools !== undefined)
+      .map((c) => ({
+        id: c.id,
+        request: c.request,
+        expectedTools: c.expectedTools!,
+        ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
+        ...(c.role !== undefined ? { role: c.role } : {}),
+      })),
+  };
+}
+
+/** What results.json records of the calibration set. */
+export function calibrationInfo(set: CalibrationSet): CalibrationInfo {
+  return {
+    source: set.source,
+    cases: set.cases.length,
+    noToolCases: set.cases.filter((c) => c.expectedTools.length === 0).length,
+    sha256: sha256(canonicalJson(set.cases)),
+  };
+}
+
+/** Requests a prefetching searcher prepares at once during calibration (as in the scored run). */
+const BLOCK = 64;
+
+/**
+ * The calibrated floor of one strategy. `searcher` null (a profile with no search) or a depth of 0:
+ * floors do not apply (`value: null`). Profiles are calibrated on what their search returns (the
+ * part a floor controls); eager tools are counted in the scored figures, not here.
+ */
+export async function calibrateFloor(searcher: Retriever | null, catalog: Catalog, set: CalibrationSet, depth: number, target: number): Promise<AutoFloor> {
+  const noTool = set.cases.filter((c) => c.expectedTools.length === 0);
+  const floor = (value: number | null, rate: number | null, reason?: string): AutoFloor => ({ mode: 'auto', target, value, calibratedOn: set.source, calibrationFalsePositiveRate: rate, calibrationNoToolCases: noTool.length, ...(reason !== undefined ? { reason } : {}) });
+  if (!searcher || depth <= 0) return floor(null, null, 'no search: a floor does not apply');
+  const pinned = new Set(catalog.tools.filter((t) => t.pinned).map((t) => t.id));
+  const policy = new Policy(catalog);
+  const tops: number[] = [];
+  for (let i = 0; i < noTool.length; i++) {
+    if (i % BLOCK === 0 && isPrefetching(searcher)) await searcher.prefetch(noTool.slice(i, i + BLOCK).map((c) => c.request));
+    const c = noTool[i]!;
+    const caller = { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
+    const found = await policy.expose(searcher, c.request, caller, { depth });
+    tops.push(topUnpinned(found.ranked.map((h) => [h.id, h.score] as const), pinned));
+  }
+  const f = floorForRate(tops, target);
+  // floorForRate is undefined only for no case (refused before a run starts) or +∞ tops (none here)
+  if (!f) return floor(null, null, 'no no-tool calibration case');
+  return floor(f.floor, f.rate, f.floor === null ? `the target holds without a floor (${fmt(f.rate)} on the calibration cases)` : undefined);
+}
+
+function fmt(x: number): string {
+  return x.toFixed(3);
+}
