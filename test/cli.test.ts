@@ -353,7 +353,7 @@ describe('backpack eval and merge', () => {
     const read = (d: string) => JSON.parse(readFileSync(join(d, 'results.json'), 'utf8'));
     const [m, w] = [read(merged), read(whole)];
     expect(m.config.floors).toEqual(w.config.floors);
-    for (const [kind, name] of [['retrievers', 'bm25'], ['profiles', 'codex']]) {
+    for (const [kind, name] of [['retrievers', 'bm25'], ['profiles', 'codex']] as const) {
       for (const key of ['metrics', 'abstention', 'recallAtFalsePositiveRate']) expect(m[kind][name][key], `${name} ${key}`).toEqual(w[kind][name][key]);
     }
   });

@@ -11,7 +11,9 @@
  *
  * The TREC score column is `depth + 1 − rank`, strictly decreasing along Backpack's ranking, so
  * trec_eval, ir_measures and ranx (which break score ties their own way) evaluate exactly the
- * order Backpack ranked. The retrievers' own scores are in `details/`.
+ * order Backpack ranked. The retrievers' own scores are in `details/`. A case whose ranking is
+ * empty has no line in the run (TREC has no way to write an empty ranking): evaluate with
+ * `trec_eval -c` so it counts as a miss, as in results.json (docs/trec.md).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -22,15 +24,34 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type QueryDetail, type Results } from './results.ts';
 
+/**
+ * TREC run `qid Q0 docid rank score tag`, one line per ranked tool, cases in `details` order. A case
+ * with an empty ranking (skill-only, or everything below the floor) gets no line: there is no valid
+ * TREC line for "nothing retrieved", and a dummy doc would be counted as retrieved. Evaluate with
+ * `trec_eval -c`, which scores a qrels query missing from the run 0 on every measure.
+ */
 export function trecRun(details: readonly QueryDetail[], tag: string, depth: number): string {
   const lines: string[] = [];
   for (const d of details) d.ranked.forEach(([id], i) => lines.push(`${d.caseId} Q0 ${id} ${i + 1} ${depth - i} ${tag}`));
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
+/**
+ * TREC qrels `qid 0 docid 1` of the graded cases (no-tool and skill-only cases have no judgement),
+ * each (qid, docid) once, in first-occurrence order: a case may list a gold tool twice (the
+ * metrics count it once) and trec_eval refuses qrels with a duplicate judgement.
+ */
 export function trecQrels(cases: readonly Case[]): string {
   const lines: string[] = [];
-  for (const c of cases) for (const id of c.expectedTools ?? []) lines.push(`${c.id} 0 ${id} 1`);
+  const seen = new Set<string>();
+  for (const c of cases) {
+    for (const id of c.expectedTools ?? []) {
+      const key = `${c.id}\u0000${id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      lines.push(`${c.id} 0 ${id} 1`);
+    }
+  }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 

@@ -5,15 +5,22 @@
  *
  * Charts (ids are also the PNG file names):
  * - `recall-at-k`: recall@k per ranking strategy;
+ * - `operating-curve`: recall@5 against the no-tool false-positive rate as the floor rises, one
+ *   line per strategy with an `abstention` curve, its calibrated floor (`--floor auto`) marked;
  * - `recall-vs-tokens`: each profile's `visible` against the tokens it puts in front of the model per case;
  * - `slices`: headline recall per slice, for up to 8 strategies (best first);
  * - `token-table`: tokens of the tool block by tool count (the seed article's table, measured);
  * - `skills`: skill discoverability against listing tokens, at each skill count;
  * - `sessions`: exposed-set churn per strategy, per-turn against sticky retrieval.
  * A chart whose section the run did not produce is left out.
+ *
+ * "Best" never means a profile that does not fit the context window (`tokens.fitsContext < 1`):
+ * the charts that pick the 8 best (`recall-at-k`, `slices`) rank such a profile after every one
+ * that fits, leave out one that fits in no case (its quality figures do not apply), and label it
+ * ("fits 80% of cases", "does not fit") wherever it is drawn.
  */
 import type { Results } from '../eval/results.ts';
-import { headline, overall, sliceNames, strategies, type StrategyView } from './view.ts';
+import { curveOf, figure, fitMark, fitNote, fitsNowhere, floorNumber, headline, mayBeBest, operatingPoint, overall, sliceNames, strategies, contextFit, type StrategyView } from './view.ts';
 
 export interface ChartSpec {
   id: string;
@@ -49,13 +56,23 @@ function mergeIdentical<T>(items: ReadonlyArray<{ name: string; data: T }>): Arr
   return out.map(({ name, data }) => ({ name, data }));
 }
 
-/** The best `n` strategies by `value` (descending, then name), in that order. */
+/**
+ * The best `n` strategies by `value` (descending, then name), in that order: those that fit the
+ * context window first, then those that fit only some cases; those that fit in no case are left out.
+ */
 function best(all: readonly StrategyView[], value: (s: StrategyView) => number | undefined, n: number): StrategyView[] {
-  return [...all]
-    .map((s) => ({ s, v: value(s) ?? -1 }))
-    .sort((a, b) => b.v - a.v || (a.s.name < b.s.name ? -1 : 1))
+  return all
+    .filter((s) => !fitsNowhere(s))
+    .map((s) => ({ s, fits: mayBeBest(s) ? 1 : 0, v: value(s) ?? -1 }))
+    .sort((a, b) => b.fits - a.fits || b.v - a.v || (a.s.name < b.s.name ? -1 : 1))
     .slice(0, n)
     .map((x) => x.s);
+}
+
+/** A strategy's name in a legend, with its context-fit mark when it does not fit every case. */
+function seriesName(s: StrategyView): string {
+  const mark = fitMark(contextFit(s));
+  return mark ? `${s.name} (${mark})` : s.name;
 }
 
 const FONT = { size: 16 };
@@ -81,11 +98,12 @@ function recallAtK(r: Results, ranking: readonly StrategyView[]): ChartSpec | un
   if (!ranking.length) return undefined;
   const ks = r.config.ks;
   const metric = headline(r);
-  const series = mergeIdentical(best(ranking, (s) => overall(s, metric), 8).map((s) => ({ name: s.name, data: ks.map((k) => overall(s, `recall@${k}`) ?? null) })));
+  const series = mergeIdentical(best(ranking, (s) => figure(s, metric).value, 8).map((s) => ({ name: seriesName(s), data: ks.map((k) => figure(s, `recall@${k}`).value ?? null) })));
+  if (!series.length) return undefined;
   return {
     id: 'recall-at-k',
     title: 'Recall@k by strategy',
-    caption: `Share of the gold tools among the first k a strategy ranks (overall), for the 8 best by ${metric}; strategies with identical figures share a line. Higher is better; profiles stop at their own search limit.`,
+    caption: `Share of the gold tools among the first k a strategy ranks (overall), for the 8 best by ${metric}; strategies with identical figures share a line. Higher is better; profiles stop at their own search limit.${fitCaption(ranking)}`,
     config: {
       type: 'line',
       data: {
@@ -97,17 +115,28 @@ function recallAtK(r: Results, ranking: readonly StrategyView[]): ChartSpec | un
   };
 }
 
+/** What the captions of the charts that pick the best say about profiles that do not fit the context window (empty when all fit). */
+function fitCaption(shown: readonly StrategyView[], partialAre = 'are ranked after those that fit'): string {
+  const partial = shown.filter((s) => !mayBeBest(s) && !fitsNowhere(s)).map((s) => s.name);
+  const none = shown.filter(fitsNowhere).map((s) => s.name);
+  return [
+    partial.length ? ` Profiles whose prompt fits the context window in only some cases (${partial.join(', ')}) ${partialAre}.` : '',
+    none.length ? ` Left out, their prompt fitting the context window in no case: ${none.join(', ')}.` : '',
+  ].join('');
+}
+
 function recallVsTokens(r: Results, all: readonly StrategyView[]): ChartSpec | undefined {
   const profiles = all.filter((s) => s.profile && s.profile.tokens.perCase > 0);
   if (!profiles.length) return undefined;
+  const over = profiles.filter((s) => !mayBeBest(s));
   return {
     id: 'recall-vs-tokens',
     title: 'What reaches the model against what it costs',
-    caption: 'Each profile: share of gold tools in front of the model after one search (visible) against the tokens it shows per request (before search + the search), log scale. Up and left is better.',
+    caption: `Each profile: share of gold tools in front of the model after one search (visible) against the tokens it shows per request (before search + the search), log scale. Up and left is better.${over.length ? ` A profile marked "does not fit" or "fits N% of cases" has a prompt larger than the context window in the other cases: there nothing reaches the model, and visible counts them as misses (${over.map((s) => `${s.name}: ${fitNote(contextFit(s, r))}`).join('; ')}).` : ''}`,
     config: {
       type: 'scatter',
       data: {
-        datasets: mergeIdentical(profiles.map((s) => ({ name: s.name, data: [{ x: Math.round(s.profile!.tokens.perCase), y: overall(s, 'visible') ?? 0 }] }))).map((s, i) => ({
+        datasets: mergeIdentical(profiles.map((s) => ({ name: seriesName(s), data: [{ x: Math.round(s.profile!.tokens.perCase), y: overall(s, 'visible') ?? 0 }] }))).map((s, i) => ({
           label: s.name,
           data: s.data,
           ...seriesStyle(i),
@@ -128,15 +157,15 @@ function slices(r: Results, all: readonly StrategyView[]): ChartSpec | undefined
   // identical series share a bar.
   const chosen = best(
     all.filter((s) => s.ranks),
-    (s) => s.results.metrics.overall[metric],
+    (s) => figure(s, metric).value,
     8,
   );
   if (!chosen.length) return undefined;
-  const series = mergeIdentical(chosen.map((s) => ({ name: s.name, data: names.map((n) => s.results.metrics.slices[n]?.[metric] ?? null) })));
+  const series = mergeIdentical(chosen.map((s) => ({ name: seriesName(s), data: names.map((n) => figure(s, metric, s.results.metrics.slices[n]).value ?? null) })));
   return {
     id: 'slices',
     title: `${metric} per slice`,
-    caption: `${metric} per slice of the cases, for the 8 best ranking strategies (strategies with identical figures share a bar).`,
+    caption: `${metric} per slice of the cases, for the 8 best ranking strategies (strategies with identical figures share a bar).${fitCaption(all.filter((s) => s.ranks))}`,
     config: {
       type: 'bar',
       data: {
@@ -217,9 +246,58 @@ function sessions(r: Results, all: readonly StrategyView[]): ChartSpec | undefin
   };
 }
 
+export const OPERATING_CURVE_CAPTION =
+  'Each line is one strategy as its floor score rises: a higher floor drops low-scoring tools, so the strategy shows a tool on fewer requests that need none (x: no-tool false-positive rate, the share of no-tool requests where any non-pinned tool is in front of the model, eager or returned by a search) and keeps fewer gold tools in its top 5 (y: recall@5). Pick a strategy and floor together: further up and left is better. A triangle marks the floor calibrated with --floor auto, where the strategy runs. A profile that lists tools eagerly stays at x = 1 whatever the floor.';
+
+/** recall@5 against the no-tool false-positive rate along each strategy's `abstention` curve, its calibrated floor marked. */
+function operatingCurve(r: Results, all: readonly StrategyView[]): ChartSpec | undefined {
+  // A profile whose prompt fits the context window in no case has no curve that applies (its figures are n/a).
+  const withCurve = all.map((s) => ({ s, curve: curveOf(s) })).filter((x) => x.curve !== undefined && !fitsNowhere(x.s));
+  if (!withCurve.length) return undefined;
+  // Strategies with identical curves share a line, labelled "a / b" (as mergeIdentical, keeping who is in it).
+  const groups: Array<{ key: string; names: string[]; members: StrategyView[]; data: Array<{ x: number; y: number; floor: number }> }> = [];
+  for (const { s, curve } of withCurve) {
+    const key = JSON.stringify([mayBeBest(s), curve!.map((p) => [p.fp, p.recall5])]);
+    const same = groups.find((g) => g.key === key);
+    if (same) {
+      same.names.push(seriesName(s));
+      same.members.push(s);
+    } else groups.push({ key, names: [seriesName(s)], members: [s], data: curve!.map((p) => ({ x: p.fp, y: p.recall5, floor: p.floor })) });
+  }
+  // A profile that fits only some cases: a dashed line (its label says how many fit).
+  const datasets: Array<Record<string, unknown>> = groups.map((g, i) => ({ label: g.names.join(' / '), data: g.data, showLine: true, ...seriesStyle(i), ...(mayBeBest(g.members[0]!) ? {} : { borderDash: [4, 6] }), borderWidth: 3, pointRadius: 3, pointHoverRadius: 6, tension: 0 }));
+  groups.forEach((g, i) => {
+    for (const s of g.members) {
+      const p = operatingPoint(r, s);
+      if (!p) continue;
+      datasets.push({
+        label: `${seriesName(s)}: calibrated floor ${floorNumber(p.floor)}`,
+        data: [{ x: p.x, y: p.y, floor: p.floor }],
+        showLine: false,
+        pointStyle: 'triangle',
+        pointRadius: 12,
+        pointHoverRadius: 14,
+        borderWidth: 2,
+        borderColor: '#1d1f23',
+        backgroundColor: colour(i),
+      });
+    }
+  });
+  return {
+    id: 'operating-curve',
+    title: 'Operating curve: recall@5 against no-tool false positives',
+    caption: `${OPERATING_CURVE_CAPTION}${fitCaption(all.filter((s) => curveOf(s) !== undefined), 'are drawn dashed')}`,
+    config: {
+      type: 'scatter',
+      data: { datasets },
+      options: options(`Operating curve: recall@5 vs no-tool false positives — ${r.dataset.name}`, { title: 'no-tool false-positive rate (share of no-tool requests shown a non-pinned tool)', type: 'linear', min: 0, max: 1 }, { title: 'recall@5', min: 0, max: 1 }),
+    },
+  };
+}
+
 /** Every chart the results support, in report order. */
 export function chartsOf(r: Results): ChartSpec[] {
   const all = strategies(r);
   const ranking = all.filter((s) => s.ranks);
-  return [recallAtK(r, ranking), recallVsTokens(r, all), slices(r, all), tokenTable(r), skills(r), sessions(r, all)].filter((c): c is ChartSpec => c !== undefined);
+  return [recallAtK(r, ranking), operatingCurve(r, all), recallVsTokens(r, all), slices(r, all), tokenTable(r), skills(r), sessions(r, all)].filter((c): c is ChartSpec => c !== undefined);
 }

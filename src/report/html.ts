@@ -13,6 +13,13 @@
  * Untrusted text (tool ids and descriptions, requests, case ids, namespace and slice names, the
  * dataset name) reaches the page only through {@link escapeHtml}, and reaches scripts only as
  * escaped JSON data: the inline scripts are constants.
+ *
+ * Best values: the overview bolds the best value of each column, and the page names a best
+ * strategy (the lead, the namespaces, the worst misses). Only a figure that applies can be either
+ * (see `figure` in view.ts): an absent or null figure, a no-tool figure when the scored cases have
+ * no no-tool case, and every quality figure of a profile whose prompt fits the context window in
+ * no case are shown as "n/a" (the reason in a tooltip); a profile that fits only some cases shows
+ * its figures, marked, and is never bolded nor named best.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,7 +29,30 @@ import type { QueryDetail, Results } from '../eval/results.ts';
 import type { SkillComparison } from '../skills/compare.ts';
 import { chartsOf, type ChartSpec } from './charts.ts';
 import { escapeHtml } from './escape.ts';
-import { headline, overall, sliceNames, strategies, type StrategyView } from './view.ts';
+import {
+  bestStrategy,
+  bestValue,
+  contextFit,
+  curveOf,
+  figure,
+  fitMark,
+  fitNote,
+  floorNumber,
+  floorOf,
+  floorText,
+  FP_RATES,
+  headline,
+  higherIsBetter,
+  mayBeBest,
+  metricLabel,
+  NO_TOOL_DEFINITION,
+  overall,
+  recallAtRatesOf,
+  sliceNames,
+  strategies,
+  type Figure,
+  type StrategyView,
+} from './view.ts';
 
 export interface HtmlReportOptions {
   /** Per-case details per strategy (`details/<name>.jsonl`): needed for the worst misses. */
@@ -121,6 +151,8 @@ interface Cell {
   /** Sort key of a numeric column (absent: sorts last). */
   v?: number | undefined;
   num?: boolean;
+  /** Plain text for the cell's `title` (escaped when written). */
+  title?: string;
 }
 
 interface Column {
@@ -135,6 +167,20 @@ const text = (s: string): Cell => ({ html: esc(s) });
 const code = (s: string): Cell => ({ html: `<code>${esc(s)}</code>` });
 const numCell = (v: number | null | undefined, f: (v: number | null | undefined) => string = fmtRate): Cell => ({ html: f(v), v: isNum(v) ? v : undefined, num: true });
 
+const NA = 'n/a';
+
+/** A figure's cell: its value (bold when it is the column's best), or "n/a" with the reason as its tooltip. */
+function figureCell(fig: Figure, f: (v: number | null | undefined) => string = fmtRate, best?: number): Cell {
+  if (fig.value === undefined) return { html: `<span class="na">${NA}</span>`, num: true, title: `not applicable: ${fig.reason}` };
+  const html = f(fig.value);
+  return { html: best !== undefined && fig.value === best ? `<strong>${html}</strong>` : html, v: fig.value, num: true };
+}
+
+/** The context-fit tag of a profile that does not fit every case (empty otherwise). */
+function fitTag(s: StrategyView, r: Results): string {
+  const note = fitNote(contextFit(s, r));
+  return note ? ` <span class="tag fit" title="${esc(`${note}: never bolded nor named best`)}">${esc(note)}</span>` : '';
+}
 function table(columns: readonly Column[], rows: readonly Cell[][], opts: { sortable?: boolean; id?: string; className?: string } = {}): string {
   const head = columns
     .map((c) => {
@@ -147,7 +193,8 @@ function table(columns: readonly Column[], rows: readonly Cell[][], opts: { sort
     .map((r) => `<tr>${r.map((c, i) => {
       const cls = c.num ?? columns[i]?.num ? ' class="num"' : '';
       const v = c.v !== undefined ? ` data-v="${c.v}"` : '';
-      return i === 0 ? `<th scope="row"${cls}${v}>${c.html}</th>` : `<td${cls}${v}>${c.html}</td>`;
+      const t = c.title ? ` title="${esc(c.title)}"` : '';
+      return i === 0 ? `<th scope="row"${cls}${v}${t}>${c.html}</th>` : `<td${cls}${v}${t}>${c.html}</td>`;
     }).join('')}</tr>`)
     .join('\n');
   const classes = ['data', opts.sortable ? 'sortable' : '', opts.className ?? ''].filter(Boolean).join(' ');
@@ -165,34 +212,16 @@ function section(id: string, title: string, intro: string, body: string): string
 // ---------------------------------------------------------------------------------------------
 // Strategies
 
-/** The figure a strategy is judged by: the headline metric if it ranks, else `visible`. */
-function figureOf(s: StrategyView, metric: string): number | undefined {
-  return s.ranks ? overall(s, metric) : overall(s, 'visible');
-}
-
 function kindOf(s: StrategyView): string {
   if (s.kind === 'retriever') return 'retriever';
   return s.ranks ? 'profile' : 'profile (no search)';
 }
 
-/**
- * The best strategy: highest headline metric among the strategies that rank (ties: run order);
- * when none ranks, highest `visible`. `among` narrows the candidates (e.g. to those with details).
- */
-function bestStrategy(all: readonly StrategyView[], metric: string, among: (s: StrategyView) => boolean = () => true): { s: StrategyView; metric: string } | undefined {
-  const pool = all.filter(among);
-  const ranking = pool.filter((s) => s.ranks && isNum(overall(s, metric)));
-  const candidates = ranking.length ? ranking : pool.filter((s) => isNum(overall(s, 'visible')));
-  const m = ranking.length ? metric : 'visible';
-  let best: StrategyView | undefined;
-  for (const s of candidates) if (!best || overall(s, m)! > overall(best, m)!) best = s;
-  return best ? { s: best, metric: m } : undefined;
-}
-
 const METRIC_TITLES: Record<string, string> = {
   top1: 'share of graded cases whose first-ranked tool is gold',
   visible: 'share of gold tools in front of the model (eager or returned by one search)',
-  noToolFalsePositiveRate: 'share of no-tool cases where a non-pinned tool was exposed (lower is better)',
+  noToolFalsePositiveRate: 'share of no-tool cases where any non-pinned tool is in front of the model: listed eagerly, advertised with its schema, or returned by a search (lower is better)',
+  searchNoToolFalsePositiveRate: 'profiles with a search: share of no-tool cases where the search returned a non-pinned tool, eager tools not counted (lower is better)',
   scopeLeakCount: "tools returned outside the caller's scopes (must be 0)",
 };
 
@@ -221,9 +250,6 @@ function metricTitle(m: string): string {
   }
 }
 
-const METRIC_LABELS: Record<string, string> = { noToolFalsePositiveRate: 'no-tool FP rate', scopeLeakCount: 'scope leaks' };
-
-const LOWER_IS_BETTER = /^(noToolFalsePositiveRate|scopeLeakCount|missedEntirely@\d+)$/;
 
 /** Overview columns: the metrics a reader compares, in reading order, those present in some strategy. */
 function overviewMetrics(r: Results, all: readonly StrategyView[]): string[] {
@@ -234,7 +260,7 @@ function overviewMetrics(r: Results, all: readonly StrategyView[]): string[] {
   const depthKeys = (kind: string) => [...present].filter((k) => k.startsWith(`${kind}@`)).sort((a, b) => Number(a.split('@')[1]) - Number(b.split('@')[1]));
   // scopeLeakCount must be 0: a column only when some strategy leaked.
   const leaked = all.some((s) => (s.results.metrics.overall.scopeLeakCount ?? 0) > 0);
-  const wanted = ['top1', ...ks.map((k) => `recall@${k}`), ...depthKeys('mrr'), ...depthKeys('ndcg'), `missedEntirely@${hk}`, `namespaceRecall@${hk}`, 'visible', 'noToolFalsePositiveRate', ...(leaked ? ['scopeLeakCount'] : [])];
+  const wanted = ['top1', ...ks.map((k) => `recall@${k}`), ...depthKeys('mrr'), ...depthKeys('ndcg'), `missedEntirely@${hk}`, `namespaceRecall@${hk}`, 'visible', 'noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate', ...(leaked ? ['scopeLeakCount'] : [])];
   return [...new Set(wanted)].filter((m) => present.has(m));
 }
 
@@ -245,7 +271,8 @@ function provenance(r: Results): string {
   const d = r.dataset;
   const c = r.config;
   const source = d.source.kind === 'dataset' ? `dataset ${d.source.ref}${d.source.split !== null ? ` (split ${d.source.split})` : ''}` : `files: catalog ${d.source.catalog}, cases ${d.source.cases}${d.source.format ? `, format ${d.source.format}` : ''}${d.source.skills ? `, skills ${d.source.skills}` : ''}`;
-  const floors = Object.entries(c.floors ?? {}).map(([n, f]) => `${n}: ${f === null ? 'none' : f}`).join(', ') || 'none';
+  const floors = Object.keys(c.floors ?? {}).map((n) => `${n}: ${floorText(floorOf(r, n))}`).join('; ') || 'none';
+  const cal = (c as { calibration?: { source?: unknown; cases?: unknown; noToolCases?: unknown } }).calibration;
   const rows: Array<[string, string]> = [
     ['Dataset', esc(d.name)],
     ['Source', esc(source)],
@@ -258,6 +285,7 @@ function provenance(r: Results): string {
     ['Cut-offs (ks)', esc(c.ks.join(', '))],
     ['Depth', esc(String(c.depth))],
     ['Floors', esc(floors)],
+    ...(cal && typeof cal.source === 'string' ? ([['Calibration cases', esc(`${cal.source}: ${fmtInt(cal.cases as number)} cases, ${fmtInt(cal.noToolCases as number)} no-tool`)]] as Array<[string, string]>) : []),
     ['Sticky retrieval', c.sticky ? 'yes (sticky per task)' : 'no (per turn)'],
     ['Cache prices', c.cache ? esc(`write ×${c.cache.writeRatio}, read ×${c.cache.readRatio}`) : esc(NOT_IN_RUN)],
     ...(c.contextWindow !== undefined ? ([['Context window', esc(fmtInt(c.contextWindow))]] as Array<[string, string]>) : []),
@@ -277,21 +305,26 @@ function overviewTable(r: Results, all: readonly StrategyView[]): string {
   const anyProfile = all.some((s) => s.profile);
   const columns: Column[] = [
     { label: 'strategy' },
-    ...metrics.map((m) => ({ label: METRIC_LABELS[m] ?? m, title: `${m}: ${metricTitle(m)}`, num: true, lowFirst: LOWER_IS_BETTER.test(m) })),
+    ...metrics.map((m) => ({ label: metricLabel(m), title: `${m}: ${metricTitle(m)}`, num: true, lowFirst: higherIsBetter(m) === false })),
     ...(anyProfile ? [{ label: 'tokens / request', title: 'profiles: mean tokens in front of the model per request (before search + the search)', num: true, lowFirst: true }] : []),
     { label: 'p50 ms', title: 'median search time per query (varies run to run)', num: true, lowFirst: true },
     { label: 'index ms', title: 'index build time (varies run to run)', num: true, lowFirst: true },
   ];
+  const bests = new Map(metrics.map((m) => [m, bestValue(all, m)]));
   const rows = all.map((s) => [
-    { html: `${esc(s.name)}${s.kind === 'profile' ? ` <span class="tag">${esc(kindOf(s))}</span>` : ''}` },
-    ...metrics.map((m) => numCell(s.results.metrics.overall[m], (v) => fmtMetric(m, v ?? undefined))),
+    { html: `${esc(s.name)}${s.kind === 'profile' ? ` <span class="tag">${esc(kindOf(s))}</span>` : ''}${fitTag(s, r)}` },
+    ...metrics.map((m) => figureCell(figure(s, m), (v) => fmtMetric(m, v ?? undefined), mayBeBest(s) ? bests.get(m) : undefined)),
     ...(anyProfile ? [numCell(s.profile?.tokens.perCase, fmtInt)] : []),
     numCell(s.results.latency?.p50Ms, fmtMs),
     numCell(s.results.latency?.indexMs, fmtMs),
   ]);
   const graded = all[0]?.results.metrics.overall.gradedCases;
-  const intro = `${esc(String(all.length))} ${all.length === 1 ? 'strategy' : 'strategies'} (retrievers, then harness profiles) over ${esc(fmtInt(r.dataset.cases))} cases${isNum(graded) ? ` (${esc(fmtInt(graded))} graded)` : ''}. Click a column header to sort; click again to reverse. <span class="dash">${DASH}</span> means the metric does not apply (a profile without a search ranks nothing).`;
-  return section('overview', 'Overview', intro, table(columns, rows, { sortable: true, id: 'overview-table' }));
+  const intro = `${esc(String(all.length))} ${all.length === 1 ? 'strategy' : 'strategies'} (retrievers, then harness profiles) over ${esc(fmtInt(r.dataset.cases))} cases${isNum(graded) ? ` (${esc(fmtInt(graded))} graded)` : ''}. Click a column header to sort; click again to reverse. The best value of a column is in bold. <span class="na">${NA}</span> means the figure does not apply (hover it for why: a profile without a search ranks nothing; no-tool figures need no-tool cases; a profile whose prompt fits the context window in no case has no quality figure).`;
+  const notes: string[] = [];
+  if (metrics.some((m) => m.startsWith('noToolFalsePositiveRate') || m.startsWith('searchNoToolFalsePositiveRate'))) notes.push(`<p class="note definition" id="no-tool-definition">${esc(NO_TOOL_DEFINITION)}</p>`);
+  const unfit = all.filter((s) => !mayBeBest(s));
+  if (unfit.length) notes.push(`<p class="note fit">Context window: ${unfit.map((s) => `${esc(s.name)} ${esc(fitNote(contextFit(s, r))!)}`).join('; ')}. A profile that does not fit every case is never bolded nor named best; its token figures are in the Tokens section.</p>`);
+  return section('overview', 'Overview', intro, [table(columns, rows, { sortable: true, id: 'overview-table' }), ...notes].join('\n'));
 }
 
 function chartsSection(specs: readonly ChartSpec[]): { html: string; data: string } {
@@ -306,21 +339,45 @@ function chartsSection(specs: readonly ChartSpec[]): { html: string; data: strin
   return { html: section('charts', 'Charts', '', figures), data };
 }
 
+/** recall@5 at no-tool false-positive rates 0.05, 0.1, 0.2 and the floor each strategy ran with. */
+function floorsSection(r: Results, all: readonly StrategyView[]): string {
+  const title = 'Floors and no-tool false positives';
+  const has = all.some((s) => recallAtRatesOf(s) !== undefined || curveOf(s) !== undefined || floorOf(r, s.name)?.kind === 'auto');
+  if (!has) return section('floors', title, '', absent(`${NOT_IN_RUN}: results written before operating curves and calibrated floors.`));
+  const columns: Column[] = [{ label: 'strategy' }, { label: 'floor', title: 'the floor the strategy ran with: a fixed score, calibrated (auto), or none' }, ...FP_RATES.map((k) => ({ label: `recall@5 at FP ≤ ${k}`, title: `recall@5 with the lowest floor whose no-tool false-positive rate is at most ${k}`, num: true }))];
+  const rows = all.map((s) => {
+    const rates = recallAtRatesOf(s);
+    const cells = FP_RATES.map((k): Cell => {
+      if (rates === undefined) return figureCell({ reason: 'not in the results' });
+      if (rates === null) return figureCell({ reason: 'no operating curve: the strategy has no search, or the scored cases have no no-tool case' });
+      const p = rates[k];
+      if (!p) return figureCell({ reason: `no floor brings the no-tool false-positive rate to ${k}` });
+      const fig = figure(s, 'recall@5', { 'recall@5': p.recall5 });
+      if (fig.value === undefined) return figureCell(fig);
+      return { html: `${esc(fmtRate(p.recall5))} <span class="note">floor ${esc(p.floor === null ? 'none' : floorNumber(p.floor))}, FP ${esc(fmtRate(p.fp))}</span>`, v: p.recall5, num: true };
+    });
+    return [{ html: `${esc(s.name)}${fitTag(s, r)}` }, text(floorText(floorOf(r, s.name))), ...cells];
+  });
+  const intro = `What each strategy keeps of recall@5 when its floor is set so that at most 5%, 10% or 20% of the requests that need no tool are shown one (read off its operating curve${all.some((s) => curveOf(s)) ? ', <a href="#figure-operating-curve">the chart above</a>' : ''}): pick a strategy and floor together. ${esc(NO_TOOL_DEFINITION)}`;
+  return section('floors', title, intro, table(columns, rows, { sortable: true, id: 'floors-table' }));
+}
+
 function slicesTable(r: Results, all: readonly StrategyView[]): string {
   const metric = headline(r);
   const names = sliceNames(r);
-  const value = (s: StrategyView, n: string): number | undefined => {
+  const value = (s: StrategyView, n: string): Figure => {
     const t = s.results.metrics.slices[n];
-    return t ? (s.ranks ? t[metric] : t.visible) : undefined;
+    return t ? figure(s, s.ranks ? metric : 'visible', t) : { reason: 'no case of this slice' };
   };
-  const shown = names.filter((n) => all.some((s) => isNum(value(s, n))));
+  const held = (f: Figure): boolean => f.value !== undefined || (f.reason !== undefined && f.raw !== undefined);
+  const shown = names.filter((n) => all.some((s) => held(value(s, n))));
   const hidden = names.filter((n) => !shown.includes(n));
   if (!shown.length) return section('slices', `Per slice: ${metric}`, '', absent());
   const count = (n: string) => Math.max(0, ...all.map((s) => s.results.metrics.slices[n]?.gradedCases ?? s.results.metrics.slices[n]?.cases ?? 0));
   const columns: Column[] = [{ label: 'strategy' }, ...shown.map((n) => ({ label: n, title: `${n}: ${count(n)} graded cases`, num: true }))];
   const rows = all.map((s) => [
-    { html: `${esc(s.name)}${s.ranks ? '' : ' <span class="tag" title="no search: visible">visible</span>'}` },
-    ...shown.map((n) => numCell(value(s, n))),
+    { html: `${esc(s.name)}${s.ranks ? '' : ' <span class="tag" title="no search: visible">visible</span>'}${fitTag(s, r)}` },
+    ...shown.map((n) => figureCell(value(s, n))),
   ]);
   const countsRow = `<p class="note">Graded cases per slice: ${shown.map((n) => `${esc(n)} ${esc(fmtInt(count(n)))}`).join(' · ')}.${hidden.length ? ` Slices without a ${esc(metric)} (no gold tool, e.g. no-tool or skill-only cases): ${hidden.map(esc).join(', ')}.` : ''}</p>`;
   const intro = `${esc(metric)} of each strategy on each slice of the cases (a case may sit in several). Profiles without a search show <em>visible</em> instead.`;
@@ -435,6 +492,7 @@ function tokensSection(r: Results, all: readonly StrategyView[]): string {
   } else parts.push(`<h3>Tool block by tool count</h3>\n${absent()}`);
   const profiles = all.filter((s) => s.profile);
   if (profiles.length) {
+    const anyFit = profiles.some((s) => contextFit(s, r) !== undefined);
     const columns: Column[] = [
       { label: 'profile' },
       { label: 'search', title: 'how a search result reaches the model (limit)' },
@@ -446,11 +504,14 @@ function tokensSection(r: Results, all: readonly StrategyView[]): string {
       { label: 'visible / 1k tokens', num: true },
       { label: '12 turns uncached', num: true },
       { label: '12 turns cached', num: true },
+      ...(anyFit ? [{ label: 'fits context', title: 'share of the tool-labelled cases whose prompt (before search + the search) fits the context window', num: true }, { label: 'context window', title: 'tokens', num: true }, { label: 'overflow cases', title: 'tool-labelled cases whose prompt does not fit', num: true, lowFirst: true }] : []),
     ];
     const body = profiles.map((s) => {
       const p = s.profile!;
+      const fit = contextFit(s, r);
+      const mark = fitMark(fit);
       return [
-        text(s.name),
+        { html: `${esc(s.name)}${mark ? ` <span class="tag fit">${esc(mark)}</span>` : ''}` },
         text(p.exposure.search ? `${p.exposure.form}, ${p.exposure.searchLimit}` : 'none'),
         numCell(p.exposure.unrestricted.eagerTools, fmtInt),
         numCell(p.tokens.beforeSearch, fmtInt),
@@ -460,6 +521,7 @@ function tokensSection(r: Results, all: readonly StrategyView[]): string {
         numCell(p.tokens.visiblePer1kTokens),
         numCell(p.tokens.session12Uncached, fmtInt),
         numCell(p.tokens.session12Cached, fmtInt),
+        ...(anyFit ? [{ ...numCell(fit?.share, fmtPct), ...(fit && fit.share < 1 ? { title: fitNote(fit)! } : {}) }, numCell(fit?.window, fmtInt), numCell(fit?.overflowCases, fmtInt)] : []),
       ];
     });
     parts.push(`<h3>What each profile puts in front of the model</h3>\n${table(columns, body, { sortable: true, id: 'profiles-table' })}`);
@@ -559,6 +621,10 @@ code { background: #f3f4f6; border-radius: 3px; padding: 0 3px; overflow-wrap: a
 .absent { color: #6b7078; font-style: italic; }
 .note, .more, .none { color: #5d636b; font-size: 14px; }
 .tag { display: inline-block; background: #eef2f7; color: #2f4b6b; border-radius: 3px; font-size: 12px; padding: 0 5px; margin: 1px 0; }
+.tag.fit { background: #fbeaea; color: #8a1f1f; }
+.na { color: #6b7078; font-style: italic; }
+p.definition, p.fit { max-width: 75em; }
+.intro a { color: #2b5d91; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 20px; margin: 8px 0; font-size: 15px; }
 dl.facts dt { color: #4a4f57; font-weight: 600; }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -677,13 +743,18 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
   const charts = chartsSection(specs);
   const title = opts.title ?? `Backpack report — ${r.dataset.name}`;
   const best = bestStrategy(all, metric);
+  const unfit = all.filter((s) => !mayBeBest(s));
+  const notConsidered = unfit.length ? ` Not considered for best: ${unfit.map((s) => `${esc(s.name)} (${esc(fitNote(contextFit(s, r))!)})`).join(', ')}.` : '';
   const lead = best
-    ? `Best ${best.metric === metric ? 'ranking ' : ''}strategy: <strong>${esc(best.s.name)}</strong>, ${esc(best.metric)} ${esc(fmtRate(overall(best.s, best.metric)))}.`
-    : 'No strategy in this run.';
+    ? `Best ${best.metric === metric ? 'ranking ' : ''}strategy: <strong>${esc(best.s.name)}</strong>, ${esc(best.metric)} ${esc(fmtRate(overall(best.s, best.metric)))}.${notConsidered}`
+    : all.length
+      ? `No strategy can be named best: none has a figure that applies.${notConsidered}`
+      : 'No strategy in this run.';
   const sections: Array<[string, string, string]> = [
     ['provenance', 'Provenance', provenance(r)],
     ['overview', 'Overview', overviewTable(r, all)],
     ['charts', 'Charts', charts.html],
+    ['floors', 'Floors', floorsSection(r, all)],
     ['slices', 'Slices', slicesTable(r, all)],
     ['namespaces', 'Namespaces', namespacesTable(r, all)],
     ['never-surfaced', 'Never surfaced', neverSurfacedSection(all)],

@@ -19,6 +19,7 @@ interface TestCase {
   name: string;
   failure?: Failure[];
   error?: Failure[];
+  skipped?: Array<{ message: string }>;
   'system-out'?: string[];
 }
 interface Suite {
@@ -31,12 +32,12 @@ interface Suite {
   testcase?: TestCase[];
 }
 interface Doc {
-  testsuites: { name: string; tests: string; failures: string; errors: string; testsuite?: Suite[] };
+  testsuites: { name: string; tests: string; failures: string; errors: string; skipped: string; testsuite?: Suite[] };
 }
 
-const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'property', 'properties', 'system-out']);
+const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped', 'property', 'properties', 'system-out']);
 // htmlEntities: this parser decodes numeric character references (&#10;) only with it.
-const parser = new XMLParser({ htmlEntities: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: false, isArray: (name) => ARRAYS.has(name) });
+const parser = new XMLParser({ htmlEntities: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: false, isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(name) });
 
 /** Parse a JUnit document, after checking it is well-formed and that every count matches its testcases. */
 function parse(xml: string): Doc {
@@ -48,15 +49,18 @@ function parse(xml: string): Doc {
   let tests = 0;
   let failures = 0;
   let errors = 0;
+  let skipped = 0;
   for (const s of root.testsuite ?? []) {
     const cases = s.testcase ?? [];
     const f = cases.filter((c) => c.failure).length;
     const e = cases.filter((c) => c.error).length;
-    expect(cases.every((c) => !(c.failure && c.error))).toBe(true);
+    const k = cases.filter((c) => c.skipped).length;
+    expect(cases.every((c) => [c.failure, c.error, c.skipped].filter(Boolean).length <= 1)).toBe(true);
     expect(Number(s.tests)).toBe(cases.length);
     expect(Number(s.failures)).toBe(f);
     expect(Number(s.errors)).toBe(e);
-    expect(s.skipped).toBe('0');
+    expect(Number(s.skipped)).toBe(k);
+    skipped += k;
     tests += cases.length;
     failures += f;
     errors += e;
@@ -64,6 +68,7 @@ function parse(xml: string): Doc {
   expect(Number(root.tests)).toBe(tests);
   expect(Number(root.failures)).toBe(failures);
   expect(Number(root.errors)).toBe(errors);
+  expect(Number(root.skipped)).toBe(skipped);
   return doc;
 }
 
@@ -130,7 +135,8 @@ describe('junitXml with the default checks', () => {
     const r5 = bm25.testcase!.find((c) => c.name === 'recall@5')!;
     expect(r5['system-out']![0]).toContain(`recall@5 = ${Number(m['recall@5']!.toPrecision(12))}`);
     // a profile without search has no ranking metrics: no testcase for them (not an error)
-    expect(suite(doc, 'static').testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'visible', 'noToolFalsePositiveRate']);
+    expect(suite(doc, 'static').testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'fitsContext', 'visible', 'noToolFalsePositiveRate']);
+    expect(doc.testsuites.skipped).toBe('0'); // every profile fits the context window, and the cases have no-tool cases
     expect(props(suite(doc, 'static')).visible).toBe('1');
     expect(suite(doc, 'deferred').testcase!.map((c) => c.name)).toContain('visible');
     expect(defaultChecks(tiny)[0]).toEqual({ metric: 'scopeLeakCount', max: 0 });
@@ -175,15 +181,19 @@ describe('junitXml with checks', () => {
 
   it('checks every strategy when none is named; passing checks have no failure', () => {
     const doc = parse(junitXml(tiny, [{ metric: 'recall@5', min: 0.5 }, { metric: 'noToolFalsePositiveRate', max: 0.5 }]));
-    // bm25 and deferred: recall@5 passes, no-tool FP fails; static: no recall@5 → error, no-tool FP 0 passes
+    // bm25 and deferred: recall@5 passes, no-tool FP fails; static: no recall@5 → error, no-tool FP 1 (every tool is eager) fails
+    expect(tiny.profiles!.static!.metrics.overall.noToolFalsePositiveRate).toBe(1);
     expect(doc.testsuites.tests).toBe('6');
-    expect(doc.testsuites.failures).toBe('2');
+    expect(doc.testsuites.failures).toBe('3');
     expect(doc.testsuites.errors).toBe('1');
     const st = suite(doc, 'static').testcase!;
     expect(st[0]!.error![0]!.message).toBe('metric recall@5 is missing for static');
     expect(st[0]!.error![0]!.type).toBe('missing-metric');
-    expect(st[1]!.failure).toBeUndefined();
+    expect(st[1]!.failure![0]!.message).toBe('noToolFalsePositiveRate = 1, expected ≤ 0.5 (delta +0.5)');
     expect(st[1]!.error).toBeUndefined();
+    const bm = suite(doc, 'bm25').testcase!;
+    expect(bm[0]!.failure).toBeUndefined();
+    expect(bm[0]!.error).toBeUndefined();
   });
 
   it('expected ± tolerance, and several bounds', () => {

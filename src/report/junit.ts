@@ -12,6 +12,27 @@
  * metric the strategy has is a passing testcase with its value in the suite's `<properties>` and
  * the testcase's `<system-out>`.
  *
+ * Figures that do not apply (see `figure` in view.ts) never make a passing testcase, since a pass
+ * would read as a check of a number that means nothing:
+ * - a no-tool figure (`noToolFalsePositiveRate`, `searchNoToolFalsePositiveRate`) when the scored
+ *   cases have no no-tool case: `<skipped message="not applicable: the scored cases have no no-tool
+ *   case"/>`, with or without bounds (nothing is wrong with the strategy; the data cannot say);
+ * - a quality figure of a profile whose prompt fits the context window in no case
+ *   (`tokens.fitsContext` 0): reported (no bounds) → `<skipped message="not applicable: does not
+ *   fit the 200,000-token context window"/>`; checked with bounds → `<failure
+ *   type="context-window">`, because the profile cannot deliver the figure asked of it;
+ * - a reported figure that is null: `<skipped message="not applicable: no value"/>` (with bounds it
+ *   stays an `<error>`, as before: the check cannot be evaluated).
+ * With the default checks each profile whose results carry `tokens.fitsContext` also gets a
+ * `fitsContext` testcase: passing when every prompt fits, otherwise `<skipped>` with the reason
+ * ("does not fit the 200,000-token context window", "fits 80% of cases in the …"). Skipped, not
+ * failed: this file's default checks gate only what must never happen (scope leaks), and an eager
+ * baseline profile (`static`, `deepseek`) overflowing a large catalog is an expected finding that
+ * should show in the CI's test view without turning every run red; a regression of a profile you
+ * ship (its `visible` drops when its prompts stop fitting) is what `backpack gate` fails on. The
+ * figures of a profile that fits only some cases are still reported, their `<system-out>` saying
+ * how many cases fit. Suites and the root carry `skipped` counts.
+ *
  * Everything is XML-escaped (strategy, dataset and slice names are untrusted). Deterministic: the
  * only date is the run's `timings.startedAt`.
  */
@@ -19,7 +40,7 @@ import type { Results } from '../eval/results.ts';
 import { parseMetricId } from '../metrics/ids.ts';
 import { escapeXml } from './escape.ts';
 import { headlineMetrics } from './markdown.ts';
-import { strategies, type StrategyView } from './view.ts';
+import { contextFit, figure, fitNote, fitsNowhere, NO_NO_TOOL_CASE, strategies, type StrategyView } from './view.ts';
 
 export interface Check {
   /** Strategy (retriever or profile) name; every strategy when absent. */
@@ -43,12 +64,15 @@ export interface CheckOutcome {
   strategy: string;
   metric: string;
   actual?: number;
-  status: 'pass' | 'failure' | 'error';
+  status: 'pass' | 'failure' | 'error' | 'skipped';
   /** Failures: each bound missed, with its delta (actual − bound). */
   misses: Array<{ bound: string; value: number; delta: number }>;
+  /** Failures, errors and skips: what happened; passes: an extra note for `<system-out>`. */
   message?: string;
   /** Errors: what could not be evaluated. */
   errorType?: 'missing-strategy' | 'bad-metric' | 'missing-metric';
+  /** Failures: `threshold` (a bound missed) or `context-window` (the figure does not apply: the profile's prompt fits in no case). */
+  failureType?: 'threshold' | 'context-window';
 }
 
 /** The checks used when none are given: scope leaks must be 0 (a gate), the other headline metrics are reported (always pass). */
@@ -84,21 +108,42 @@ export function evaluateCheck(s: StrategyView | undefined, strategyName: string,
   } catch (e) {
     return { ...base, status: 'error', errorType: 'bad-metric', message: (e as Error).message };
   }
+  const bounded = c.min !== undefined || c.max !== undefined || c.expected !== undefined;
+  const fig = figure(s, c.metric);
+  if (fig.reason === NO_NO_TOOL_CASE) return { ...base, status: 'skipped', message: `not applicable: ${fig.reason}` };
   const actual: unknown = s.results.metrics?.overall?.[c.metric];
   if (actual === undefined) return { ...base, status: 'error', errorType: 'missing-metric', message: `metric ${c.metric} is missing for ${strategyName}` };
-  if (typeof actual !== 'number' || !Number.isFinite(actual)) return { ...base, status: 'error', errorType: 'missing-metric', message: `metric ${c.metric} of ${strategyName} is not a number (${String(actual)})` };
+  if (typeof actual !== 'number' || !Number.isFinite(actual)) {
+    if (!bounded) return { ...base, status: 'skipped', message: 'not applicable: no value' };
+    return { ...base, status: 'error', errorType: 'missing-metric', message: `metric ${c.metric} of ${strategyName} is not a number (${String(actual)})` };
+  }
+  if (fig.value === undefined) {
+    if (!bounded) return { ...base, status: 'skipped', message: `not applicable: ${fig.reason}` };
+    return { ...base, status: 'failure', failureType: 'context-window', message: `${c.metric} of ${strategyName} does not apply: the profile ${fig.reason} (expected ${expectation(c)})` };
+  }
   const tol = c.tolerance ?? 0;
   const eps = (v: number): number => tol + 1e-12 * Math.max(1, Math.abs(v));
   const misses: CheckOutcome['misses'] = [];
   if (c.min !== undefined && actual < c.min - eps(c.min)) misses.push({ bound: `≥ ${num(c.min)}`, value: c.min, delta: actual - c.min });
   if (c.max !== undefined && actual > c.max + eps(c.max)) misses.push({ bound: `≤ ${num(c.max)}`, value: c.max, delta: actual - c.max });
   if (c.expected !== undefined && Math.abs(actual - c.expected) > eps(c.expected)) misses.push({ bound: `= ${num(c.expected)}${tol ? ` ± ${num(tol)}` : ''}`, value: c.expected, delta: actual - c.expected });
-  if (!misses.length) return { ...base, actual, status: 'pass' };
-  const message = `${c.metric} = ${num(actual)}, expected ${misses.map((m) => `${m.bound} (delta ${signed(m.delta)})`).join(' and ')}`;
-  return { ...base, actual, status: 'failure', misses, message };
+  const partial = fitNote(contextFit(s));
+  if (!misses.length) return { ...base, actual, status: 'pass', ...(partial ? { message: `the profile ${partial}` } : {}) };
+  const message = `${c.metric} = ${num(actual)}, expected ${misses.map((m) => `${m.bound} (delta ${signed(m.delta)})`).join(' and ')}${partial ? `; the profile ${partial}` : ''}`;
+  return { ...base, actual, status: 'failure', failureType: 'threshold', misses, message };
 }
 
-function expectation(c: Check): string {
+/** The `fitsContext` testcase of a profile whose results say how many of its prompts fit the context window (undefined otherwise). */
+export function contextFitOutcome(s: StrategyView): CheckOutcome | undefined {
+  const fit = contextFit(s);
+  if (!fit) return undefined;
+  const base = { strategy: s.name, metric: 'fitsContext', misses: [], actual: fit.share };
+  const overflow = fit.overflowCases !== undefined ? `; ${num(fit.overflowCases)} tool-labelled cases overflow` : '';
+  if (fit.share >= 1) return { ...base, status: 'pass', message: `every prompt fits the ${Math.round(fit.window).toLocaleString('en-US')}-token context window` };
+  return { ...base, status: 'skipped', message: `${fitNote(fit)!} (fitsContext ${num(fit.share)}${overflow})${fitsNowhere(s) ? '; its quality figures do not apply' : ''}` };
+}
+
+function expectation(c: Pick<Check, 'min' | 'max' | 'expected' | 'tolerance'>): string {
   const parts: string[] = [];
   if (c.min !== undefined) parts.push(`≥ ${num(c.min)}`);
   if (c.max !== undefined) parts.push(`≤ ${num(c.max)}`);
@@ -125,7 +170,8 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
     const targets = c.strategy === undefined ? list.map((s) => s.name) : [c.strategy];
     for (const name of targets) {
       const s = byName.get(name);
-      if (c.optional && s && s.results.metrics?.overall?.[c.metric] === undefined) continue;
+      // An optional figure the strategy lacks makes no testcase, unless it is a no-tool figure the data cannot give (skipped, saying so).
+      if (c.optional && s && s.results.metrics?.overall?.[c.metric] === undefined && figure(s, c.metric).reason !== NO_NO_TOOL_CASE) continue;
       let suite = suiteOf.get(name);
       if (!suite) {
         suite = { name, kind: 'missing', cases: [] };
@@ -135,15 +181,25 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       suite.cases.push({ check: c, outcome: evaluateCheck(s, name, c) });
     }
   }
+  // Default checks: each profile's context fit, after its scope-leak gate.
+  if (!checks) {
+    for (const s of list) {
+      const outcome = contextFitOutcome(s);
+      const suite = suiteOf.get(s.name);
+      if (!outcome || !suite) continue;
+      const at = suite.cases.findIndex((x) => x.check.metric === 'scopeLeakCount') + 1;
+      suite.cases.splice(at, 0, { check: { metric: 'fitsContext' }, outcome });
+    }
+  }
 
   const dataset = String(r.dataset?.name ?? 'results');
   const count = (cs: Suite['cases'], st: CheckOutcome['status']): number => cs.filter((x) => x.outcome.status === st).length;
   const all = suites.flatMap((s) => s.cases);
   const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.exec(String(r.timings?.startedAt ?? ''))?.[0];
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="backpack" tests="${all.length}" failures="${count(all, 'failure')}" errors="${count(all, 'error')}">`);
+  out.push(`<testsuites name="backpack" tests="${all.length}" failures="${count(all, 'failure')}" errors="${count(all, 'error')}" skipped="${count(all, 'skipped')}">`);
   for (const suite of suites) {
-    out.push(`  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, 'failure')}" errors="${count(suite.cases, 'error')}" skipped="0"${at ? ` timestamp="${at}"` : ''}>`);
+    out.push(`  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, 'failure')}" errors="${count(suite.cases, 'error')}" skipped="${count(suite.cases, 'skipped')}"${at ? ` timestamp="${at}"` : ''}>`);
     const props: Array<[string, string]> = [
       ['kind', suite.kind],
       ['dataset', dataset],
@@ -152,8 +208,10 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       ['gitSha', String(r.backpack?.gitSha ?? '')],
     ];
     const seen = new Set<string>();
+    const fit = byName.get(suite.name) ? contextFit(byName.get(suite.name)!) : undefined;
+    if (fit) props.push(['contextWindow', num(fit.window)]);
     for (const { outcome } of suite.cases) {
-      if (outcome.actual === undefined || seen.has(outcome.metric)) continue;
+      if (outcome.actual === undefined || (outcome.status === 'skipped' && outcome.metric !== 'fitsContext') || seen.has(outcome.metric)) continue;
       seen.add(outcome.metric);
       props.push([outcome.metric, num(outcome.actual)]);
     }
@@ -164,7 +222,13 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       const open = `    <testcase classname="${attr(`${dataset}.${suite.name}`)}" name="${attr(check.metric)}">`;
       const expected = expectation(check);
       if (outcome.status === 'pass') {
-        out.push(`${open}<system-out>${text(`${check.metric} = ${num(outcome.actual!)} (${expected})`)}</system-out></testcase>`);
+        out.push(`${open}<system-out>${text(`${check.metric} = ${num(outcome.actual!)} (${expected})${outcome.message ? `: ${outcome.message}` : ''}`)}</system-out></testcase>`);
+      } else if (outcome.status === 'skipped') {
+        out.push(`${open}<skipped message="${attr(outcome.message!)}"/></testcase>`);
+      } else if (outcome.status === 'failure' && outcome.failureType === 'context-window') {
+        out.push(open);
+        out.push(`      <failure message="${attr(outcome.message!)}" type="context-window">${text(`expected: ${expected}\nactual: not applicable`)}</failure>`);
+        out.push('    </testcase>');
       } else if (outcome.status === 'failure') {
         const body = [`expected: ${outcome.misses.map((m) => m.bound).join(' and ')}`, `actual: ${num(outcome.actual!)}`, `delta: ${outcome.misses.map((m) => signed(m.delta)).join(', ')}`].join('\n');
         out.push(open);

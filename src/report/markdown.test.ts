@@ -134,12 +134,12 @@ describe('markdownSummary on a real run', () => {
     expect(markdownSummary(structuredClone(fixed))).toBe(a);
   });
 
-  it('has one row per strategy with the headline metrics, – where a strategy has none', () => {
+  it('has one row per strategy with the headline metrics, n/a where a strategy has none', () => {
     const md = markdownSummary(tiny);
     expectWellFormed(md);
-    expect(headlineMetrics(tiny)).toEqual(['top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'noToolFalsePositiveRate', 'scopeLeakCount']);
+    expect(headlineMetrics(tiny)).toEqual(['top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate', 'scopeLeakCount']);
     const header = headerOf(md, 'strategy');
-    expect(header).toEqual(['strategy', 'kind', 'top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'no-tool FP rate', 'scope leaks', 'gold never surfaced (top 10)']);
+    expect(header).toEqual(['strategy', 'kind', 'top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'no-tool FP rate', 'search no-tool FP rate', 'scope leaks', 'gold never surfaced (top 10)']);
     const plain = (c: string) => c.replace(/\*\*/g, '');
     for (const name of ['bm25', 'static', 'deferred']) {
       const r = rowOf(md, name);
@@ -147,13 +147,13 @@ describe('markdownSummary on a real run', () => {
       for (const [i, metric] of header.entries()) {
         if (i < 2 || i >= header.length - 2) continue;
         const id = headlineMetrics(tiny)[i - 2]!;
-        expect(plain(r[i]!), `${name} ${metric}`).toBe(m[id] === undefined ? '–' : m[id]!.toFixed(3));
+        expect(plain(r[i]!), `${name} ${metric}`).toBe(m[id] === undefined ? 'n/a' : m[id]!.toFixed(3));
       }
       expect(r[header.length - 2]).toBe('0');
     }
     expect(rowOf(md, 'bm25')[1]).toBe('retriever');
     expect(rowOf(md, 'static')[1]).toBe('profile, no search');
-    expect(rowOf(md, 'static')[2]).toBe('–'); // no top1 without a search
+    expect(rowOf(md, 'static')[2]).toBe('n/a'); // no top1 without a search
     expect(rowOf(md, 'bm25')[header.length - 1]).toBe(String(tiny.retrievers.bm25!.neverSurfaced.gold.length));
     expect(rowOf(md, 'static')[header.length - 1]).toBe('–');
   });
@@ -167,11 +167,12 @@ describe('markdownSummary on a real run', () => {
 
   it('shows the profiles token figures', () => {
     const md = markdownSummary(tiny);
-    expect(headerOf(md, 'profile')).toEqual(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached']);
+    expect(headerOf(md, 'profile')).toEqual(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', 'context fit', 'context window']);
     for (const name of ['static', 'deferred']) {
       const t = tiny.profiles![name]!.tokens;
       const r = rows(tables(md).find((x) => x[0]!.startsWith('| profile '))!).find((x) => x[0] === name)!;
-      expect(r).toEqual([name, formatInt(t.beforeSearch), name === 'static' ? '–' : formatInt(t.perSearch), formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached)]);
+      expect(t.fitsContext).toBe(1);
+      expect(r).toEqual([name, formatInt(t.beforeSearch), name === 'static' ? '–' : formatInt(t.perSearch), formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached), 'fits', '200,000']);
     }
     expect(formatInt(1234567.4)).toBe('1,234,567');
     expect(formatInt(undefined)).toBe('–');
@@ -199,8 +200,10 @@ describe('markdownSummary on a real run', () => {
     many.profiles = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`${i % 2 ? 'static' : 'deferred'}-${i}`, i % 2 ? tiny.profiles!.static! : tiny.profiles!.deferred!]));
     const md = markdownSummary(many, { reportPath: 'reports/tiny-5/report/index.html' });
     expectWellFormed(md);
-    expect(md.split('\n').length).toBeLessThan(60);
+    // two tables of one row per strategy (the overview, the floors), the profiles' tokens, and little else
     expect(rows(tables(md)[0]!).length).toBe(21);
+    expect(rows(tables(md).find((t) => t[0]!.startsWith('| strategy | floor |'))!).length).toBe(21);
+    expect(md.split('\n').length).toBeLessThan(90);
 
     const top = markdownSummary(many, { top: 3 });
     expectWellFormed(top);

@@ -7,11 +7,36 @@
  * goes through {@link escapeMarkdown}. Deterministic: the date is the run's `timings.startedAt`,
  * strategies keep their run order, ties break by that order. Sections the run did not produce are
  * left out.
+ *
+ * The overview bolds the best value of each column and the summary names a best strategy (its
+ * worst slices); only figures that apply can be either (`figure` in view.ts): one that does not
+ * (absent, null, a no-tool figure without no-tool cases, any quality figure of a profile whose
+ * prompt fits the context window in no case) is written "n/a", and a profile that fits only some
+ * cases is marked ("fits 80% of cases") and never bolded nor named best.
  */
 import type { Results } from '../eval/results.ts';
-import { METRICS, parseMetricId } from '../metrics/ids.ts';
 import { escapeMarkdown } from './escape.ts';
-import { headline, overall, strategies, type StrategyView } from './view.ts';
+import {
+  bestStrategy,
+  bestValue,
+  contextFit,
+  curveOf,
+  figure,
+  fitMark,
+  fitNote,
+  floorNumber,
+  floorOf,
+  floorText,
+  FP_RATES,
+  headline,
+  mayBeBest,
+  metricLabel,
+  NO_TOOL_DEFINITION,
+  overall,
+  recallAtRatesOf,
+  strategies,
+  type StrategyView,
+} from './view.ts';
 
 export interface MarkdownOptions {
   /** Where the full report is: a link when it is an http(s) URL, else shown as text. */
@@ -31,7 +56,8 @@ const DASH = '–';
 /**
  * The headline metrics of a run, in column order: top1, recall@1/5/10 (those the ks have, and the
  * headline recall if it is none of them), mrr@10, visible (when profiles ran),
- * noToolFalsePositiveRate, scopeLeakCount. The JUnit report checks the same ones.
+ * noToolFalsePositiveRate, searchNoToolFalsePositiveRate (when profiles ran), scopeLeakCount.
+ * The JUnit report checks the same ones.
  */
 export function headlineMetrics(r: Results): string[] {
   const ks = r.config.ks ?? [];
@@ -39,19 +65,11 @@ export function headlineMetrics(r: Results): string[] {
   const main = ks.length ? headline(r) : undefined;
   if (main && !recalls.includes(main)) recalls.push(main);
   recalls.sort((a, b) => Number(a.split('@')[1]) - Number(b.split('@')[1]));
-  return ['top1', ...recalls, 'mrr@10', ...(r.profiles && Object.keys(r.profiles).length ? ['visible'] : []), 'noToolFalsePositiveRate', 'scopeLeakCount'];
+  const profiles = Boolean(r.profiles && Object.keys(r.profiles).length);
+  return ['top1', ...recalls, 'mrr@10', ...(profiles ? ['visible'] : []), 'noToolFalsePositiveRate', ...(profiles ? ['searchNoToolFalsePositiveRate'] : []), 'scopeLeakCount'];
 }
 
-/** Whether higher is better for a metric id (true for unknown ids). */
-function higherIsBetter(metric: string): boolean {
-  try {
-    return METRICS[parseMetricId(metric).kind].higherIsBetter !== false;
-  } catch {
-    return true;
-  }
-}
-
-const LABELS: Record<string, string> = { noToolFalsePositiveRate: 'no-tool FP rate', scopeLeakCount: 'scope leaks' };
+const NA = 'n/a';
 
 function isNum(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
@@ -78,19 +96,15 @@ function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>
   return [row(header), row(sep), ...rows.map(row)];
 }
 
-/** A value a strategy is ranked by: its headline recall if it ranks, else `visible`. */
+/** A value a strategy is ranked by: its headline recall if it ranks, else `visible` (−∞ when it does not apply). */
 function score(r: Results, s: StrategyView): number {
-  const v = s.ranks ? overall(s, headline(r)) : overall(s, 'visible');
+  const v = figure(s, s.ranks ? headline(r) : 'visible').value;
   return isNum(v) ? v : -Infinity;
 }
 
-/** The strategy whose headline metric is highest (ranking strategies first; run order breaks ties). */
+/** The strategy whose headline metric is highest (ranking strategies first; run order breaks ties; never a profile that does not fit the context window). */
 function best(r: Results, list: readonly StrategyView[]): StrategyView | undefined {
-  const ranking = list.filter((s) => s.ranks && isNum(overall(s, headline(r))));
-  const pool = ranking.length ? ranking : list.filter((s) => isNum(overall(s, 'visible')));
-  let top: StrategyView | undefined;
-  for (const s of pool) if (!top || score(r, s) > score(r, top)) top = s;
-  return top;
+  return bestStrategy(list, headline(r))?.s;
 }
 
 function provenance(r: Results): string[] {
@@ -117,38 +131,64 @@ function code(s: string): string {
 
 function overview(r: Results, shown: readonly StrategyView[]): string[] {
   const metrics = headlineMetrics(r).filter((m) => m === 'scopeLeakCount' || shown.some((s) => isNum(overall(s, m))));
-  const bestOf = new Map<string, number>();
-  for (const m of metrics) {
-    if (m === 'scopeLeakCount') continue;
-    const values = shown.map((s) => overall(s, m)).filter(isNum);
-    if (values.length < 2 || values.every((v) => v === values[0])) continue;
-    bestOf.set(m, higherIsBetter(m) ? Math.max(...values) : Math.min(...values));
-  }
+  const bestOf = new Map(metrics.map((m) => [m, bestValue(shown, m)]));
   const nsK = shown.find((s) => s.ranks)?.results.neverSurfaced?.k;
-  const header = ['strategy', 'kind', ...metrics.map((m) => LABELS[m] ?? m), `gold never surfaced${isNum(nsK) ? ` (top ${nsK})` : ''}`];
+  const header = ['strategy', 'kind', ...metrics.map(metricLabel), `gold never surfaced${isNum(nsK) ? ` (top ${nsK})` : ''}`];
   const rows = shown.map((s) => {
     const cells = metrics.map((m) => {
       const v = overall(s, m);
-      if (m === 'scopeLeakCount') return !isNum(v) ? DASH : v === 0 ? '0' : `**${formatInt(v)}** ⚠`;
-      const text = rate(v);
-      return isNum(v) && bestOf.get(m) === v ? `**${text}**` : text;
+      if (m === 'scopeLeakCount') return !isNum(v) ? NA : v === 0 ? '0' : `**${formatInt(v)}** ⚠`;
+      const f = figure(s, m);
+      if (f.value === undefined) return NA;
+      const text = rate(f.value);
+      return mayBeBest(s) && bestOf.get(m) === f.value ? `**${text}**` : text;
     });
-    const kind = s.kind === 'retriever' ? 'retriever' : s.ranks ? 'profile' : 'profile, no search';
+    const mark = fitMark(contextFit(s, r));
+    const kind = `${s.kind === 'retriever' ? 'retriever' : s.ranks ? 'profile' : 'profile, no search'}${mark ? ` ⚠ ${mark}` : ''}`;
     const never = s.ranks && s.results.neverSurfaced ? formatInt(s.results.neverSurfaced.gold?.length ?? 0) : DASH;
     return [escapeMarkdown(s.name), kind, ...cells, never];
   });
-  return table(header, rows, ['l', 'l', ...metrics.map(() => 'r' as const), 'r']);
+  const notes: string[] = [];
+  const unfit = shown.filter((s) => !mayBeBest(s));
+  if (unfit.length) notes.push(`_⚠ Context window: ${unfit.map((s) => `${escapeMarkdown(s.name)} ${fitNote(contextFit(s, r))!}`).join('; ')}. Never bolded nor named best; ${unfit.some((s) => contextFit(s, r)?.share === 0) ? 'a profile that fits no case has n/a for its quality figures; ' : ''}its token figures are below._`);
+  if (metrics.some((m) => m === 'noToolFalsePositiveRate' || m === 'searchNoToolFalsePositiveRate')) notes.push(`_${NO_TOOL_DEFINITION}_`);
+  return [...table(header, rows, ['l', 'l', ...metrics.map(() => 'r' as const), 'r']), ...notes.flatMap((n) => ['', n])];
 }
 
 function profileTokens(shown: readonly StrategyView[]): string[] {
   const profiles = shown.filter((s) => s.profile?.tokens);
   if (!profiles.length) return [];
+  const anyFit = profiles.some((s) => contextFit(s) !== undefined);
   const rows = profiles.map((s) => {
     const t = s.profile!.tokens;
-    return [escapeMarkdown(s.name), formatInt(t.beforeSearch), s.ranks ? formatInt(t.perSearch) : DASH, formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached)];
+    const fit = contextFit(s);
+    const fits = !fit ? DASH : fit.share >= 1 ? 'fits' : fitMark(fit)!;
+    return [escapeMarkdown(s.name), formatInt(t.beforeSearch), s.ranks ? formatInt(t.perSearch) : DASH, formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached), ...(anyFit ? [fits, formatInt(fit?.window)] : [])];
   });
   const counter = escapeMarkdown(String(profiles[0]!.profile!.tokens.counter ?? ''));
-  return ['', `### Profile tokens${counter ? ` (${counter})` : ''}`, '', ...table(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached'], rows)];
+  return ['', `### Profile tokens${counter ? ` (${counter})` : ''}`, '', ...table(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', ...(anyFit ? ['context fit', 'context window'] : [])], rows)];
+}
+
+/** recall@5 at no-tool FP rates 0.05 / 0.1 / 0.2 and the floor of each strategy (results written before them: nothing). */
+function floors(r: Results, shown: readonly StrategyView[]): string[] {
+  if (!shown.some((s) => recallAtRatesOf(s) !== undefined || curveOf(s) !== undefined || floorOf(r, s.name)?.kind === 'auto')) return [];
+  const rows = shown.map((s) => {
+    const rates = recallAtRatesOf(s);
+    const cells = FP_RATES.map((k) => {
+      const p = rates?.[k];
+      if (!p || figure(s, 'recall@5', { 'recall@5': p.recall5 }).value === undefined) return NA;
+      return `${rate(p.recall5)} (floor ${p.floor === null ? 'none' : floorNumber(p.floor)})`;
+    });
+    return [escapeMarkdown(s.name), escapeMarkdown(floorText(floorOf(r, s.name))), ...cells];
+  });
+  return [
+    '',
+    '### Floors and no-tool false positives',
+    '',
+    ...table(['strategy', 'floor', ...FP_RATES.map((k) => `recall@5 at FP ≤ ${k}`)], rows, ['l', 'l', 'r', 'r', 'r']),
+    '',
+    '_recall@5 each strategy keeps with the lowest floor that shows a tool on at most 5%, 10% or 20% of the no-tool requests, read off its operating curve: pick a strategy and floor together. n/a: no floor reaches that rate, or the strategy has no curve._',
+  ];
 }
 
 function worstSlices(r: Results, s: StrategyView): string[] {
@@ -186,7 +226,7 @@ export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string 
   const all = strategies(r);
   let shown = all;
   if (opts.top !== undefined && opts.top >= 0 && opts.top < all.length) {
-    const order = all.map((s, i) => ({ s, i })).sort((a, b) => Number(b.s.ranks) - Number(a.s.ranks) || score(r, b.s) - score(r, a.s) || a.i - b.i);
+    const order = all.map((s, i) => ({ s, i })).sort((a, b) => Number(mayBeBest(b.s)) - Number(mayBeBest(a.s)) || Number(b.s.ranks) - Number(a.s.ranks) || score(r, b.s) - score(r, a.s) || a.i - b.i);
     const keep = new Set(order.slice(0, Math.floor(opts.top)).map((x) => x.s));
     shown = all.filter((s) => keep.has(s));
   }
@@ -196,7 +236,7 @@ export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string 
   } else {
     lines.push('', ...overview(r, shown));
     if (shown.length < all.length) lines.push('', `_${all.length - shown.length} more strategies in the full report._`);
-    lines.push(...profileTokens(shown));
+    lines.push(...profileTokens(shown), ...floors(r, shown));
     const b = best(r, shown);
     if (b) lines.push(...worstSlices(r, b), ...neverSurfaced(b));
   }

@@ -5,6 +5,7 @@
  * report of one retriever and a report of twenty go through the same code.
  */
 import type { ProfileResults, Results, RetrieverResults } from '../eval/results.ts';
+import { isMetricKind, METRICS, parseMetricId, type MetricIdKind } from '../metrics/ids.ts';
 
 export interface StrategyView {
   name: string;
@@ -38,4 +39,272 @@ export function sliceNames(r: Results): string[] {
 export function headline(r: Results): string {
   const ks = r.config.ks.filter((k) => k <= 5);
   return `recall@${ks.length ? ks[ks.length - 1] : r.config.ks[0]}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metric labels and directions (from the one METRICS table)
+
+/** Short column labels of the ids whose name is long; every other id is its own label. */
+const SHORT_LABELS: Partial<Record<MetricIdKind, string>> = {
+  noToolFalsePositiveRate: 'no-tool FP rate',
+  searchNoToolFalsePositiveRate: 'search no-tool FP rate',
+  scopeLeakCount: 'scope leaks',
+};
+
+/** A metric id as a column label. */
+export function metricLabel(metric: string): string {
+  return (isMetricKind(metric) ? SHORT_LABELS[metric] : undefined) ?? metric;
+}
+
+/** Whether higher is better for a metric id, from {@link METRICS} (true for ids that do not parse; null for counts). */
+export function higherIsBetter(metric: string): boolean | null {
+  try {
+    return METRICS[parseMetricId(metric).kind].higherIsBetter;
+  } catch {
+    return true;
+  }
+}
+
+/** Kinds of a no-tool figure: defined only when the scored cases have a no-tool case. */
+const NO_TOOL_KINDS = new Set<string>(['noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate']);
+
+/**
+ * What the no-tool figures mean, in plain words (no markup, no Markdown punctuation), for the HTML
+ * caption and the Markdown footnote.
+ */
+export const NO_TOOL_DEFINITION =
+  'no-tool FP rate: share of the no-tool requests, the cases that need no tool, where any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search; for a retriever, any tool that passed the floor. A profile that lists tools eagerly therefore scores 1. search no-tool FP rate: the same counting only what a profile\u2019s search returned, for profiles with a search. Lower is better for both; n/a when the scored cases have no no-tool case.';
+
+// ---------------------------------------------------------------------------------------------
+// Context fit of a profile
+
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+export interface ContextFit {
+  /** Share 0..1 of the tool-labelled cases whose prompt fits the window. */
+  share: number;
+  /** The window, in tokens. */
+  window: number;
+  /** Tool-labelled cases whose prompt does not fit (absent when the results do not say). */
+  overflowCases?: number;
+}
+
+function finite(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+/** A profile's context fit, when its results carry `tokens.fitsContext` (results written before it: undefined). */
+export function contextFit(s: StrategyView, r?: Results): ContextFit | undefined {
+  const t = s.profile?.tokens as unknown as { fitsContext?: unknown; contextWindow?: unknown; overflowCases?: unknown } | undefined;
+  if (!t || !finite(t.fitsContext)) return undefined;
+  const window = finite(t.contextWindow) ? t.contextWindow : finite(r?.config?.contextWindow) ? r!.config.contextWindow! : DEFAULT_CONTEXT_WINDOW;
+  return { share: Math.min(1, Math.max(0, t.fitsContext)), window, ...(finite(t.overflowCases) ? { overflowCases: t.overflowCases } : {}) };
+}
+
+/** Whether a strategy's prompt fits the context window in every case (retrievers and older results: true). */
+export function fitsWindow(s: StrategyView): boolean {
+  const f = contextFit(s);
+  return !f || f.share >= 1;
+}
+
+/** Whether a profile's prompt fits the window in no case at all: its quality figures do not apply. */
+export function fitsNowhere(s: StrategyView): boolean {
+  const f = contextFit(s);
+  return f !== undefined && f.share <= 0;
+}
+
+function windowText(window: number): string {
+  return `${Math.round(window).toLocaleString('en-US')}-token context window`;
+}
+
+/** Whole percent, rounded down (so 99.6% is not shown as 100%), "<1" below one percent. */
+function percentDown(share: number): string {
+  const p = Math.floor(share * 100);
+  return p === 0 && share > 0 ? '<1' : String(p);
+}
+
+/** "does not fit the 200,000-token context window" / "fits 80% of cases in the 200,000-token context window" (undefined when it fits every case). */
+export function fitNote(fit: ContextFit | undefined): string | undefined {
+  if (!fit || fit.share >= 1) return undefined;
+  if (fit.share <= 0) return `does not fit the ${windowText(fit.window)}`;
+  return `fits ${percentDown(fit.share)}% of cases in the ${windowText(fit.window)}`;
+}
+
+/** A short mark for a table cell: "does not fit" / "fits 80% of cases" (undefined when it fits). */
+export function fitMark(fit: ContextFit | undefined): string | undefined {
+  if (!fit || fit.share >= 1) return undefined;
+  return fit.share <= 0 ? 'does not fit' : `fits ${percentDown(fit.share)}% of cases`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures that apply, and why the others do not
+
+/** Why a no-tool figure does not apply. */
+export const NO_NO_TOOL_CASE = 'the scored cases have no no-tool case';
+
+/** Kinds a profile without a search still has. */
+const PROFILE_KINDS = new Set<string>(['visible', 'noToolFalsePositiveRate', 'scopeLeakCount', 'cases', 'gradedCases', 'noToolCases', 'multiGoldCases']);
+
+export type Figure = { value: number; reason?: undefined } | { value?: undefined; reason: string; /** The number the table holds, when it holds one that does not apply. */ raw?: number };
+
+/**
+ * A figure of a strategy's metric table (the overall one by default), or why it does not apply:
+ * the key is absent (a profile without a search ranks nothing), null or not a number, a no-tool
+ * figure when the table counts no no-tool case, or a quality figure of a profile whose prompt fits
+ * the context window in no case. Only a figure with a `value` may be shown as a number, bolded or
+ * chosen as best; the others are shown as "n/a".
+ */
+export function figure(s: StrategyView, metric: string, table: Readonly<Record<string, number>> | undefined = s.results.metrics?.overall): Figure {
+  const raw: unknown = table?.[metric];
+  const kind = metric.split('@')[0]!;
+  if (raw === undefined && kind === 'searchNoToolFalsePositiveRate' && s.kind !== 'profile') return { reason: 'a figure of profiles only' };
+  if (raw === undefined && !s.ranks && !PROFILE_KINDS.has(kind)) return { reason: 'the profile offers no search' };
+  if (NO_TOOL_KINDS.has(kind) && table && table.noToolCases === 0) return { reason: NO_NO_TOOL_CASE };
+  if (raw === undefined) return { reason: 'not in the results' };
+  if (!finite(raw)) return { reason: 'no value' };
+  if (fitsNowhere(s) && isMetricKind(kind) && METRICS[kind].group === 'quality' && kind !== 'scopeLeakCount') return { reason: fitNote(contextFit(s))!, raw };
+  return { value: raw };
+}
+
+/** Whether a strategy may be named best or have a value bolded: it fits the context window in every case. */
+export function mayBeBest(s: StrategyView): boolean {
+  return fitsWindow(s);
+}
+
+/**
+ * The best value of a column among the strategies that may be best and whose figure applies
+ * (undefined when fewer than two apply, when they are all equal, or for counts).
+ */
+export function bestValue(all: readonly StrategyView[], metric: string, table: (s: StrategyView) => Readonly<Record<string, number>> | undefined = (s) => s.results.metrics?.overall): number | undefined {
+  const dir = higherIsBetter(metric);
+  if (dir === null || metric.split('@')[0] === 'scopeLeakCount') return undefined;
+  const values = all.filter(mayBeBest).map((s) => figure(s, metric, table(s)).value).filter(finite);
+  if (values.length < 2 || values.every((v) => v === values[0])) return undefined;
+  return dir ? Math.max(...values) : Math.min(...values);
+}
+
+/**
+ * The best strategy by `metric` (highest; ties: run order) among those that rank and may be best;
+ * when none has it, the highest `visible`. Profiles that do not fit the context window in every
+ * case are never chosen. `among` narrows the candidates.
+ */
+export function bestStrategy(all: readonly StrategyView[], metric: string, among: (s: StrategyView) => boolean = () => true): { s: StrategyView; metric: string } | undefined {
+  const pool = all.filter((s) => among(s) && mayBeBest(s));
+  const ranking = pool.filter((s) => s.ranks && figure(s, metric).value !== undefined);
+  const m = ranking.length ? metric : 'visible';
+  const candidates = ranking.length ? ranking : pool.filter((s) => figure(s, 'visible').value !== undefined);
+  let best: StrategyView | undefined;
+  for (const s of candidates) if (!best || figure(s, m).value! > figure(best, m).value!) best = s;
+  return best ? { s: best, metric: m } : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Floors and the operating curve (results written before them have neither: read defensively)
+
+export type FloorView =
+  | { kind: 'none' }
+  | { kind: 'fixed'; value: number }
+  | { kind: 'auto'; target: number | undefined; value: number | null; calibratedOn: string | undefined; fpRate: number | null; noToolCases: number | undefined; reason?: string };
+
+/** The floor of a strategy as the run's config gives it (undefined: the config names none). */
+export function floorOf(r: Results, name: string): FloorView | undefined {
+  const floors = r.config?.floors as unknown as Record<string, unknown> | undefined;
+  if (!floors || !Object.prototype.hasOwnProperty.call(floors, name)) return undefined;
+  const f = floors[name];
+  if (f === null || f === undefined) return { kind: 'none' };
+  if (finite(f)) return { kind: 'fixed', value: f };
+  if (typeof f === 'object' && (f as { mode?: unknown }).mode === 'auto') {
+    const a = f as { target?: unknown; value?: unknown; calibratedOn?: unknown; calibrationFalsePositiveRate?: unknown; calibrationNoToolCases?: unknown; reason?: unknown };
+    return {
+      kind: 'auto',
+      target: finite(a.target) ? a.target : undefined,
+      value: finite(a.value) ? a.value : null,
+      calibratedOn: typeof a.calibratedOn === 'string' ? a.calibratedOn : undefined,
+      fpRate: finite(a.calibrationFalsePositiveRate) ? a.calibrationFalsePositiveRate : null,
+      noToolCases: finite(a.calibrationNoToolCases) ? a.calibrationNoToolCases : undefined,
+      ...(typeof a.reason === 'string' ? { reason: a.reason } : {}),
+    };
+  }
+  return { kind: 'none' };
+}
+
+/** A floor score: at most 4 significant digits. */
+export function floorNumber(v: number): string {
+  return String(Number(v.toPrecision(4)));
+}
+
+/**
+ * A floor as plain text (escape it for the format): "0.35", "none", or
+ * "auto → 0.412 (target 0.05, calibrated on split:dev, FP there 0.048)"; an auto floor that does
+ * not apply: "auto → none: <reason> (target 0.05, calibrated on split:dev)".
+ */
+export function floorText(f: FloorView | undefined): string {
+  if (!f || f.kind === 'none') return 'none';
+  if (f.kind === 'fixed') return floorNumber(f.value);
+  const facts = [f.target !== undefined ? `target ${f.target}` : '', f.calibratedOn !== undefined ? `calibrated on ${f.calibratedOn}` : '', f.value !== null && f.fpRate !== null ? `FP there ${f.fpRate.toFixed(3)}` : ''].filter(Boolean);
+  const head = f.value !== null ? `auto → ${floorNumber(f.value)}` : `auto → none${f.reason ? `: ${f.reason}` : ': floors do not apply'}`;
+  return `${head}${facts.length ? ` (${facts.join(', ')})` : ''}`;
+}
+
+export interface CurvePointView {
+  floor: number;
+  recall5: number;
+  fp: number;
+  recall1?: number;
+  searchFp?: number;
+}
+
+/** A strategy's operating curve (points with finite recall@5, FP rate and floor, in the file's order), or undefined when it has none. */
+export function curveOf(s: StrategyView): CurvePointView[] | undefined {
+  const a: unknown = (s.results as unknown as { abstention?: unknown }).abstention;
+  if (!Array.isArray(a)) return undefined;
+  const out: CurvePointView[] = [];
+  for (const p of a as unknown[]) {
+    if (!p || typeof p !== 'object') continue;
+    const q = p as Record<string, unknown>;
+    if (!finite(q.floor) || !finite(q['recall@5']) || !finite(q.noToolFalsePositiveRate)) continue;
+    out.push({ floor: q.floor, recall5: q['recall@5'], fp: q.noToolFalsePositiveRate, ...(finite(q['recall@1']) ? { recall1: q['recall@1'] } : {}), ...(finite(q.searchNoToolFalsePositiveRate) ? { searchFp: q.searchNoToolFalsePositiveRate } : {}) });
+  }
+  return out.length ? out : undefined;
+}
+
+/** The no-tool false-positive rates `recallAtFalsePositiveRate` reports, as its keys. */
+export const FP_RATES = ['0.05', '0.1', '0.2'] as const;
+
+export interface RatePointView {
+  recall5: number;
+  floor: number | null;
+  fp: number;
+}
+
+/**
+ * recall@5 at each reported no-tool false-positive rate: undefined when the results do not carry
+ * the field (older results), null when it is null (not applicable), else one entry per rate (null:
+ * no floor reaches that rate).
+ */
+export function recallAtRatesOf(s: StrategyView): Record<(typeof FP_RATES)[number], RatePointView | null> | null | undefined {
+  const raw: unknown = (s.results as unknown as { recallAtFalsePositiveRate?: unknown }).recallAtFalsePositiveRate;
+  if (raw === undefined) return undefined;
+  if (raw === null || typeof raw !== 'object') return null;
+  const out = {} as Record<(typeof FP_RATES)[number], RatePointView | null>;
+  for (const k of FP_RATES) {
+    const p = (raw as Record<string, unknown>)[k];
+    const q = p && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
+    out[k] = q && finite(q['recall@5']) && finite(q.noToolFalsePositiveRate) ? { recall5: q['recall@5'], floor: finite(q.floor) ? q.floor : null, fp: q.noToolFalsePositiveRate } : null;
+  }
+  return out;
+}
+
+/**
+ * The point a strategy runs at under its calibrated floor: the curve's point for that floor, else
+ * its overall recall@5 and no-tool FP rate. Undefined when its floor is not an auto floor with a value.
+ */
+export function operatingPoint(r: Results, s: StrategyView): { x: number; y: number; floor: number; onCurve: boolean } | undefined {
+  const f = floorOf(r, s.name);
+  if (f?.kind !== 'auto' || f.value === null) return undefined;
+  const p = curveOf(s)?.find((c) => c.floor === f.value);
+  if (p) return { x: p.fp, y: p.recall5, floor: f.value, onCurve: true };
+  const y = s.results.metrics?.overall?.['recall@5'];
+  const x = s.results.metrics?.overall?.noToolFalsePositiveRate;
+  return finite(x) && finite(y) ? { x, y, floor: f.value, onCurve: false } : undefined;
 }

@@ -4,7 +4,8 @@
  *   report.html     one self-contained file (chart.js inlined, no network)
  *   <chart>.png     one PNG per chart, 1600×900, white background
  *   summary.md      a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment
- *   junit.xml       one test suite per strategy, one test case per checked metric
+ *   junit.xml       one test suite per strategy, one test case per checked metric (skipped, with
+ *                   the reason, where the figure does not apply; see junit.ts)
  * Reporters read results (never a retriever); the dataset is loaded only to show request texts
  * and gold tools in the worst misses, when it can be found.
  */

@@ -39,9 +39,12 @@ describe.skipIf(missing)(title, () => {
     idA = h.idA;
     idB = h.idB;
     const run = await runEval(h.input, config);
+    // codex's prompt fits the context window in half the cases (by hand): marked, never bolded
+    Object.assign(run.results.profiles!.codex!.tokens, { contextWindow: 200_000, fitsContext: 0.5, overflowCases: 10 });
     chartIds = chartsOf(run.results).map((c) => `chart-${c.id}`);
     const path = join(dir, 'report.html');
-    writeFileSync(path, htmlReport(run.results, { details: run.details, cases: h.input.cases, catalog: h.input.catalog }));
+    // The worst misses are bm25's (the only strategy with details given), whose misses the hostile cases are built to be.
+    writeFileSync(path, htmlReport(run.results, { details: { bm25: run.details.bm25! }, cases: h.input.cases, catalog: h.input.catalog }));
     url = pathToFileURL(path).href;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -118,6 +121,20 @@ describe.skipIf(missing)(title, () => {
     expect(await header.getAttribute('aria-sort')).toBe('ascending');
     expect(values(asc)).toEqual([...values(asc)].sort((a, b) => a - b));
     expect(asc[asc.length - 1]!.name).toBe('static');
+  });
+
+  it('draws the operating curve, shows the floors table, and marks the profile that does not fit', async () => {
+    expect(chartIds).toContain('chart-operating-curve');
+    expect(await page.locator('#figure-operating-curve figcaption').innerText()).toContain('further up and left is better');
+    const floors = page.locator('#floors-table');
+    expect(await floors.locator('tbody tr').count()).toBe(5);
+    expect(await floors.locator('thead').innerText()).toContain('recall@5 at FP ≤ 0.05');
+    const codex = page.locator('#overview-table tbody tr').filter({ has: page.locator('th', { hasText: /^codex/ }) });
+    expect(await codex.innerText()).toContain('fits 50% of cases in the 200,000-token context window');
+    expect(await codex.locator('strong').count()).toBe(0);
+    expect(await page.locator('#overview-table tbody strong').count()).toBeGreaterThan(0); // other rows have the bold
+    expect(await page.locator('#no-tool-definition').innerText()).toContain('advertised with its schema, or returned by a search');
+    expect(await page.locator('header.top .lead').innerText()).toContain('Not considered for best: codex (fits 50% of cases');
   });
 
   it('runs no injected script and shows every payload as text', async () => {

@@ -1,0 +1,467 @@
+/**
+ * The operating curve, the floors table, context fit, figures that do not apply and the no-tool
+ * definition, in every format, on results built by hand (src/report/test-results.ts): each test
+ * states the figures it reasons about. Older results (without these fields) still render.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createCanvas, loadImage } from 'canvas';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/helpers.ts';
+import type { Results } from '../eval/results.ts';
+import { chartsOf, colour, OPERATING_CURVE_CAPTION, type ChartSpec } from './charts.ts';
+import { chartJsSource, htmlReport, scriptSafe } from './html.ts';
+import { junitXml } from './junit.ts';
+import { markdownSummary } from './markdown.ts';
+import { renderPng, writePngs } from './png.ts';
+import { asOlder, curve, handBuilt } from './test-results.ts';
+import { NO_TOOL_DEFINITION } from './view.ts';
+
+const tmp = tempDir('figures');
+
+/** HTML-escaped, independently of the code under test. */
+const e = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** The cells (inner HTML) of the row of `name` in the HTML table `id`, the row header first. */
+function htmlRow(html: string, id: string, name: string): string[] {
+  const start = html.indexOf(`id="${id}"`);
+  expect(start, id).toBeGreaterThan(0);
+  const body = html.slice(start, html.indexOf('</table>', start));
+  for (const tr of body.split('<tr>').slice(1)) {
+    const cells = [...tr.matchAll(/<(?:th|td)\b([^>]*)>(.*?)<\/(?:th|td)>/g)].map((m) => ({ attrs: m[1]!, html: m[2]! }));
+    if (cells[0] && cells[0].html.replace(/ <span.*$/, '') === e(name)) return cells.map((c) => `${c.attrs}|${c.html}`);
+  }
+  throw new Error(`no row ${name} in ${id}`);
+}
+
+/** Column labels of the HTML table `id`. */
+function htmlHeader(html: string, id: string): string[] {
+  const start = html.indexOf(`id="${id}"`);
+  const head = html.slice(start, html.indexOf('</thead>', start));
+  return [...head.matchAll(/<button type="button">(.*?)<span/g)].map((m) => m[1]!);
+}
+
+/** The value part of a cell from {@link htmlRow}. */
+const inner = (cell: string) => cell.slice(cell.indexOf('|') + 1);
+
+/** The page without the inlined chart.js. */
+function page(r: Results): string {
+  return htmlReport(r).replace(scriptSafe(chartJsSource()), '');
+}
+
+/** The cells of the Markdown table row whose first cell is `first` (in the table whose header starts with `header`). */
+function mdRow(md: string, header: string, first: string): string[] {
+  let inTable = false;
+  for (const line of md.split('\n')) {
+    if (!line.startsWith('|')) {
+      inTable = false;
+      continue;
+    }
+    if (line.startsWith(`| ${header} |`)) inTable = true;
+    if (!inTable) continue;
+    const cells = line.slice(2, -2).split(/(?<!\\) \| /);
+    if (cells[0] === first) return cells;
+  }
+  throw new Error(`no row ${first} under ${header}`);
+}
+
+function mdHeader(md: string, header: string): string[] {
+  const line = md.split('\n').find((l) => l.startsWith(`| ${header} |`));
+  if (!line) throw new Error(`no table ${header}`);
+  return line.slice(2, -2).split(' | ');
+}
+
+function curveSpec(r: Results): ChartSpec {
+  const spec = chartsOf(r).find((c) => c.id === 'operating-curve');
+  if (!spec) throw new Error('no operating-curve chart');
+  return spec;
+}
+
+type Dataset = { label: string; data: Array<{ x: number; y: number; floor: number }>; showLine: boolean; pointStyle: string; backgroundColor: string };
+
+describe('A. the operating curve', () => {
+  it('draws one line per strategy with a curve, x = no-tool FP rate, y = recall@5, and marks each calibrated floor', () => {
+    const r = handBuilt();
+    const spec = curveSpec(r);
+    expect(spec.config.type).toBe('scatter');
+    expect(spec.caption).toBe(`${OPERATING_CURVE_CAPTION} Profiles whose prompt fits the context window in only some cases (huge) are drawn dashed.`);
+    expect(spec.caption).toContain('Pick a strategy and floor together: further up and left is better.');
+    const scales = spec.config.options.scales as { x: { min: number; max: number; title: { text: string } }; y: { min: number; max: number; title: { text: string } } };
+    expect([scales.x.min, scales.x.max, scales.y.min, scales.y.max]).toEqual([0, 1, 0, 1]);
+    expect(scales.x.title.text).toContain('no-tool false-positive rate');
+    expect(scales.y.title.text).toBe('recall@5');
+    const ds = spec.config.data.datasets as unknown as Dataset[];
+    // static has no curve (abstention null): no line; huge is labelled with its context fit
+    const lines = ds.filter((d) => d.showLine);
+    expect(lines.map((d) => d.label)).toEqual(['bm25', 'dense', 'deferred', 'huge (fits 50% of cases)']);
+    const bm25 = r.retrievers.bm25!.abstention!;
+    expect(lines[0]!.data).toEqual(bm25.map((p) => ({ x: p.noToolFalsePositiveRate, y: p['recall@5'], floor: p.floor })));
+    expect(lines.every((d) => d.data.length === 21)).toBe(true);
+    // markers: bm25's auto floor 2.5 is a point of its curve; deferred's 7.25 is not, so its overall figures are used; fixed and null floors get none
+    const marks = ds.filter((d) => !d.showLine);
+    expect(marks.map((d) => d.label)).toEqual(['bm25: calibrated floor 2.5', 'deferred: calibrated floor 7.25']);
+    const at = bm25.find((p) => p.floor === 2.5)!;
+    expect(marks[0]!.data).toEqual([{ x: at.noToolFalsePositiveRate, y: at['recall@5'], floor: 2.5 }]);
+    expect(marks[1]!.data).toEqual([{ x: 0.3, y: 0.65, floor: 7.25 }]);
+    expect(marks[0]!.backgroundColor).toBe(colour(0));
+    expect(marks[1]!.backgroundColor).toBe(colour(2));
+    expect(marks.every((d) => d.pointStyle === 'triangle')).toBe(true);
+    expect(lines.map((d) => (d as { borderDash?: number[] }).borderDash !== undefined)).toEqual([false, false, false, true]);
+  });
+
+  it('leaves out the curve of a profile that fits the context window in no case, saying so', () => {
+    const spec = curveSpec(handBuilt({ hugeFits: 0 }));
+    const labels = (spec.config.data.datasets as unknown as Dataset[]).map((d) => d.label);
+    expect(labels.some((l) => l.startsWith('huge'))).toBe(false);
+    expect(labels).toContain('dense');
+    expect(spec.caption).toBe(`${OPERATING_CURVE_CAPTION} Left out, their prompt fitting the context window in no case: huge.`);
+  });
+
+  it('is in the HTML report as a canvas with its configuration, and as operating-curve.png', async () => {
+    const r = handBuilt();
+    const html = htmlReport(r);
+    const spec = curveSpec(r);
+    expect(html).toContain('<canvas id="chart-operating-curve"');
+    expect(html).toContain(`<figcaption>${e(spec.caption)}</figcaption>`);
+    expect(spec.caption.startsWith(OPERATING_CURVE_CAPTION)).toBe(true);
+    const m = html.match(/<script type="application\/json" data-chart="chart-operating-curve" id="chart-data-operating-curve">([^<]*)<\/script>/);
+    expect(JSON.parse(m![1]!)).toEqual(JSON.parse(JSON.stringify(spec.config)));
+
+    const dir = join(tmp, 'curve');
+    const names = writePngs(r, dir);
+    expect(names).toContain('operating-curve.png');
+    const png = readFileSync(join(dir, 'operating-curve.png'));
+    expect(png.readUInt32BE(16)).toBe(1600);
+    expect(png.readUInt32BE(20)).toBe(900);
+    expect(renderPng(spec).equals(png)).toBe(true); // deterministic
+    // Without title and legend, every line's colour is drawn, and the markers' outline.
+    const bare = structuredClone(spec);
+    bare.config.options.plugins = { title: { display: false }, legend: { display: false } };
+    const img = await loadImage(renderPng(bare));
+    const canvas = createCanvas(img.width, img.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const { data } = ctx.getImageData(0, 0, img.width, img.height);
+    const count = (hex: string) => {
+      const [R, G, B] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] === R && data[i + 1] === G && data[i + 2] === B) n++;
+      return n;
+    };
+    for (let i = 0; i < 4; i++) expect(count(colour(i)), colour(i)).toBeGreaterThan(300);
+  });
+
+  it('is left out when no strategy has a curve, and merges identical curves into one line', () => {
+    expect(chartsOf(asOlder(handBuilt())).map((c) => c.id)).not.toContain('operating-curve');
+    const r = handBuilt();
+    (r.retrievers.dense as unknown as { abstention: unknown }).abstention = curve(0.6, 0.3);
+    const labels = (curveSpec(r).config.data.datasets as unknown as Dataset[]).filter((d) => d.showLine).map((d) => d.label);
+    expect(labels).toEqual(['bm25 / dense', 'deferred', 'huge (fits 50% of cases)']);
+  });
+
+  it('tabulates recall@5 at FP 0.05 / 0.1 / 0.2 and the floor of each strategy, in HTML and Markdown', () => {
+    const r = handBuilt();
+    const html = page(r);
+    expect(htmlHeader(html, 'floors-table')).toEqual(['strategy', 'floor', 'recall@5 at FP ≤ 0.05', 'recall@5 at FP ≤ 0.1', 'recall@5 at FP ≤ 0.2']);
+    const bm25 = htmlRow(html, 'floors-table', 'bm25').map(inner);
+    expect(bm25[1]).toBe(e('auto → 2.5 (target 0.1, calibrated on split:dev, FP there 0.090)'));
+    expect(bm25[2]).toBe('0.300 <span class="note">floor 8, FP 0.045</span>');
+    const dense = htmlRow(html, 'floors-table', 'dense');
+    expect(inner(dense[1]!)).toBe('0.35');
+    expect(dense[2]).toContain('title="not applicable: no floor brings the no-tool false-positive rate to 0.05"');
+    expect(inner(dense[2]!)).toBe('<span class="na">n/a</span>');
+    const st = htmlRow(html, 'floors-table', 'static');
+    expect(inner(st[1]!)).toBe('auto → none: no search (target 0.1, calibrated on split:dev)');
+    for (const c of st.slice(2)) expect(inner(c)).toBe('<span class="na">n/a</span>');
+    expect(inner(htmlRow(html, 'floors-table', 'huge')[1]!)).toBe('none');
+    // the provenance lists the floors the same way
+    expect(html).toContain(e('bm25: auto → 2.5 (target 0.1, calibrated on split:dev, FP there 0.090); dense: 0.35; static: auto → none: no search'));
+
+    const md = markdownSummary(r);
+    expect(md).toContain('### Floors and no-tool false positives');
+    expect(mdHeader(md, 'strategy').length).toBeGreaterThan(5);
+    expect(mdRow(md, 'strategy | floor', 'bm25')).toEqual(['bm25', 'auto → 2.5 \\(target 0.1, calibrated on split:dev, FP there 0.090\\)', '0.300 (floor 8)', '0.450 (floor 6.5)', '0.550 (floor 3.5)']);
+    expect(mdRow(md, 'strategy | floor', 'dense')).toEqual(['dense', '0.35', 'n/a', '0.500 (floor 0.5)', '0.700 (floor 0)']);
+    expect(mdRow(md, 'strategy | floor', 'static').slice(2)).toEqual(['n/a', 'n/a', 'n/a']);
+  });
+});
+
+describe('B. context fit', () => {
+  it('HTML: marks a profile that fits some cases, shows its figures, never bolds it nor names it best', () => {
+    const r = handBuilt({ hugeFits: 0.5 });
+    const html = page(r);
+    const huge = htmlRow(html, 'overview-table', 'huge');
+    expect(huge[0]).toContain('<span class="tag fit"');
+    expect(huge[0]).toContain('fits 50% of cases in the 200,000-token context window');
+    expect(huge.join('')).not.toContain('<strong>');
+    const header = htmlHeader(html, 'overview-table');
+    const col = (label: string) => header.indexOf(label);
+    // huge has the best figure of every column, but the bold goes to the best that fits
+    expect(inner(huge[col('recall@5')]!)).toBe('0.950');
+    expect(inner(htmlRow(html, 'overview-table', 'dense')[col('recall@5')]!)).toBe('<strong>0.700</strong>');
+    expect(inner(htmlRow(html, 'overview-table', 'dense')[col('no-tool FP rate')]!)).toBe('<strong>0.200</strong>');
+    expect(inner(htmlRow(html, 'overview-table', 'static')[col('visible')]!)).toBe('<strong>0.900</strong>');
+    // only deferred's search-only figure applies among those that fit: nothing to compare, no bold (huge's 0.04 does not count)
+    expect(inner(htmlRow(html, 'overview-table', 'deferred')[col('search no-tool FP rate')]!)).toBe('0.250');
+    expect(inner(huge[col('search no-tool FP rate')]!)).toBe('0.040');
+    expect(html).toContain('Best ranking strategy: <strong>dense</strong>, recall@5 0.700. Not considered for best: huge (fits 50% of cases in the 200,000-token context window).');
+    expect(html).toContain('where the best strategy, <strong>dense</strong>');
+    // its token figures are shown, with the fit
+    const tokens = htmlRow(html, 'profiles-table', 'huge');
+    expect(tokens.map(inner)).toContain('250,000');
+    expect(tokens.map(inner)).toContain('50.0%');
+    expect(htmlHeader(html, 'profiles-table')).toEqual(expect.arrayContaining(['fits context', 'context window', 'overflow cases']));
+  });
+
+  it('HTML: a profile that fits no case says "does not fit", its quality figures are n/a, its tokens still shown', () => {
+    const html = page(handBuilt({ hugeFits: 0 }));
+    const huge = htmlRow(html, 'overview-table', 'huge');
+    expect(huge[0]).toContain('does not fit the 200,000-token context window');
+    const header = htmlHeader(html, 'overview-table');
+    for (const label of ['top1', 'recall@5', 'visible', 'no-tool FP rate', 'search no-tool FP rate']) {
+      const cell = huge[header.indexOf(label)]!;
+      expect(inner(cell), label).toBe('<span class="na">n/a</span>');
+      expect(cell, label).toContain('title="not applicable: does not fit the 200,000-token context window"');
+    }
+    expect(htmlRow(html, 'profiles-table', 'huge').map(inner)).toContain('250,000');
+    expect(inner(htmlRow(html, 'floors-table', 'huge')[2]!)).toBe('<span class="na">n/a</span>');
+    expect(html).toContain('Not considered for best: huge (does not fit the 200,000-token context window).');
+  });
+
+  it('Markdown: marks the profile, never bolds it, names the best that fits', () => {
+    for (const fits of [0.5, 0.999, 0]) {
+      const md = markdownSummary(handBuilt({ hugeFits: fits }));
+      const header = mdHeader(md, 'strategy');
+      const huge = mdRow(md, 'strategy', 'huge');
+      const mark = fits === 0 ? 'does not fit' : `fits ${Math.floor(fits * 100)}% of cases`;
+      expect(huge[1]).toBe(`profile ⚠ ${mark}`);
+      expect(huge.join('|')).not.toContain('**');
+      expect(huge[header.indexOf('recall@5')]).toBe(fits === 0 ? 'n/a' : '0.950');
+      expect(mdRow(md, 'strategy', 'dense')[header.indexOf('recall@5')]).toBe('**0.700**');
+      expect(md).toContain(`huge ${fits === 0 ? 'does not fit the 200,000-token context window' : `${mark} in the 200,000-token context window`}`);
+      expect(md).toContain('### Worst slices of dense (by recall@5)');
+      // the token figures stay, with the fit
+      expect(mdHeader(md, 'profile')).toEqual(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', 'context fit', 'context window']);
+      expect(mdRow(md, 'profile', 'huge')).toEqual(['huge', '250,000', '0', '250,000', '3,000,000', '500,000', mark, '200,000']);
+      expect(mdRow(md, 'profile', 'static')[6]).toBe('fits');
+    }
+    // `top` keeps the best that fit
+    const top = markdownSummary(handBuilt(), { top: 2 });
+    expect(top).toContain('| dense |');
+    expect(top).not.toContain('| huge |');
+  });
+
+  it('charts: ranked after every strategy that fits, labelled; left out of the best-of charts when it fits no case', () => {
+    const half = chartsOf(handBuilt({ hugeFits: 0.5 }));
+    const labels = (id: string, cs: ChartSpec[]) => cs.find((c) => c.id === id)!.config.data.datasets.map((d) => d.label);
+    expect(labels('recall-at-k', half)).toEqual(['dense', 'deferred', 'bm25', 'huge (fits 50% of cases)']);
+    expect(labels('slices', half)).toEqual(['dense', 'deferred', 'bm25', 'huge (fits 50% of cases)']);
+    expect(half.find((c) => c.id === 'recall-at-k')!.caption).toContain('(huge) are ranked after those that fit');
+    expect(labels('recall-vs-tokens', half)).toContain('huge (fits 50% of cases)');
+    const none = chartsOf(handBuilt({ hugeFits: 0 }));
+    expect(labels('recall-at-k', none)).toEqual(['dense', 'deferred', 'bm25']);
+    expect(none.find((c) => c.id === 'recall-at-k')!.caption).toContain('Left out, their prompt fitting the context window in no case: huge.');
+    expect(labels('recall-vs-tokens', none)).toContain('huge (does not fit)');
+  });
+});
+
+describe('C. figures that do not apply', () => {
+  /** bm25 scored no no-tool case (yet its table holds a 0), dense's top1 is null, static has no top1 at all. */
+  function odd(): Results {
+    const r = handBuilt();
+    Object.assign(r.retrievers.bm25!.metrics.overall, { noToolFalsePositiveRate: 0, noToolCases: 0 });
+    (r.retrievers.dense!.metrics.overall as Record<string, unknown>).top1 = null;
+    return r;
+  }
+
+  it('are n/a and never bold in the HTML overview', () => {
+    const html = page(odd());
+    const header = htmlHeader(html, 'overview-table');
+    const fp = header.indexOf('no-tool FP rate');
+    const top1 = header.indexOf('top1');
+    const bm25 = htmlRow(html, 'overview-table', 'bm25');
+    expect(inner(bm25[fp]!)).toBe('<span class="na">n/a</span>');
+    expect(bm25[fp]).toContain('title="not applicable: the scored cases have no no-tool case"');
+    expect(inner(htmlRow(html, 'overview-table', 'dense')[fp]!)).toBe('<strong>0.200</strong>');
+    expect(inner(htmlRow(html, 'overview-table', 'dense')[top1]!)).toBe('<span class="na">n/a</span>');
+    expect(htmlRow(html, 'overview-table', 'dense')[top1]).toContain('title="not applicable: no value"');
+    expect(htmlRow(html, 'overview-table', 'static')[top1]).toContain('title="not applicable: the profile offers no search"');
+    expect(htmlRow(html, 'overview-table', 'bm25')[header.indexOf('search no-tool FP rate')]).toContain('title="not applicable: a figure of profiles only"');
+    expect(inner(htmlRow(html, 'overview-table', 'deferred')[top1]!)).toBe('<strong>0.520</strong>');
+  });
+
+  it('are n/a and never bold in the Markdown overview', () => {
+    const md = markdownSummary(odd());
+    const header = mdHeader(md, 'strategy');
+    const fp = header.indexOf('no-tool FP rate');
+    expect(mdRow(md, 'strategy', 'bm25')[fp]).toBe('n/a');
+    expect(mdRow(md, 'strategy', 'dense')[fp]).toBe('**0.200**');
+    expect(mdRow(md, 'strategy', 'dense')[header.indexOf('top1')]).toBe('n/a');
+    expect(mdRow(md, 'strategy', 'static')[header.indexOf('top1')]).toBe('n/a');
+    expect(mdRow(md, 'strategy', 'deferred')[header.indexOf('top1')]).toBe('**0.520**');
+  });
+
+  it('are never the best strategy: with only n/a headline figures, no strategy is named', () => {
+    const r = handBuilt({ hugeFits: 0 });
+    for (const s of [...Object.values(r.retrievers), r.profiles!.deferred!]) delete (s.metrics.overall as Record<string, unknown>)['recall@5'];
+    delete (r.profiles!.static!.metrics.overall as Record<string, unknown>).visible;
+    delete (r.profiles!.deferred!.metrics.overall as Record<string, unknown>).visible;
+    const html = page(r);
+    expect(html).toContain('No strategy can be named best: none has a figure that applies.');
+    expect(markdownSummary(r)).not.toContain('Worst slices');
+  });
+});
+
+describe('C. JUnit', () => {
+  const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped', 'property', 'properties', 'system-out']);
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, isArray: (n, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(n) });
+  type Case = { name: string; failure?: Array<{ message: string; type: string }>; error?: unknown[]; skipped?: Array<{ message: string }>; 'system-out'?: string[] };
+  type Suite = { name: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[]; properties?: Array<{ property: Array<{ name: string; value: string }> }> };
+
+  function parse(xml: string): { root: Record<string, string>; suites: Suite[] } {
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = parser.parse(xml) as { testsuites: Record<string, string> & { testsuite?: Suite[] } };
+    const suites = doc.testsuites.testsuite ?? [];
+    let skipped = 0;
+    for (const s of suites) {
+      const n = (s.testcase ?? []).filter((c) => c.skipped).length;
+      expect(Number(s.skipped), s.name).toBe(n);
+      expect((s.testcase ?? []).every((c) => [c.failure, c.error, c.skipped].filter(Boolean).length <= 1)).toBe(true);
+      skipped += n;
+    }
+    expect(Number(doc.testsuites.skipped)).toBe(skipped);
+    return { root: doc.testsuites, suites };
+  }
+  const suite = (suites: Suite[], name: string) => suites.find((s) => s.name === name)!;
+  const testcase = (s: Suite, name: string) => s.testcase!.find((c) => c.name === name)!;
+
+  it('a profile that fits some cases: a skipped fitsContext testcase saying so; its figures reported with the fit', () => {
+    const { root, suites } = parse(junitXml(handBuilt({ hugeFits: 0.5 })));
+    expect(root.failures).toBe('0');
+    expect(root.errors).toBe('0');
+    expect(root.skipped).toBe('1');
+    const huge = suite(suites, 'huge');
+    expect(huge.testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'fitsContext', 'top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate']);
+    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe('fits 50% of cases in the 200,000-token context window (fitsContext 0.5; 40 tool-labelled cases overflow)');
+    expect(testcase(huge, 'recall@5')['system-out']![0]).toBe('recall@5 = 0.95 (reported): the profile fits 50% of cases in the 200,000-token context window');
+    const st = suite(suites, 'static');
+    expect(testcase(st, 'fitsContext')['system-out']![0]).toBe('fitsContext = 1 (reported): every prompt fits the 200,000-token context window');
+    const props = Object.fromEntries(huge.properties![0]!.property.map((p) => [p.name, p.value]));
+    expect(props).toMatchObject({ contextWindow: '200000', fitsContext: '0.5', 'recall@5': '0.95' });
+  });
+
+  it('a profile that fits no case: its figures are skipped as not applicable, its scope-leak gate still runs; a bound on them fails', () => {
+    const r = handBuilt({ hugeFits: 0 });
+    const { suites } = parse(junitXml(r));
+    const huge = suite(suites, 'huge');
+    expect(testcase(huge, 'scopeLeakCount')['system-out']![0]).toBe('scopeLeakCount = 0 (≤ 0): the profile does not fit the 200,000-token context window');
+    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe('does not fit the 200,000-token context window (fitsContext 0; 80 tool-labelled cases overflow); its quality figures do not apply');
+    for (const m of ['top1', 'recall@5', 'visible', 'noToolFalsePositiveRate']) {
+      const c = testcase(huge, m);
+      expect(c['system-out'], m).toBeUndefined();
+      expect(c.skipped![0]!.message, m).toBe('not applicable: does not fit the 200,000-token context window');
+    }
+    const props = Object.fromEntries(huge.properties![0]!.property.map((p) => [p.name, p.value]));
+    expect(props['recall@5']).toBeUndefined(); // no value for a figure that does not apply
+    const gated = parse(junitXml(r, [{ strategy: 'huge', metric: 'recall@5', min: 0.5 }]));
+    expect(gated.root.failures).toBe('1');
+    const f = suite(gated.suites, 'huge').testcase![0]!.failure![0]!;
+    expect(f.type).toBe('context-window');
+    expect(f.message).toBe('recall@5 of huge does not apply: the profile does not fit the 200,000-token context window (expected ≥ 0.5)');
+  });
+
+  it('no-tool figures without no-tool cases are skipped, with or without a bound; a null figure is skipped when reported', () => {
+    const r = handBuilt();
+    for (const s of [...Object.values(r.retrievers), ...Object.values(r.profiles!)]) {
+      const o = s.metrics.overall as Record<string, unknown>;
+      o.noToolCases = 0;
+      delete o.noToolFalsePositiveRate;
+      delete o.searchNoToolFalsePositiveRate;
+    }
+    (r.retrievers.dense!.metrics.overall as Record<string, unknown>).top1 = null;
+    const { suites } = parse(junitXml(r));
+    for (const name of ['bm25', 'dense', 'static', 'deferred']) {
+      const c = testcase(suite(suites, name), 'noToolFalsePositiveRate');
+      expect(c.skipped![0]!.message, name).toBe('not applicable: the scored cases have no no-tool case');
+    }
+    expect(testcase(suite(suites, 'deferred'), 'searchNoToolFalsePositiveRate').skipped![0]!.message).toBe('not applicable: the scored cases have no no-tool case');
+    // retrievers have no search-only figure and static no search: no testcase for it
+    expect(suite(suites, 'bm25').testcase!.map((c) => c.name)).not.toContain('searchNoToolFalsePositiveRate');
+    expect(suite(suites, 'static').testcase!.map((c) => c.name)).not.toContain('searchNoToolFalsePositiveRate');
+    expect(testcase(suite(suites, 'dense'), 'top1').skipped![0]!.message).toBe('not applicable: no value');
+    const gated = parse(junitXml(r, [{ metric: 'noToolFalsePositiveRate', max: 0.1 }]));
+    expect(gated.root.failures).toBe('0');
+    expect(gated.root.errors).toBe('0');
+    expect(gated.root.skipped).toBe('5');
+  });
+});
+
+describe('D. the no-tool definition', () => {
+  it('is stated where the no-tool figure is shown, in HTML and Markdown', () => {
+    expect(NO_TOOL_DEFINITION).toContain('any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search');
+    expect(NO_TOOL_DEFINITION).toContain('search no-tool FP rate: the same counting only what a profile\u2019s search returned');
+    const html = page(handBuilt());
+    const overview = html.slice(html.indexOf('<section id="overview">'), html.indexOf('</section>', html.indexOf('<section id="overview">')));
+    expect(overview).toContain(`<p class="note definition" id="no-tool-definition">${e(NO_TOOL_DEFINITION)}</p>`);
+    const floors = html.slice(html.indexOf('<section id="floors">'), html.indexOf('</section>', html.indexOf('<section id="floors">')));
+    expect(floors).toContain(e(NO_TOOL_DEFINITION));
+    const md = markdownSummary(handBuilt());
+    expect(md).toContain(`_${NO_TOOL_DEFINITION}_`);
+    // right after the overview table
+    const lines = md.split('\n');
+    const at = lines.indexOf(`_${NO_TOOL_DEFINITION}_`);
+    expect(lines.slice(0, at).reverse().find((l) => l.startsWith('|'))).toContain('| huge |');
+  });
+});
+
+describe('older results, without the new fields', () => {
+  it('render in every format, without the new sections, and as before', () => {
+    const old = asOlder(handBuilt({ hugeFits: 0 }));
+    const html = page(old);
+    expect(html).not.toContain('chart-operating-curve');
+    expect(html).toContain('<section id="floors">');
+    expect(html.slice(html.indexOf('<section id="floors">'))).toContain('not in this run: results written before operating curves and calibrated floors.');
+    expect(html).toContain(e('bm25: 2.5; dense: 0.35; static: none; deferred: 7.25; huge: none'));
+    expect(html).not.toContain('class="tag fit"');
+    expect(htmlHeader(html, 'overview-table')).not.toContain('search no-tool FP rate');
+    // nothing says huge does not fit: its figures are the best
+    const header = htmlHeader(html, 'overview-table');
+    expect(inner(htmlRow(html, 'overview-table', 'huge')[header.indexOf('recall@5')]!)).toBe('<strong>0.950</strong>');
+    const md = markdownSummary(old);
+    expect(md).not.toContain('Floors');
+    expect(md).not.toContain('context fit');
+    expect(mdRow(md, 'strategy', 'huge')[1]).toBe('profile');
+    const xml = junitXml(old);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).not.toContain('fitsContext');
+    expect(xml).not.toContain('<skipped');
+    expect(chartsOf(old).map((c) => c.id)).toEqual(['recall-at-k', 'recall-vs-tokens', 'slices']);
+  });
+
+  it('every format is deterministic: the same results give byte-identical output', () => {
+    const r = handBuilt();
+    expect(htmlReport(handBuilt())).toBe(htmlReport(r));
+    expect(markdownSummary(handBuilt())).toBe(markdownSummary(r));
+    expect(junitXml(handBuilt())).toBe(junitXml(r));
+  });
+});
+
+describe('hostile names in the new parts', () => {
+  it('strategy names and the calibration source are escaped in the floors table, the chart data and the marks', () => {
+    const evil = '<img src=x onerror=alert(1)>|</script>';
+    const r = handBuilt();
+    r.retrievers = { [evil]: r.retrievers.bm25!, dense: r.retrievers.dense! };
+    const floors = r.config.floors as Record<string, unknown>;
+    floors[evil] = { ...(floors.bm25 as object), calibratedOn: '</script><b>x</b>' };
+    const html = page(r);
+    expect(html).not.toContain(evil);
+    expect(html).not.toContain('<b>x</b>');
+    expect(html).toContain(e(`${evil}: auto → 2.5 (target 0.1, calibrated on </script><b>x</b>, FP there 0.090)`));
+    expect(htmlRow(html, 'floors-table', evil)[0]).toContain(e(evil));
+    expect(html).not.toMatch(/<img/i);
+    const md = markdownSummary(r);
+    expect(md).not.toContain('<');
+    expect((curveSpec(r).config.data.datasets as unknown as Dataset[]).map((d) => d.label)).toContain(`${evil}: calibrated floor 2.5`);
+  });
+});
