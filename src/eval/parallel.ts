@@ -24,6 +24,7 @@ import type { Trace } from './traces.ts';
 const COST_HINT: Readonly<Record<string, number>> = {
   hybrid: 10,
   'hybrid-rrf': 8,
+  'hybrid-zscore': 10,
   'semantic-retrieval': 5,
   embed: 5,
   'claude-code': 6,

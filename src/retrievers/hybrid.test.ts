@@ -2,12 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { retrieverContract } from '../../test/contract/contract.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { createBm25 } from './bm25/presets.ts';
-import { HybridRetriever, checkHybridOptions, createHybrid, defaultDepth, firstK, HYBRID_DEFAULT_OPTIONS, zStats, type HybridOptions } from './hybrid.ts';
+import { sha256 } from '../catalog/hash.ts';
+import {
+  CalibratedHybridRetriever,
+  calibrationBudget,
+  checkCalibratedOptions,
+  CALIBRATED_DEFAULT_OPTIONS,
+  checkHybridOptions,
+  createHybrid,
+  defaultDepth,
+  firstK,
+  HYBRID_DEFAULT_COEFFICIENTS,
+  HYBRID_DEFAULT_OPTIONS,
+  HybridRetriever,
+  selectCases,
+  zStats,
+  type HybridOptions,
+} from './hybrid.ts';
+import { fitLogistic, sigmoid } from './logistic.ts';
+import { Policy } from './policy.ts';
+import { createRetriever } from './registry.ts';
 import { rankStable } from './rank.ts';
-import { type Hit, type Retriever, type SearchContext } from './types.ts';
+import { isCalibrating, type CalibrationCase, type Hit, type Retriever, type SearchContext } from './types.ts';
 import { prng } from '../../test/prng.ts';
 
-function tool(id: string, description = ''): Tool {
+function tool(id: string, description = '', scopes: string[] = []): Tool {
   return {
     id,
     name: id,
@@ -17,7 +36,7 @@ function tool(id: string, description = ''): Tool {
     description,
     inputSchema: { type: 'object', properties: {} },
     examples: [],
-    scopes: [],
+    scopes,
     pinned: false,
     hash: '',
   };
@@ -464,4 +483,287 @@ describe('zscore fusion from dense scores, against the formula computed directly
     }
     expect(compared).toBeGreaterThan(100_000);
   });
+});
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Calibrated fusion                                                                              */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** A child whose ranked list depends on the request (missing request = nothing), honouring the mask and k; it records every context. */
+class TableRetriever implements Retriever {
+  readonly contexts: Array<{ request: string; context: SearchContext }> = [];
+  private ids: string[] = [];
+  constructor(
+    readonly name: string,
+    private readonly table: Record<string, Hit[]>,
+  ) {}
+  async index(catalog: Catalog): Promise<void> {
+    this.ids = catalog.tools.map((t) => t.id);
+  }
+  async search(request: string, context: SearchContext): Promise<Hit[]> {
+    this.contexts.push({ request, context });
+    const { allowed } = context;
+    return rankStable((this.table[request] ?? []).filter((h) => allowed === undefined || allowed[this.ids.indexOf(h.id)] === 1)).slice(0, context.k);
+  }
+}
+
+/**
+ * The six features of the class comment, in the simplest code: for each child, its hits among the
+ * `allowed` ids; raw = its score, or min(0, lowest) when absent; z over every allowed tool (0 when
+ * flat), or rr = 1 / (rrfK + rank) for the first `rankDepth` by rankStable; max = its best score
+ * (0 if none). Only tools some child returned.
+ */
+function referenceFeatures(lists: readonly [Hit[], Hit[]], allowed: readonly string[], kind: 'zscore' | 'rrf', rrfK = 60, rankDepth = 50): Map<string, number[]> {
+  const per = lists.map((list) => {
+    const mine = rankStable(list.filter((h) => allowed.includes(h.id)));
+    const score = new Map(mine.map((h) => [h.id, h.score]));
+    const absent = Math.min(0, ...mine.map((h) => h.score));
+    const values = allowed.map((id) => score.get(id) ?? absent);
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / values.length);
+    const best = mine.length ? Math.max(...mine.map((h) => h.score)) : 0;
+    const rank = new Map(mine.slice(0, rankDepth).map((h, i) => [h.id, i + 1]));
+    return { score, absent, mean, sd, best, rank };
+  });
+  const out = new Map<string, number[]>();
+  for (const id of allowed) {
+    if (!per.some((c) => c.score.has(id))) continue;
+    const raw = per.map((c) => c.score.get(id) ?? c.absent);
+    const f = kind === 'zscore' ? per.map((c, i) => (c.sd > 0 ? (raw[i]! - c.mean) / c.sd : 0)) : per.map((c) => (c.rank.has(id) ? 1 / (rrfK + c.rank.get(id)!) : 0));
+    out.set(id, [raw[0]!, raw[1]!, f[0]!, f[1]!, per[0]!.best, per[1]!.best]);
+  }
+  return out;
+}
+
+const logitOf = (beta: readonly number[], f: readonly number[]): number => beta[0]! + f.reduce((s, v, i) => s + beta[i + 1]! * v, 0);
+
+describe('CalibratedHybridRetriever, the formula', () => {
+  it('scores σ(β · [1, a, b, z(a), z(b), max a, max b]) by hand, ranked by rankStable', async () => {
+    // A (bm25-like): a 4, b 2 → mean 1.2, sd 1.6: z a 1.75, b 0.5, absent (c d e, raw 0) −0.75; max 4.
+    // B: c 5, the rest 0 → mean 1, sd 2: z c 2, others −0.5; max 5.
+    // β = [−1, 0.5, 0.2, 1, 1, −0.1, −0.1]: constant part −1 − 0.4 − 0.5 = −1.9;
+    // a: 2 + 0 + 1.75 − 0.5 = 3.25 → 1.35; b: 1 + 0.5 − 0.5 = 1 → −0.9; c: 1 − 0.75 + 2 = 2.25 → 0.35; d, e: −1.25 → −3.15.
+    const beta = [-1, 0.5, 0.2, 1, 1, -0.1, -0.1];
+    const h = new CalibratedHybridRetriever('h', new ListRetriever('a', hits(['a', 4], ['b', 2])), new ListRetriever('b', hits(['c', 5], ['a', 0], ['b', 0], ['d', 0], ['e', 0])), { coefficients: beta });
+    await h.index(ABCDE);
+    const out = await h.search('q', { k: 10 });
+    expect(out.map((x) => x.id)).toEqual(['a', 'c', 'b', 'd', 'e']);
+    [1.35, 0.35, -0.9, -3.15, -3.15].forEach((z, i) => expect(out[i]!.score).toBeCloseTo(sigmoid(z), 14));
+    expect(out[3]!.score).toBe(out[4]!.score);
+    expect(await h.search('q', { k: 2 })).toEqual(out.slice(0, 2));
+  });
+
+  it('rrf features: 1 / (rrfK + rank) for the first rankDepth of each child, ties by id, 0 past them', async () => {
+    // rrfK 0, rankDepth 2. A ranks a 1, b 2. B ranks c 1, then a b d e all 0 → by id: a 2 (b 3 is past the depth).
+    // β = [0, 1, 0, 1, 1, 0, 0]: a = 4 + 1 + 1/2 = 5.5, b = 2 + 1/2 = 2.5, c = 0 + 1 = 1, d = e = 0.
+    const h = new CalibratedHybridRetriever('h', new ListRetriever('a', hits(['a', 4], ['b', 2])), new ListRetriever('b', hits(['c', 5], ['a', 0], ['b', 0], ['d', 0], ['e', 0])), {
+      features: 'rrf',
+      rrfK: 0,
+      rankDepth: 2,
+      coefficients: [0, 1, 0, 1, 1, 0, 0],
+    });
+    await h.index(ABCDE);
+    const out = await h.search('q', { k: 10 });
+    expect(out.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    [5.5, 2.5, 1, 0, 0].forEach((z, i) => expect(out[i]!.score).toBeCloseTo(sigmoid(z), 14));
+  });
+
+  it("gives a tool's score independently of k, and honours the mask (features over the allowed tools only)", async () => {
+    const beta = [-1, 0.5, 0.2, 1, 1, -0.1, -0.1];
+    const la = hits(['a', 4], ['b', 2], ['e', 1]);
+    const lb = hits(['c', 5], ['a', 0.5], ['b', 0], ['d', -1], ['e', 0]);
+    const h = new CalibratedHybridRetriever('h', new ListRetriever('a', la), new ListRetriever('b', lb), { coefficients: beta });
+    await h.index(ABCDE);
+    const allowed = Uint8Array.from([1, 0, 1, 1, 1]); // no b
+    const out = await h.search('q', { k: 10, allowed });
+    const want = referenceFeatures([la, lb], ['a', 'c', 'd', 'e'], 'zscore');
+    expect(out.map((x) => x.id).sort()).toEqual([...want.keys()].sort());
+    for (const x of out) expect(x.score).toBeCloseTo(sigmoid(logitOf(beta, want.get(x.id)!)), 13);
+    for (const k of [1, 2, 3]) expect(await h.search('q', { k, allowed })).toEqual(out.slice(0, k));
+    expect(await h.search('q', { k: 10, allowed: new Uint8Array(5) })).toEqual([]);
+  });
+
+  it('scores a request matching nothing far below one matching well (registry hybrid and hybrid-rrf, default coefficients)', async () => {
+    for (const name of ['hybrid', 'hybrid-rrf']) {
+      const r = createRetriever(name);
+      await r.index(HAND);
+      const top = async (q: string) => (await r.search(q, { k: 1 }))[0]?.score ?? 0;
+      const real = [await top('search issues by text'), await top('create a new issue'), await top('list my repositories')];
+      const chat = [await top('thanks, that worked'), await top('hello there'), await top('qqzx vvkj')];
+      for (const s of [...real, ...chat]) expect(s >= 0 && s <= 1, `${name} ${s}`).toBe(true);
+      expect(Math.max(...chat) * 10, `${name}: ${chat} vs ${real}`).toBeLessThan(Math.min(...real));
+    }
+  }, 60_000);
+});
+
+describe('CalibratedHybridRetriever, defaults and calibration', () => {
+  const CAT = catalogOf([tool('a'), tool('b'), tool('c'), tool('x', '', ['admin'])]);
+  const A: Record<string, Hit[]> = {
+    q1: hits(['a', 3], ['c', 1]),
+    q2: hits(['b', 2], ['x', 5]),
+    q4: hits(['x', 4], ['a', 1]),
+  };
+  const B: Record<string, Hit[]> = {
+    q1: hits(['a', 0.9], ['b', 0.5], ['c', 0.1], ['x', -0.2]),
+    q2: hits(['x', 0.8], ['b', 0.7], ['a', 0.2], ['c', 0.1]),
+    q3: hits(['c', 0.3], ['a', 0.2], ['b', 0.1], ['x', 0]),
+    q4: hits(['x', 0.9], ['a', 0.3], ['c', 0.2], ['b', 0.1]),
+  };
+  const CASES: CalibrationCase[] = [
+    { id: 'c1', request: 'q1', expectedTools: ['a'] },
+    { id: 'c2', request: 'q2', expectedTools: ['b'], callerScopes: [] }, // x not allowed
+    { id: 'c3', request: 'q3', expectedTools: [] }, // no tool
+    { id: 'c4', request: 'q4', expectedTools: ['x'], callerScopes: [] }, // its gold is masked: no positive row
+  ];
+  const make = (options = {}) => {
+    const ca = new TableRetriever('a', A);
+    const cb = new TableRetriever('b', B);
+    return { h: new CalibratedHybridRetriever('h', ca, cb, { topN: 2, ...options }), ca, cb };
+  };
+
+  it('uses the default coefficients until calibrated, and says so', async () => {
+    const { h } = make();
+    await h.index(CAT);
+    expect(isCalibrating(h)).toBe(true);
+    expect(h.currentCoefficients()).toEqual([...HYBRID_DEFAULT_COEFFICIENTS.zscore]);
+    const d = h.describe();
+    expect(d.coefficientsFrom).toBe('defaults');
+    expect(Object.values(d.coefficients as object)).toEqual(HYBRID_DEFAULT_COEFFICIENTS.zscore.map((c) => Number(c.toPrecision(6))));
+    const out = await h.search('q1', { k: 10 });
+    const f = referenceFeatures([A.q1!, B.q1!], ['a', 'b', 'c', 'x'], 'zscore');
+    for (const x of out) expect(x.score).toBeCloseTo(sigmoid(logitOf(HYBRID_DEFAULT_COEFFICIENTS.zscore, f.get(x.id)!)), 13);
+    expect(make({ features: 'rrf' }).h.currentCoefficients()).toEqual([...HYBRID_DEFAULT_COEFFICIENTS.rrf]);
+    // the registry's hybrids start on them too
+    expect((createRetriever('hybrid') as CalibratedHybridRetriever).currentCoefficients()).toEqual([...HYBRID_DEFAULT_COEFFICIENTS.zscore]);
+    expect((createRetriever('hybrid-rrf') as CalibratedHybridRetriever).describe()).toMatchObject({ features: 'rrf', coefficientsFrom: 'defaults' });
+  });
+
+  it('calibrates on the documented rows, under each case\'s mask, then searches with the fitted coefficients', async () => {
+    const { h, ca } = make();
+    await h.index(CAT);
+    await expect(make().h.calibrate(CASES)).rejects.toThrow(/before index/);
+    await h.calibrate(CASES);
+    // The children were asked under each case's mask: c2 and c4 without x.
+    const noX = new Policy(CAT).allowedMask([]);
+    expect([...noX!]).toEqual([1, 1, 1, 0]);
+    const asked = new Map(ca.contexts.map((c) => [c.request, c.context.allowed]));
+    expect(asked.get('q1')).toBeUndefined();
+    expect([...asked.get('q2')!]).toEqual([1, 1, 1, 0]);
+    expect([...asked.get('q4')!]).toEqual([1, 1, 1, 0]);
+    // The rows by hand (topN 2 of each child, allowed only), cases by sha256 of id, rows in catalog order:
+    //   c1: {a, b, c} (a gold); c2: {a, b} (b gold); c3: {a, c} no-tool; c4: {a, c} (x masked).
+    const rowsOf: Record<string, string[]> = { c1: ['a', 'b', 'c'], c2: ['a', 'b'], c3: ['a', 'c'], c4: ['a', 'c'] };
+    const order = [...CASES].sort((u, v) => (sha256(u.id) < sha256(v.id) ? -1 : 1));
+    const x: number[] = [];
+    const y: number[] = [];
+    const w: number[] = [];
+    for (const c of order) {
+      const allowed = c.callerScopes ? ['a', 'b', 'c'] : ['a', 'b', 'c', 'x'];
+      const f = referenceFeatures([A[c.request] ?? [], B[c.request]!], allowed, 'zscore');
+      for (const id of rowsOf[c.id]!) {
+        x.push(...f.get(id)!);
+        y.push(c.expectedTools.includes(id) ? 1 : 0);
+        w.push(c.expectedTools.length === 0 ? 7 / 2 : 1); // 7 graded rows, 2 no-tool rows
+      }
+    }
+    const want = fitLogistic(Float64Array.from(x), Uint8Array.from(y), 6, { l2: 1e-3 }, Float64Array.from(w)).coefficients;
+    const got = h.currentCoefficients();
+    got.forEach((b, i) => expect(b).toBeCloseTo(want[i]!, 9));
+    expect(h.describe()).toMatchObject({ coefficientsFrom: 'calibration', calibration: { from: 'calibration', casesGiven: 4, casesUsed: 4, rows: 9, positives: 2, noToolRows: 2, noToolWeight: 3.5, converged: true } });
+    // search = σ(β · features) with the fitted β
+    const out = await h.search('q2', { k: 10, allowed: noX! });
+    const f = referenceFeatures([A.q2!, B.q2!], ['a', 'b', 'c'], 'zscore');
+    expect(out.map((o) => o.id).sort()).toEqual(['a', 'b', 'c']);
+    for (const o of out) expect(o.score).toBeCloseTo(sigmoid(logitOf(got, f.get(o.id)!)), 12);
+  });
+
+  it('fits the same coefficients bit for bit whatever the order of the cases, and again on a new instance', async () => {
+    const fit = async (cases: CalibrationCase[]) => {
+      const { h } = make();
+      await h.index(CAT);
+      await h.calibrate(cases);
+      return Buffer.from(Float64Array.from(h.currentCoefficients()).buffer).toString('hex');
+    };
+    const first = await fit(CASES);
+    expect(await fit([...CASES].reverse())).toBe(first);
+    expect(await fit(CASES)).toBe(first);
+    // a different label set gives different coefficients (the fit reads the labels)
+    expect(await fit(CASES.map((c) => (c.id === 'c1' ? { ...c, expectedTools: ['c'] } : c)))).not.toBe(first);
+  });
+
+  it('keeps the defaults when calibration has a single class, and calibrates again from scratch', async () => {
+    const { h } = make();
+    await h.index(CAT);
+    await h.calibrate([CASES[2]!]);
+    expect(h.currentCoefficients()).toEqual([...HYBRID_DEFAULT_COEFFICIENTS.zscore]);
+    expect(h.describe()).toMatchObject({ coefficientsFrom: 'defaults', calibration: { rows: 2, positives: 0 } });
+    await h.calibrate(CASES);
+    expect(h.describe().coefficientsFrom).toBe('calibration');
+    await h.calibrate([]);
+    expect(h.describe().coefficientsFrom).toBe('defaults');
+  });
+
+  it('subsamples by sha256 of the case id, at most maxCases', async () => {
+    const many = Array.from({ length: 30 }, (_, i): CalibrationCase => ({ id: `case-${i}`, request: 'q1', expectedTools: i % 3 === 0 ? [] : ['a'] }));
+    const picked = selectCases(many, 5).map((c) => c.id);
+    const byHash = many.map((c) => c.id).sort((u, v) => (sha256(u) < sha256(v) ? -1 : 1));
+    expect(picked).toEqual(byHash.slice(0, 5));
+    expect(selectCases([...many].reverse(), 5).map((c) => c.id)).toEqual(picked);
+    const { h } = make({ maxCases: 5 });
+    await h.index(CAT);
+    await h.calibrate(many);
+    expect(h.describe()).toMatchObject({ calibration: { casesGiven: 30, casesUsed: 5 } });
+    expect(calibrationBudget(199)).toBe(20_000);
+    expect(calibrationBudget(50_000)).toBe(250);
+    expect(calibrationBudget(25_000)).toBe(500);
+  });
+
+  it('rejects out-of-range options', () => {
+    expect(() => checkCalibratedOptions({ ...CALIBRATED_DEFAULT_OPTIONS })).not.toThrow();
+    const bad = [{ features: 'max' }, { rrfK: -1 }, { rankDepth: 0 }, { topN: 1.5 }, { maxCases: 0 }, { l2: 0 }, { coefficients: [1, 2] }, { coefficients: [0, 0, 0, 0, 0, 0, NaN] }];
+    for (const o of bad) expect(() => new CalibratedHybridRetriever('h', new ListRetriever('a', []), new ListRetriever('b', []), o as never), JSON.stringify(o)).toThrow(RangeError);
+  });
+});
+
+describe('CalibratedHybridRetriever from dense scores', () => {
+  it('gives what the full ranked lists give, before and after calibration', async () => {
+    const { CONTRACT_DATA } = await import('../../test/contract/contract.ts');
+    const { catalog, requests } = CONTRACT_DATA;
+    const hide = (r: Retriever): Retriever => ({ name: r.name, index: (c) => r.index(c), search: (q, ctx) => r.search(q, ctx) });
+    for (const features of ['zscore', 'rrf'] as const) {
+      const dense = new CalibratedHybridRetriever('hybrid', createBm25('bm25'), createBm25('bm25-plain'), { features });
+      const lists = new CalibratedHybridRetriever('hybrid', hide(createBm25('bm25')), hide(createBm25('bm25-plain')), { features });
+      await dense.index(catalog);
+      await lists.index(catalog);
+      const mask = Uint8Array.from(catalog.tools, (_, i) => (i % 3 === 0 ? 0 : 1));
+      const check = async () => {
+        let compared = 0;
+        for (const q of requests.slice(0, 30)) {
+          for (const ctx of [{ k: 10 }, { k: 5, allowed: mask }]) {
+            const a = await dense.search(q, ctx);
+            const b = await lists.search(q, ctx);
+            expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id));
+            a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 12));
+            compared += a.length;
+          }
+        }
+        expect(compared).toBeGreaterThan(100);
+      };
+      await check();
+      const cases: CalibrationCase[] = requests.slice(0, 40).map((request, i) => ({ id: `c${i}`, request, expectedTools: i % 4 === 0 ? [] : [catalog.tools[(i * 7) % catalog.tools.length]!.id] }));
+      await dense.calibrate(cases);
+      await lists.calibrate(cases);
+      expect(dense.describe().coefficientsFrom).toBe('calibration');
+      dense.currentCoefficients().forEach((c, i) => expect(c).toBeCloseTo(lists.currentCoefficients()[i]!, 9));
+      await check();
+    }
+  });
+});
+
+/* The shared retriever contract on the calibrated variants over bm25 + bm25-plain. */
+describe.each([
+  ['calibrated zscore', (): Retriever => new CalibratedHybridRetriever('hybrid', 'bm25', 'bm25-plain')],
+  ['calibrated rrf', (): Retriever => new CalibratedHybridRetriever('hybrid', 'bm25', 'bm25-plain', { features: 'rrf' })],
+] as const)('contract: hybrid %s', (_method, make) => {
+  retrieverContract(make);
 });

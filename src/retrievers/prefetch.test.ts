@@ -1,7 +1,8 @@
 /**
  * The `Prefetching` capability: prefetching a block of requests must not change any search.
  * - On the small generated catalog (5,194 tools), the z-score hybrid (bm25 + embed, as the
- *   registry's `hybrid`) and embed alone (float32 and int8 vectors) give exactly the same hits and
+ *   registry's `hybrid-zscore`), the calibrated hybrid (the registry's `hybrid`: calibration too)
+ *   and embed alone (float32 and int8 vectors) give exactly the same hits and
  *   scores (and embed the same dense score arrays) with and without prefetch, under the cases'
  *   scope masks, random masks and no mask, k from 1 to every tool; for requests prefetched twice,
  *   never, past the held limit, with no known word, and after a re-index.
@@ -16,10 +17,10 @@ import { generate, resolveParams } from '../generate/index.ts';
 import { Rng } from '../generate/rng.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed, PREFETCH_LIMIT, REGISTRY_RECIPE, type EmbedRetriever } from './embed/index.ts';
-import { HybridRetriever } from './hybrid.ts';
+import { CalibratedHybridRetriever, HybridRetriever } from './hybrid.ts';
 import { Policy } from './policy.ts';
 import { createRetriever } from './registry.ts';
-import { isDescribable, isPrefetching, type Hit, type Retriever, type SearchContext } from './types.ts';
+import { hasDenseScores, isDescribable, isPrefetching, type Hit, type Retriever, type SearchContext } from './types.ts';
 
 /** A retriever without its optional capabilities but `describe` (so results still name it the same). */
 function hidden(r: Retriever): Retriever {
@@ -88,7 +89,7 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
     return compared;
   }
 
-  it('hybrid (bm25 + embed, z-score 0.4 / 0.6)', async () => {
+  it('z-score hybrid (bm25 + embed, 0.4 / 0.6, the registry hybrid-zscore)', async () => {
     const make = () => new HybridRetriever('hybrid', createBm25('bm25'), createEmbed('embed', { recipe: REGISTRY_RECIPE, cacheDir }), { method: 'zscore', weights: [0.4, 0.6] });
     const plain = make();
     const pre = make();
@@ -107,6 +108,28 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
     await pre.index(catalog);
     expect(held(embedOf(pre)).size).toBe(0);
     expect(await pre.search(requests[1]!, { k: 10 })).toEqual(await plain.search(requests[1]!, { k: 10 }));
+  }, 120_000);
+
+  it('calibrated hybrid (the registry hybrid: bm25 + embed): calibration and searches', async () => {
+    // plain: the embed child without prefetch (dense scores kept), so neither calibrate nor search prefetches
+    const noPrefetch = (r: EmbedRetriever): Retriever => {
+      const w = { name: r.name, index: (c: Parameters<Retriever['index']>[0]) => r.index(c), search: (q: string, ctx: SearchContext) => r.search(q, ctx), denseScores: r.denseScores.bind(r) };
+      return w;
+    };
+    const plain = new CalibratedHybridRetriever('hybrid', createBm25('bm25'), noPrefetch(createEmbed('embed', { recipe: REGISTRY_RECIPE, cacheDir })));
+    const pre = new CalibratedHybridRetriever('hybrid', createBm25('bm25'), createEmbed('embed', { recipe: REGISTRY_RECIPE, cacheDir }));
+    expect(isPrefetching(plain.children[1])).toBe(false);
+    expect(hasDenseScores(plain.children[1])).toBe(true);
+    await plain.index(catalog);
+    await pre.index(catalog);
+    const calibration = labelled.slice(0, 150).map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools!, ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}) }));
+    await plain.calibrate(calibration);
+    await pre.calibrate(calibration);
+    expect(pre.describe().coefficientsFrom).toBe('calibration');
+    const coefficients = (r: CalibratedHybridRetriever) => Buffer.from(Float64Array.from(r.currentCoefficients()).buffer).toString('hex');
+    expect(coefficients(pre)).toBe(coefficients(plain));
+    const embedOf = (r: Retriever) => (r as CalibratedHybridRetriever).children[1] as EmbedRetriever;
+    expect(await compare(plain, pre, embedOf)).toBeGreaterThan(10_000);
   }, 120_000);
 
   for (const vectors of ['float32', 'int8'] as const) {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../catalog/errors.ts';
+import { CalibratedHybridRetriever, HybridRetriever } from './hybrid.ts';
 import { createRetriever, parseRetrieverList, registerRetriever, RETRIEVERS, retrieverNames, unregisterRetriever } from './registry.ts';
+import { isCalibrating } from './types.ts';
 
 describe('retriever registry', () => {
   it('lists the built-in retrievers in table order', () => {
@@ -31,5 +33,28 @@ describe('retriever registry', () => {
     expect(() => parseRetrieverList('bm25,bm25')).toThrow(/twice/);
     expect(() => parseRetrieverList('')).toThrow(/no retriever/);
     expect(() => parseRetrieverList('bm25,nope')).toThrow(/unknown retriever "nope"/);
+  });
+
+  it('keeps the names hybrid and hybrid-rrf, now calibrated (comparable scores), and the per-request z-score fusion as hybrid-zscore', () => {
+    const hybrid = createRetriever('hybrid');
+    const rrf = createRetriever('hybrid-rrf');
+    const z = createRetriever('hybrid-zscore');
+    expect(hybrid).toBeInstanceOf(CalibratedHybridRetriever);
+    expect(rrf).toBeInstanceOf(CalibratedHybridRetriever);
+    expect(z).toBeInstanceOf(HybridRetriever);
+    expect((hybrid as CalibratedHybridRetriever).describe()).toMatchObject({ name: 'hybrid', features: 'zscore', coefficientsFrom: 'defaults' });
+    expect((rrf as CalibratedHybridRetriever).describe()).toMatchObject({ name: 'hybrid-rrf', features: 'rrf', coefficientsFrom: 'defaults' });
+    expect((z as HybridRetriever).describe()).toMatchObject({ method: 'zscore', weights: [0.4, 0.6] });
+    // only the calibrated ones take a calibration source
+    expect(Object.keys(RETRIEVERS).filter((n) => isCalibrating(createRetriever(n, { roles: { roles: {}, always: [] } as never })))).toEqual(['hybrid', 'hybrid-rrf']);
+    // both children of the hybrids are the registry's bm25 and embed, with the user's model
+    expect((createRetriever('hybrid', { model: 'x/y' }) as CalibratedHybridRetriever).children.map((c) => c.name)).toEqual(['bm25', 'embed']);
+  });
+
+  it("states every built-in retriever's score scale (floors are on it)", () => {
+    for (const [name, f] of Object.entries(RETRIEVERS)) {
+      expect(f.description, name).toMatch(/Score: /);
+      expect(f.description, name).toMatch(/floor/);
+    }
   });
 });

@@ -7,44 +7,57 @@ import { didYouMean } from '../catalog/suggest.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed } from './embed/index.ts';
 import { createGate } from './gate.ts';
-import { HybridRetriever } from './hybrid.ts';
+import { CalibratedHybridRetriever, HybridRetriever } from './hybrid.ts';
 import { createNamespace } from './namespace.ts';
 import type { Retriever, RetrieverFactory, RetrieverOptions } from './types.ts';
 
 export const RETRIEVERS = {
   bm25: {
-    description: "Backpack's BM25: identifiers split, ASCII folding, English stop words, Porter2, weighted fields (name, namespace, summary, description, examples, parameter names)",
+    description:
+      "Backpack's BM25: identifiers split, ASCII folding, English stop words, Porter2, weighted fields (name, namespace, summary, description, examples, parameter names). Score: unbounded ≥ 0, the sum of field-weighted BM25 term scores (only tools matching a term are returned, so every score is > 0); grows with the number of matched request terms; a floor is on this scale",
     create: (name: string) => createBm25(name),
   },
   'bm25-plain': {
-    description: 'textbook BM25 baseline over name + description: [a-z0-9]+ tokens, no stemming, no stop words, k1 1.2, b 0.75',
+    description:
+      "textbook BM25 baseline over name + description: [a-z0-9]+ tokens, no stemming, no stop words, k1 1.2, b 0.75. Score: unbounded ≥ 0, the sum of BM25 term scores (only matching tools are returned, > 0); a floor is on this scale",
     create: (name: string) => createBm25(name),
   },
   embed: {
     description:
-      'local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default (SIF a 2e-4, 2 common directions removed, stop words zeroed, WordPiece pieces for unknown compounds), over server/plugin name, split name, summary, description and examples; exact cosine top-k (MetaTool single-tool recall@5 0.539, was 0.459)',
+      "local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default (SIF a 2e-4, 2 common directions removed, stop words zeroed, WordPiece pieces for unknown compounds), over server/plugin name, split name, summary, description and examples; exact cosine top-k (MetaTool single-tool recall@5 0.539, was 0.459). Score: cosine similarity in [−1, 1] (every allowed tool is returned; a request with no known word returns nothing); a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) => createEmbed(name, { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) }),
   },
   hybrid: {
     description:
-      'z-score fusion of bm25 (0.4) and embed (0.6): each score standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. MetaTool single-tool recall@5 0.691 vs bm25 0.636 (weight chosen on the train half; test half 0.693 vs 0.638); same embed fused by min-max 0.7/0.3 0.682, RRF k 60 0.652; small-7 0.481 vs 0.472',
-    create: (name: string, options?: RetrieverOptions) =>
-      new HybridRetriever(name, 'bm25', createEmbed('embed', { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) }), { method: 'zscore', weights: [0.4, 0.6] }),
+      "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.708 (hybrid-zscore 0.702, bm25 0.657); at a no-tool false-positive rate of 0.1 (floor set on test) 0.286 vs bm25 0.190, embed 0.260, hybrid-zscore 0.155; floor set on train no-tool cases: 0.260 at test FP 0.072 (bm25 0.165 at 0.080)",
+    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, 'bm25', registryEmbed(options), { features: 'zscore' }),
   },
   'hybrid-rrf': {
-    description: 'reciprocal-rank fusion (k 60) of bm25 and embed: max(50, 5k) hits from each under the same mask; no score calibration needed (MetaTool single-tool recall@5 0.652, below the z-score hybrid 0.691)',
-    create: (name: string, options?: RetrieverOptions) =>
-      new HybridRetriever(name, 'bm25', createEmbed('embed', { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) }), { method: 'rrf', rrfK: 60 }),
+    description:
+      "calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.697 (per-request RRF k 60: 0.658); at a no-tool false-positive rate of 0.1 (floor set on test) 0.286 vs bm25 0.190 (per-request RRF: 0, its top scores are capped at 2/61); floor set on train: 0.276 at test FP 0.096",
+    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, 'bm25', registryEmbed(options), { features: 'rrf' }),
+  },
+  'hybrid-zscore': {
+    description:
+      "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly: MetaTool test split recall@5 0.702, at a no-tool false-positive rate of 0.1 0.155 (hybrid 0.286)",
+    create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, 'bm25', registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
   },
   gate: {
-    description: "role / phase gating: bm25 over the namespaces the caller's role may see (roles.json or --roles), widening to everything the scopes allow when the best tool inside scores below 90% of the best anywhere (the escape hatch)",
+    description:
+      "role / phase gating: bm25 over the namespaces the caller's role may see (roles.json or --roles), widening to everything the scopes allow when the best tool inside scores below 90% of the best anywhere (the escape hatch). Score: bm25's (unbounded ≥ 0, statistics of the whole catalog), inside or outside the role; a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) => createGate(name, options?.roles ? { roles: options.roles } : {}),
   },
   namespace: {
-    description: 'hierarchical routing: BM25 over namespace documents (server/plugin description, instructions, tool names and summaries) opens the top 3 namespaces, bm25 ranks tools only inside them',
+    description:
+      "hierarchical routing: BM25 over namespace documents (server/plugin description, instructions, tool names and summaries) opens the top 3 namespaces, bm25 ranks tools only inside them. Score: the tool's bm25 score (unbounded ≥ 0, statistics of the whole catalog; the namespace score only decides what is opened); a floor is on this scale",
     create: (name: string) => createNamespace(name),
   },
 } as const satisfies Record<string, RetrieverFactory>;
+
+/** The registry's embed child of the hybrids (the `embed` entry's recipe, the user's --model). */
+function registryEmbed(options: RetrieverOptions | undefined) {
+  return createEmbed('embed', { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) });
+}
 
 export type RetrieverName = keyof typeof RETRIEVERS;
 
