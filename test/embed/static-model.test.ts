@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildGloveSpec, firstEigenvector, removeCommonDirections, resolveWinkJson, SUFFIX_PIECES, type WinkEmbeddings } from '../../scripts/build-static-model.ts';
+import { buildGloveSpec, CONTINUATION_MIN_LENGTH, firstEigenvector, removeCommonDirections, resolveWinkJson, SUFFIX_PIECES, type WinkEmbeddings } from '../../scripts/build-static-model.ts';
 import { loadExtractor, makeEncoder, modelKey, resolveModel } from '../../src/retrievers/embed/model.ts';
 import { encodeOnnxModel, ProtoWriter } from '../../src/retrievers/embed/onnx-writer.ts';
 import { dequantizeRow, quantizeRows, SPECIAL_TOKENS, staticEncoderOnnx, staticModelFiles, writeStaticModel } from '../../src/retrievers/embed/static-model.ts';
@@ -183,7 +183,7 @@ describe('the GloVe build recipe', () => {
   });
 
   it('zeroes stop words, removes two directions, and adds continuation pieces sharing their word rows', () => {
-    const spec = buildGloveSpec(fakeWink(), { words: 20, sifA: 1e-3, directions: 2, continuation: 20, stopWords: ['the', 'of'] });
+    const spec = buildGloveSpec(fakeWink(), { words: 20, sifA: 1e-3, directions: 2, continuation: 20, stopWords: ['the', 'of'], continuationMinLength: 3 });
     const row = (t: string) => {
       const r = spec.tokens.indexOf(t);
       expect(r, t).toBeGreaterThanOrEqual(0);
@@ -207,6 +207,42 @@ describe('the GloVe build recipe', () => {
       expect(Math.abs(dot(row(t), u2!))).toBeLessThan(1e-5);
     }
     expect(spec.description).toMatch(/11 continuation pieces.*2 stop words zeroed, 2 common directions removed/);
+  });
+
+  it('continuationMinLength sets the shortest piece; punctuationRows gives punctuation weighted rows', () => {
+    const base = { words: 20, sifA: 1e-3, directions: 1, continuation: 20, stopWords: [] as string[] };
+    const pieces = (o: object) => buildGloveSpec(fakeWink(), { ...base, ...o }).tokens.filter((t) => t.startsWith('##'));
+    // Words: the, of, w0 … w17: 2+ letters all 20 of them, 3+ the and w10 … w17, 4+ none.
+    expect(pieces({})).toEqual(pieces({ continuationMinLength: CONTINUATION_MIN_LENGTH }));
+    expect(pieces({ continuationMinLength: 3 })).toEqual(['##the', ...Array.from({ length: 8 }, (_, i) => `##w${10 + i}`), ...SUFFIX_PIECES.map((x) => `##${x}`)]);
+    expect(pieces({ continuationMinLength: 2 })).toEqual([...['the', 'of', ...Array.from({ length: 18 }, (_, i) => `w${i}`)].map((w) => `##${w}`), ...SUFFIX_PIECES.map((x) => `##${x}`)]);
+    expect(pieces({ continuationMinLength: 4 })).toEqual(SUFFIX_PIECES.map((x) => `##${x}`));
+    const zero = buildGloveSpec(fakeWink(), base);
+    const kept = buildGloveSpec(fakeWink(), { ...base, punctuationRows: true });
+    expect(kept.tokens).toEqual(zero.tokens);
+    const row = (spec: typeof zero, t: string) => [...spec.table.subarray(spec.tokens.indexOf(t) * 6, spec.tokens.indexOf(t) * 6 + 6)];
+    for (const t of [',', '.']) {
+      expect(row(zero, t).every((v) => v === 0), t).toBe(true);
+      expect(row(kept, t).some((v) => v !== 0), t).toBe(true);
+      // Its common direction removed like every word's.
+      expect(Math.abs(row(kept, t).reduce((s, v, j) => s + v * kept.removedDirection[j]!, 0))).toBeLessThan(1e-5);
+    }
+    expect(row(kept, '[CLS]').every((v) => v === 0)).toBe(true);
+    expect(zero.zeroPieces).toEqual(SUFFIX_PIECES.map((x) => `##${x}`));
+  });
+
+  it('a suffix that is itself a kept word of piece length is a word piece with its row, not a zero one', () => {
+    const vectors: Record<string, number[]> = { the: [1, 0, 0, 0], es: [0, 2, 0, 0], key: [0, 0, 3, 1] };
+    Object.entries(vectors).forEach(([, v], rank) => v.push(Math.hypot(...v), rank));
+    const src: WinkEmbeddings = { dimensions: 4, wordIndex: 5, size: 3, vectors };
+    const two = buildGloveSpec(src, { words: 3, sifA: 1e-3, directions: 0, continuation: 3, continuationMinLength: 2 });
+    expect(two.tokens.slice(-4)).toEqual(['##the', '##es', '##key', '##s']);
+    expect(two.zeroPieces).toEqual(['##s']);
+    const row = (t: string) => [...two.table.subarray(two.tokens.indexOf(t) * 4, two.tokens.indexOf(t) * 4 + 4)];
+    expect(row('##es')).toEqual(row('es'));
+    expect(row('##es').some((v) => v !== 0)).toBe(true);
+    // With 3+ letter pieces, es is not a piece, so ##es is the zero suffix.
+    expect(buildGloveSpec(src, { words: 3, sifA: 1e-3, directions: 0, continuation: 3, continuationMinLength: 3 }).zeroPieces).toEqual(['##s', '##es']);
   });
 
   it('splits an unknown word into continuation pieces through the real tokenizer', async () => {
