@@ -380,18 +380,7 @@ describe('zscore fusion from dense scores', () => {
     const lists = new HybridRetriever('hybrid', hide(createBm25('bm25')), hide(createBm25('bm25-plain')), { method: 'zscore', weights: [0.4, 0.6] });
     await dense.index(catalog);
     await lists.index(catalog);
-    const mask = Uint8Array.from(catalog.tools, (_, i) => (i % 3 === 0 ? 0 : 1));
-    let compared = 0;
-    for (const q of requests.slice(0, 30)) {
-      for (const ctx of [{ k: 10 }, { k: 5, allowed: mask }]) {
-        const a = await dense.search(q, ctx);
-        const b = await lists.search(q, ctx);
-        expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id));
-        a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 9));
-        compared += a.length;
-      }
-    }
-    expect(compared).toBeGreaterThan(100);
+    await expectSameRankings(dense, lists, catalog, requests, 9);
   });
 });
 
@@ -735,20 +724,7 @@ describe('CalibratedHybridRetriever from dense scores', () => {
       const lists = new CalibratedHybridRetriever('hybrid', hide(createBm25('bm25')), hide(createBm25('bm25-plain')), { features });
       await dense.index(catalog);
       await lists.index(catalog);
-      const mask = Uint8Array.from(catalog.tools, (_, i) => (i % 3 === 0 ? 0 : 1));
-      const check = async () => {
-        let compared = 0;
-        for (const q of requests.slice(0, 30)) {
-          for (const ctx of [{ k: 10 }, { k: 5, allowed: mask }]) {
-            const a = await dense.search(q, ctx);
-            const b = await lists.search(q, ctx);
-            expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id));
-            a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 12));
-            compared += a.length;
-          }
-        }
-        expect(compared).toBeGreaterThan(100);
-      };
+      const check = () => expectSameRankings(dense, lists, catalog, requests, 12);
       await check();
       const cases: CalibrationCase[] = requests.slice(0, 40).map((request, i) => ({ id: `c${i}`, request, expectedTools: i % 4 === 0 ? [] : [catalog.tools[(i * 7) % catalog.tools.length]!.id] }));
       await dense.calibrate(cases);
@@ -767,3 +743,19 @@ describe.each([
 ] as const)('contract: hybrid %s', (_method, make) => {
   retrieverContract(make);
 });
+
+/** The dense and the list path rank the first 30 requests alike (unmasked k 10, masked k 5), scores to `digits` digits. */
+async function expectSameRankings(dense: Retriever, lists: Retriever, catalog: { tools: readonly unknown[] }, requests: readonly string[], digits: number): Promise<void> {
+  const mask = Uint8Array.from(catalog.tools, (_, i) => (i % 3 === 0 ? 0 : 1));
+  let compared = 0;
+  for (const q of requests.slice(0, 30)) {
+    for (const ctx of [{ k: 10 }, { k: 5, allowed: mask }]) {
+      const a = await dense.search(q, ctx);
+      const b = await lists.search(q, ctx);
+      expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id));
+      a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, digits));
+      compared += a.length;
+    }
+  }
+  expect(compared).toBeGreaterThan(100);
+}

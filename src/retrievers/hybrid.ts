@@ -104,6 +104,17 @@ function admissible(hits: readonly Hit[], position: ReadonlyMap<string, number>,
   return out;
 }
 
+/** Positions of a catalog's tools by id, their ids, and each position's rank in id order (the tie-break of `rankStable`). */
+function catalogOrder(catalog: Catalog): { position: Map<string, number>; ids: string[]; idRank: Uint32Array<ArrayBuffer>; n: number } {
+  const position = new Map<string, number>();
+  catalog.tools.forEach((t, i) => position.set(t.id, i));
+  const ids = catalog.tools.map((t) => t.id);
+  const order = ids.map((_, i) => i).sort((x, y) => (ids[x]! < ids[y]! ? -1 : ids[x]! > ids[y]! ? 1 : x - y));
+  const idRank = new Uint32Array(ids.length);
+  order.forEach((p, r) => (idRank[p] = r));
+  return { position, ids, idRank, n: catalog.tools.length };
+}
+
 /** Allowed-tool counts of the masks seen (a policy reuses one mask object per scope set). */
 const allowedCounts = new WeakMap<Uint8Array, number>();
 
@@ -186,14 +197,7 @@ export class HybridRetriever implements Retriever, Describable, Prefetching {
     this.built = false;
     await this.children[0].index(catalog);
     await this.children[1].index(catalog);
-    const position = new Map<string, number>();
-    catalog.tools.forEach((t, i) => position.set(t.id, i));
-    this.position = position;
-    this.ids = catalog.tools.map((t) => t.id);
-    const order = this.ids.map((_, i) => i).sort((x, y) => (this.ids[x]! < this.ids[y]! ? -1 : this.ids[x]! > this.ids[y]! ? 1 : x - y));
-    this.idRank = new Uint32Array(this.ids.length);
-    order.forEach((p, r) => (this.idRank[p] = r));
-    this.n = catalog.tools.length;
+    ({ position: this.position, ids: this.ids, idRank: this.idRank, n: this.n } = catalogOrder(catalog));
     this.work = fuseWork(this.n);
     this.built = true;
   }
@@ -637,14 +641,7 @@ export class CalibratedHybridRetriever implements Retriever, Describable, Prefet
     this.catalog = undefined;
     await this.children[0].index(catalog);
     await this.children[1].index(catalog);
-    const position = new Map<string, number>();
-    catalog.tools.forEach((t, i) => position.set(t.id, i));
-    this.position = position;
-    this.ids = catalog.tools.map((t) => t.id);
-    const order = this.ids.map((_, i) => i).sort((x, y) => (this.ids[x]! < this.ids[y]! ? -1 : this.ids[x]! > this.ids[y]! ? 1 : x - y));
-    this.idRank = new Uint32Array(this.ids.length);
-    order.forEach((p, r) => (this.idRank[p] = r));
-    this.n = catalog.tools.length;
+    ({ position: this.position, ids: this.ids, idRank: this.idRank, n: this.n } = catalogOrder(catalog));
     this.work = calibratedWork(this.n);
     this.catalog = catalog;
   }
