@@ -14,14 +14,14 @@
  * `any` = 1 if any gold is in the top 5. A calibrating strategy is calibrated on every train case
  * (graded and no-tool) before the test cases are searched.
  *
- * MetaTool (10,571 graded and 250 no-tool test cases; bm25 preset k1 3, b 0; the committed static
- * embed model), recall@5: unfloored / at FP 0.1 with the floor set on test / with the floor set
- * on train (test FP it gives):
- *   bm25            0.657 / 0.190 / 0.165 (0.080)
- *   embed           0.541 / 0.260 / 0.240 (0.068)
- *   hybrid-zscore   0.702 / 0.155 / 0.151 (0.100)
- *   hybrid          0.708 / 0.286 / 0.260 (0.072)   (the same with `hybrid:defaults`)
- *   hybrid-rrf      0.697 / 0.286 / 0.276 (0.096)   (the same with `hybrid-rrf:defaults`)
+ * MetaTool (10,571 graded and 250 no-tool test cases; bm25 preset name ×3, k1 3, b 0.5; the
+ * committed static embed model), recall@5: unfloored / at FP 0.1 with the floor set on test /
+ * with the floor set on train (test FP it gives):
+ *   bm25            0.644 / 0.244 / 0.158 (0.068)
+ *   embed           0.562 / 0.283 / 0.261 (0.080)
+ *   hybrid-zscore   0.699 / 0.155 / 0.151 (0.092)
+ *   hybrid          0.706 / 0.298 / 0.266 (0.076)   (the same with `hybrid:defaults`)
+ *   hybrid-rrf      0.696 / 0.313 / 0.305 (0.096)   (the same with `hybrid-rrf:defaults`)
  */
 import { loadDataset } from '../src/catalog/resolve.ts';
 import type { Case } from '../src/catalog/types.ts';

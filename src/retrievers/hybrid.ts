@@ -477,15 +477,15 @@ export interface CalibratedHybridOptions {
  * The default coefficients [β₀, β_a, β_b, β_z(a)|rr(a), β_z(b)|rr(b), β_max(a), β_max(b)] of the
  * calibrated `hybrid` (zscore features) and `hybrid-rrf` (rrf features) over bm25 (a) + embed (b),
  * printed by `scripts/fit-hybrid-defaults.ts`: `calibrate` on MetaTool's TRAIN split only (all
- * 10,747 train cases with a tool label, 270 of them no-tool; 178,659 rows, 8,809 positive, 4,258
- * no-tool rows weighted 40.96; Newton converged in 9 / 10 steps; bm25 preset k1 3, b 0). No test case was read. The
+ * 10,747 train cases with a tool label, 270 of them no-tool; 178,790 rows, 8,828 positive, 4,259
+ * no-tool rows weighted 40.98; Newton converged in 9 / 10 steps; bm25 preset name ×3, k1 3, b 0.5). No test case was read. The
  * test-split figures they give (`scripts/fit-hybrid-measure.ts`) are in the registry descriptions.
  * They fit that embed model and that catalog; another catalog should calibrate (the runner's
  * calibration source), and a rebuilt model should re-run the script.
  */
 export const HYBRID_DEFAULT_COEFFICIENTS: Readonly<Record<CalibratedFeatures, readonly number[]>> = Object.freeze({
-  zscore: Object.freeze([-7.138312553206629, 0.10878384582742844, 5.032218214138204, 0.2814338382568297, 0.21981620862654927, -0.0740486078101925, 0.0899891467523829]),
-  rrf: Object.freeze([-6.653603171779886, 0.20537036299982264, 5.962569846231348, 79.15575812394053, 37.00356051097592, -0.12497533929581807, -1.4786192825485704]),
+  zscore: Object.freeze([-7.070120348263207, 0.09786181476894984, 5.189191920135154, 0.26194957329553104, 0.28110085099383575, -0.06457694675907735, -0.07012581755985026]),
+  rrf: Object.freeze([-6.527662319024539, 0.16710162850184238, 6.117217599025102, 67.78945553472218, 48.9683100708094, -0.10111111102540712, -1.7820284241857032]),
 });
 
 export const CALIBRATED_DEFAULT_OPTIONS: Readonly<CalibratedHybridOptions> = Object.freeze({ features: 'zscore', rrfK: 60, rankDepth: 50, coefficients: undefined, topN: 10, maxCases: undefined, l2: 1e-3 });

@@ -191,7 +191,7 @@ describe('NamespaceRetriever routing', () => {
     const d = r.describe();
     expect(JSON.parse(JSON.stringify(d))).toEqual(d);
     expect(d).toMatchObject({ retriever: 'namespace', name: 'namespace', m: 5 });
-    expect((d.namespaces as { params: unknown; fields: unknown }).params).toEqual({ k1: 0.9, b: 0.75 });
+    expect((d.namespaces as { params: unknown; fields: unknown }).params).toEqual({ k1: 0.9, b: BM25_DEFAULT_OPTIONS.params.b }); // k1 overridden, b the bm25 preset's
     expect((d.namespaces as { fields: unknown }).fields).toEqual(NAMESPACE_DEFAULT_OPTIONS.namespaces.fields);
     expect((d.tools as { params: unknown; fields: unknown; tokenizer: unknown })).toMatchObject({
       params: BM25_DEFAULT_OPTIONS.params,
