@@ -282,6 +282,9 @@ export function buildProgram(io: Io): Command {
       }
       const calibration = opts.calibrateOn !== undefined ? resolveCalibration(opts.calibrateOn, source, input.catalog, input.cases, source.kind === 'dataset' && source.split !== null ? `--split ${source.split}` : 'all cases', wantsCalibration(floors)) : undefined;
       for (const w of calibration?.warnings ?? []) io.err(`${w}\n`);
+      if (calibration && opts.examplesFrom !== undefined && opts.calibrateOn === opts.examplesFrom) {
+        io.err(`warning: --calibrate-on ${opts.calibrateOn} is also --examples-from ${opts.examplesFrom}: its requests are in the index as examples, so fitted scores (hybrid) are over-confident there; calibrate on other cases for figures you ship\n`);
+      }
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
       const base = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles);
       const config = {
