@@ -27,6 +27,11 @@ import { assembleCatalog, checkCases, checkInputSchema, inputSchemaProblem, loca
 
 export const QRELS_HEADER = 'query-id\tcorpus-id\tscore';
 
+/** A case's split: its `split` field, `test` when it has none (as `--split` and the qrels files read it). */
+export function caseSplit(c: Pick<Case, 'split'>): string {
+  return c.split ?? 'test';
+}
+
 /** Files of a dataset folder, by relative path, in the order they are written. */
 export function datasetFiles(dataset: Dataset): Map<string, string> {
   const { catalog, cases } = dataset;
@@ -37,9 +42,9 @@ export function datasetFiles(dataset: Dataset): Map<string, string> {
   files.set('plugins.jsonl', jsonLines(catalog.plugins));
   files.set('queries.jsonl', jsonLines(cases.map(caseRecord)));
   if (dataset.roles) files.set('roles.json', `${JSON.stringify(dataset.roles, null, 2)}\n`);
-  const splits = [...new Set(cases.map((c) => c.split ?? 'test'))].sort();
+  const splits = [...new Set(cases.map(caseSplit))].sort();
   for (const split of splits) {
-    const inSplit = cases.filter((c) => (c.split ?? 'test') === split);
+    const inSplit = cases.filter((c) => caseSplit(c) === split);
     const toolRows = inSplit.flatMap((c) => (c.expectedTools ?? []).map((t) => `${c.id}\t${t}\t1`));
     files.set(`qrels/${split}.tsv`, [QRELS_HEADER, ...toolRows].join('\n') + '\n');
     const skillRows = inSplit.filter((c) => c.expectedSkill !== undefined).map((c) => `${c.id}\t${c.expectedSkill}\t1`);

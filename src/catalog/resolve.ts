@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readDataset, type LoadedDataset, type ReadOptions } from './dataset-files.ts';
+import { caseSplit, readDataset, type LoadedDataset, type ReadOptions } from './dataset-files.ts';
 import { InputError } from './errors.ts';
 import { isMetaToolDir, loadMetaTool } from './loaders/metatool.ts';
 import { didYouMean } from './suggest.ts';
@@ -25,7 +25,7 @@ export function loadDataset(nameOrDir: string, opts: ReadOptions = {}): LoadedDa
   const dir = resolveDatasetPath(nameOrDir);
   if (isMetaToolDir(dir)) {
     const d = loadMetaTool(dir);
-    const cases = opts.split === undefined ? d.cases : d.cases.filter((c) => (c.split ?? 'test') === opts.split);
+    const cases = opts.split === undefined ? d.cases : d.cases.filter((c) => caseSplit(c) === opts.split);
     return { ...d, cases, manifest: null, dir };
   }
   return readDataset(dir, opts);

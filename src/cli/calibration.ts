@@ -8,6 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
+import { caseSplit } from '../catalog/dataset-files.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { calibrationSet, DEFAULT_FLOOR_TARGET, type CalibrationSet } from '../eval/calibrate.ts';
@@ -15,11 +16,6 @@ import { isAutoFloor, type DatasetSource, type FloorSetting } from '../eval/resu
 
 /** Below this many no-tool calibration cases, a calibrated floor is flagged as a rough estimate. */
 export const FEW_NO_TOOL_CASES = 30;
-
-/** A case's split as `--split` reads it (a case without one is in `test`). */
-export function caseSplit(c: Case): string {
-  return c.split ?? 'test';
-}
 
 /** An auto floor before calibration fills it in. */
 function autoFloor(target: number): FloorSetting {
@@ -74,10 +70,10 @@ function isFileSpec(spec: string): boolean {
   return /[\\/]/.test(spec) || /\.(csv|jsonl|json)$/i.test(spec);
 }
 
-/** The cases of one split of the evaluation source. */
-function splitCases(spec: string, source: DatasetSource, catalog: Catalog): Case[] {
+/** The cases of one split of the evaluation source (`loaded`: every case of a dataset already in memory). */
+function splitCases(spec: string, source: DatasetSource, catalog: Catalog, loaded: readonly Case[] | undefined): Case[] {
   if (source.kind === 'dataset') {
-    const all = loadDataset(source.ref, { verify: false }).cases;
+    const all = loaded ?? loadDataset(source.ref, { verify: false }).cases;
     const cases = all.filter((c) => caseSplit(c) === spec);
     if (!cases.length) throw new InputError(`--calibrate-on: no case is in split "${spec}"; splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`, { file: source.ref });
     return cases;
@@ -101,12 +97,13 @@ function caseKey(c: Case): string {
  * The calibration set `--calibrate-on` names, checked against the scored cases: a case in both (the
  * same id; for a file, also the same request, labels and caller) is refused, naming both sides; so
  * is a set without no-tool cases when a floor is calibrated. `scoredLabel` says which the scored
- * cases are (`--split test`, `all cases`). Returns the set and warnings to print.
+ * cases are (`--split test`, `all cases`); `loaded`, every case of the dataset when the caller has
+ * them already (so it is not read again). Returns the set and warnings to print.
  */
-export function resolveCalibration(spec: string, source: DatasetSource, catalog: Catalog, scored: readonly Case[], scoredLabel: string, needsNoTool: boolean): { set: CalibrationSet; warnings: string[] } {
+export function resolveCalibration(spec: string, source: DatasetSource, catalog: Catalog, scored: readonly Case[], scoredLabel: string, needsNoTool: boolean, loaded?: readonly Case[]): { set: CalibrationSet; warnings: string[] } {
   const file = isFileSpec(spec);
   if (file && !existsSync(spec)) throw new InputError('--calibrate-on: no such cases file (give a split name such as train, or a CSV/JSONL cases file)', { file: spec });
-  const cases = file ? loadCases(spec, catalog) : splitCases(spec, source, catalog);
+  const cases = file ? loadCases(spec, catalog) : splitCases(spec, source, catalog, loaded);
   const label = file ? `--calibrate-on ${spec}` : `--calibrate-on ${spec} (split "${spec}")`;
   const scoredIds = new Set(scored.map((c) => c.id));
   const sameId = cases.filter((c) => scoredIds.has(c.id)).map((c) => c.id);

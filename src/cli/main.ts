@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { assertReplaceable, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
+import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { readRoleMap } from '../catalog/roles.ts';
@@ -26,6 +26,7 @@ import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { parseProfileList, profileEntries } from '../profiles/registry.ts';
+import { fitMark, floorNumber } from '../report/view.ts';
 import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
@@ -33,7 +34,7 @@ import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts'
 import { ReviewRequired } from '../diff/errors.ts';
 import { registerDiffCommand } from './diff.ts';
 import { GateFailed, registerGateCommands } from './gate.ts';
-import { caseSplit, parseFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
+import { parseFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
 import { progressReporter } from './progress.ts';
 import { VERSION } from '../version.ts';
 
@@ -135,7 +136,7 @@ export function buildProgram(io: Io): Command {
       // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
       const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };
       if (!input.cases.length) throw new InputError(`--split: no case is in split "${opts.split}"`, { file: dir });
-      const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors));
+      const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases);
       for (const w of calibration.warnings) io.err(`${w}\n`);
       lap('loadMs');
       const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), {
@@ -454,25 +455,18 @@ export function formatRunSummary(r: Results): string {
   if (profiles.length) {
     const int = (x: number) => Math.round(x).toLocaleString('en-US');
     const tokenHead = ['profile tokens (o200k)', 'before search', 'per search', 'per case', 'visible/1k tok', '12 turns', '12 turns cached', 'context fit'];
-    const tokenRows = profiles.map(([name, p]) => [name, int(p.tokens.beforeSearch), int(p.tokens.perSearch), int(p.tokens.perCase), p.tokens.visiblePer1kTokens.toFixed(4), int(p.tokens.session12Uncached), int(p.tokens.session12Cached), fitLabel(p.tokens)]);
+    const tokenRows = profiles.map(([name, p]) => [name, int(p.tokens.beforeSearch), int(p.tokens.perSearch), int(p.tokens.perCase), p.tokens.visiblePer1kTokens.toFixed(4), int(p.tokens.session12Uncached), int(p.tokens.session12Cached), fitMark({ share: p.tokens.fitsContext ?? 1, window: p.tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW }) ?? 'fits']);
     out.push('', ...alignRows(tokenHead, tokenRows));
     if (profiles.some(([, p]) => (p.tokens.fitsContext ?? 1) < 1)) out.push(`(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible; noToolFP counts any non-pinned tool in front of the model)`);
   }
   return out.join('\n');
 }
 
-/** A floor as the summary table shows it: `-` (none), a score, or `auto→score`. */
+/** A floor as the summary table shows it: `-` (none), a score, or `auto score` (`auto: n/a` where floors do not apply). */
 function floorLabel(f: FloorSetting | undefined): string {
   if (f === null || f === undefined) return '-';
-  if (typeof f === 'number') return String(Number(f.toPrecision(4)));
-  return f.value === null ? 'auto: n/a' : `auto ${Number(f.value.toPrecision(4))}`;
-}
-
-/** Whether a profile's prompts fit the context window: `fits`, `does not fit`, or the share that fits. */
-function fitLabel(t: { fitsContext?: number }): string {
-  if (t.fitsContext === undefined || t.fitsContext === 1) return 'fits';
-  if (t.fitsContext === 0) return 'does not fit';
-  return `${(100 * t.fitsContext).toFixed(1)}% fit`;
+  if (typeof f === 'number') return floorNumber(f);
+  return f.value === null ? 'auto: n/a' : `auto ${floorNumber(f.value)}`;
 }
 
 /** True if `dir` holds an intact dataset made by this generator version with these parameters. */

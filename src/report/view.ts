@@ -5,7 +5,9 @@
  * report of one retriever and a report of twenty go through the same code.
  */
 import type { ProfileResults, Results, RetrieverResults } from '../eval/results.ts';
+import { REPORTED_RATES } from '../metrics/abstention.ts';
 import { isMetricKind, METRICS, parseMetricId, type MetricIdKind } from '../metrics/ids.ts';
+import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 
 export interface StrategyView {
   name: string;
@@ -77,8 +79,6 @@ export const NO_TOOL_DEFINITION =
 
 // ---------------------------------------------------------------------------------------------
 // Context fit of a profile
-
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
 export interface ContextFit {
   /** Share 0..1 of the tool-labelled cases whose prompt fits the window. */
@@ -269,7 +269,7 @@ export function curveOf(s: StrategyView): CurvePointView[] | undefined {
 }
 
 /** The no-tool false-positive rates `recallAtFalsePositiveRate` reports, as its keys. */
-export const FP_RATES = ['0.05', '0.1', '0.2'] as const;
+export const FP_RATES: readonly string[] = REPORTED_RATES.map(String);
 
 export interface RatePointView {
   recall5: number;
@@ -282,11 +282,11 @@ export interface RatePointView {
  * the field (older results), null when it is null (not applicable), else one entry per rate (null:
  * no floor reaches that rate).
  */
-export function recallAtRatesOf(s: StrategyView): Record<(typeof FP_RATES)[number], RatePointView | null> | null | undefined {
+export function recallAtRatesOf(s: StrategyView): Record<string, RatePointView | null> | null | undefined {
   const raw: unknown = (s.results as unknown as { recallAtFalsePositiveRate?: unknown }).recallAtFalsePositiveRate;
   if (raw === undefined) return undefined;
   if (raw === null || typeof raw !== 'object') return null;
-  const out = {} as Record<(typeof FP_RATES)[number], RatePointView | null>;
+  const out: Record<string, RatePointView | null> = {};
   for (const k of FP_RATES) {
     const p = (raw as Record<string, unknown>)[k];
     const q = p && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;

@@ -19,7 +19,11 @@ export interface SearchContext {
   role?: string;
   /** Return at most this many ranked tools. */
   k: number;
-  /** The floor score the policy will apply (hits below it are dropped); a retriever may use it to stop early. */
+  /**
+   * A floor a caller wants applied; a retriever may use it to stop early. The policy layer never
+   * sets it: it applies the floor itself and keeps the hits below it (`Exposure.belowFloor`) for
+   * the operating curve.
+   */
   floor?: number;
   /** The session this request belongs to (for sticky retrieval). */
   session?: { id: string; turn: number };
