@@ -1,6 +1,6 @@
-import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InputError } from './errors.ts';
+import { normaliseSchemaDraft, type SchemaForm } from './schema-drafts.ts';
 import { didYouMean } from './suggest.ts';
 import type { Case, Catalog, JsonSchema, Plugin, Server, Skill, Tool } from './types.ts';
 
@@ -17,24 +17,23 @@ export function located<T>(value: T, file: string, where: string): Located<T> {
 }
 
 const ajv2020 = new Ajv2020({ strict: false, validateFormats: false });
-const ajv07 = new Ajv({ strict: false, validateFormats: false });
 
 /**
  * Why a tool input schema is not acceptable, or `undefined` if it is. It must be a JSON Schema
- * (draft-07 or 2020-12, checked against the meta-schema) whose top level describes an object, as
- * MCP, OpenAI and Anthropic all require.
+ * whose top level describes an object, as MCP, OpenAI and Anthropic all require. Drafts 04 to
+ * 2020-12 are read: the schema is brought to the 2020-12 form first (see `schema-drafts.ts`), and
+ * that form is checked against the 2020-12 meta-schema.
  */
 export function inputSchemaProblem(schema: unknown): string | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'input schema must be a JSON object';
-  const s = schema as JsonSchema;
+  return normalisedSchemaProblem(normaliseSchemaDraft(schema).schema as JsonSchema);
+}
+
+function normalisedSchemaProblem(s: JsonSchema): string | undefined {
   if (s.type !== undefined && s.type !== 'object') return `input schema must describe an object (type is ${JSON.stringify(s.type)})`;
-  const draft07 = typeof s.$schema === 'string' && s.$schema.includes('draft-07');
-  const validator = draft07 ? ajv07 : ajv2020;
   const { $schema: _ignored, ...body } = s;
-  if (validator.validateSchema(body) === true) return undefined;
-  // A draft-07 schema without `$schema` (tuple `items`, `definitions`) is common in the wild: accept it too.
-  if (!draft07 && ajv07.validateSchema(body) === true) return undefined;
-  const err = validator.errors?.[0];
+  if (ajv2020.validateSchema(body) === true) return undefined;
+  const err = ajv2020.errors?.[0];
   if (!err) return 'invalid JSON Schema';
   const at = err.instancePath ? err.instancePath.replace(/\//g, '.').replace(/^\./, '') : '';
   return `invalid JSON Schema${at ? ` at ${at}` : ''}: ${err.message ?? 'does not match the meta-schema'}`;
@@ -44,6 +43,19 @@ export function inputSchemaProblem(schema: unknown): string | undefined {
 export function checkInputSchema(schema: unknown, file: string, where: string): void {
   const problem = inputSchemaProblem(schema);
   if (problem) throw new InputError(problem, { file, where });
+}
+
+/**
+ * A tool input schema as the catalog keeps it: in the 2020-12 form, with the older forms it used
+ * (empty when it was already 2020-12, and then the very object given). An `InputError` at
+ * `file`/`where` if it is not acceptable (see `inputSchemaProblem`).
+ */
+export function readInputSchema(schema: unknown, file: string, where: string): { schema: JsonSchema; forms: SchemaForm[] } {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new InputError('input schema must be a JSON object', { file, where });
+  const normalised = normaliseSchemaDraft(schema);
+  const problem = normalisedSchemaProblem(normalised.schema as JsonSchema);
+  if (problem) throw new InputError(problem, { file, where });
+  return { schema: normalised.schema as JsonSchema, forms: normalised.forms };
 }
 
 /** Throw unless `text` is a non-empty string. */

@@ -29,7 +29,7 @@ describe('loadAnthropicTools', () => {
     expect(loadAnthropicTools(f).tools[0]).toMatchObject({ id: 'ping', summary: 'Ping.' });
   });
 
-  it('requires input_schema and rejects Anthropic-defined tools', () => {
+  it('requires input_schema, refuses a file of Anthropic-defined tools only, and locates schema errors', () => {
     const f = join(tmp, 'bad.json');
     writeFileSync(f, JSON.stringify({ tools: [{ name: 'ok', input_schema: { type: 'object' } }, { name: 'nope', description: 'x' }] }));
     const e1 = inputError(() => loadAnthropicTools(f));
@@ -39,8 +39,13 @@ describe('loadAnthropicTools', () => {
 
     writeFileSync(f, JSON.stringify([{ type: 'web_search_20250305', name: 'web_search' }]));
     const e2 = inputError(() => loadAnthropicTools(f));
-    expect(e2.message).toContain('"web_search_20250305" is an Anthropic-defined tool');
-    expect(e2.where).toBe('$[0].type');
+    expect(e2.message).toBe('no custom tool to index (skipped 1 Anthropic server/client tool: web_search_20250305): only tools with an "input_schema" have a schema');
+    expect(e2.where).toBe('$');
+
+    writeFileSync(f, JSON.stringify([{ name: 'x', description: null, input_schema: { type: 'string' } }]));
+    const e4 = inputError(() => loadAnthropicTools(f));
+    expect(e4.message).toBe('input schema must describe an object (type is "string")');
+    expect(e4.where).toBe('$[0].input_schema');
 
     writeFileSync(f, JSON.stringify([{ name: 'x', input_schema: { type: 'object', properties: 5 } }]));
     const e3 = inputError(() => loadAnthropicTools(f));

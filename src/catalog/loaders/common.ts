@@ -8,6 +8,7 @@ import { parseJson } from '../jsonl.ts';
 import { readText } from '../dataset-files.ts';
 import { firstSentence, makeTool } from '../model.ts';
 import type { JsonSchema, Server, Tool } from '../types.ts';
+import type { WarningSink } from './load-notes.ts';
 
 /** Options every catalog loader that can place tools under a server accepts. */
 export interface LoadOptions {
@@ -15,6 +16,16 @@ export interface LoadOptions {
   server?: string;
   /** Routing namespace; for the OpenAI/Anthropic loaders it also names the server (see there). */
   namespace?: string;
+  /**
+   * Receives the loader's warnings (older JSON Schema forms normalised, built-in tools skipped),
+   * one short line each, no `warning:` prefix. Without it, warnings go nowhere.
+   */
+  onWarning?: WarningSink;
+}
+
+/** `undefined` for JSON `null`: every optional field a loader reads treats null as absent (Python clients write it). */
+export function absentIfNull(v: unknown): unknown {
+  return v === null ? undefined : v;
 }
 
 /** Read and parse a JSON file: `file not found` / `invalid JSON` as `InputError`s naming the file. */
@@ -120,6 +131,21 @@ export function providerTool(
 /** The `Server` entry for provider tools placed under a server (none for core tools). */
 export function providerServers(placement: ProviderPlacement): Server[] {
   return placement.server === undefined ? [] : [{ name: placement.server, source: 'mcp', description: '', instructions: '' }];
+}
+
+/** The tool list of a provider value: the array itself, or `tools` of an object such as a request body. */
+export function toolListOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  return isObject(value) && Array.isArray(value.tools) ? value.tools : undefined;
+}
+
+/**
+ * True for the `type` of an Anthropic-defined (server or client) tool: a name with a date version
+ * (`web_search_20250305`, `bash_20250124`, `text_editor_20250728`, `computer_20250124`…) or
+ * `mcp_toolset`.
+ */
+export function isAnthropicDefinedType(type: unknown): boolean {
+  return typeof type === 'string' && (/^[a-z][a-z0-9_]*_\d{8}$/.test(type) || type === 'mcp_toolset');
 }
 
 /** The tool array of a provider file: the top-level array, or `tools` of `{"tools":[…]}`. */

@@ -186,3 +186,39 @@ describe('the real multi-server bundle', () => {
     expect(search.scopes).toEqual([]);
   });
 });
+
+describe('null optional fields and paged server entries', () => {
+  const tool = (name: string) => ({ name, title: null, description: null, inputSchema: { type: 'object', properties: {} }, outputSchema: null, icons: null, annotations: null, _meta: null });
+
+  it('reads null optional fields as absent, in a tools/list result and in a bundle', () => {
+    const f = join(tmp, 'nulls.json');
+    writeFileSync(f, JSON.stringify({ jsonrpc: '2.0', id: 1, result: { _meta: null, nextCursor: null, description: null, instructions: null, tools: [tool('ping')] } }));
+    const c = loadMcpToolsList(f);
+    expect(c.servers).toEqual([{ name: 'nulls', source: 'mcp', description: '', instructions: '' }]);
+    expect(c.tools[0]).toMatchObject({ id: 'mcp__nulls__ping', description: '', summary: 'ping' });
+    expect(c.tools[0]).not.toHaveProperty('annotations');
+    expect(c.tools[0]).not.toHaveProperty('title');
+    const b = join(tmp, 'nulls-bundle.json');
+    writeFileSync(b, JSON.stringify({ servers: [{ name: 'x', description: null, instructions: null, nextCursor: null, pages: null, tools: [tool('ping')] }] }));
+    expect(loadMcpBundle(b).tools[0]!.hash).toBe(loadMcpToolsList(f, { server: 'x' }).tools[0]!.hash);
+  });
+
+  it('reads a bundle server given as pages, and refuses one page given as tools', () => {
+    const b = join(tmp, 'paged-bundle.json');
+    writeFileSync(b, JSON.stringify({ servers: [{ name: 'x', pages: [{ tools: [tool('a')], nextCursor: 'c1' }, { jsonrpc: '2.0', id: 2, result: { tools: [tool('b')], nextCursor: null } }] }] }));
+    expect(loadMcpBundle(b).tools.map((t) => t.id)).toEqual(['mcp__x__a', 'mcp__x__b']);
+
+    writeFileSync(b, JSON.stringify({ servers: [{ name: 'x', nextCursor: 'c1', tools: [tool('a')] }] }));
+    const e1 = inputError(() => loadMcpBundle(b));
+    expect(e1.message).toContain('"nextCursor": "c1"');
+    expect(e1.where).toBe('$.servers[0].nextCursor');
+
+    writeFileSync(b, JSON.stringify({ servers: [{ name: 'x', tools: [tool('a')], pages: [{ tools: [tool('b')] }] }] }));
+    const e2 = inputError(() => loadMcpBundle(b));
+    expect(e2.message).toBe('server "x" has both "tools" and "pages": give one');
+    expect(e2.where).toBe('$.servers[0].pages');
+
+    writeFileSync(b, JSON.stringify({ servers: [{ name: 'x', pages: [{ tools: [tool('a')], nextCursor: 'c1' }] }] }));
+    expect(inputError(() => loadMcpBundle(b)).where).toBe('$.servers[0].pages[0].nextCursor');
+  });
+});

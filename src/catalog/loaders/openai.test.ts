@@ -38,13 +38,27 @@ describe('loadOpenAiTools', () => {
     expect(loadOpenAiTools(f).tools.map((t) => t.id)).toEqual(['ping']);
   });
 
-  it('rejects non-function tools, missing names and invalid parameters at their JSON path', () => {
-    const f = join(tmp, 'bad.json');
-    writeFileSync(f, JSON.stringify([{ type: 'function', function: { name: 'a' } }, { type: 'web_search_preview' }]));
+  it('skips built-in tools with one warning, and refuses a file with no function tool', () => {
+    const f = join(tmp, 'builtins.json');
+    writeFileSync(f, JSON.stringify([{ type: 'web_search' }, { type: 'function', function: { name: 'a', description: null, parameters: null } }, { type: 'file_search' }, { type: 'web_search' }]));
+    const warnings: string[] = [];
+    const c = loadOpenAiTools(f, { onWarning: (w) => warnings.push(w) });
+    expect(c.tools.map((t) => [t.id, t.description, t.inputSchema])).toEqual([['a', '', { type: 'object', properties: {} }]]);
+    expect(warnings).toEqual(['skipped 3 OpenAI tools that are not functions (built-in or custom): web_search, file_search']);
+    expect(loadOpenAiTools(f).tools).toHaveLength(1); // no callback: the warning goes nowhere
+
+    writeFileSync(f, JSON.stringify({ model: 'gpt-4.1', input: 'hi', tools: [{ type: 'web_search_preview' }] }));
     const e1 = inputError(() => loadOpenAiTools(f));
-    expect(e1.message).toContain('tool type "web_search_preview" is not supported');
+    expect(e1.message).toBe('no function tool to index (skipped 1 OpenAI tool that is not a function (built-in or custom): web_search_preview): only {"type":"function"} tools have a schema');
     expect(e1.file).toBe(f);
-    expect(e1.where).toBe('$[1].type');
+    expect(e1.where).toBe('$.tools');
+
+    writeFileSync(f, JSON.stringify([{ type: 'function', function: { name: 'a' } }, { function: { name: 'b' } }]));
+    expect(inputError(() => loadOpenAiTools(f)).where).toBe('$[1].type');
+  });
+
+  it('rejects missing names and invalid parameters at their JSON path', () => {
+    const f = join(tmp, 'bad.json');
 
     writeFileSync(f, JSON.stringify([{ type: 'function', function: { description: 'no name' } }]));
     expect(inputError(() => loadOpenAiTools(f)).where).toBe('$[0].function.name');

@@ -11,7 +11,7 @@ const tmp = tempDir('registry');
 
 describe('CATALOG_FORMATS', () => {
   it('has one entry per format, each tried once in detection', () => {
-    expect(Object.keys(CATALOG_FORMATS).sort()).toEqual(['anthropic', 'beir', 'mcp-bundle', 'mcp-folder', 'mcp-tools-list', 'metatool', 'openai', 'skills-folder']);
+    expect(Object.keys(CATALOG_FORMATS).sort()).toEqual(['anthropic', 'beir', 'mcp-bundle', 'mcp-config', 'mcp-folder', 'mcp-tools-list', 'metatool', 'openai', 'skills-folder']);
     expect([...DETECTION_ORDER].sort()).toEqual(Object.keys(CATALOG_FORMATS).sort());
     for (const f of Object.values(CATALOG_FORMATS)) expect(f.description.length).toBeGreaterThan(10);
   });
@@ -78,7 +78,7 @@ describe('loadCatalog', () => {
     expect(loadCatalog(join(FIXTURES, 'catalogs/mcp/github.json'), { format: 'mcp-tools-list' }).tools).toHaveLength(3);
     const err = inputError(() => loadCatalog(join(FIXTURES, 'catalogs/mcp-bundle.json'), { format: 'mcp-bundel' }));
     expect(err.message).toBe(
-      'unknown catalog format "mcp-bundel" (did you mean mcp-bundle?); formats are mcp-tools-list, mcp-folder, mcp-bundle, openai, anthropic, skills-folder, beir, metatool',
+      'unknown catalog format "mcp-bundel" (did you mean mcp-bundle?); formats are mcp-tools-list, mcp-folder, mcp-bundle, mcp-config, openai, anthropic, skills-folder, beir, metatool',
     );
     // A named format that does not fit the file fails in its loader.
     expect(inputError(() => loadCatalog(join(FIXTURES, 'catalogs/openai-tools.json'), { format: 'mcp-bundle' })).message).toContain('not an MCP bundle');
@@ -89,7 +89,7 @@ describe('loadCatalog', () => {
     writeFileSync(join(dir, 'notes.txt'), 'hello');
     const err = inputError(() => loadCatalog(dir));
     expect(err.message).toBe(
-      'cannot tell the catalog format of this folder: tried openai, anthropic, mcp-bundle, mcp-tools-list, metatool, beir, mcp-folder, skills-folder; name one with a format option',
+      'cannot tell the catalog format of this folder: tried openai, anthropic, mcp-bundle, mcp-tools-list, metatool, beir, mcp-folder, skills-folder, mcp-config; name one with a format option',
     );
     expect(err.file).toBe(dir);
     const bad = join(tmp, 'broken.json');

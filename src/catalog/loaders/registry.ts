@@ -3,16 +3,27 @@
  * or by looking at the path.
  *
  * Detection order (the first format whose `detect` says yes wins):
- *   1. openai          a JSON file holding a non-empty array whose every entry has `"type":"function"`
- *   2. anthropic       a JSON file holding a non-empty array (or `{"tools":[…]}`) whose every entry
- *                      has `input_schema` and no `inputSchema`
+ *   1. openai          a JSON file holding a non-empty array of tools, or an object (a request body)
+ *                      with one in `tools`, whose every entry has a string `type` (`"function"` or a
+ *                      built-in such as `"web_search"`, not an Anthropic one) and no
+ *                      `input_schema` / `inputSchema`
+ *   2. anthropic       the same holders, every entry with `input_schema` or an Anthropic-defined
+ *                      `type` (`web_search_20250305`…), none with `inputSchema` or `"type":"function"`
  *   3. mcp-bundle      a JSON file holding `{"servers":[…]}`
- *   4. mcp-tools-list  a JSON file holding `{"tools":[…]}` or `{"result":{"tools":[…]}}`
+ *   4. mcp-tools-list  a JSON file holding `{"tools":[…]}` or `{"result":{"tools":[…]}}`, or a JSON
+ *                      array of such pages
+ * So `{"model","messages","tools":[{"type":"function",…}]}` is OpenAI, `{"model","messages",
+ * "tools":[{"name","input_schema"}]}` is Anthropic and `{"tools":[{"name","inputSchema"}]}` is MCP.
  *   5. metatool        a folder containing `plugin_des.json`
  *   6. beir            a folder containing `corpus.jsonl` (or a Backpack `manifest.json`)
  *   7. mcp-folder      a folder containing at least one `*.json` file
  *   8. skills-folder   a folder with a `SKILL.md` in it or up to 6 levels below (`*\/SKILL.md`, …)
+ *   9. mcp-config      a JSON file holding `{"mcpServers":{…}}` (or VS Code's `{"servers":{…}}`): it names
+ *                      servers and holds no tools, so loading it throws; eval and diff snapshot it first
  * Detection never throws: an unreadable or invalid JSON file simply matches no JSON format.
+ *
+ * Loaders report what they accepted but changed or skipped (older JSON Schema forms, built-in
+ * tools) through `LoadOptions.onWarning`, a few lines per catalog; without it nothing is reported.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -23,6 +34,7 @@ import { isDatasetDir, readDataset } from '../dataset-files.ts';
 import { didYouMean } from '../suggest.ts';
 import type { Catalog } from '../types.ts';
 import { isDirectory, isFile, requireExists, type LoadOptions } from './common.ts';
+import { CONFIG_NEEDS_SNAPSHOT, isMcpConfigShape } from '../../snapshot/config-shape.ts';
 import { isMcpBundleShape, isMcpToolsListShape, loadMcpBundle, loadMcpFolder, loadMcpToolsList } from './mcp.ts';
 import { isOpenAiToolsShape, loadOpenAiTools } from './openai.ts';
 import { isAnthropicToolsShape, loadAnthropicTools } from './anthropic.ts';
@@ -41,11 +53,11 @@ export interface CatalogFormat {
 
 export const CATALOG_FORMATS = {
   'mcp-tools-list': {
-    description: 'one MCP server\'s tools/list result {"tools":[…]} (or its JSON-RPC response); server = option or file name',
+    description: 'one MCP server\'s tools/list result {"tools":[…]} (or its JSON-RPC response, or an array of all its pages); server = option or file name',
     detect: (path: string) => isMcpToolsListShape(peekJson(path)),
     load: (path: string, opts: LoadOptions) => {
       const server = opts.server ?? opts.namespace;
-      return loadMcpToolsList(path, server !== undefined ? { server } : {});
+      return loadMcpToolsList(path, { ...(server !== undefined ? { server } : {}), ...(opts.onWarning ? { onWarning: opts.onWarning } : {}) });
     },
   },
   'mcp-folder': {
@@ -53,7 +65,7 @@ export const CATALOG_FORMATS = {
     detect: (path: string) => isDirectory(path) && safeList(path).some((n) => n.toLowerCase().endsWith('.json')),
     load: (path: string, opts: LoadOptions) => {
       noOptions('mcp-folder', path, opts);
-      return loadMcpFolder(path);
+      return loadMcpFolder(path, opts);
     },
   },
   'mcp-bundle': {
@@ -61,16 +73,23 @@ export const CATALOG_FORMATS = {
     detect: (path: string) => isMcpBundleShape(peekJson(path)),
     load: (path: string, opts: LoadOptions) => {
       noOptions('mcp-bundle', path, opts);
-      return loadMcpBundle(path);
+      return loadMcpBundle(path, opts);
+    },
+  },
+  'mcp-config': {
+    description: 'an mcpServers configuration (Claude Desktop, Cursor, Claude Code, VS Code): eval and diff snapshot its servers first (docs/snapshot.md)',
+    detect: (path: string) => isMcpConfigShape(peekJson(path)),
+    load: (path: string): Catalog => {
+      throw new InputError(CONFIG_NEEDS_SNAPSHOT, { file: path });
     },
   },
   openai: {
-    description: 'OpenAI tools [{"type":"function","function":{name,description,parameters}}] (or the flat Responses form); core tools unless server/namespace is given',
+    description: 'OpenAI tools [{"type":"function","function":{name,description,parameters}}] (or the flat Responses form, or a request body); built-in tools skipped; core tools unless server/namespace is given',
     detect: (path: string) => isOpenAiToolsShape(peekJson(path)),
     load: (path: string, opts: LoadOptions) => loadOpenAiTools(path, opts),
   },
   anthropic: {
-    description: 'Anthropic tools [{name,description,input_schema}] (or {"tools":[…]}); core tools unless server/namespace is given',
+    description: 'Anthropic tools [{name,description,input_schema}] (or {"tools":[…]}, or a request body); server tools skipped; core tools unless server/namespace is given',
     detect: (path: string) => isAnthropicToolsShape(peekJson(path)),
     load: (path: string, opts: LoadOptions) => loadAnthropicTools(path, opts),
   },
@@ -112,6 +131,7 @@ export const DETECTION_ORDER: readonly CatalogFormatName[] = [
   'beir',
   'mcp-folder',
   'skills-folder',
+  'mcp-config',
 ];
 
 export function isCatalogFormatName(name: string): name is CatalogFormatName {

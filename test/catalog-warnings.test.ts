@@ -1,0 +1,51 @@
+/** The CLI prints a catalog loader's warnings once, on stderr, and still refuses what it cannot read. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli/main.ts';
+import { FIXTURES, tempDir } from './helpers.ts';
+
+const REAL = join(FIXTURES, 'real-mcp');
+const tmp = tempDir('catalog-warnings');
+
+async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+describe('catalog warnings in the CLI', () => {
+  it('inspect prints one warning line for a catalog with draft-04 schemas', async () => {
+    const r = await run('inspect', '--catalog', join(REAL, 'draft04-tools-list.json'));
+    expect(r.code).toBe(0);
+    expect(r.err.split('\n').filter(Boolean)).toEqual([
+      'warning: 1 tool uses older JSON Schema forms: draft-04 boolean exclusiveMinimum/exclusiveMaximum, draft-04 "id" (first: mcp__draft04-tools-list__maps_search_places at $.tools[0].inputSchema); normalised to 2020-12',
+    ]);
+    expect(r.out).toContain('tools          3');
+  });
+
+  it('eval prints the skipped built-in tools once and scores the custom tools', async () => {
+    const cases = join(tmp, 'cases.jsonl');
+    writeFileSync(cases, `${JSON.stringify({ id: 'readme', request: 'read the text of README.md', expectedTools: ['read_text_file'] })}\n`);
+    const r = await run('eval', '--catalog', join(REAL, 'anthropic-messages-request.json'), '--cases', cases, '--retrievers', 'bm25', '--out', join(tmp, 'out'), '--quiet');
+    expect(r.code).toBe(0);
+    expect(r.err.match(/^warning: /gm)).toHaveLength(1);
+    expect(r.err).toContain('warning: skipped 3 Anthropic server/client tools: web_search_20250305, bash_20250124, text_editor_20250728\n');
+    expect(r.out).toContain('1 cases, 2 tools');
+  });
+
+  it('eval reads the Python client dump with no warning', async () => {
+    const r = await run('eval', '--catalog', join(REAL, 'python-client-dump.json'), '--cases', join(REAL, 'cases.jsonl'), '--retrievers', 'bm25', '--out', join(tmp, 'dump'), '--quiet');
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain('warning');
+    expect(r.out).toContain('9 cases, 124 tools');
+  });
+
+  it('a one-page tools/list exits 2 naming the file, the JSON path and the cursor', async () => {
+    const f = join(REAL, 'tools-list-page.json');
+    const r = await run('inspect', '--catalog', f);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^error: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\$\\.nextCursor: this tools/list result is one page of several: it has "nextCursor": "4"`));
+  });
+});
