@@ -20,6 +20,7 @@ import { ReviewRequired } from '../diff/errors.ts';
 import { formatDiffMarkdown, formatDiffText, verdict } from '../diff/format.ts';
 import { DEFAULT_SIMILARITY } from '../diff/near-duplicates.ts';
 import { createRetriever, retrieverEntries, retrieverNames } from '../retrievers/registry.ts';
+import { isConfigCatalog, snapshotConfigFile } from '../snapshot/for-catalog.ts';
 import { progressReporter } from './progress.ts';
 
 export interface DiffIo {
@@ -42,6 +43,7 @@ interface DiffCliOptions {
   cache: boolean;
   timings?: boolean;
   quiet?: boolean;
+  timeout: number;
 }
 
 /** True if `ref` names a dataset (a dataset or MetaTool folder, or a name under `datasets/`) rather than a catalog file. */
@@ -65,6 +67,19 @@ export function loadDiffSide(ref: string, format?: string, toolLines?: ToolLineM
   return { side: { label: ref, catalog: loadCatalog(ref, format !== undefined ? { format } : {}) } };
 }
 
+/**
+ * `loadDiffSide`, and an `mcpServers` configuration too: its servers are snapshotted first (all of
+ * them, or the diff stops with exit 1), so `--new .mcp.json` compares against what the servers
+ * list today.
+ */
+export async function loadDiffSideLive(ref: string, format: string | undefined, toolLines: ToolLineMemo, err: (s: string) => void, live: { timeoutMs?: number; quiet?: boolean } = {}): Promise<{ side: DiffSide; cases?: Case[] }> {
+  if (!(format === undefined && isDatasetRef(ref)) && isConfigCatalog(ref, format)) {
+    const { catalog } = await snapshotConfigFile(ref, err, live);
+    return { side: { label: ref, catalog } };
+  }
+  return loadDiffSide(ref, format, toolLines);
+}
+
 /** Both catalogs' tools and skills (the new definition of a tool in both), to check cases against. */
 function unionCatalog(a: Catalog, b: Catalog): Catalog {
   const ids = new Set(b.tools.map((t) => t.id));
@@ -77,6 +92,12 @@ function wholeNumber(flag: string, min: number) {
     if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`${flag} must be a whole number ≥ ${min}`);
     return Number(value);
   };
+}
+
+function seconds(value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x) || x <= 0) throw new InvalidArgumentError('--timeout must be a number of seconds > 0');
+  return x;
 }
 
 function fraction(flag: string) {
@@ -93,7 +114,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .description(
       'Registry diff: what changed between two catalogs (by content hash), which cases the change moves and who took whose top-1, near-duplicate tools in the new catalog with a "say what each is not for" fix. Exit 100 when an existing tool loses top-1 on --threshold cases or more (a review is required).',
     )
-    .requiredOption('--old <path|name>', 'the catalog before: a dataset folder or name, or a catalog in any supported format')
+    .requiredOption('--old <path|name>', 'the catalog before: a dataset folder or name, a catalog in any supported format, or an mcpServers configuration (its servers are snapshotted)')
     .requiredOption('--new <path|name>', 'the catalog after (same forms)')
     .option('--cases <file>', 'labelled cases (CSV or JSONL); default: the cases of --new (or --old) when it is a dataset')
     .addOption(new Option('--format <name>', 'read both --old and --new as this catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
@@ -107,14 +128,16 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .option('--out <dir>', 'also write diff.json and diff.md (Markdown, for a pull request comment) into this folder')
     .option('--no-cache', "do not read or write the rankings cache (.cache/rankings) or the base catalog's near-duplicate pairs (.cache/rankings/near-duplicates)")
     .option('--quiet', 'no progress output')
+    .option('--timeout <seconds>', 'for an mcpServers configuration (--old or --new): give up on a server after this long', seconds, 30)
     .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n\nSee docs/diff.md.\n`)
     .action(async (opts: DiffCliOptions) => {
       if (!retrieverNames().includes(opts.retriever)) createRetriever(opts.retriever); // the "unknown retriever" InputError
       if (opts.model !== undefined && opts.retriever !== 'embed' && !opts.retriever.startsWith('hybrid')) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
       const t0 = performance.now();
       const toolLines: ToolLineMemo = new Map();
-      const before = loadDiffSide(opts.old, opts.format, toolLines);
-      const after = loadDiffSide(opts.new, opts.format, toolLines);
+      const live = { timeoutMs: opts.timeout * 1000, quiet: opts.quiet === true || opts.json === true };
+      const before = await loadDiffSideLive(opts.old, opts.format, toolLines, io.err, live);
+      const after = await loadDiffSideLive(opts.new, opts.format, toolLines, io.err, live);
       toolLines.clear();
       let cases: Case[];
       let casesFrom: string;

@@ -34,8 +34,11 @@ import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts'
 import { ReviewRequired } from '../diff/errors.ts';
 import { registerDiffCommand } from './diff.ts';
 import { GateFailed, registerGateCommands } from './gate.ts';
+import { registerSnapshotCommand, SnapshotIncomplete } from './snapshot.ts';
+import { snapshotForEval } from '../snapshot/for-catalog.ts';
 import { parseFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
 import { progressReporter } from './progress.ts';
+import { useConfigFile } from './config-file.ts';
 import { VERSION } from '../version.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2 } as const;
@@ -86,6 +89,7 @@ export function buildProgram(io: Io): Command {
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
+  useConfigFile(program, io);
 
   program
     .command('run')
@@ -215,7 +219,7 @@ export function buildProgram(io: Io): Command {
       if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined) throw new InputError('--cases and --skills go with --catalog');
       let summary;
       if (opts.catalog !== undefined) {
-        const catalog = withSkills(loadCatalog(opts.catalog, { ...(opts.format ? { format: opts.format } : {}), ...(opts.server ? { server: opts.server } : {}) }), opts.skills ?? null);
+        const catalog = withSkills(loadCatalog(opts.catalog, { ...(opts.format ? { format: opts.format } : {}), ...(opts.server ? { server: opts.server } : {}), onWarning: (w) => io.err(`warning: ${w}\n`) }), opts.skills ?? null);
         const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
         summary = summarize(opts.catalog, catalog, cases);
       } else {
@@ -272,7 +276,9 @@ export function buildProgram(io: Io): Command {
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
       if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null)) throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
-      let input = { ...loadEvalInput(opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source), source: portableSource(source) };
+      // An mcpServers configuration: its servers are snapshotted now, and the bundle is kept with the results.
+      const snap = await snapshotForEval(source, io.err, opts.quiet === true);
+      let input = { ...loadEvalInput(snap?.loadSource ?? (opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source), (w) => io.err(`warning: ${w}\n`)), source: portableSource(source) };
       if (opts.roles !== undefined) input = { ...input, roles: readRoleMap(opts.roles, input.catalog) };
       let examples: { from: string; perTool: number; added: number } | undefined;
       if (opts.examplesFrom !== undefined && source.kind === 'dataset') {
@@ -296,6 +302,7 @@ export function buildProgram(io: Io): Command {
       };
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
+      if (snap) input = { ...input, source: snap.recordedSource(out) };
       const progress = progressReporter(process.stderr, opts.quiet === true);
       // Worker threads load the input themselves: only when it is exactly what the source gives.
       const reproducible = opts.examplesFrom === undefined && opts.roles === undefined;
@@ -303,7 +310,7 @@ export function buildProgram(io: Io): Command {
       const run = await runEval(input, config, {
         shard,
         workers: opts.workers,
-        ...(reproducible ? { workerSource: source } : {}),
+        ...(reproducible ? { workerSource: snap?.loadSource ?? source } : {}),
         ...(traces ? { traces } : {}),
         ...(calibration ? { calibration: calibration.set } : {}),
         ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
@@ -311,7 +318,8 @@ export function buildProgram(io: Io): Command {
         indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
       });
       progress.stop();
-      writeRunDir(out, run, input.cases, input.catalog);
+      writeRunDir(out, run, input.cases, input.catalog, snap?.files);
+      snap?.dispose();
       io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
     });
 
@@ -339,6 +347,7 @@ export function buildProgram(io: Io): Command {
 
   registerGateCommands(program, io);
   registerDiffCommand(program, io);
+  registerSnapshotCommand(program, io);
 
   program
     .command('list')
@@ -521,6 +530,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return EXIT.badInput;
     }
     if (err instanceof GateFailed) return err.exitCode;
+    if (err instanceof SnapshotIncomplete) {
+      io.err(`${err.message}\n`);
+      return err.exitCode;
+    }
     if (err instanceof ReviewRequired) {
       io.err(`${err.message}\n`);
       return err.exitCode;

@@ -8,6 +8,7 @@
  *   runs/qrels.txt                TREC qrels of the graded cases: `qid 0 docid 1`
  *   runs/cases.tsv                every evaluated case: expected (tool | none | skill-only), gold mode, slices
  *   never-surfaced/<retriever>.txt  tools no case brought into the top k, one id a line
+ *   catalog-snapshot.json         when the catalog was an mcpServers configuration: the snapshot evaluated (docs/snapshot.md)
  *
  * The TREC score column is `depth + 1 − rank`, strictly decreasing along Backpack's ranking, so
  * trec_eval, ir_measures and ranx (which break score ties their own way) evaluate exactly the
@@ -68,7 +69,7 @@ export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetai
 }
 
 /** Write the results folder for `run` (replacing `dir` if it holds an earlier run). */
-export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog): void {
+export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog, extraFiles: Readonly<Record<string, string>> = {}): void {
   const target = resolve(dir);
   assertReplaceable(target, 'results folder', isResultsDir);
   const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
@@ -84,6 +85,7 @@ export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], c
   files.set('runs/qrels.txt', trecQrels(inRun));
   files.set('runs/cases.tsv', casesTsv(inRun));
   files.set('results.json', `${JSON.stringify(run.results, null, 2)}\n`);
+  for (const [path, text] of Object.entries(extraFiles)) files.set(path, text);
   const tmp = `${target}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   try {

@@ -6,8 +6,7 @@ import { loadCatalog } from '../catalog/loaders/registry.ts';
 import { catalogHash } from '../catalog/manifest.ts';
 import type { LoadedDataset } from '../catalog/dataset-files.ts';
 import type { RoleMap } from '../catalog/roles.ts';
-import { basename, join } from 'node:path';
-import { DATASETS_DIR, loadDataset, resolveDatasetPath } from '../catalog/resolve.ts';
+import { loadDataset, namedDatasetDir, resolveDatasetPath } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { DatasetSource } from './results.ts';
 
@@ -27,7 +26,8 @@ export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInp
 }
 
 /** Load the input an evaluation (or a merge) names. */
-export function loadEvalInput(source: DatasetSource): EvalInput {
+/** `warn` receives the catalog loader's warnings (see `LoadOptions.onWarning`); without it they go nowhere. */
+export function loadEvalInput(source: DatasetSource, warn?: (message: string) => void): EvalInput {
   if (source.kind === 'dataset') {
     const d = loadDataset(source.ref, source.split !== null ? { split: source.split } : {});
     if (source.split !== null && d.cases.length === 0) {
@@ -37,7 +37,7 @@ export function loadEvalInput(source: DatasetSource): EvalInput {
     }
     return inputOfDataset(d, source);
   }
-  const catalog = withSkills(loadCatalog(source.catalog, source.format !== null ? { format: source.format } : {}), source.skills ?? null);
+  const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), ...(warn ? { onWarning: warn } : {}) }), source.skills ?? null);
   const cases = loadCases(source.cases, catalog);
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
   return { name, source, catalog, cases, catalogSha256: catalogHash(catalog) };
@@ -53,10 +53,10 @@ export function withSkills(catalog: Catalog, skillsDir: string | null): Catalog 
 }
 
 /**
- * How to name a dataset in results so another machine can find it: a name under `datasets/` stays
- * a name (every checkout has it); a folder elsewhere becomes an absolute path.
+ * How to name a dataset in results so another machine can find it: a named dataset (under
+ * `datasets/`, or bundled with Backpack) stays a name; a folder elsewhere becomes an absolute path.
  */
 export function portableRef(ref: string): string {
   const path = resolveDatasetPath(ref);
-  return path === join(DATASETS_DIR, basename(path)) && basename(path) === ref ? ref : path;
+  return namedDatasetDir(ref) === path ? ref : path;
 }

@@ -1,0 +1,85 @@
+/**
+ * A snapshot of every server of a configuration (or of the ones chosen), taken concurrently with a
+ * bound, each under its own deadline. A server that fails is an entry of `failures`; the others are
+ * kept. Writing is atomic: a temporary file beside the target, renamed into place.
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { InputError } from '../catalog/errors.ts';
+import { bundleServer, bundleServerProblem, bundleText, makeBundle, type BundleServer, type SnapshotBundle } from './bundle.ts';
+import { chooseServersFromFlags, type McpConfig } from './config.ts';
+import { snapshotServer, type ServerFailure, type ServerOutcome } from './server.ts';
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** Servers started at once: they mostly wait on each other's start-up, but each is a process. */
+export const DEFAULT_CONCURRENCY = 4;
+
+export interface SnapshotOptions {
+  timeoutMs?: number;
+  concurrency?: number;
+  /** Config keys (or normalised names) to snapshot; default all. */
+  only?: readonly string[];
+  /** Called as each server finishes, in finishing order. */
+  onServer?: (outcome: ServerOutcome) => void;
+  now?: () => Date;
+}
+
+export interface SnapshotResult {
+  bundle: SnapshotBundle;
+  failures: ServerFailure[];
+  /** Milliseconds from the first start to the last close. */
+  elapsedMs: number;
+}
+
+/** Run `fn` over `items` with at most `limit` running at once; results in `items` order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return out;
+}
+
+/** Snapshot the servers of `config`. Never throws for a server's failure. */
+export async function takeSnapshot(config: McpConfig, opts: SnapshotOptions = {}): Promise<SnapshotResult> {
+  const specs = chooseServersFromFlags(config, opts.only ?? []);
+  const now = opts.now ?? (() => new Date());
+  const takenAt = now().toISOString();
+  const t0 = performance.now();
+  const outcomes = await mapBounded(specs, opts.concurrency ?? DEFAULT_CONCURRENCY, async (spec) => {
+    let outcome = await snapshotServer(spec, opts.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000, now);
+    if (outcome.ok) {
+      const problem = bundleServerProblem(bundleServer(outcome.snapshot), config.file);
+      if (problem !== null) outcome = { ok: false, failure: { name: spec.name, spec, reason: `its tools do not load as a catalog: ${problem}` } };
+    }
+    opts.onServer?.(outcome);
+    return outcome;
+  });
+  const servers: BundleServer[] = [];
+  const failures: ServerFailure[] = [];
+  for (const o of outcomes) {
+    if (o.ok) servers.push(bundleServer(o.snapshot));
+    else failures.push(o.failure);
+  }
+  return { bundle: makeBundle(config, servers, failures.map((f) => f.name), takenAt), failures, elapsedMs: performance.now() - t0 };
+}
+
+/** Write `text` to `file` atomically (a temporary sibling renamed into place). */
+export function writeFileAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new InputError(`cannot write: ${(err as Error).message}`, { file });
+  }
+}
+
+export function writeBundle(file: string, bundle: SnapshotBundle): void {
+  writeFileAtomic(file, bundleText(bundle));
+}
