@@ -12,7 +12,9 @@ npx backpack eval --dataset metatool --split test --calibrate-on train --floor a
 npx backpack generate --preset small --seed 7 --out "$out/small-7-data" --quiet > /dev/null
 npx backpack eval --dataset "$out/small-7-data" --split test --calibrate-on train --floor auto:0.1 --retrievers bm25,namespace,gate --profiles static,codex,claude-code --out "$out/small-7" --quiet > /dev/null
 if [ "${1:-}" = "--bless" ]; then
-  for s in metatool small-7; do npx backpack bless --results "$out/$s" --expect "regressions/gate/$s.yaml" --reason "${2:?give a reason}"; done
+  # Tolerances: bless's rule (docs/gate.md), but token figures stay exact: the catalogs here are
+  # fixed, so a token figure that moves is a change in how Backpack counts, to be blessed on purpose.
+  for s in metatool small-7; do npx backpack bless --results "$out/$s" --expect "regressions/gate/$s.yaml" --tolerance 'tokens.*=0' --reason "${2:?give a reason}"; done
   exit 0
 fi
 status=0

@@ -271,6 +271,132 @@ describe('backpack bless then gate', () => {
   });
 });
 
+describe('the tolerances bless writes (the issue\'s scenario)', () => {
+  type Overall = Record<string, number>;
+  type Tokens = Record<string, number>;
+  /** A copy of `run` as if its set had 40 graded cases, bm25 top-1 at `top1`, and codex's token figures × `tokens`. */
+  function variant(dir: string, top1: number, tokens: Tokens): string {
+    const r = structuredClone(run.results);
+    const bm25 = r.retrievers.bm25!.metrics.overall as Overall;
+    Object.assign(bm25, { gradedCases: 40, top1 });
+    const t = r.profiles!.codex!.tokens as unknown as Tokens;
+    for (const [k, f] of Object.entries(tokens)) t[k] = t[k]! * f;
+    writeRunDir(join(tmp, dir), { results: r, details: run.details }, input.cases, input.catalog);
+    return join(tmp, dir);
+  }
+  const same = { beforeSearch: 1, perSearch: 1, session12Uncached: 1, session12Cached: 1 };
+  // One description edit: the catalog's token figures move by 1–3 %, nothing else.
+  const edit = { beforeSearch: 1.02, perSearch: 1.01, session12Uncached: 1.03, session12Cached: 1.025 };
+  let blessed: string;
+  let edited: string;
+  let stolen: string;
+  const file = join(tmp, 'tolerances.yaml');
+
+  beforeAll(async () => {
+    blessed = variant('run-40', 20 / 40, same);
+    edited = variant('run-40-edit', 20 / 40, edit);
+    stolen = variant('run-40-stolen', 19 / 40, same);
+    const r = await cli('bless', '--results', blessed, '--expect', file, '--reason', 'forty cases');
+    expect(r.code, r.err).toBe(0);
+  });
+
+  const tolerance = (f: string, strategy: string, key: string) => parseDocument(readFileSync(f, 'utf8')).toJS().strategies[strategy].tolerance?.[key];
+
+  it('writes rel 0.05 for token figures, exact counts, none for scopeLeakCount, and rates from their case counts', () => {
+    const spec = parseDocument(readFileSync(file, 'utf8')).toJS();
+    expect(spec.strategies.codex.tolerance['tokens.beforeSearch']).toEqual({ rel: 0.05 });
+    expect(spec.strategies.codex.tolerance['tokens.session12Cached']).toEqual({ rel: 0.05 });
+    expect(spec.strategies.bm25.tolerance.cases).toEqual({ abs: 0 });
+    expect(spec.strategies.bm25.tolerance.scopeLeakCount).toBeUndefined();
+    // 40 cases: √(0.25/40) = 0.079 and 1/40 = 0.025 are both above the cap 0.005
+    expect(spec.strategies.bm25.tolerance.top1).toEqual({ abs: 0.005 });
+    // noToolFalsePositiveRate over the run's no-tool cases: min(0.005, max(1/n, SE)), rounded up
+    const o = run.results.retrievers.bm25!.metrics.overall;
+    const p = o.noToolFalsePositiveRate!;
+    const n = o.noToolCases!;
+    const want = Math.min(0.005, Math.max(1 / n, Math.sqrt((p * (1 - p)) / n)));
+    const got = spec.strategies.bm25.tolerance.noToolFalsePositiveRate.abs;
+    expect(got).toBeGreaterThanOrEqual(want);
+    expect(got - want).toBeLessThan(want * 0.01);
+    expect(readFileSync(file, 'utf8')).toContain("tokens.beforeSearch: { rel: 0.05 }");
+  });
+
+  it('passes a description edit that moves the token figures by 1–3 %', async () => {
+    const r = await cli('gate', '--expect', file, '--results', edited);
+    expect(r.code, r.out).toBe(0);
+    expect(line(r.out, 'codex', 'tokens.session12Uncached')).toMatch(/^OK\s.*delta \+/);
+    // with the built-in tolerance (abs 0.005) the same edit failed every token figure
+    const old = join(tmp, 'old-tolerances.yaml');
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    for (const name of ['bm25', 'bm25-plain', 'codex']) doc.deleteIn(['strategies', name, 'tolerance']);
+    writeFileSync(old, doc.toString());
+    const before = await cli('gate', '--expect', old, '--results', edited);
+    expect(before.code).toBe(100);
+    expect(before.out.split('\n').filter((l) => /^FAIL\s+codex\s+tokens\./.test(l))).toHaveLength(4);
+  });
+
+  it('fails one stolen case out of 40', async () => {
+    const r = await cli('gate', '--expect', file, '--results', stolen);
+    expect(r.code).toBe(100);
+    expect(line(r.out, 'bm25', 'top1')).toMatch(/^FAIL\s+bm25\s+top1\s+expected 0\.5\s+actual 0\.475\s+delta -0\.025\s+tolerance ±0\.005/);
+  });
+
+  it('keeps the file\'s tolerances on a re-bless, replaces them with --tolerance, and recomputes with auto', async () => {
+    const f = join(tmp, 'retolerance.yaml');
+    copyFileSync(file, f);
+    const doc = parseDocument(readFileSync(f, 'utf8'));
+    doc.setIn(['strategies', 'bm25', 'tolerance', 'top1'], doc.createNode({ abs: 0.03 }, { flow: true }));
+    writeFileSync(f, doc.toString());
+    expect((await cli('bless', '--results', blessed, '--expect', f, '--reason', 'again')).code).toBe(0);
+    expect(tolerance(f, 'bm25', 'top1')).toEqual({ abs: 0.03 });
+    const r = await cli('bless', '--results', blessed, '--expect', f, '--reason', 'looser tokens', '--tolerance', 'tokens.*=10%,mrr@10=abs:0.02');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/codex: 14 figures \(.*\); 5 tolerances written/);
+    expect(tolerance(f, 'codex', 'tokens.perSearch')).toEqual({ rel: 0.1 });
+    expect(tolerance(f, 'bm25', 'mrr@10')).toEqual({ abs: 0.02 });
+    expect(tolerance(f, 'bm25-plain', 'mrr@10')).toEqual({ abs: 0.02 });
+    expect(tolerance(f, 'bm25', 'top1')).toEqual({ abs: 0.03 });
+    expect((await cli('bless', '--results', blessed, '--expect', f, '--reason', 'the rule again', '--tolerance', 'top1=auto')).code).toBe(0);
+    expect(tolerance(f, 'bm25', 'top1')).toEqual({ abs: 0.005 });
+    const typo = await cli('bless', '--results', blessed, '--expect', f, '--reason', 'typo', '--tolerance', 'top-1=0.1');
+    expect(typo.code).toBe(0);
+    expect(typo.err).toMatch(/warning: --tolerance top-1: matches no figure/);
+    expect((await cli('bless', '--results', blessed, '--expect', f, '--reason', 'bad', '--tolerance', 'top1=big')).code).toBe(2);
+  });
+
+  it('writes none where the file has defaults.tolerance, and writes them into JSON files too', async () => {
+    const f = join(tmp, 'with-defaults.yaml');
+    writeFileSync(f, `schemaVersion: 1\ndataset:\n  name: x\n  catalogSha256: ${'a'.repeat(64)}\ndefaults:\n  tolerance: { abs: 0.01 }\nstrategies:\n  bm25:\n    figures:\n      top1: 0.1\n`);
+    expect((await cli('bless', '--results', blessed, '--expect', f, '--reason', 'defaults')).code).toBe(0);
+    expect(parseDocument(readFileSync(f, 'utf8')).toJS().strategies.bm25).toEqual({ figures: { top1: 0.5 } });
+    const j = join(tmp, 'tolerances.json');
+    expect((await cli('bless', '--results', blessed, '--expect', j, '--reason', 'json')).code).toBe(0);
+    const spec = JSON.parse(readFileSync(j, 'utf8'));
+    expect(spec.strategies.codex.tolerance['tokens.perSearch']).toEqual({ rel: 0.05 });
+    expect(spec.strategies.bm25.tolerance.top1).toEqual({ abs: 0.005 });
+    expect((await cli('gate', '--expect', j, '--results', edited)).code).toBe(0);
+  });
+});
+
+describe('backpack gate --markdown', () => {
+  it('writes a table with the failing rows first, and the outcome', async () => {
+    const file = join(tmp, 'expected.yaml');
+    const md = join(tmp, 'gate.md');
+    const r = await cli('gate', '--expect', file, '--results', dirs.low, '--markdown', md);
+    expect(r.code).toBe(100);
+    const text = readFileSync(md, 'utf8');
+    expect(text).toMatch(/^### Backpack gate: failed \(exit 100\)\n/);
+    const rows = text.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| strategy') && !l.startsWith('| ---'));
+    expect(rows.length).toBe(r.out.split('\n').filter((l) => /^(OK|OKISH|IMPROVED|FAIL|MISSING)\s/.test(l)).length);
+    const fails = rows.filter((l) => l.includes('**FAIL**')).length;
+    expect(fails).toBeGreaterThan(0);
+    expect(rows.slice(0, fails).every((l) => l.includes('**FAIL**'))).toBe(true);
+    const want = run.results.retrievers.bm25!.metrics.overall.top1!;
+    const got = run.results.retrievers['bm25-plain']!.metrics.overall.top1!;
+    expect(rows).toContain(`| bm25 | top1 | ${num(want)} | ${num(got)} | ${signed(got - want)} | ±0.005 | **FAIL** |`);
+  });
+});
+
 describe('bad input exits 2', () => {
   it('names the file, line and path of a bad regression file', async () => {
     const bad = join(tmp, 'bad.yaml');

@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { InputError } from '../catalog/errors.ts';
 import { bless } from '../gate/bless.ts';
 import { GateFailed, runGate } from '../gate/gate.ts';
-import { gateJson, gateJunit, gateLines } from '../gate/report.ts';
+import { gateJson, gateJunit, gateLines, gateMarkdown } from '../gate/report.ts';
+import { parseToleranceOverrides } from '../gate/tolerance.ts';
 
 export { GateFailed } from '../gate/gate.ts';
 
@@ -33,17 +34,22 @@ export function registerGateCommands(program: Command, io: Io): void {
     .option('--strict', 'IMPROVED fails too, until the figures are blessed again')
     .option('--json', 'print the verdicts as JSON')
     .option('--junit <file>', 'also write the verdicts as JUnit XML')
-    .action((opts: { expect: string; results: string; baseline?: string; strict?: boolean; json?: boolean; junit?: string }) => {
+    .option('--markdown <file>', 'also write the verdicts as a Markdown table (FAIL rows first), for a job summary or a pull request comment')
+    .action((opts: { expect: string; results: string; baseline?: string; strict?: boolean; json?: boolean; junit?: string; markdown?: string }) => {
       const report = runGate({ expect: opts.expect, results: opts.results, ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}), strict: opts.strict === true });
       for (const w of report.warnings) io.err(`warning: ${w}\n`);
-      if (opts.junit !== undefined) {
+      const blessCommand = `backpack bless --results ${sh(opts.results)} --expect ${sh(opts.expect)} --reason "…"`;
+      for (const [file, text] of [
+        [opts.junit, () => gateJunit(report)],
+        [opts.markdown, () => gateMarkdown(report, blessCommand)],
+      ] as const) {
+        if (file === undefined) continue;
         try {
-          writeFileSync(opts.junit, gateJunit(report));
+          writeFileSync(file, text());
         } catch (err) {
-          throw new InputError(`cannot write: ${(err as Error).message}`, { file: opts.junit });
+          throw new InputError(`cannot write: ${(err as Error).message}`, { file });
         }
       }
-      const blessCommand = `backpack bless --results ${sh(opts.results)} --expect ${sh(opts.expect)} --reason "…"`;
       io.out(opts.json ? gateJson(report) : `${gateLines(report, blessCommand).join('\n')}\n`);
       if (report.exitCode !== 0) {
         const c = report.counts;
@@ -53,16 +59,21 @@ export function registerGateCommands(program: Command, io: Io): void {
 
   program
     .command('bless')
-    .description('Write the figures of a results folder into the regression file (keeping its tolerances and comments) and append a dated line with the reason to <file>.log.md.')
+    .description('Write the figures of a results folder into the regression file, with a tolerance suited to each new figure (relative for token figures, from the number of cases for rates, exact for counts; tolerances already in the file and comments are kept), and append a dated line with the reason to <file>.log.md.')
     .requiredOption('--results <dir>', 'the results folder whose figures become the expected ones')
     .requiredOption('--expect <file>', 'the regression file to write or update (.yaml, .yml or .json)')
     .option('--reason <text>', 'why the figures change (required; one line of the log)')
     .option('--strategies <list>', 'comma-separated strategies to bless (default: those already in the file, or all for a new file)')
-    .action((opts: { results: string; expect: string; reason?: string; strategies?: string }) => {
+    .option('--tolerance <list>', 'comma-separated figure=value tolerances to write, replacing the file\'s and the rule\'s: 0.01 or abs:0.01 (absolute), rel:0.02 or 2% (relative), auto (the rule\'s, recomputed); * in a figure matches anything (tokens.*=2%, *=auto). Default: new figures get the rule\'s (docs/gate.md), tolerances already in the file are kept')
+    .action((opts: { results: string; expect: string; reason?: string; strategies?: string; tolerance?: string }) => {
       const strategies = opts.strategies?.split(',').map((s) => s.trim()).filter(Boolean);
-      const r = bless({ results: opts.results, expect: opts.expect, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(strategies ? { strategies } : {}) });
+      const tolerances = opts.tolerance !== undefined ? parseToleranceOverrides(opts.tolerance) : undefined;
+      const r = bless({ results: opts.results, expect: opts.expect, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(strategies ? { strategies } : {}), ...(tolerances ? { tolerances } : {}) });
       for (const w of r.warnings) io.err(`warning: ${w}\n`);
-      const lines = Object.entries(r.written).map(([name, keys]) => `  ${name}: ${keys.length} figure${keys.length === 1 ? '' : 's'} (${keys.join(', ')})`);
+      const lines = Object.entries(r.written).map(([name, keys]) => {
+        const t = Object.keys(r.tolerances[name] ?? {}).length;
+        return `  ${name}: ${keys.length} figure${keys.length === 1 ? '' : 's'} (${keys.join(', ')})${t ? `; ${t} tolerance${t === 1 ? '' : 's'} written` : ''}`;
+      });
       io.out(`${r.created ? 'wrote' : 'updated'} ${r.file}\n${lines.join('\n')}\nlogged in ${r.logFile}: ${r.logLine}\n`);
     });
 }

@@ -11,6 +11,11 @@
  * the strategies it already has that the results carry; for a new file, every strategy of the
  * results. Which figures: those the file already lists for the strategy (a figure the results
  * lack keeps its old value, with a warning); for a strategy new to the file, {@link defaultFigureKeys}.
+ *
+ * Which tolerances (`tolerance.ts` has the rule per kind of figure), for each figure blessed:
+ * a `--tolerance` entry matching it (`auto`: the rule's, replacing the file's); otherwise the
+ * tolerance the file already has for it is kept; otherwise none when the file has
+ * `defaults.tolerance` (the person who wrote it chose); otherwise the rule's.
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -21,12 +26,16 @@ import { readRunDir } from '../eval/files.ts';
 import type { Results } from '../eval/results.ts';
 import { DEFAULT_TOKEN_FIGURES, figureValue, parseFigure, strategyNames } from './figures.ts';
 import { blessedText, formatOf, parseRegression, readRegressionFile, writeAtomic, type BlessUpdate } from './file.ts';
+import type { Tolerance } from './schema.ts';
+import { blessTolerance, overrideFor, type ToleranceOverride } from './tolerance.ts';
 
 export interface BlessOptions {
   results: string;
   expect: string;
   reason?: string;
   strategies?: readonly string[];
+  /** `--tolerance` entries (last match wins). */
+  tolerances?: readonly ToleranceOverride[];
   /** The date of the log line (default now). */
   now?: Date;
   /** The commit for the log line (default: HEAD of the file's checkout, `null` for `-`). */
@@ -38,6 +47,8 @@ export interface BlessReport {
   created: boolean;
   /** Strategy → figure keys written. */
   written: Record<string, string[]>;
+  /** Strategy → figure → tolerance written (new, recomputed or given with --tolerance). */
+  tolerances: Record<string, Record<string, Tolerance>>;
   logFile: string;
   logLine: string;
   warnings: string[];
@@ -102,20 +113,42 @@ export function bless(opts: BlessOptions): BlessReport {
     if (others.length) warnings.push(`the file's catalog sha256 changes to the results' one, but ${others.join(', ')} keep figures blessed on the old catalog`);
   }
 
-  const update: BlessUpdate = { dataset: { name: r.dataset.name, catalogSha256: r.dataset.catalogSha256 }, strategies: {} };
+  const update: BlessUpdate = { dataset: { name: r.dataset.name, catalogSha256: r.dataset.catalogSha256 }, strategies: {}, tolerances: {} };
   const written: Record<string, string[]> = {};
+  const overrides = opts.tolerances ?? [];
+  const used = new Set<ToleranceOverride>();
+  const hasDefaults = existing?.spec.defaults?.tolerance !== undefined;
   for (const name of names) {
     const keys = existing?.spec.strategies[name] ? Object.keys(existing.spec.strategies[name].figures) : defaultFigureKeys(r, name);
     const figs: Record<string, number> = {};
+    const tols: Record<string, Tolerance> = {};
+    const inFile = existing?.spec.strategies[name]?.tolerance ?? {};
     for (const key of keys) {
-      const v = figureValue(r, name, parseFigure(key));
-      if (v === undefined) warnings.push(`${name} ${key} is not in the results: its expected value is kept`);
-      else figs[key] = v;
+      const figure = parseFigure(key);
+      const v = figureValue(r, name, figure);
+      if (v === undefined) {
+        warnings.push(`${name} ${key} is not in the results: its expected value is kept`);
+        continue;
+      }
+      figs[key] = v;
+      const o = overrideFor(overrides, key);
+      if (o) used.add(o);
+      let tol: Tolerance | null = null;
+      if (o && o.tolerance !== 'auto') {
+        if (key === 'scopeLeakCount') {
+          if (!o.pattern.includes('*')) warnings.push(`--tolerance ${o.pattern}: scopeLeakCount tolerates nothing; not written`);
+        } else tol = o.tolerance;
+      } else if (o || (!Object.prototype.hasOwnProperty.call(inFile, key) && !hasDefaults)) {
+        tol = blessTolerance(r, name, figure, v);
+      }
+      if (tol) tols[key] = tol;
     }
     if (figs.scopeLeakCount !== undefined && figs.scopeLeakCount > 0) warnings.push(`${name} leaks ${figs.scopeLeakCount} tools out of scope: the gate fails on any leak whatever the file expects`);
     update.strategies[name] = figs;
+    if (Object.keys(tols).length) update.tolerances![name] = tols;
     written[name] = Object.keys(figs);
   }
+  for (const o of overrides) if (!used.has(o)) warnings.push(`--tolerance ${o.pattern}: matches no figure of ${names.join(', ')}`);
 
   const text = blessedText(existing, opts.expect, update);
   try {
@@ -133,5 +166,5 @@ export function bless(opts: BlessOptions): BlessReport {
     writeFileSync(logFile, `# Expected-figure log of ${basename(opts.expect)}\n\nOne line per \`backpack bless\`: date (UTC), git commit, catalog sha256 (12 digits), reason.\n\n`);
   }
   appendFileSync(logFile, `${logLine}\n`);
-  return { file: opts.expect, created: existing === undefined, written, logFile, logLine, warnings };
+  return { file: opts.expect, created: existing === undefined, written, tolerances: update.tolerances ?? {}, logFile, logLine, warnings };
 }

@@ -7,7 +7,8 @@
  * Writing (`bless`) stores figures at full precision (a double survives JSON and YAML exactly, so
  * the same run gates with delta 0) and keeps what a person wrote: a YAML file is edited through the `yaml`
  * package's Document API, so comments, key order, flow style and tolerances survive, and only the
- * blessed values change; a JSON file keeps its key order (JSON has no comments).
+ * blessed values (and the tolerances bless writes, one flow map a line) change; a JSON file keeps
+ * its key order (JSON has no comments).
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { Document, isMap, isScalar, LineCounter, parseDocument, type Node } from
 import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { parseFigure, type Figure } from './figures.ts';
-import { REGRESSION_SCHEMA, REGRESSION_SCHEMA_VERSION, type RegressionSpec } from './schema.ts';
+import { REGRESSION_SCHEMA, REGRESSION_SCHEMA_VERSION, type RegressionSpec, type Tolerance } from './schema.ts';
 
 export type RegressionFormat = 'yaml' | 'json';
 
@@ -171,6 +172,8 @@ export interface BlessUpdate {
   dataset: { name: string; catalogSha256: string };
   /** Strategy → figure key → value (in the order to write new keys). */
   strategies: Record<string, Record<string, number>>;
+  /** Strategy → figure key → tolerance to write (replacing the file's for that figure). */
+  tolerances?: Record<string, Record<string, Tolerance>>;
 }
 
 const HEADER = [
@@ -191,12 +194,21 @@ function setValue(doc: Document, path: readonly string[], value: string | number
  */
 export function blessedText(existing: LoadedRegression | undefined, path: string, update: BlessUpdate): string {
   const format = existing?.format ?? formatOf(path);
-  if (existing?.doc) {
-    const doc = existing.doc;
+  if (format === 'yaml') {
+    let doc = existing?.doc;
+    if (!doc) {
+      const spec = existing ? structuredClone(existing.spec) : { schemaVersion: REGRESSION_SCHEMA_VERSION, dataset: { ...update.dataset }, strategies: {} };
+      doc = new Document(spec);
+      if (!existing) doc.commentBefore = HEADER;
+    }
     setValue(doc, ['dataset', 'name'], update.dataset.name);
     setValue(doc, ['dataset', 'catalogSha256'], update.dataset.catalogSha256);
     for (const [name, figs] of Object.entries(update.strategies)) {
       for (const [key, v] of Object.entries(figs)) setValue(doc, ['strategies', name, 'figures', key], v);
+    }
+    // One tolerance a line, in flow style: `top1: { abs: 0.005 }`.
+    for (const [name, tols] of Object.entries(update.tolerances ?? {})) {
+      for (const [key, t] of Object.entries(tols)) doc.setIn(['strategies', name, 'tolerance', key], doc.createNode({ ...t }, { flow: true }));
     }
     return doc.toString();
   }
@@ -208,10 +220,11 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
     const s = (spec.strategies[name] ??= { figures: {} });
     for (const [key, v] of Object.entries(figs)) s.figures[key] = v;
   }
-  if (format === 'json') return `${JSON.stringify(spec, null, 2)}\n`;
-  const doc = new Document(spec);
-  doc.commentBefore = HEADER;
-  return doc.toString();
+  for (const [name, tols] of Object.entries(update.tolerances ?? {})) {
+    const s = spec.strategies[name]!;
+    for (const [key, t] of Object.entries(tols)) (s.tolerance ??= {})[key] = { ...t };
+  }
+  return `${JSON.stringify(spec, null, 2)}\n`;
 }
 
 /** Write `text` to `path` atomically (a temporary sibling, renamed into place). */

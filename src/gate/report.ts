@@ -1,5 +1,6 @@
 /**
- * The gate's verdicts for people (aligned lines), for scripts (JSON) and for CI systems (JUnit
+ * The gate's verdicts for people (aligned lines; a Markdown table for a job summary or a pull
+ * request comment), for scripts (JSON) and for CI systems (JUnit
  * XML: one `<testsuite>` per strategy, one `<testcase>` per figure, `<failure>` for a FAIL — and
  * for an IMPROVED under `--strict` — and `<error>` for a MISSING figure).
  *
@@ -7,7 +8,7 @@
  * checks are two-sided bounds on metric ids, and cannot carry OKISH, IMPROVED, p-values or token
  * figures. The escaping is the same (`escapeXml`).
  */
-import { escapeXml } from '../report/escape.ts';
+import { escapeMarkdown, escapeXml } from '../report/escape.ts';
 import type { GateReport, Verdict } from './gate.ts';
 
 /** A figure value: at most 6 significant digits. */
@@ -110,3 +111,43 @@ export function gateJunit(report: GateReport): string {
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
 }
+
+/** The order of the Markdown table: what fails first, then what may need a look, then the rest. */
+const MARKDOWN_ORDER = ['FAIL', 'MISSING', 'IMPROVED', 'OKISH', 'OK'] as const;
+
+/** Whether a verdict fails the gate. */
+function fails(report: GateReport, v: Verdict): boolean {
+  return v.status === 'FAIL' || v.status === 'MISSING' || (report.strict && v.status === 'IMPROVED');
+}
+
+/**
+ * The verdicts as GitHub-flavoured Markdown: a heading with the outcome, warnings, a table
+ * (strategy, figure, expected, actual, delta, tolerance, verdict, and p when a test ran) with the
+ * failing rows first (FAIL, MISSING, IMPROVED, OKISH, OK; file order within each), then the bless
+ * hint. Strategy names, figure keys, notes and warnings come from files others write: escaped.
+ */
+export function gateMarkdown(report: GateReport, blessCommand: string): string {
+  const c = report.counts;
+  const md = escapeMarkdown;
+  const parts = STATUS_ORDER.filter((s) => c[s]).map((s) => `${c[s]} ${s}`);
+  const out = [`### Backpack gate: ${report.exitCode === 0 ? 'passed' : `failed (exit ${report.exitCode})`}`, ''];
+  out.push(`${report.verdicts.length} figure${report.verdicts.length === 1 ? '' : 's'} of ${md(report.dataset.actual.name)} against ${md(report.file)}: ${parts.join(', ')}.`, '');
+  for (const w of report.warnings) out.push(`- warning: ${md(w)}`);
+  if (report.warnings.length) out.push('');
+  const withP = report.verdicts.some((v) => v.significance);
+  out.push(`| strategy | figure | expected | actual | delta | tolerance | verdict |${withP ? ' p |' : ''}`);
+  out.push(`| --- | --- | ---: | ---: | ---: | ---: | --- |${withP ? ' ---: |' : ''}`);
+  const rank = (v: Verdict) => MARKDOWN_ORDER.indexOf(v.status);
+  const rows = report.verdicts.map((v, i) => ({ v, i })).sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i);
+  for (const { v } of rows) {
+    const status = fails(report, v) ? `**${md(statusText(v))}**` : md(statusText(v));
+    const verdict = v.note ? `${status} (${md(v.note)})` : status;
+    const cells = [md(v.strategy), md(v.figure), num(v.expected), v.actual === null ? '–' : num(v.actual), v.delta === null ? '–' : signed(v.delta), `±${num(v.tolerance)}`, verdict];
+    if (withP) cells.push(v.significance ? pValue(v.significance.p) : '');
+    out.push(`| ${cells.join(' | ')} |`);
+  }
+  if (c.IMPROVED) out.push('', `${c.IMPROVED} figure${c.IMPROVED > 1 ? 's' : ''} improved beyond tolerance${report.strict ? ' (a failure under --strict)' : ''}: lock ${c.IMPROVED > 1 ? 'them' : 'it'} in with \`${blessCommand.replace(/`/g, "'")}\`.`);
+  return `${out.join('\n')}\n`;
+}
+
+const STATUS_ORDER = ['OK', 'OKISH', 'IMPROVED', 'FAIL', 'MISSING'] as const;
