@@ -5,7 +5,7 @@
  * proportion to the tool count from the first series' 50,000-tool point: a series parallel to it
  * is linear, a steeper one is not.
  */
-import { createCanvas, loadImage } from 'canvas';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { colour, type ChartSpec } from '../../src/report/charts.ts';
 import { renderPng } from '../../src/report/png.ts';
 import type { SizeResult } from './one-size.ts';

@@ -28,7 +28,7 @@ export type Ranking = Array<[string, number]>;
 
 let fingerprint: string | undefined;
 
-/** sha256 over Backpack's code: every non-test `.ts` file under `src/`, `package.json` and `package-lock.json`, by relative path. */
+/** sha256 over Backpack's code: every non-test `.ts` file under `src/` (`.js` and `.d.ts` under `dist/` in an installed package), `package.json` and `package-lock.json`, by relative path. */
 export function codeFingerprint(): string {
   if (fingerprint !== undefined) return fingerprint;
   const files: string[] = [];
@@ -36,10 +36,11 @@ export function codeFingerprint(): string {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) files.push(p);
+      else if ((e.name.endsWith('.ts') || e.name.endsWith('.js')) && !e.name.endsWith('.test.ts')) files.push(p);
     }
   };
-  walk(join(PACKAGE_ROOT, 'src'));
+  // An installed package has the compiled dist/ and no src/.
+  walk(join(PACKAGE_ROOT, existsSync(join(PACKAGE_ROOT, 'src')) ? 'src' : 'dist'));
   for (const f of ['package.json', 'package-lock.json']) if (existsSync(join(PACKAGE_ROOT, f))) files.push(join(PACKAGE_ROOT, f));
   const parts = files.map((f) => relative(PACKAGE_ROOT, f).split('\\').join('/')).sort();
   const h = sha256(parts.map((p) => `${p}\0${sha256(readFileSync(join(PACKAGE_ROOT, p)))}`).join('\n'));

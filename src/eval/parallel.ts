@@ -150,7 +150,10 @@ export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]>
   const threads: Worker[] = [];
   const finished: Array<Promise<void>> = [];
   for (let slot = 1; slot < workers; slot++) {
-    const w = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href, job: { ...job, slot } } });
+    // From the TypeScript sources (tests, a clone without a build) a worker registers tsx first
+    // (worker-bootstrap.mjs); from the compiled dist/ it runs worker.js directly.
+    const fromSource = import.meta.url.endsWith('.ts');
+    const w = new Worker(new URL(fromSource ? './worker-bootstrap.mjs' : './worker.js', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href, job: { ...job, slot } } });
     threads.push(w);
     finished.push(
       new Promise<void>((resolve, reject) => {

@@ -1,15 +1,17 @@
 /**
  * The charts of a results file as PNG images for slides and design reviews: the same chart.js
- * configurations the HTML report embeds (`chartsOf`), drawn server-side by chartjs-node-canvas on
- * @napi-rs/canvas (aliased as `canvas`). 1600×900 by default (16:9, legible on a slide), white
- * background, fonts as the spec gives them. Deterministic: the same spec gives the same bytes.
+ * configurations the HTML report embeds (`chartsOf`), drawn server-side by chart.js on an
+ * @napi-rs/canvas canvas (prebuilt binaries: nothing to compile when installing). 1600×900 by
+ * default (16:9, legible on a slide), white background, fonts as the spec gives them.
+ * Deterministic: the same spec gives the same bytes.
  *
- * chartjs-node-canvas loads `chart.js/auto`, so every controller, element and scale (the
- * logarithmic one included) is registered; nothing is tree-shaken away.
+ * `chart.js/auto` registers every controller, element and scale (the logarithmic one included);
+ * nothing is tree-shaken away. Both chart.js and the canvas are loaded on the first render, so
+ * commands that draw no chart do not pay for them.
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ChartJSNodeCanvas } from 'chartjs-node-canvas';
 import type { Results } from '../eval/results.ts';
 import { chartsOf, type ChartSpec } from './charts.ts';
 
@@ -20,30 +22,82 @@ export interface PngSize {
 
 export const DEFAULT_PNG_SIZE: Readonly<PngSize> = Object.freeze({ width: 1600, height: 900 });
 
-/** One renderer per size, reused: each one loads its own chart.js. */
-const renderers = new Map<string, ChartJSNodeCanvas>();
+/** The slice of chart.js used here. */
+interface ChartInstance {
+  destroy(): void;
+}
+interface ChartClass {
+  new (context: unknown, config: unknown): ChartInstance;
+}
+/** The slice of @napi-rs/canvas used here. */
+interface NodeCanvas {
+  getContext(kind: '2d'): unknown;
+  toBuffer(mime: 'image/png'): Buffer;
+}
+interface Drawing {
+  Chart: ChartClass;
+  createCanvas(width: number, height: number): NodeCanvas;
+}
 
-function rendererOf(size: PngSize): ChartJSNodeCanvas {
+let drawing: Drawing | undefined;
+
+/**
+ * chart.js (its CommonJS build, which registers everything, as `chart.js/auto`) and
+ * `createCanvas`, loaded once. Paints the canvas white under each chart (the plugin runs before
+ * chart.js draws and fills behind whatever is drawn).
+ */
+function load(): Drawing {
+  if (drawing) return drawing;
+  const require = createRequire(import.meta.url);
+  const Chart = require('chart.js/auto') as ChartClass & { register(plugin: object): void };
+  const { createCanvas } = require('@napi-rs/canvas') as { createCanvas(width: number, height: number): NodeCanvas };
+  Chart.register({
+    id: 'backpack-white-background',
+    beforeDraw(chart: { ctx: CanvasRenderingContext2DLike; width: number; height: number }) {
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.globalCompositeOperation = 'destination-over';
+      ctx.fillStyle = 'white';
+      ctx.fillRect(0, 0, chart.width, chart.height);
+      ctx.restore();
+    },
+  });
+  drawing = { Chart, createCanvas };
+  return drawing;
+}
+
+interface CanvasRenderingContext2DLike {
+  save(): void;
+  restore(): void;
+  globalCompositeOperation: string;
+  fillStyle: string;
+  fillRect(x: number, y: number, w: number, h: number): void;
+}
+
+function checkSize(size: PngSize): void {
   const { width, height } = size;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) throw new Error(`PNG size must be positive whole pixels, got ${width}×${height}`);
-  const key = `${width}x${height}`;
-  let r = renderers.get(key);
-  if (!r) {
-    r = new ChartJSNodeCanvas({ width, height, backgroundColour: 'white' });
-    renderers.set(key, r);
-  }
-  return r;
 }
 
 /**
- * One chart as a PNG. The configuration is deep-copied first: chart.js (and chartjs-node-canvas)
- * write into the configuration they are given. The synchronous API is the one that works on the
- * @napi-rs/canvas backend.
+ * One chart as a PNG. The configuration is deep-copied first: chart.js writes into the
+ * configuration it is given. Not responsive and not animated: the chart is drawn once, at the
+ * canvas's size, when it is created; the canvas is then encoded synchronously.
  */
 export function renderPng(spec: ChartSpec, size: PngSize = DEFAULT_PNG_SIZE): Buffer {
-  const config = structuredClone(spec.config);
-  // chartjs-node-canvas types the configuration with chart.js's own types; ours is plain JSON.
-  return rendererOf(size).renderToBufferSync(config as unknown as Parameters<ChartJSNodeCanvas['renderToBufferSync']>[0], 'image/png');
+  checkSize(size);
+  const { Chart, createCanvas } = load();
+  const config = structuredClone(spec.config) as { options?: Record<string, unknown> };
+  config.options = { ...(config.options ?? {}), responsive: false, animation: false };
+  const canvas = createCanvas(size.width, size.height) as NodeCanvas & { style?: object };
+  // chart.js reads the canvas's style (a DOM canvas has one).
+  canvas.style ??= {};
+  const chart = new Chart(canvas.getContext('2d'), config);
+  try {
+    return canvas.toBuffer('image/png');
+  } finally {
+    chart.destroy();
+  }
 }
 
 /**
@@ -51,6 +105,7 @@ export function renderPng(spec: ChartSpec, size: PngSize = DEFAULT_PNG_SIZE): Bu
  * atomically (a temporary sibling, then renamed). Returns the file names, in report order.
  */
 export function writePngs(results: Results, dir: string, size: PngSize = DEFAULT_PNG_SIZE): string[] {
+  checkSize(size);
   mkdirSync(dir, { recursive: true });
   const names: string[] = [];
   for (const spec of chartsOf(results)) {

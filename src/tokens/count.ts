@@ -43,7 +43,7 @@ export const O200K_TOKENIZER = `gpt-tokenizer@${(createRequire(import.meta.url)(
 
 /**
  * The process's memo of o200k counts: in memory by default; `useTokenCountCache(dir)` backs it with
- * an on-disk log (the command line does, under `.cache/tokens`), so a second run of the same
+ * an on-disk log (the command line does, under `tokens/` in Backpack's cache folder), so a second run of the same
  * catalog counts almost nothing. Counts are the same with or without it.
  */
 let memo = new TokenCountCache(null, 'o200k', O200K_TOKENIZER);
