@@ -87,6 +87,8 @@ describe('config file: errors exit 2 naming the file and the JSON path', () => {
     ['a section that is not an object', 'c.yaml', 'gate: strict\n', /c\.yaml: line 1 \(\$\.gate\): the options of gate must be an object/],
     ['a value the option\'s parser rejects', 'c.yaml', 'eval:\n  workers: 0\n', /c\.yaml: line 2 \(\$\.eval\.workers\): --workers <n>: --workers must be a whole number ≥ 1/],
     ['a value outside the choices', 'c.json', '{\n  "generate": {\n    "preset": "giant"\n  }\n}', /c\.json: line 3 \(\$\.generate\.preset\): --preset <name>: Allowed choices are tiny, small, monster/],
+    ['an unknown retriever in a list', 'c.json', '{"eval": {"retrievers": ["bm25", "bm26"]}}', /c\.json: line 1 \(\$\.eval\.retrievers\): --retrievers <list>: unknown retriever "bm26" \(did you mean bm25\?\)/],
+    ['cut-offs that are not whole numbers', 'c.yaml', 'run:\n  profiles: codex\neval:\n  k: 0,x\n', /c\.yaml: line 4 \(\$\.eval\.k\): --k <list>: --k must be a comma-separated list of whole numbers/],
     ['a file that is not a mapping', 'c.yaml', '- eval\n', /c\.yaml: a config file is a mapping of command names/],
   ];
   it.each(cases)('%s', async (_what, name, text, message) => {

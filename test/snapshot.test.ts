@@ -5,7 +5,7 @@
  * snapshot of the whole configuration, then assertions on its bundle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256 } from '../src/catalog/hash.ts';
 import { loadCatalog } from '../src/catalog/loaders/registry.ts';
 import { main } from '../src/cli/main.ts';
+import { runInputSource } from '../src/eval/files.ts';
 import { loadEvalInput } from '../src/eval/input.ts';
 import type { Results } from '../src/eval/results.ts';
 import type { SnapshotBundle } from '../src/snapshot/bundle.ts';
@@ -259,6 +260,14 @@ describe('a configuration as a catalog', () => {
     const report = await run(['report', results, '--format', 'md']);
     expect(report.code).toBe(0);
     expect(report.err).toBe('');
+    // Moved (or downloaded as a CI artifact): the snapshot is found in the folder itself.
+    const moved = `${results}-moved`;
+    renameSync(results, moved);
+    expect(runInputSource(moved, res)).toMatchObject({ catalog: join(moved, 'catalog-snapshot.json') });
+    const movedReport = await run(['report', moved, '--format', 'md']);
+    expect(movedReport.err).toBe('');
+    expect(movedReport.code).toBe(0);
+    renameSync(moved, results);
     writeFileSync(memoryConfig, JSON.stringify({ mcpServers: { memory: stdio.memory } }));
   });
 

@@ -13,7 +13,7 @@ import { loadCases } from '../catalog/loaders/cases.ts';
 import { isDirectory } from '../catalog/loaders/common.ts';
 import { isMetaToolDir } from '../catalog/loaders/metatool.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
-import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
+import { loadDataset, namedDatasetDir } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_DIFF_K, DEFAULT_DIFF_RETRIEVER, DEFAULT_THRESHOLD, diffCatalogs, diffJson, type DiffSide } from '../diff/diff.ts';
 import { ReviewRequired } from '../diff/errors.ts';
@@ -46,10 +46,10 @@ interface DiffCliOptions {
   timeout: number;
 }
 
-/** True if `ref` names a dataset (a dataset or MetaTool folder, or a name under `datasets/`) rather than a catalog file. */
+/** True if `ref` names a dataset (a dataset or MetaTool folder, or a named dataset: under `datasets/`, or bundled) rather than a catalog file. */
 export function isDatasetRef(ref: string): boolean {
   if (isDirectory(ref)) return isDatasetDir(ref) || isMetaToolDir(ref);
-  return !existsSync(ref) && /^[\w.-]+$/.test(ref) && isDirectory(join(DATASETS_DIR, ref));
+  return !existsSync(ref) && namedDatasetDir(ref) !== null;
 }
 
 /**
@@ -126,7 +126,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .option('--json', 'print the report as JSON (deterministic: same inputs, same bytes)')
     .option('--timings', 'with --json or --out: add timings and index counters (vary run to run)')
     .option('--out <dir>', 'also write diff.json and diff.md (Markdown, for a pull request comment) into this folder')
-    .option('--no-cache', "do not read or write the rankings cache (.cache/rankings) or the base catalog's near-duplicate pairs (.cache/rankings/near-duplicates)")
+    .option('--no-cache', "do not read or write the rankings cache (rankings/ in Backpack's cache folder) or the base catalog's near-duplicate pairs (rankings/near-duplicates/)")
     .option('--quiet', 'no progress output')
     .option('--timeout <seconds>', 'for an mcpServers configuration (--old or --new): give up on a server after this long', seconds, 30)
     .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n\nSee docs/diff.md.\n`)

@@ -18,7 +18,7 @@ import { PRESETS } from '../generate/presets.ts';
 import { augmentCatalog } from '../eval/examples.ts';
 import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/input.ts';
 import { DEFAULT_TOKEN_CACHE_DIR, useTokenCountCache } from '../tokens/count.ts';
-import { isResultsDir, readRunDir, writeRunDir } from '../eval/files.ts';
+import { isResultsDir, readRunDir, runInputSource, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../catalog/hash.ts';
 import { mergeRuns } from '../eval/merge.ts';
 import { DEFAULT_CACHE_PRICES, type DatasetSource, type FloorSetting, type Results } from '../eval/results.ts';
@@ -47,6 +47,17 @@ function wholeNumber(name: string) {
   return (value: string): number => {
     if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
     return Number(value);
+  };
+}
+
+/**
+ * A commander parser that only checks a value (the action parses it again): a bad value fails as it
+ * is read, so one that comes from the config file is reported with the file and its JSON path.
+ */
+function checked(check: (value: string) => unknown): (value: string) => string {
+  return (value) => {
+    check(value);
+    return value;
   };
 }
 
@@ -98,8 +109,8 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--preset <name>', 'size preset (the main job is the monster company; smaller presets for a quick look)').choices(Object.keys(PRESETS)).default('monster'))
     .option('--out <dir>', 'dataset folder (default: datasets/monster-<seed>)')
     .option('--results <dir>', 'results folder (default: reports/monster-<seed>)')
-    .option('--retrievers <list>', 'comma-separated retriever names', DEFAULT_RETRIEVERS.join(','))
-    .option('--profiles <list>', 'comma-separated profile names ("" for none)', DEFAULT_PROFILES.join(','))
+    .option('--retrievers <list>', 'comma-separated retriever names', checked(parseRetrieverList), DEFAULT_RETRIEVERS.join(','))
+    .option('--profiles <list>', 'comma-separated profile names ("" for none)', checked((v) => (v.trim() === '' ? [] : parseProfileList(v))), DEFAULT_PROFILES.join(','))
     .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', threadCount('--workers'), DEFAULT_RUN_WORKERS)
     .option('--floor <x|auto[:T]|name=x,…>', 'floors, as for eval: calibrated on the calibration split by default', `auto:${DEFAULT_RUN_FLOOR_TARGET}`)
     .option('--calibrate-on <split>', 'the split floors and fusions are calibrated on; the other cases are scored', DEFAULT_CALIBRATION_SPLIT)
@@ -238,12 +249,12 @@ export function buildProgram(io: Io): Command {
     .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
     .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
-    .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)')
-    .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)')
+    .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)', checked(parseRetrieverList))
+    .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)', checked(parseProfileList))
     .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', wholeNumber('--context-window'), DEFAULT_CONTEXT_WINDOW)
     .option('--cache-write-ratio <x>', 'profiles\' session cost: price of a cache write, as a multiple of uncached input (Anthropic: 1.25)', positiveNumber('--cache-write-ratio'), DEFAULT_CACHE_PRICES.writeRatio)
     .option('--cache-read-ratio <x>', 'profiles\' session cost: price of a cache read, as a multiple of uncached input (Anthropic: 0.1)', positiveNumber('--cache-read-ratio'), DEFAULT_CACHE_PRICES.readRatio)
-    .option('--k <list>', 'cut-offs for recall@k and friends', '1,3,5,10')
+    .option('--k <list>', 'cut-offs for recall@k and friends', checked(parseKs), '1,3,5,10')
     .option('--floor <x|auto[:T]|name=x,…>', 'floor score: hits below it are dropped. A score on the strategy\'s own scale, "none", or auto[:TARGET] = the lowest floor whose no-tool false-positive rate on the --calibrate-on cases is ≤ TARGET (default 0.1); one setting for all, or per retriever or profile')
     .option('--calibrate-on <split|file>', 'calibration cases, never scored: a split of the evaluated cases (e.g. train) or a cases file (CSV or JSONL) over the same catalog; --floor auto picks floors on them and the hybrid fusions fit their score scale on them')
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
@@ -335,7 +346,7 @@ export function buildProgram(io: Io): Command {
       // The dataset only adds request texts and gold tools to the worst misses: report without it if it cannot be found.
       let data: { cases?: Case[]; catalog?: Catalog } = {};
       try {
-        const input = loadEvalInput(run.results.dataset.source);
+        const input = loadEvalInput(runInputSource(dir, run.results));
         if (input.catalogSha256 === run.results.dataset.catalogSha256) data = { cases: input.cases, catalog: input.catalog };
         else io.err(`note: the dataset at ${JSON.stringify(run.results.dataset.source)} has changed since the run; the worst misses show tool ids only\n`);
       } catch {

@@ -19,7 +19,7 @@ import { join, relative } from 'node:path';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import { CACHE_ROOT, PACKAGE_ROOT, VERSION } from '../version.ts';
 
-/** Default folder: `.cache/rankings/` in the Backpack package, beside the vector cache. */
+/** Default folder: `rankings/` in Backpack's cache folder (`CACHE_ROOT`), beside the vector cache. */
 export const DEFAULT_RANKINGS_DIR = join(CACHE_ROOT, 'rankings');
 
 export const RANKINGS_CACHE_FORMAT = 1;

@@ -50,7 +50,7 @@ export interface DiffOptions {
   threshold?: number;
   similarity?: number;
   retrieverOptions?: RetrieverOptions;
-  /** Rankings cache folder (default `.cache/rankings`), which also keeps the base catalog's near-duplicate pairs (`pair-cache.ts`); null: neither. */
+  /** Rankings cache folder (default `rankings/` in Backpack's cache folder), which also keeps the base catalog's near-duplicate pairs (`pair-cache.ts`); null: neither. */
   cacheDir?: string | null;
   /** Tests: build retrievers. */
   create?: (name: string, options: RetrieverOptions) => Retriever;

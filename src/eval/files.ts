@@ -17,13 +17,14 @@
  * `trec_eval -c` so it counts as a miss, as in results.json (docs/trec.md).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
 import { InputError } from '../catalog/errors.ts';
 import { parseJsonLines } from '../catalog/jsonl.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
+import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
 import type { EvalRun } from './run.ts';
-import { RESULTS_SCHEMA_VERSION, type QueryDetail, type Results } from './results.ts';
+import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 
 /**
  * TREC run `qid Q0 docid rank score tag`, one line per ranked tool, cases in `details` order. A case
@@ -116,6 +117,18 @@ function isBackpackResults(file: string): boolean {
 }
 
 /** Read a results folder back: the envelope and the per-query details of every retriever. */
+/**
+ * Where the input of the run in `dir` is: the source its results record, except that a catalog
+ * snapshot kept in the results folder is read from this folder when the recorded path is gone
+ * (the folder was moved, or downloaded as a CI artifact).
+ */
+export function runInputSource(dir: string, results: Results): DatasetSource {
+  const s = results.dataset.source;
+  if (s.kind !== 'files' || basename(s.catalog) !== EVAL_SNAPSHOT_FILE || existsSync(s.catalog)) return s;
+  const here = join(resolve(dir), EVAL_SNAPSHOT_FILE);
+  return existsSync(here) ? { ...s, catalog: here } : s;
+}
+
 export function readRunDir(dir: string): EvalRun {
   const file = join(dir, 'results.json');
   if (!existsSync(file)) throw new InputError('no results.json here (not a Backpack results folder)', { file: dir });

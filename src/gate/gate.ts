@@ -28,7 +28,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
-import { readRunDir } from '../eval/files.ts';
+import { readRunDir, runInputSource } from '../eval/files.ts';
 import { loadEvalInput, type EvalInput } from '../eval/input.ts';
 import { caseLabel, caseResultOf, catalogFacts, type DatasetSource } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
@@ -182,7 +182,7 @@ export function runGate(opts: GateOptions): GateReport {
   if (base) {
     let input: EvalInput | undefined;
     try {
-      input = (opts.loadInput ?? loadEvalInput)(r.dataset.source);
+      input = (opts.loadInput ?? loadEvalInput)(runInputSource(opts.results, r));
     } catch (err) {
       warnings.push(`significance skipped: the run's dataset (${JSON.stringify(r.dataset.source)}) could not be loaded: ${err instanceof InputError ? err.describe() : (err as Error).message}`);
     }
