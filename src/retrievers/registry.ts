@@ -24,7 +24,7 @@ export const RETRIEVERS = {
   },
   embed: {
     description:
-      "local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default (SIF a 1e-3, 3 common directions removed, stop words zeroed, WordPiece pieces of 2+ letters for unknown compounds; build settings chosen on MetaTool's train split, docs/tuning.md), over server/plugin name, split name, summary, description and examples; exact cosine top-k (MetaTool test-split recall@5 0.562; previous settings 0.541). Score: cosine similarity in [−1, 1] (every allowed tool is returned; a request with no known word returns nothing); a floor is on this scale",
+      "local embeddings (mean-pooled, normalised): the offline GloVe static encoder by default, computed in plain JavaScript with vectors bit-identical to transformers.js (SIF a 1e-3, 3 common directions removed, stop words zeroed, WordPiece pieces of 2+ letters for unknown compounds; build settings chosen on MetaTool's train split, docs/tuning.md), over server/plugin name, split name, summary, description and examples; exact cosine top-k (MetaTool test-split recall@5 0.562; previous settings 0.541). Score: cosine similarity in [−1, 1] (every allowed tool is returned; a request with no known word returns nothing); a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) => createEmbed(name, { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) }),
   },
   hybrid: {

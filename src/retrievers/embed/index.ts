@@ -1,5 +1,5 @@
 /**
- * A dense retriever over local embeddings computed with transformers.js.
+ * A dense retriever over local embeddings: the shipped static encoder in plain JavaScript (`static-encoder.ts`), any other model through transformers.js.
  *
  * - Model: the committed offline default (`models/glove-static-30k`, a GloVe static encoder that
  *   needs no network), a local model folder, or any Hugging Face feature-extraction model id
@@ -36,9 +36,9 @@ import { VectorIndex, type PreparedQuery, type VectorType } from './kernel.ts';
 import { DEFAULT_MODEL, folderHash, loadExtractor, makeEncoder, modelKey, resolveModel, type Encoder, type FeatureExtractor, type ModelSource } from './model.ts';
 import { INDEX_RECIPES, isIndexRecipeName, type IndexRecipeName } from './recipes.ts';
 
-/** Default folder of the vector cache: `.cache/embeddings/` in the Backpack package. */
+/** Default folder of the vector cache: `embeddings/` in Backpack's cache folder (`CACHE_ROOT`, the user's cache directory). */
 export const DEFAULT_CACHE_DIR = join(CACHE_ROOT, 'embeddings');
-/** Default folder Hugging Face models are downloaded to: `.cache/models/` in the Backpack package. */
+/** Default folder Hugging Face models are downloaded to: `models/` in Backpack's cache folder (`CACHE_ROOT`). */
 export const DEFAULT_MODEL_CACHE_DIR = join(CACHE_ROOT, 'models');
 
 /** Progress of `index()`: `done` of `total` texts to encode (cache misses) are encoded. */
@@ -411,6 +411,6 @@ export const REGISTRY_RECIPE: IndexRecipeName = 'source+intent';
 /** Registry entry. */
 export const EMBED_FACTORY = {
   description:
-    'local embeddings (transformers.js, mean-pooled, normalised): offline GloVe static encoder by default, over server/plugin name, split name, summary, description and examples; exact cosine top-k',
+    'local embeddings (mean-pooled, normalised): offline GloVe static encoder by default (plain JavaScript; other models through transformers.js), over server/plugin name, split name, summary, description and examples; exact cosine top-k',
   create: (name: string) => createEmbed(name, { recipe: REGISTRY_RECIPE }),
 } as const;

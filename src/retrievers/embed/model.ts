@@ -11,6 +11,12 @@
  *   use into the model cache folder and loaded from there afterwards (needs network once).
  * An existing local folder wins over a hub id of the same spelling.
  *
+ * A local folder that is a static encoder as `static-model.ts` writes it (the committed default
+ * among them), loaded with its default dtype, is computed in pure JavaScript (`static-encoder.ts`,
+ * tokenised with `@huggingface/tokenizers`), with vectors bit-identical to transformers.js's, and
+ * never imports transformers.js (an optional peer dependency). Any other model (hub ids, other
+ * local models, another dtype) goes through transformers.js.
+ *
  * transformers.js is imported lazily (the first `load`), so registering the retriever costs
  * nothing for runs that do not use it. Its `env` is global: loads run one at a time, set the
  * fields they need and restore them after.
@@ -20,6 +26,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../version.ts';
+import { loadStaticEncoder, StaticEncoderMismatch, staticEncoderDtype, type StaticEncoder } from './static-encoder.ts';
 
 /** Name of the committed offline model (a folder under `models/`). */
 export const DEFAULT_MODEL = 'glove-static-30k';
@@ -108,8 +115,69 @@ export function loadExtractor(source: ModelSource, options: EncoderOptions): Pro
   return p;
 }
 
+/** The version of `@huggingface/transformers` Backpack is tested with (an optional peer dependency). */
+export const TRANSFORMERS_VERSION = '4.3.2';
+
+/**
+ * transformers.js, imported on first use. It is an optional peer dependency of the published
+ * package (it brings onnxruntime-node, whose install script downloads GPU libraries), so a missing
+ * one is an `InputError` saying how to install it.
+ */
+async function importTransformers(): Promise<typeof import('@huggingface/transformers')> {
+  try {
+    return await import('@huggingface/transformers');
+  } catch (e) {
+    if ((e as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND' || !String((e as Error).message).includes('@huggingface/transformers')) throw e;
+    throw new InputError(
+      `this embedding model (any model other than the shipped static encoder) runs through @huggingface/transformers, an optional peer dependency of Backpack that is not installed: run \`npm install @huggingface/transformers@${TRANSFORMERS_VERSION}\` where Backpack is installed (add -g for a global install; with ONNXRUNTIME_NODE_INSTALL=skip set, onnxruntime-node does not download GPU libraries, which Backpack does not use)`,
+      { cause: e },
+    );
+  }
+}
+
+/**
+ * A feature extractor over the pure-JS static encoder (`static-encoder.ts`), or null when `source`
+ * is not a local static encoder it computes exactly (then transformers.js loads it). Its vectors are
+ * bit-identical to transformers.js's (mean pooling, normalised; an all-unknown text a zero row), so
+ * the vector cache key ({@link modelKey}) is the same either way. It carries `model.config` like a
+ * transformers.js pipeline does.
+ */
+function staticExtractor(source: ModelSource, options: EncoderOptions): FeatureExtractor | null {
+  if (source.kind !== 'local' || staticEncoderDtype(source.dir, options.dtype) === null) return null;
+  let encoder: StaticEncoder;
+  try {
+    encoder = loadStaticEncoder(source.dir, options.dtype);
+  } catch (e) {
+    if (e instanceof StaticEncoderMismatch) return null; // some other 0-layer graph: transformers.js runs it
+    throw new InputError(`embed: could not load the local folder ${source.dir}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  const extract = async (texts: string[], opts: { pooling: 'mean'; normalize: true }) => {
+    if (opts.pooling !== 'mean' || opts.normalize !== true) throw new Error('embed: the static encoder computes mean pooling with normalisation only');
+    const { data, dims } = encoder.encodeSync(texts);
+    return { data, dims: [texts.length, dims] };
+  };
+  return Object.assign(extract, { model: { config: encoder.config } });
+}
+
 async function loadNow(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
-  const tf = await import('@huggingface/transformers');
+  const pure = staticExtractor(source, options);
+  if (pure !== null) return pure;
+  return transformersNow(source, options);
+}
+
+/**
+ * The transformers.js feature-extraction pipeline of `source`, whatever the model (for a static
+ * encoder, the reference the pure-JS path is tested against). Not cached (`loadExtractor` is what
+ * the retriever uses), but serialised with its loads (transformers.js's `env` is global).
+ */
+export function loadWithTransformers(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
+  const run = loadChain.then(() => transformersNow(source, options));
+  loadChain = run.catch(() => undefined);
+  return run;
+}
+
+async function transformersNow(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
+  const tf = await importTransformers();
   const env = tf.env;
   const saved = { allowRemoteModels: env.allowRemoteModels, allowLocalModels: env.allowLocalModels, localModelPath: env.localModelPath, cacheDir: env.cacheDir };
   try {
