@@ -1,5 +1,5 @@
 /** The CLI prints a catalog loader's warnings once, on stderr, and still refuses what it cannot read. */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
@@ -39,6 +39,22 @@ describe('catalog warnings in the CLI', () => {
     const r = await run('eval', '--catalog', join(REAL, 'python-client-dump.json'), '--cases', join(REAL, 'cases.jsonl'), '--retrievers', 'bm25', '--out', join(tmp, 'dump'), '--quiet');
     expect(r.code).toBe(0);
     expect(r.err).not.toContain('warning');
+    expect(r.out).toContain('9 cases, 124 tools');
+  });
+
+  it('eval reads the dump with the anomalies of a larger real one: null descriptions, a draft-04 tool (one warning)', async () => {
+    // The shape the issue reports from a 70-server Python-client dump, laid over the real dump:
+    // null descriptions on some tools and one tool using draft-04's boolean exclusiveMinimum.
+    const dump = JSON.parse(readFileSync(join(REAL, 'python-client-dump.json'), 'utf8')) as { servers: Array<{ tools: Array<Record<string, unknown>> }> };
+    const tools = dump.servers.flatMap((s) => s.tools);
+    for (const t of tools.slice(0, 16)) t.description = null;
+    tools[20]!.inputSchema = { type: 'object', properties: { limit: { type: 'integer', minimum: 0, exclusiveMinimum: true } } };
+    const file = join(tmp, 'dump-with-anomalies.json');
+    writeFileSync(file, JSON.stringify(dump));
+    const r = await run('eval', '--catalog', file, '--cases', join(REAL, 'cases.jsonl'), '--retrievers', 'bm25', '--out', join(tmp, 'dump-anomalies'), '--quiet');
+    expect(r.code).toBe(0);
+    expect(r.err.match(/^warning: /gm)).toHaveLength(1);
+    expect(r.err).toMatch(/^warning: 1 tool uses older JSON Schema forms: draft-04 boolean exclusiveMinimum/m);
     expect(r.out).toContain('9 cases, 124 tools');
   });
 
