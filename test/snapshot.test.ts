@@ -5,7 +5,7 @@
  * snapshot of the whole configuration, then assertions on its bundle.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -24,6 +24,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const BIN = join(ROOT, 'node_modules', '.bin');
 const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const PAGING = join(FIXTURES, 'mcp-servers', 'paging-server.mjs');
+const RAW = join(FIXTURES, 'mcp-servers', 'raw-server.mjs');
+const raw = (mode: string, env: Record<string, string> = {}) => ({ command: process.execPath, args: [RAW, mode], env });
 const SECRET = 'sk-test-do-not-write-7f3a9c';
 const HEADER_SECRET = 'hdr-secret-91b2e';
 
@@ -248,7 +250,7 @@ describe('a configuration as a catalog', () => {
 
   it('eval --catalog CONFIG snapshots it, keeps the snapshot with the results, and reports without the servers', async () => {
     const r = await run(['eval', '--catalog', memoryConfig, '--cases', cases, '--out', results]);
-    expect(r.err).toMatch(/snapshot of .*memory-only\.json: 1 servers, 9 tools/);
+    expect(r.err).toMatch(/snapshot of .*memory-only\.json: 1 server, 9 tools/);
     expect(r.code).toBe(0);
     const res = JSON.parse(readFileSync(join(results, 'results.json'), 'utf8')) as Results;
     expect(res.dataset.source).toMatchObject({ kind: 'files', catalog: join(results, 'catalog-snapshot.json'), format: 'mcp-bundle' });
@@ -269,6 +271,50 @@ describe('a configuration as a catalog', () => {
     expect(movedReport.code).toBe(0);
     renameSync(moved, results);
     writeFileSync(memoryConfig, JSON.stringify({ mcpServers: { memory: stdio.memory } }));
+  });
+
+  it('merge of sharded eval --catalog CONFIG keeps the snapshot: the merged folder reports once the shards are gone', async () => {
+    const shards = [1, 2].map((i) => join(dir, `shard-${i}`));
+    for (const [i, out] of shards.entries()) {
+      const r = await run(['eval', '--catalog', memoryConfig, '--cases', cases, '--out', out, '--shard', `${i + 1}/2`, '--quiet']);
+      expect(r.code).toBe(0);
+    }
+    const merged = join(dir, 'merged');
+    const m = await run(['merge', ...shards, '--out', merged]);
+    expect(m.err).toBe('');
+    expect(m.code).toBe(0);
+    expect(readFileSync(join(merged, 'catalog-snapshot.json'), 'utf8')).toBe(readFileSync(join(shards[0]!, 'catalog-snapshot.json'), 'utf8'));
+    const res = JSON.parse(readFileSync(join(merged, 'results.json'), 'utf8')) as Results;
+    expect(res.dataset.source).toMatchObject({ kind: 'files', catalog: join(merged, 'catalog-snapshot.json'), format: 'mcp-bundle' });
+    for (const d of shards) rmSync(d, { recursive: true, force: true });
+    const report = await run(['report', merged, '--format', 'md']);
+    expect(report.err).toBe('');
+    expect(report.code).toBe(0);
+  });
+
+  it('merge refuses shards whose snapshots list other tools', async () => {
+    const shards = [1, 2].map((i) => join(dir, `odd-shard-${i}`));
+    for (const [i, out] of shards.entries()) expect((await run(['eval', '--catalog', memoryConfig, '--cases', cases, '--out', out, '--shard', `${i + 1}/2`, '--quiet'])).code).toBe(0);
+    const snapFile = join(shards[1]!, 'catalog-snapshot.json');
+    const b = JSON.parse(readFileSync(snapFile, 'utf8')) as SnapshotBundle;
+    b.servers[0]!.instructions += ' (changed)';
+    writeFileSync(snapFile, JSON.stringify(b, null, 2));
+    const m = await run(['merge', ...shards, '--out', join(dir, 'odd-merged')]);
+    expect(m.code).toBe(2);
+    expect(m.err).toMatch(/odd-shard-2: its catalog-snapshot\.json differs from the first shard's/);
+  });
+
+  it('eval and diff say when the configuration names no server to start (exit 2)', async () => {
+    const none = join(dir, 'none.json');
+    writeFileSync(none, JSON.stringify({ mcpServers: { off: { command: 'x', disabled: true } } }));
+    const e = await run(['eval', '--catalog', none, '--cases', cases, '--out', join(dir, 'results-none')]);
+    expect(e.code).toBe(2);
+    expect(e.err).toMatch(/none\.json: \$\.mcpServers: no server to snapshot: every server is disabled/);
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, JSON.stringify({ mcpServers: {} }));
+    const d = await run(['diff', '--old', bundleFile, '--new', empty, '--cases', cases, '--no-cache']);
+    expect(d.code).toBe(2);
+    expect(d.err).toMatch(/empty\.json: \$\.mcpServers: the configuration names no server/);
   });
 
   it('eval stops with exit 1 when a server of the configuration fails', async () => {
@@ -296,5 +342,122 @@ describe('a configuration as a catalog', () => {
     const r = await run(['inspect', '--catalog', memoryConfig]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/backpack snapshot --config FILE --out bundle\.json/);
+  });
+});
+
+describe('what live servers answer that the SDK client alone rejects', () => {
+  const cfg = join(dir, 'raw.json');
+  const out = join(dir, 'raw-bundle.json');
+  let r: { code: number; out: string; err: string };
+  let b: SnapshotBundle;
+  const of = (name: string) => b.servers.find((s) => s.name === name)!;
+
+  beforeAll(async () => {
+    const modes = ['out04', 'null-fields', 'null-cursor', 'empty-cursor', 'prompts-err'];
+    writeFileSync(cfg, JSON.stringify({ mcpServers: Object.fromEntries(modes.map((m) => [m.replace('-', '_'), raw(m)])) }));
+    r = await run(['snapshot', '--config', cfg, '--out', out, '--timeout', '20']);
+    b = JSON.parse(readFileSync(out, 'utf8')) as SnapshotBundle;
+  });
+
+  it('snapshots a tool whose outputSchema is draft-04 (Backpack never compiles output schemas)', () => {
+    expect(r.code).toBe(0);
+    expect(of('out04').tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect((of('out04').tools[0]!.outputSchema as { $schema: string }).$schema).toMatch(/draft-04/);
+  });
+
+  it('keeps null fields as the server sent them, and the bundle still loads', () => {
+    expect(of('null_fields').tools[0]).toMatchObject({ name: 'a', description: null, title: null, annotations: null, outputSchema: null, _meta: null });
+    expect(loadCatalog(out).tools.find((t) => t.id === 'mcp__null_fields__a')).toBeDefined();
+  });
+
+  it('ends the list at a null or empty nextCursor', () => {
+    expect(of('null_cursor').snapshot.pages).toEqual({ tools: 1 });
+    expect(of('empty_cursor').snapshot.pages).toEqual({ tools: 1 });
+    expect(of('empty_cursor').tools.map((t) => t.name)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the tools of a server whose prompts/list fails, recording and printing why', () => {
+    expect(of('prompts_err').tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(of('prompts_err').prompts).toBeUndefined();
+    expect(of('prompts_err').snapshot.listErrors).toEqual({ prompts: 'MCP error -32603: internal boom' });
+    expect(r.err).toMatch(/^warning prompts_err: prompts\/list failed \(MCP error -32603: internal boom\); left out, its tools are kept$/m);
+  });
+
+  it('names the path and the problem of a result it cannot read', async () => {
+    const bad = join(dir, 'raw-bad.json');
+    writeFileSync(bad, JSON.stringify({ mcpServers: { tools: raw('bad-tools'), init: raw('bad-init') } }));
+    const x = await run(['snapshot', '--config', bad, '--out', join(dir, 'raw-bad-bundle.json')]);
+    expect(x.code).toBe(1);
+    expect(x.err).toMatch(/^failed {2}tools: tools\/list: invalid result: \$\.tools: must be an array \(got a string\)$/m);
+    expect(x.err).toMatch(/^failed {2}init: starting the server: invalid result: \$\.serverInfo: .*null/m);
+  });
+});
+
+describe('snapshot configuration handling', () => {
+  it('--server skips another server whose variable is not set or whose cwd is missing', async () => {
+    const cfg = join(dir, 'partial.json');
+    writeFileSync(cfg, JSON.stringify({ mcpServers: { good: raw('ok'), github: { command: 'gh-mcp', env: { GITHUB_TOKEN: '${SNAPSHOT_TEST_UNSET}' } }, elsewhere: { command: 'x', cwd: 'no-such-folder' } } }));
+    const ok = await run(['snapshot', '--config', cfg, '--out', join(dir, 'partial-bundle.json'), '--server', 'good', '--quiet']);
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    const all = await run(['snapshot', '--config', cfg, '--out', join(dir, 'partial-bundle.json')]);
+    expect(all.code).toBe(2);
+    expect(all.err).toMatch(/partial\.json: \$\.mcpServers\.elsewhere\.cwd: server "elsewhere": "cwd" is not an existing folder: .*no-such-folder/);
+    const gh = await run(['snapshot', '--config', cfg, '--out', join(dir, 'partial-bundle.json'), '--server', 'github']);
+    expect(gh.code).toBe(2);
+    expect(gh.err).toMatch(/\$\.mcpServers\.github\.env\.GITHUB_TOKEN: environment variable SNAPSHOT_TEST_UNSET is not set/);
+  });
+
+  it("reads VS Code's JSONC (comments, trailing commas), with errors at the original line and column", async () => {
+    const cfg = join(dir, 'mcp.jsonc.json');
+    writeFileSync(cfg, `{\n  // the servers\n  "servers": {\n    "raw": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(RAW)}, "ok",], }, /* done */\n  },\n}\n`);
+    const r = await run(['snapshot', '--config', cfg, '--out', join(dir, 'jsonc-bundle.json'), '--quiet']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    writeFileSync(cfg, '{\n  // the servers\n  "servers": {\n    "raw": { "command" "x" }\n  }\n}\n');
+    const bad = await run(['snapshot', '--config', cfg, '--out', join(dir, 'jsonc-bundle.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/mcp\.jsonc\.json: line 4, column 24: invalid JSON/);
+  });
+
+  it('refuses --out naming the configuration itself (exit 2), leaving it as it was', async () => {
+    const cfg = join(dir, 'self.json');
+    const text = JSON.stringify({ mcpServers: { good: raw('ok') } });
+    writeFileSync(cfg, text);
+    const r = await run(['snapshot', '--config', cfg, '--out', join(dir, '.', 'self.json')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--out is the configuration file itself/);
+    expect(readFileSync(cfg, 'utf8')).toBe(text);
+  });
+
+  it('ends its servers and exits 143 when killed with SIGTERM mid-snapshot', async () => {
+    const pidFile = join(dir, 'stubborn.pid');
+    const cfg = join(dir, 'stubborn.json');
+    // The server ignores SIGTERM and the end of its stdin: only SIGKILL ends it.
+    writeFileSync(cfg, JSON.stringify({ mcpServers: { stubborn: raw('stubborn', { RAW_PID_FILE: pidFile }) } }));
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'backpack.js'), 'snapshot', '--config', cfg, '--out', join(dir, 'stubborn-bundle.json'), '--timeout', '60'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => void (stderr += c.toString()));
+    const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+    // Wait (bounded) for the server to be started: it writes its pid first thing.
+    for (let i = 0; i < 600 && !(existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== ''); i++) await new Promise((res) => setTimeout(res, 50));
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(stderr).toMatch(/SIGTERM: ending the MCP servers this snapshot started/);
+    const gone = () => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return true;
+      }
+      // A zombie (ended, not yet reaped by whatever adopted it) is gone too.
+      return /^\d+ \(.*\) Z/.test(existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '');
+    };
+    for (let i = 0; i < 100 && !gone(); i++) await new Promise((res) => setTimeout(res, 50));
+    const survived = !gone();
+    if (survived) process.kill(pid, 'SIGKILL');
+    expect(survived).toBe(false);
+    expect(existsSync(join(dir, 'stubborn-bundle.json'))).toBe(false);
   });
 });

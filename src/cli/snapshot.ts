@@ -5,12 +5,12 @@
  * others is written), 1 all failed (nothing written), 2 bad input.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
-import { chooseServersFromFlags, readMcpConfig } from '../snapshot/config.ts';
+import { chooseServersFromFlags, noServerError, readMcpConfig } from '../snapshot/config.ts';
 import { EXIT_SNAPSHOT_FAILED, EXIT_SNAPSHOT_INCOMPLETE, SnapshotIncomplete } from '../snapshot/errors.ts';
-import { failureLine, outcomeLine, summaryLine } from '../snapshot/report.ts';
+import { failureLine, outcomeLine, summaryLine, warningLines } from '../snapshot/report.ts';
 
 export { SnapshotIncomplete } from '../snapshot/errors.ts';
 
@@ -33,6 +33,16 @@ function seconds(value: string): number {
   return x;
 }
 
+/** True if `a` and `b` name the same file (after following links, when they exist). */
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return existsSync(a) && existsSync(b) && realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 }
@@ -50,13 +60,14 @@ export function registerSnapshotCommand(program: Command, io: SnapshotIo): Comma
     .option('--quiet', 'print only failures and the summary')
     .addHelpText('after', '\nSee docs/snapshot.md.\n')
     .action(async (opts: SnapshotCliOptions) => {
+      const out = resolve(opts.out);
+      if (samePath(out, resolve(opts.config))) throw new InputError('--out is the configuration file itself: name another file for the bundle', { file: opts.out });
       const config = readMcpConfig(opts.config);
       const specs = chooseServersFromFlags(config, opts.server);
-      const out = resolve(opts.out);
       const dir = dirname(out);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError('the folder to write into does not exist', { file: opts.out });
       if (existsSync(out) && statSync(out).isDirectory()) throw new InputError('is a folder; --out names the bundle file to write', { file: opts.out });
-      if (specs.length === 0) throw new InputError(config.disabled.length ? 'no server to snapshot: every server is disabled' : 'the configuration names no server', { file: opts.config, where: `$.${config.shape}` });
+      if (specs.length === 0) throw noServerError(config);
       // The MCP SDK is loaded only when a snapshot is taken.
       const { takeSnapshot, writeBundle } = await import('../snapshot/snapshot.ts');
       const r = await takeSnapshot(config, {
@@ -65,6 +76,7 @@ export function registerSnapshotCommand(program: Command, io: SnapshotIo): Comma
         onServer: (o) => {
           if (!o.ok) io.err(`${failureLine(o.failure)}\n`);
           else if (!opts.quiet) io.err(`${outcomeLine(o)}\n`);
+          for (const w of warningLines(o)) io.err(`${w}\n`);
         },
       });
       const summary = summaryLine(r.bundle, r.failures, r.elapsedMs);

@@ -3,15 +3,80 @@
  * unsharded run gives: the per-query details are put back in dataset order and the metrics
  * recomputed from them, so everything but timings is identical.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
+import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
+import { runInputSource } from './files.ts';
 import type { EvalInput } from './input.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
+import type { DatasetSource } from './results.ts';
 import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
+
+/** The snapshot of an `mcpServers` configuration the shards were evaluated on (eval --catalog CONFIG). */
+export interface ShardSnapshot {
+  /** Where to load the catalog from now: the first shard's `catalog-snapshot.json`. */
+  loadSource: DatasetSource;
+  /** The source the merged results record: the snapshot copied into the merged folder `out`. */
+  recordedSource(out: string): DatasetSource;
+  /** Files to add to the merged folder. */
+  files: Record<string, string>;
+}
+
+/** sha256 of a snapshot bundle without its `takenAt` fields: shards snapshot at different times. */
+function snapshotSha256(text: string, file: string): string {
+  let bundle: { snapshot?: Record<string, unknown>; servers?: Array<{ snapshot?: Record<string, unknown> }> };
+  try {
+    bundle = JSON.parse(text) as typeof bundle;
+  } catch (err) {
+    throw new InputError(`invalid JSON: ${(err as Error).message}`, { file });
+  }
+  const timeless = {
+    ...bundle,
+    ...(bundle.snapshot ? { snapshot: { ...bundle.snapshot, takenAt: null } } : {}),
+    ...(Array.isArray(bundle.servers) ? { servers: bundle.servers.map((s) => (s?.snapshot ? { ...s, snapshot: { ...s.snapshot, takenAt: null } } : s)) } : {}),
+  };
+  return sha256(canonicalJson(timeless));
+}
+
+/**
+ * When the shards were evaluated on a configuration (each keeps its snapshot as
+ * `catalog-snapshot.json`): the snapshot to load and to copy into the merged folder, after checking
+ * that every shard snapshotted the same servers and tools (same sha256 apart from the time fields).
+ * Otherwise undefined.
+ */
+export function shardSnapshot(runs: ReadonlyArray<{ dir: string; run: EvalRun }>): ShardSnapshot | undefined {
+  if (runs.length === 0) return undefined;
+  const sources = runs.map(({ dir, run }) => runInputSource(dir, run.results));
+  const first = sources[0]!;
+  if (first.kind !== 'files' || basename(first.catalog) !== EVAL_SNAPSHOT_FILE) return undefined;
+  let text = '';
+  let firstSha = '';
+  runs.forEach(({ dir }, i) => {
+    const s = sources[i]!;
+    if (s.kind !== 'files' || basename(s.catalog) !== EVAL_SNAPSHOT_FILE) throw new InputError('was not evaluated on a configuration snapshot, unlike the first shard', { file: dir });
+    if (!existsSync(s.catalog)) throw new InputError(`the configuration snapshot ${EVAL_SNAPSHOT_FILE} is missing`, { file: dir });
+    const t = readFileSync(s.catalog, 'utf8');
+    const sha = snapshotSha256(t, s.catalog);
+    if (i === 0) {
+      text = t;
+      firstSha = sha;
+    } else if (sha !== firstSha) {
+      throw new InputError(`its ${EVAL_SNAPSHOT_FILE} differs from the first shard's (sha256 ${sha.slice(0, 12)}… vs ${firstSha.slice(0, 12)}…, time fields aside): the servers listed other tools`, { file: dir });
+    }
+  });
+  return {
+    loadSource: first,
+    recordedSource: (out) => ({ ...first, catalog: join(resolve(out), EVAL_SNAPSHOT_FILE) }),
+    files: { [EVAL_SNAPSHOT_FILE]: text },
+  };
+}
 
 export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun }>, input: EvalInput, traces?: ReadonlyMap<string, Trace>): Promise<EvalRun> {
   if (runs.length === 0) throw new InputError('nothing to merge: name the shard results folders');

@@ -7,7 +7,8 @@
  *   servers[i].description  the server's self-description (serverInfo description, else its title)
  *   servers[i].instructions the instructions it answered `initialize` with
  *   servers[i].snapshot  {server, serverInfo, protocolVersion, transport, takenAt, toolCount,
- *                         toolsSha256, pages, envNames, headerNames}
+ *                         toolsSha256, pages, envNames, headerNames, listErrors?}
+ *                         (listErrors: the optional lists the server failed to give, with why)
  *   servers[i].prompts / resources / resourceTemplates   as listed, when the server offers them
  *
  * Deterministic apart from the `takenAt` fields: servers in name order, tools in the order the
@@ -59,6 +60,8 @@ export interface BundleServer {
     pages: Record<string, number>;
     envNames: string[];
     headerNames: string[];
+    /** Optional lists (prompts, resources, resourceTemplates) the server failed to give, with why. */
+    listErrors?: Record<string, string>;
   };
 }
 
@@ -87,6 +90,7 @@ export function bundleServer(s: ServerSnapshot): BundleServer {
       pages: s.pages,
       envNames: s.spec.envNames,
       headerNames: s.spec.transport === 'stdio' ? [] : Object.keys(s.spec.headers).sort(),
+      ...(s.listErrors ? { listErrors: s.listErrors } : {}),
     },
   };
 }

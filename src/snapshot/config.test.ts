@@ -57,7 +57,19 @@ describe('parseMcpConfig', () => {
     expect(where({ mcpServers: [] })).toMatch(/\$\.mcpServers: "mcpServers" must be an object/);
     expect(where({ servers: [] })).toMatch(/bundle/);
     expect(where({ tools: [] })).toMatch(/^\/p\/\.mcp\.json: \$: not an MCP configuration/);
-    expect(where({ mcpServers: { a: { command: '${NOPE}' } } })).toMatch(/\$\.mcpServers\.a\.command: environment variable NOPE is not set/);
+  });
+
+  it('fails on a variable that is not set, or a cwd that is not a folder, only for the servers chosen', () => {
+    const c = parse({ mcpServers: { a: { command: '${NOPE}' }, b: { command: 'x', env: { T: '${env:NOPE}' } }, c: { command: 'x', cwd: 'no-such-folder' }, d: { url: 'https://${NOPE}/mcp' }, ok: { command: 'x' } } });
+    expect(chooseServersFromFlags(c, ['ok']).map((s) => s.name)).toEqual(['ok']);
+    const chosen = (n: string) => inputError(() => chooseServersFromFlags(c, [n])).describe();
+    expect(chosen('a')).toMatch(/\$\.mcpServers\.a\.command: environment variable NOPE is not set/);
+    expect(chosen('b')).toMatch(/\$\.mcpServers\.b\.env\.T: environment variable NOPE is not set/);
+    expect(chosen('c')).toBe('/p/.mcp.json: $.mcpServers.c.cwd: server "c": "cwd" is not an existing folder: /p/no-such-folder');
+    expect(chosen('d')).toMatch(/\$\.mcpServers\.d\.url: environment variable NOPE/);
+    expect(inputError(() => chooseServersFromFlags(c, [])).describe()).toMatch(/\$\.mcpServers\.a\.command: environment variable NOPE/);
+    // Shape errors still fail the whole configuration, chosen or not.
+    expect(where({ mcpServers: { a: { command: 'x', args: '${NOPE}' }, ok: { command: 'x' } } })).toMatch(/\$\.mcpServers\.a\.args: .*must be an array/);
   });
 
   it('chooses servers by key or name, with a did-you-mean for an unknown one', () => {

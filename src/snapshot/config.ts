@@ -5,16 +5,19 @@
  * Each server is either
  *   stdio: `{"command", "args"?, "env"?, "cwd"?, "type"?: "stdio"}`
  *   remote: `{"url", "type"?: "http" | "streamable-http" | "sse", "headers"?}`
- * Null stands for an absent optional field. `${VAR}` references are expanded (expand.ts); a
- * relative `cwd` is taken from the configuration's folder. Other fields (`disabled`, `alwaysAllow`,
+ * Null stands for an absent optional field. The file may be JSONC (comments, trailing commas).
+ * `${VAR}` references are expanded (expand.ts); a relative `cwd` is taken from the configuration's
+ * folder. Every entry's shape is checked, but a reference that cannot be expanded or a `cwd` that is
+ * not a folder fails only when that server is chosen (`problem`). Other fields (`disabled`, `alwaysAllow`,
  * `envFile`, …) are ignored, except `"disabled": true`, which leaves the server out.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
 import { parseJson } from '../catalog/jsonl.ts';
 import { didYouMean } from '../catalog/suggest.ts';
+import { stripJsonc } from './jsonc.ts';
 import { describeJson, normaliseServerName, requireExists } from '../catalog/loaders/common.ts';
 import { expandValue, type Env } from './expand.ts';
 
@@ -30,6 +33,12 @@ interface SpecBase {
   where: string;
   /** Names of the environment variables the entry references or sets: never their values. */
   envNames: string[];
+  /**
+   * Why this server cannot be started although its entry is well formed: a `${VAR}` that cannot be
+   * expanded, a `cwd` that is not a folder. Thrown when the server is chosen (chooseServersFromFlags),
+   * so `--server` can skip a server whose secrets are not set here.
+   */
+  problem?: InputError;
 }
 
 export interface StdioSpec extends SpecBase {
@@ -78,7 +87,8 @@ export function readMcpConfig(file: string, env: Env = process.env): McpConfig {
   } catch (err) {
     throw new InputError(`cannot read: ${(err as Error).message}`, { file });
   }
-  const value = parseJson(bytes.toString('utf8').replace(/^\uFEFF/, ''), file);
+  // JSONC (VS Code's .vscode/mcp.json): comments and trailing commas are blanked out in place, so errors keep their line and column.
+  const value = parseJson(stripJsonc(bytes.toString('utf8').replace(/^\uFEFF/, '')), file);
   return parseMcpConfig(value, file, createHash('sha256').update(bytes).digest('hex'), env);
 }
 
@@ -123,11 +133,23 @@ const TYPES: Record<string, 'stdio' | RemoteTransport> = { stdio: 'stdio', local
 
 function serverSpec(raw: Record<string, unknown>, key: string, name: string, file: string, where: string, env: Env): ServerSpec {
   const used = new Set<string>();
+  let problem: InputError | undefined;
+  // Expansion problems are kept, not thrown: they matter only if this server is chosen.
+  const expand = (text: string, at: string): string => {
+    try {
+      return expandValue(text, env, file, at, used);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      problem ??= err;
+      return text;
+    }
+  };
+  const withProblem = <T extends ServerSpec>(spec: T): T => (problem ? { ...spec, problem } : spec);
   const str = (field: string): string | undefined => {
     const v = raw[field];
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'string') throw new InputError(`server "${key}": "${field}" must be a string (got ${describeJson(v)})`, { file, where: `${where}.${field}` });
-    return expandValue(v, env, file, `${where}.${field}`, used);
+    return expand(v, `${where}.${field}`);
   };
   const strings = (field: string): Record<string, string> => {
     const v = raw[field];
@@ -137,7 +159,7 @@ function serverSpec(raw: Record<string, unknown>, key: string, name: string, fil
     for (const [k, x] of Object.entries(v)) {
       const at = memberPath(`${where}.${field}`, k);
       if (typeof x !== 'string') throw new InputError(`server "${key}": ${field} value "${k}" must be a string (got ${describeJson(x)})`, { file, where: at });
-      out[k] = expandValue(x, env, file, at, used);
+      out[k] = expand(x, at);
     }
     return out;
   };
@@ -163,29 +185,47 @@ function serverSpec(raw: Record<string, unknown>, key: string, name: string, fil
       if (!Array.isArray(argsRaw)) throw new InputError(`server "${key}": "args" must be an array of strings (got ${describeJson(argsRaw)})`, { file, where: `${where}.args` });
       args = argsRaw.map((a, i) => {
         if (typeof a !== 'string') throw new InputError(`server "${key}": args[${i}] must be a string (got ${describeJson(a)})`, { file, where: `${where}.args[${i}]` });
-        return expandValue(a, env, file, `${where}.args[${i}]`, used);
+        return expand(a, `${where}.args[${i}]`);
       });
     }
     const envVars = strings('env');
     for (const k of Object.keys(envVars)) used.add(k);
-    const cwd = str('cwd');
-    return { name, key, where, transport: 'stdio', command, args, env: envVars, ...(cwd !== undefined ? { cwd: resolve(dirname(resolve(file)), cwd) } : {}), envNames: [...used].sort() };
+    const cwdRaw = str('cwd');
+    const cwd = cwdRaw !== undefined ? resolve(dirname(resolve(file)), cwdRaw) : undefined;
+    if (cwd !== undefined && problem === undefined && !(existsSync(cwd) && statSync(cwd).isDirectory())) {
+      problem = new InputError(`server "${key}": "cwd" is not an existing folder: ${cwd}`, { file, where: `${where}.cwd` });
+    }
+    return withProblem({ name, key, where, transport: 'stdio' as const, command, args, env: envVars, ...(cwd !== undefined ? { cwd } : {}), envNames: [...used].sort() });
   }
   if (url === undefined) throw new InputError(`server "${key}" is of type ${String(rawType)} but has no "url"`, { file, where: `${where}.url` });
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InputError(`server "${key}": "url" is not a URL`, { file, where: `${where}.url` });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError(`server "${key}": "url" must be http: or https: (got ${parsed.protocol})`, { file, where: `${where}.url` });
   const headers = strings('headers');
-  return { name, key, where, transport: type === undefined ? 'auto' : (type as RemoteTransport), url, headers, envNames: [...used].sort() };
+  // A url whose ${VAR} could not be expanded is checked once it can be (when the server is chosen).
+  if (problem === undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new InputError(`server "${key}": "url" is not a URL`, { file, where: `${where}.url` });
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError(`server "${key}": "url" must be http: or https: (got ${parsed.protocol})`, { file, where: `${where}.url` });
+  }
+  return withProblem({ name, key, where, transport: type === undefined ? ('auto' as const) : (type as RemoteTransport), url, headers, envNames: [...used].sort() });
+}
+
+/** The error of a configuration with no server to start (none named, or all disabled): exit 2. */
+export function noServerError(config: McpConfig): InputError {
+  return new InputError(config.disabled.length ? 'no server to snapshot: every server is disabled' : 'the configuration names no server', { file: config.file, where: `$.${config.shape}` });
 }
 
 /** The servers `names` (config keys or normalised names) choose, in name order; none given = all. */
 export function chooseServersFromFlags(config: McpConfig, names: readonly string[]): ServerSpec[] {
-  if (names.length === 0) return config.servers;
+  const chosen = names.length === 0 ? config.servers : chooseByName(config, names);
+  // The first problem of a chosen server, in name order: an unset variable, a missing cwd (exit 2).
+  for (const s of chosen) if (s.problem) throw s.problem;
+  return chosen;
+}
+
+function chooseByName(config: McpConfig, names: readonly string[]): ServerSpec[] {
   const known = [...new Set(config.servers.flatMap((s) => [s.key, s.name]))];
   const chosen = new Set<ServerSpec>();
   for (const n of names) {

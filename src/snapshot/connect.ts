@@ -5,7 +5,8 @@
  * documentation recommends for backwards compatibility).
  *
  * `close()` ends the session; for stdio the SDK closes the child's stdin, then sends SIGTERM, then
- * SIGKILL, so no server outlives the snapshot.
+ * SIGKILL, so no server outlives the snapshot. `killLiveServers()` ends every stdio server still
+ * running at once, for a snapshot interrupted by a signal (snapshot.ts).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -104,10 +105,74 @@ function tail(stream: { on(event: "data", fn: (chunk: Buffer | string) => void):
   return { text: () => text };
 }
 
-function openStdio(spec: StdioSpec, options: { signal: AbortSignal; timeout: number }, onStderr: (t: StderrTail) => void): Promise<Session> {
+/** The stdio transports whose server may still run: what `killLiveServers` ends on a signal. */
+const live = new Map<StdioClientTransport, () => number | null>();
+
+async function openStdio(spec: StdioSpec, options: { signal: AbortSignal; timeout: number }, onStderr: (t: StderrTail) => void): Promise<Session> {
   const transport = new StdioClientTransport({ command: spec.command, args: spec.args, env: spec.env, ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}), stderr: 'pipe' });
   onStderr(tail(transport.stderr));
-  return open(transport, 'stdio', options);
+  // The child's pid, taken as it is spawned: the SDK forgets it as soon as close() begins, while the
+  // child may still run for seconds (stdin closed, 2 s, SIGTERM, 2 s, SIGKILL).
+  let pid: number | null = null;
+  const start = transport.start.bind(transport);
+  transport.start = () => {
+    const started = start();
+    pid = transport.pid;
+    return started;
+  };
+  live.set(transport, () => pid);
+  try {
+    const session = await open(transport, 'stdio', options);
+    return {
+      ...session,
+      close: async () => {
+        try {
+          await session.close();
+        } finally {
+          live.delete(transport);
+        }
+      },
+    };
+  } catch (err) {
+    live.delete(transport);
+    throw err;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * End every stdio server still running, at once: SIGTERM, then SIGKILL for those still there after
+ * `graceMs`. For a snapshot interrupted by SIGINT or SIGTERM, which has no time for the SDK's
+ * orderly close (stdin closed, 2 s, SIGTERM, 2 s, SIGKILL).
+ */
+export async function killLiveServers(graceMs = 1000): Promise<void> {
+  const pids = [...live.values()].map((pid) => pid()).filter((p): p is number => typeof p === 'number');
+  live.clear();
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  for (let waited = 0; waited < graceMs && pids.some(alive); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of pids.filter(alive)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  // Let Node reap them (else they linger as zombies where nothing adopts and reaps orphans).
+  for (let waited = 0; waited < 1000 && pids.some(alive); waited += 20) await new Promise((r) => setTimeout(r, 20));
 }
 
 async function openRemote(spec: RemoteSpec, options: { signal: AbortSignal; timeout: number }): Promise<Session> {

@@ -15,9 +15,9 @@ import { CATALOG_FORMATS } from '../catalog/loaders/registry.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { DatasetSource } from '../eval/results.ts';
 import { bundleCatalog, bundleText, type SnapshotBundle } from './bundle.ts';
-import { readMcpConfig } from './config.ts';
+import { noServerError, readMcpConfig } from './config.ts';
 import { EXIT_SNAPSHOT_FAILED, SnapshotIncomplete } from './errors.ts';
-import { failureLine } from './report.ts';
+import { failureLine, summaryLine, warningLines } from './report.ts';
 
 /** The file eval keeps the snapshot in, inside the results folder. */
 export const EVAL_SNAPSHOT_FILE = 'catalog-snapshot.json';
@@ -32,13 +32,19 @@ export function isConfigCatalog(path: string, format: string | null | undefined)
 /** Snapshot every server of the configuration at `file`; a failed server throws (exit 1), after one line each on `err` (always, even when `quiet`). */
 export async function snapshotConfigFile(file: string, err: (s: string) => void, opts: { timeoutMs?: number; quiet?: boolean } = {}): Promise<{ bundle: SnapshotBundle; catalog: Catalog }> {
   const config = readMcpConfig(file);
+  if (config.servers.length === 0) throw noServerError(config);
   const { takeSnapshot } = await import('./snapshot.ts');
-  const r = await takeSnapshot(config, opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {});
+  const r = await takeSnapshot(config, {
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    onServer: (o) => {
+      for (const w of warningLines(o)) err(`${w}\n`);
+    },
+  });
   if (r.failures.length) {
     for (const f of r.failures) err(`${failureLine(f)}\n`);
     throw new SnapshotIncomplete(`${file}: ${r.failures.length} of ${config.servers.length} servers could not be snapshotted (${r.failures.map((f) => f.name).join(', ')}); a catalog without them would mislead, so nothing was evaluated`, EXIT_SNAPSHOT_FAILED);
   }
-  if (!opts.quiet) err(`snapshot of ${file}: ${r.bundle.servers.length} servers, ${r.bundle.servers.reduce((a, s) => a + s.tools.length, 0)} tools in ${(r.elapsedMs / 1000).toFixed(1)} s\n`);
+  if (!opts.quiet) err(`snapshot of ${file}: ${summaryLine(r.bundle, [], r.elapsedMs)}\n`);
   return { bundle: r.bundle, catalog: bundleCatalog(r.bundle, file) };
 }
 

@@ -14,6 +14,14 @@ describe('listAll', () => {
     expect(seen).toEqual([undefined, '2', '4']);
   });
 
+  it('ends at a null or empty nextCursor, as the file loader does', async () => {
+    for (const end of [null, '']) {
+      let calls = 0;
+      const r = await listAll('tools/list', async () => ({ items: [calls++], nextCursor: end }));
+      expect(r).toEqual({ items: [0], pages: 1 });
+    }
+  });
+
   it('stops a pagination that loops or never ends', async () => {
     await expect(listAll('tools/list', async () => ({ items: [1], nextCursor: 'same' }))).rejects.toThrow(/returned cursor "same" twice/);
     let n = 0;

@@ -1,13 +1,13 @@
 /**
  * Paging through an MCP list method (`tools/list`, `prompts/list`, `resources/list`,
  * `resources/templates/list`): the MCP specification's cursor-based pagination — ask again with the
- * `nextCursor` of the last page until a page has none. A server that hands back a cursor it already
+ * `nextCursor` of the last page until a page has none (absent, null or `""`). A server that hands back a cursor it already
  * gave, or more than `maxPages` pages, is an error (it would never end).
  */
 
 export interface Page<T> {
   items: T[];
-  nextCursor?: string | undefined;
+  nextCursor?: string | null | undefined;
 }
 
 export interface Listed<T> {
@@ -28,7 +28,8 @@ export async function listAll<T>(method: string, fetchPage: (cursor: string | un
     pages++;
     items.push(...page.items);
     const next = page.nextCursor;
-    if (next === undefined || next === null) return { items, pages };
+    // An empty cursor ends the list too, as the file loader's `cursorOf` reads it (src/catalog/loaders/mcp.ts).
+    if (next === undefined || next === null || next === '') return { items, pages };
     if (seen.has(next)) throw new Error(`${method}: the server returned cursor ${JSON.stringify(next.slice(0, 40))} twice (its pagination loops)`);
     if (pages >= maxPages) throw new Error(`${method}: more than ${maxPages} pages`);
     seen.add(next);

@@ -16,14 +16,26 @@ export function failureLine(f: ServerFailure): string {
 export function outcomeLine(o: ServerOutcome): string {
   if (!o.ok) return failureLine(o.failure);
   const s = o.snapshot;
-  const extra = [s.prompts ? `${s.prompts.length} prompts` : '', s.resources ? `${s.resources.length} resources` : ''].filter(Boolean).join(', ');
+  const extra = [s.prompts ? count(s.prompts.length, 'prompt') : '', s.resources ? count(s.resources.length, 'resource') : ''].filter(Boolean).join(', ');
   const info = [s.serverInfo.name, s.serverInfo.version].filter(Boolean).join(' ');
-  return oneLine(`ok      ${s.name}: ${s.tools.length} tools${extra ? `, ${extra}` : ''} (${s.transport}${info ? `, ${info}` : ''}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''})`);
+  return oneLine(`ok      ${s.name}: ${count(s.tools.length, 'tool')}${extra ? `, ${extra}` : ''} (${s.transport}${info ? `, ${info}` : ''}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''})`);
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+const LIST_METHODS: Record<string, string> = { prompts: 'prompts/list', resources: 'resources/list', resourceTemplates: 'resources/templates/list' };
+
+/** `warning memory: prompts/list failed (MCP error -32603: boom); its tools are kept`, one per failed optional list. */
+export function warningLines(o: ServerOutcome): string[] {
+  if (!o.ok || !o.snapshot.listErrors) return [];
+  return Object.entries(o.snapshot.listErrors).map(([kind, why]) => oneLine(`warning ${o.snapshot.name}: ${LIST_METHODS[kind] ?? kind} failed (${why}); left out, its tools are kept`));
 }
 
 export function summaryLine(bundle: SnapshotBundle, failures: readonly ServerFailure[], elapsedMs: number): string {
   const tools = bundle.servers.reduce((a, s) => a + s.tools.length, 0);
   const n = bundle.servers.length;
   const failed = failures.length ? `; ${failures.length} failed (${failures.map((f) => f.name).join(', ')})` : '';
-  return `${n} server${n === 1 ? '' : 's'}, ${tools} tools in ${(elapsedMs / 1000).toFixed(1)} s${failed}`;
+  return `${count(n, 'server')}, ${count(tools, 'tool')} in ${(elapsedMs / 1000).toFixed(1)} s${failed}`;
 }

@@ -6,7 +6,9 @@
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerSpec } from './config.ts';
 import { openSession, type Session, type StderrTail, type TransportName } from './connect.ts';
-import { listAll } from './list.ts';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { listAll, type Page } from './list.ts';
 
 export interface ServerSnapshot {
   name: string;
@@ -23,6 +25,8 @@ export interface ServerSnapshot {
   resourceTemplates?: Array<Record<string, unknown>>;
   /** Pages each list took. */
   pages: Record<string, number>;
+  /** Optional lists (prompts, resources, resourceTemplates) the server failed to give, with why; its tools are kept. */
+  listErrors?: Record<string, string>;
   takenAt: string;
 }
 
@@ -59,11 +63,9 @@ export async function snapshotServer(spec: ServerSpec, timeoutMs: number, now: (
     const { client } = session;
     const caps = client.getServerCapabilities() ?? {};
     const pages: Record<string, number> = {};
+    const listErrors: Record<string, string> = {};
     stage = 'tools/list';
-    const tools = await listAll('tools/list', async (cursor) => {
-      const r = await client.listTools(cursor !== undefined ? { cursor } : undefined, options);
-      return { items: r.tools as Array<Record<string, unknown>>, nextCursor: r.nextCursor };
-    });
+    const tools = await listAll('tools/list', (cursor) => listPage(client, 'tools/list', 'tools', cursor, options));
     pages.tools = tools.pages;
     const out: ServerSnapshot = {
       name: spec.name,
@@ -78,10 +80,7 @@ export async function snapshotServer(spec: ServerSpec, timeoutMs: number, now: (
     };
     if (caps.prompts) {
       stage = 'prompts/list';
-      const p = await optionalList(listAll('prompts/list', async (cursor) => {
-        const r = await client.listPrompts(cursor !== undefined ? { cursor } : undefined, options);
-        return { items: r.prompts as Array<Record<string, unknown>>, nextCursor: r.nextCursor };
-      }));
+      const p = await optionalList('prompts', listErrors, listAll('prompts/list', (cursor) => listPage(client, 'prompts/list', 'prompts', cursor, options)));
       if (p) {
         out.prompts = p.items;
         pages.prompts = p.pages;
@@ -89,24 +88,19 @@ export async function snapshotServer(spec: ServerSpec, timeoutMs: number, now: (
     }
     if (caps.resources) {
       stage = 'resources/list';
-      const r = await optionalList(listAll('resources/list', async (cursor) => {
-        const x = await client.listResources(cursor !== undefined ? { cursor } : undefined, options);
-        return { items: x.resources as Array<Record<string, unknown>>, nextCursor: x.nextCursor };
-      }));
+      const r = await optionalList('resources', listErrors, listAll('resources/list', (cursor) => listPage(client, 'resources/list', 'resources', cursor, options)));
       if (r) {
         out.resources = r.items;
         pages.resources = r.pages;
       }
       stage = 'resources/templates/list';
-      const t = await optionalList(listAll('resources/templates/list', async (cursor) => {
-        const x = await client.listResourceTemplates(cursor !== undefined ? { cursor } : undefined, options);
-        return { items: x.resourceTemplates as Array<Record<string, unknown>>, nextCursor: x.nextCursor };
-      }));
+      const t = await optionalList('resourceTemplates', listErrors, listAll('resources/templates/list', (cursor) => listPage(client, 'resources/templates/list', 'resourceTemplates', cursor, options)));
       if (t) {
         out.resourceTemplates = t.items;
         pages.resourceTemplates = t.pages;
       }
     }
+    if (Object.keys(listErrors).length) out.listErrors = listErrors;
     return out;
   };
   try {
@@ -125,15 +119,81 @@ export async function snapshotServer(spec: ServerSpec, timeoutMs: number, now: (
 
 /**
  * A list the server's capabilities announce but that it does not implement (method not found):
- * left out of the bundle rather than failing the server, whose tools are what matters.
+ * left out of the bundle rather than failing the server, whose tools are what matters. Any other
+ * error of an optional list is recorded in `errors[kind]` (the bundle's provenance, and a warning
+ * line) and the list is left out: the tools are kept.
  */
-async function optionalList<T>(listing: Promise<T>): Promise<T | undefined> {
+async function optionalList<T>(kind: string, errors: Record<string, string>, listing: Promise<T>): Promise<T | undefined> {
   try {
     return await listing;
   } catch (err) {
     if (err instanceof McpError && err.code === ErrorCode.MethodNotFound) return undefined;
-    throw err;
+    if (err instanceof Timeout) throw err;
+    errors[kind] = errorMessage(err);
+    return undefined;
   }
+}
+
+/**
+ * One page of a list method, read leniently: the SDK's own `listTools()` checks the result against
+ * its strict schema (a `null` description or `nextCursor` fails the whole server) and compiles every
+ * tool's `outputSchema` with its own Ajv (a draft-04 one fails it too), though Backpack never uses
+ * output schemas. Here the result must only be an object whose `key` is an array of objects, and
+ * `nextCursor` a string, null or absent; every item is kept as the server sent it (the catalog loader
+ * reads nulls as absent).
+ */
+async function listPage(client: Client, method: string, key: string, cursor: string | undefined, options: RequestOptions): Promise<Page<Record<string, unknown>>> {
+  const r = await client.request({ method, params: cursor !== undefined ? { cursor } : {} } as never, lenientList(key) as never, options) as unknown as { items: Array<Record<string, unknown>>; nextCursor?: string };
+  return r;
+}
+
+/** A validation issue in what a server answered: `path` (JSON path in the result) and a message. */
+export class ResultShapeError extends Error {
+  constructor(readonly path: string, message: string) {
+    super(`${path}: ${message}`);
+    this.name = 'ResultShapeError';
+  }
+}
+
+/** A schema the SDK's `request()` accepts (it calls `safeParse`, as on a zod 3 schema). */
+function lenientList(key: string) {
+  return {
+    safeParse(data: unknown): { success: true; data: Page<Record<string, unknown>> } | { success: false; error: Error } {
+      const fail = (path: string, message: string) => ({ success: false as const, error: new ResultShapeError(path, message) });
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) return fail('$', `the result must be an object (got ${kindOf(data)})`);
+      const r = data as Record<string, unknown>;
+      const items = r[key];
+      if (!Array.isArray(items)) return fail(`$.${key}`, `must be an array (got ${kindOf(items)})`);
+      for (let i = 0; i < items.length; i++) {
+        const x = items[i] as unknown;
+        if (x === null || typeof x !== 'object' || Array.isArray(x)) return fail(`$.${key}[${i}]`, `must be an object (got ${kindOf(x)})`);
+      }
+      const next = r.nextCursor;
+      if (next !== undefined && next !== null && typeof next !== 'string') return fail('$.nextCursor', `must be a string (got ${kindOf(next)})`);
+      return { success: true, data: { items: items as Array<Record<string, unknown>>, ...(typeof next === 'string' ? { nextCursor: next } : {}) } };
+    },
+  };
+}
+
+function kindOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : v === undefined ? 'nothing' : `a ${typeof v}`;
+}
+
+/**
+ * An error's message on one line. A schema validation error of the SDK (zod: its message is a JSON
+ * dump of the issues, whose first line is just `[`) becomes `path: message` of its first issue.
+ */
+export function errorMessage(err: unknown): string {
+  const issues = (err as { issues?: unknown })?.issues;
+  if (Array.isArray(issues) && issues.length > 0) {
+    const first = issues[0] as { path?: unknown[]; message?: string };
+    const path = '$' + (first.path ?? []).map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('');
+    return `invalid result: ${path}: ${first.message ?? 'invalid'}${issues.length > 1 ? ` (and ${issues.length - 1} more issue${issues.length > 2 ? 's' : ''})` : ''}`;
+  }
+  if (err instanceof ResultShapeError) return `invalid result: ${err.message}`;
+  const message = (err as Error)?.message ?? String(err);
+  const line = message.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  return line;
 }
 
 function serverInfo(v: { name?: unknown; version?: unknown; title?: unknown; description?: unknown } | undefined): ServerSnapshot['serverInfo'] {
@@ -163,6 +223,6 @@ export function describeFailure(err: unknown, spec: ServerSpec, stage: string): 
   if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
     return stage === 'starting the server' ? 'the server exited (or closed its output) before answering initialize' : `the server closed the connection during ${stage}`;
   }
-  const message = (e?.message ?? String(err)).split('\n')[0]!;
-  return `${stage}: ${message}`;
+  const message = errorMessage(err);
+  return message.startsWith(`${stage}:`) ? message : `${stage}: ${message}`;
 }

@@ -1,12 +1,14 @@
 /**
  * A snapshot of every server of a configuration (or of the ones chosen), taken concurrently with a
  * bound, each under its own deadline. A server that fails is an entry of `failures`; the others are
- * kept. Writing is atomic: a temporary file beside the target, renamed into place.
+ * kept. Writing is atomic: a temporary file beside the target, renamed into place. While servers
+ * may run, SIGINT and SIGTERM end them all and exit 130 or 143.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { InputError } from '../catalog/errors.ts';
 import { bundleServer, bundleServerProblem, bundleText, makeBundle, type BundleServer, type SnapshotBundle } from './bundle.ts';
 import { chooseServersFromFlags, type McpConfig } from './config.ts';
+import { killLiveServers } from './connect.ts';
 import { snapshotServer, type ServerFailure, type ServerOutcome } from './server.ts';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -50,15 +52,18 @@ export async function takeSnapshot(config: McpConfig, opts: SnapshotOptions = {}
   const now = opts.now ?? (() => new Date());
   const takenAt = now().toISOString();
   const t0 = performance.now();
+  const release = holdSignals();
   const outcomes = await mapBounded(specs, opts.concurrency ?? DEFAULT_CONCURRENCY, async (spec) => {
     let outcome = await snapshotServer(spec, opts.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000, now);
     if (outcome.ok) {
       const problem = bundleServerProblem(bundleServer(outcome.snapshot), config.file);
       if (problem !== null) outcome = { ok: false, failure: { name: spec.name, spec, reason: `its tools do not load as a catalog: ${problem}` } };
     }
-    opts.onServer?.(outcome);
+    if (!interrupted) opts.onServer?.(outcome);
     return outcome;
-  });
+  }).finally(release);
+  // Interrupted: the servers are being ended and the process exits 130/143; write and print nothing.
+  if (interrupted) await new Promise<never>(() => {});
   const servers: BundleServer[] = [];
   const failures: ServerFailure[] = [];
   for (const o of outcomes) {
@@ -66,6 +71,32 @@ export async function takeSnapshot(config: McpConfig, opts: SnapshotOptions = {}
     else failures.push(o.failure);
   }
   return { bundle: makeBundle(config, servers, failures.map((f) => f.name), takenAt), failures, elapsedMs: performance.now() - t0 };
+}
+
+let holders = 0;
+let interrupted = false;
+const EXIT_ON: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (interrupted) return;
+  interrupted = true;
+  process.stderr.write(`\n${signal}: ending the MCP servers this snapshot started\n`);
+  void killLiveServers().finally(() => process.exit(EXIT_ON[signal] ?? 1));
+}
+
+/**
+ * While snapshots run (servers may be up), SIGINT and SIGTERM end every server this process started
+ * and then exit 130 or 143: without it, a cancelled CI job or `timeout(1)` leaves the servers
+ * running. The returned function removes the handlers once the last snapshot is done.
+ */
+function holdSignals(): () => void {
+  if (holders++ === 0) for (const s of Object.keys(EXIT_ON)) process.on(s, onSignal);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--holders === 0) for (const s of Object.keys(EXIT_ON)) process.off(s, onSignal);
+  };
 }
 
 /** Write `text` to `file` atomically (a temporary sibling renamed into place). */

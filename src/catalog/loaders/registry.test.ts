@@ -33,6 +33,16 @@ describe('CATALOG_FORMATS', () => {
     expect(detectCatalogFormat(join(FIXTURES, 'cases/cases.csv'))).toBeUndefined();
   });
 
+  it('detects an mcpServers configuration written as JSON with comments (VS Code), and nothing else as one', () => {
+    const dir = mkdtempSync(join(tempDir('registry-jsonc'), 'x-'));
+    const vscode = join(dir, 'mcp.json');
+    writeFileSync(vscode, '{\n  // VS Code\n  "servers": {\n    "memory": { "type": "stdio", "command": "mcp-server-memory", }, /* trailing */\n  },\n}\n');
+    expect(detectCatalogFormat(vscode)).toBe('mcp-config');
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{\n  // not a config\n  "servers": 3,\n}\n');
+    expect(detectCatalogFormat(broken)).toBeUndefined();
+  });
+
   it('detects {"tools":[…]} of Anthropic tools as anthropic, not MCP', () => {
     const f = join(tmp, 'wrapped.json');
     writeFileSync(f, JSON.stringify({ tools: [{ name: 'a', input_schema: { type: 'object' } }] }));

@@ -35,6 +35,7 @@ import { didYouMean } from '../suggest.ts';
 import type { Catalog } from '../types.ts';
 import { isDirectory, isFile, requireExists, type LoadOptions } from './common.ts';
 import { CONFIG_NEEDS_SNAPSHOT, isMcpConfigShape } from '../../snapshot/config-shape.ts';
+import { stripJsonc } from '../../snapshot/jsonc.ts';
 import { isMcpBundleShape, isMcpToolsListShape, loadMcpBundle, loadMcpFolder, loadMcpToolsList } from './mcp.ts';
 import { isOpenAiToolsShape, loadOpenAiTools } from './openai.ts';
 import { isAnthropicToolsShape, loadAnthropicTools } from './anthropic.ts';
@@ -78,7 +79,8 @@ export const CATALOG_FORMATS = {
   },
   'mcp-config': {
     description: 'an mcpServers configuration (Claude Desktop, Cursor, Claude Code, VS Code): eval and diff snapshot its servers first (docs/snapshot.md)',
-    detect: (path: string) => isMcpConfigShape(peekJson(path)),
+    // VS Code's .vscode/mcp.json is JSON with comments: read it so when it is not plain JSON.
+    detect: (path: string) => isMcpConfigShape(peekJson(path)) || (peekJson(path) === undefined && isMcpConfigShape(peekJsonc(path))),
     load: (path: string): Catalog => {
       throw new InputError(CONFIG_NEEDS_SNAPSHOT, { file: path });
     },
@@ -196,6 +198,16 @@ function peekJson(path: string): unknown {
     }
     lastPeek = { key, value };
     return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parsed JSON-with-comments of a file (comments and trailing commas blanked), or `undefined`. */
+function peekJsonc(path: string): unknown {
+  if (!isFile(path)) return undefined;
+  try {
+    return JSON.parse(stripJsonc(readText(path)));
   } catch {
     return undefined;
   }
