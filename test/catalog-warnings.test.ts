@@ -58,6 +58,17 @@ describe('catalog warnings in the CLI', () => {
     expect(r.out).toContain('9 cases, 124 tools');
   });
 
+  it('inspect accepts a draft-07 $id with a fragment and names the form in the one warning', async () => {
+    const file = join(tmp, 'draft07-fragment-id.json');
+    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', definitions: { a: { $id: '#item', type: 'string' }, p: { $id: '#/definitions/p' } }, properties: { q: { $ref: '#item' } } };
+    writeFileSync(file, JSON.stringify({ tools: [{ name: 'search', description: 'Search the catalog.', inputSchema: schema }, { name: 'tuple', description: 'Any list.', inputSchema: { type: 'object', properties: { l: { type: 'array', items: [] } } } }] }));
+    const r = await run('inspect', '--catalog', file);
+    expect(r.code).toBe(0);
+    expect(r.err.split('\n').filter(Boolean)).toEqual([
+      'warning: 2 tools use older JSON Schema forms: "$id" with a fragment (drafts 06/07), array-form "items" (drafts 04 to 2019-09) (first: mcp__draft07-fragment-id__search at $.tools[0].inputSchema); normalised to 2020-12',
+    ]);
+  });
+
   it('a one-page tools/list exits 2 naming the file, the JSON path and the cursor', async () => {
     const f = join(REAL, 'tools-list-page.json');
     const r = await run('inspect', '--catalog', f);

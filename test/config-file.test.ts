@@ -89,6 +89,23 @@ describe('config file: errors exit 2 naming the file and the JSON path', () => {
     ['a value outside the choices', 'c.json', '{\n  "generate": {\n    "preset": "giant"\n  }\n}', /c\.json: line 3 \(\$\.generate\.preset\): --preset <name>: Allowed choices are tiny, small, monster/],
     ['an unknown retriever in a list', 'c.json', '{"eval": {"retrievers": ["bm25", "bm26"]}}', /c\.json: line 1 \(\$\.eval\.retrievers\): --retrievers <list>: unknown retriever "bm26" \(did you mean bm25\?\)/],
     ['cut-offs that are not whole numbers', 'c.yaml', 'run:\n  profiles: codex\neval:\n  k: 0,x\n', /c\.yaml: line 4 \(\$\.eval\.k\): --k <list>: --k must be a comma-separated list of whole numbers/],
+    ['a floor that is not a number, none or auto', 'c.yaml', 'eval:\n  floor: lots\n', /c\.yaml: line 2 \(\$\.eval\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "lots" is not a number, "none" or "auto\[:TARGET\]"/],
+    ['a floor target outside 0 to 1', 'c.json', '{"run": {"floor": "auto:2"}}', /c\.json: line 1 \(\$\.run\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: the target in "auto:2" must be a no-tool false-positive rate from 0 to 1/],
+    ['a per-strategy floor list with an entry that names none', 'c.yaml', 'eval:\n  floor: [bm25=0.3, "0.2"]\n', /c\.yaml: line 2 \(\$\.eval\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "0\.2" must be name=value/],
+    ['a per-strategy floor that is not a number', 'c.yaml', 'run:\n  floor: bm25=auto,hybrid=high\n', /c\.yaml: line 2 \(\$\.run\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "high" is not a number/],
+    ['a shard that is not i/n', 'c.yaml', 'eval:\n  shard: 3/2\n', /c\.yaml: line 2 \(\$\.eval\.shard\): --shard <i\/n>: --shard must be i\/n with 1 ≤ i ≤ n \(got "3\/2"\)/],
+    ['an unknown report format', 'c.yaml', 'report:\n  format: [html, pdf]\n', /c\.yaml: line 2 \(\$\.report\.format\): --format <list>: unknown format "pdf"; formats: /],
+    ['a report format listed twice', 'c.json', '{"report": {"format": "md,md"}}', /\(\$\.report\.format\): --format <list>: "md" is listed twice/],
+    ['a tolerance that is not finite', 'c.yaml', 'bless:\n  tolerance: top1=1e999\n', /c\.yaml: line 2 \(\$\.bless\.tolerance\): --tolerance <list>: "top1=1e999": not a finite number ≥ 0/],
+    ['a tolerance that is not figure=value', 'c.json', '{"bless": {"tolerance": ["top1=0.01", "tokens"]}}', /\(\$\.bless\.tolerance\): --tolerance <list>: "tokens" is not figure=value/],
+    ['a reason of two lines', 'c.yaml', 'bless:\n  reason: |\n    one\n    two\n', /c\.yaml: line 2 \(\$\.bless\.reason\): --reason <text>: --reason must be one line/],
+    ['an empty reason', 'c.json', '{"bless": {"reason": " "}}', /\(\$\.bless\.reason\): --reason <text>: --reason is empty/],
+    ['an unknown diff retriever', 'c.yaml', 'diff:\n  retriever: bm26\n', /c\.yaml: line 2 \(\$\.diff\.retriever\): --retriever <name>: unknown retriever "bm26" \(did you mean bm25\?\)/],
+    ['a context window of 0 tokens', 'c.yaml', 'eval:\n  contextWindow: 0\n', /c\.yaml: line 2 \(\$\.eval\.contextWindow\): --context-window <tokens>: --context-window must be a whole number ≥ 1/],
+    ['0 examples per tool', 'c.yaml', 'eval:\n  examplesPerTool: 0\n', /\(\$\.eval\.examplesPerTool\): --examples-per-tool <n>: --examples-per-tool must be a whole number ≥ 1/],
+    ['a key given twice in a JSON object', 'c.json', '{"eval": {"k": "1", "retrievers": "bm25", "k": "5"}}', /c\.json: line 1 \(\$\.eval\.k\): duplicate key "k" \(a key may be given once\)/],
+    ['a command section given twice in JSON', 'c.json', '{\n  "eval": {"k": "1"},\n  "run": {},\n  "eval": {"k": "5"}\n}\n', /c\.json: line 4 \(\$\.eval\): duplicate key "eval"/],
+    ['a key given twice in YAML', 'c.yaml', 'eval:\n  k: 1\n  k: 5\n', /c\.yaml: line \d+: invalid YAML: Map keys must be unique/],
     ['a file that is not a mapping', 'c.yaml', '- eval\n', /c\.yaml: a config file is a mapping of command names/],
   ];
   it.each(cases)('%s', async (_what, name, text, message) => {
@@ -97,6 +114,12 @@ describe('config file: errors exit 2 naming the file and the JSON path', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(message);
     expect(r.out).toBe('');
+  });
+
+  it('the same key in two different JSON objects is not a duplicate', async () => {
+    const file = configFile('c.json', '{"eval": {"k": "1,5", "quiet": true}, "diff": {"k": 3, "quiet": true}}');
+    const r = await run('--config-file', file, 'list');
+    expect(r.code, r.err).toBe(0);
   });
 
   it('a YAML alias bomb is refused, not expanded', async () => {

@@ -19,7 +19,7 @@ import { contentWordForms } from '../src/diff/words.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 import { Policy } from '../src/retrievers/policy.ts';
 import { createRetriever } from '../src/retrievers/registry.ts';
-import { tempDir } from './helpers.ts';
+import { FIXTURES, tempDir } from './helpers.ts';
 
 const tmp = tempDir('diff');
 
@@ -195,6 +195,17 @@ describe('backpack diff', () => {
     }
     const again = await diffCatalogs({ old, new: { label: 'new', catalog: second }, cases, casesFrom: 'generated' }, { cacheDir });
     expect(again.report.nearDuplicates.listed.some((p) => p.involvesChange && [p.a, p.b].includes(target.id))).toBe(true);
+  });
+
+  it('prints each side\'s catalog loader warnings on stderr, once per side and naming it', async () => {
+    const f = join(FIXTURES, 'real-mcp', 'openai-responses-request.json');
+    const casesFile = join(tmp, 'openai-cases.jsonl');
+    writeFileSync(casesFile, `${JSON.stringify({ id: 'ls', request: 'list the files in the src folder', expectedTools: ['list_directory'] })}\n`);
+    const r = await run('diff', '--old', f, '--new', f, '--cases', casesFile, '--no-cache', '--json');
+    expect(r.code, r.err).toBe(0);
+    const skipped = 'skipped 4 OpenAI tools that are not functions (built-in or custom): web_search_preview, file_search, code_interpreter, mcp';
+    expect(r.err.split('\n').filter(Boolean)).toEqual([`warning: --old ${f}: ${skipped}`, `warning: --new ${f}: ${skipped}`]);
+    expect(r.out).not.toContain('warning');
   });
 
   it('rejects bad input with exit 2', async () => {

@@ -96,6 +96,17 @@ describe('backpack bless then gate', () => {
     expect(Object.keys(spec.strategies)).toEqual(['bm25', 'bm25-plain', 'codex']);
   });
 
+  it('bless --tolerance with a value that is not a finite number ≥ 0 exits 2, writing nothing', async () => {
+    const none = join(tmp, 'infinite.yaml');
+    for (const value of ['top1=1e999', 'top1=-0.5']) {
+      const r = await cli('bless', '--results', dirs.a, '--expect', none, '--reason', 'x', '--tolerance', value);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(`--tolerance: "${value}": not a finite number ≥ 0`);
+      expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
+      expect(existsSync(none)).toBe(false);
+    }
+  });
+
   it('gates the same run: exit 0, every figure OK', async () => {
     const r = await cli('gate', '--expect', file, '--results', dirs.a);
     expect(r.code, r.out + r.err).toBe(0);

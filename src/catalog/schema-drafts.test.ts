@@ -54,4 +54,44 @@ describe('normaliseSchemaDraft', () => {
     const enumValue = { type: 'object', properties: { mode: { enum: [{ id: 'x', exclusiveMinimum: true }] } } }; // data, not schemas
     expect(normaliseSchemaDraft(enumValue).schema).toBe(enumValue);
   });
+  it('splits a draft-06/07 $id with a fragment into $id and $anchor, and drops a JSON-pointer fragment', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $id: 'https://x.invalid/tool.json#',
+      type: 'object',
+      definitions: {
+        a: { $id: '#item', type: 'string' },
+        b: { $id: 'https://x.invalid/b.json#thing', type: 'number' },
+        c: { $id: '#/definitions/c', type: 'boolean' },
+        d: { $id: 'c.json#/x', $anchor: 'mine', type: 'null' },
+      },
+      properties: { x: { $ref: '#item' } },
+    };
+    expect(inputSchemaProblem(schema)).toBeUndefined();
+    const { schema: out, forms } = normaliseSchemaDraft(schema);
+    expect(forms).toEqual(['"$id" with a fragment (drafts 06/07)']);
+    expect(out).toEqual({
+      $schema: DRAFT_2020_12,
+      $id: 'https://x.invalid/tool.json#', // an empty fragment is valid 2020-12
+      type: 'object',
+      definitions: {
+        a: { $anchor: 'item', type: 'string' },
+        b: { $id: 'https://x.invalid/b.json', $anchor: 'thing', type: 'number' },
+        c: { type: 'boolean' },
+        d: { $id: 'c.json', $anchor: 'mine', type: 'null' },
+      },
+      properties: { x: { $ref: '#item' } },
+    });
+    // the reviewer's case, without $schema
+    expect(inputSchemaProblem({ type: 'object', definitions: { a: { $id: '#item', type: 'string' } } })).toBeUndefined();
+  });
+
+  it('drops an empty array-form items (a tuple of nothing), moving additionalItems to items', () => {
+    const schema = { type: 'object', properties: { any: { type: 'array', items: [] }, rest: { type: 'array', items: [], additionalItems: { type: 'string' } } } };
+    expect(inputSchemaProblem(schema)).toBeUndefined();
+    expect(normaliseSchemaDraft(schema)).toEqual({
+      schema: { type: 'object', properties: { any: { type: 'array' }, rest: { type: 'array', items: { type: 'string' } } } },
+      forms: ['array-form "items" (drafts 04 to 2019-09)'],
+    });
+  });
 });

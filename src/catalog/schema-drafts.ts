@@ -7,8 +7,13 @@
  *    the numeric form (`{"minimum":0,"exclusiveMinimum":true}` → `{"exclusiveMinimum":0}`); a
  *    `false`, or a `true` with no bound, is dropped (it says nothing);
  *  - draft-04 `id` → `$id` (a plain-name fragment `"#foo"` → `$anchor`), when there is no `$id`;
+ *  - a draft-06/07 `$id` with a fragment (`"#foo"`, `"base#foo"`; 2020-12's `$id` takes none) →
+ *    `$id` (the base, if any) and `$anchor` (a plain-name fragment); any other fragment (a JSON
+ *    pointer such as `"#/definitions/x"`) names nothing 2020-12 can express and is dropped, as it is
+ *    for a draft-04 `id`. An `$id` ending in an empty fragment (`"base#"`) is valid 2020-12: kept;
  *  - the array form of `items` (drafts 04 to 2019-09) → `prefixItems`, and `additionalItems`
- *    beside it → `items`.
+ *    beside it → `items`. An empty array (`"items": []`, a tuple of nothing) constrains nothing:
+ *    dropped (2020-12's `prefixItems` may not be empty).
  *
  * Only places that hold schemas are rewritten (a property named `id` stays a property). When
  * anything changed and the root names an older draft in `$schema`, `$schema` becomes 2020-12's.
@@ -19,6 +24,7 @@
 export const SCHEMA_FORMS = [
   'draft-04 boolean exclusiveMinimum/exclusiveMaximum',
   'draft-04 "id"',
+  '"$id" with a fragment (drafts 06/07)',
   'array-form "items" (drafts 04 to 2019-09)',
 ] as const;
 export type SchemaForm = (typeof SCHEMA_FORMS)[number];
@@ -61,9 +67,11 @@ function walk(node: unknown, found: Set<SchemaForm>): unknown {
   const tuple = Array.isArray(node.items);
   const exclusive = (key: 'exclusiveMinimum' | 'exclusiveMaximum') => typeof node[key] === 'boolean';
   const hasId = typeof node.id === 'string' && node.$id === undefined;
+  const fragmentId = typeof node.$id === 'string' && /#./.test(node.$id);
+  const hasAnchor = node.$anchor !== undefined;
   for (const [k, v] of Object.entries(node)) {
     if ((k === 'exclusiveMinimum' || k === 'exclusiveMaximum') && typeof v === 'boolean') {
-      found.add(SCHEMA_FORMS[0]);
+      found.add('draft-04 boolean exclusiveMinimum/exclusiveMaximum');
       changed = true; // folded into minimum/maximum below, or dropped
       continue;
     }
@@ -73,15 +81,21 @@ function walk(node: unknown, found: Set<SchemaForm>): unknown {
       continue;
     }
     if (k === 'id' && hasId) {
-      found.add(SCHEMA_FORMS[1]);
+      found.add('draft-04 "id"');
       changed = true;
-      entries.push(...idAsKeywords(v as string));
+      entries.push(...idAsKeywords(v as string, hasAnchor));
+      continue;
+    }
+    if (k === '$id' && fragmentId) {
+      found.add('"$id" with a fragment (drafts 06/07)');
+      changed = true;
+      entries.push(...idAsKeywords(v as string, hasAnchor));
       continue;
     }
     if (k === 'items' && tuple) {
-      found.add(SCHEMA_FORMS[2]);
+      found.add('array-form "items" (drafts 04 to 2019-09)');
       changed = true;
-      entries.push(['prefixItems', (v as unknown[]).map((s) => walk(s, found))]);
+      if ((v as unknown[]).length > 0) entries.push(['prefixItems', (v as unknown[]).map((s) => walk(s, found))]);
       if (node.additionalItems !== undefined) entries.push(['items', walk(node.additionalItems, found)]);
       continue;
     }
@@ -101,13 +115,17 @@ function walk(node: unknown, found: Set<SchemaForm>): unknown {
   return changed ? Object.fromEntries(entries) : node;
 }
 
-/** A draft-04 `id` as 2020-12 keywords: `"#foo"` → `$anchor`, `"base#foo"` → `$id` and `$anchor`. */
-function idAsKeywords(id: string): Array<[string, unknown]> {
+/**
+ * A draft-04 `id` or a draft-06/07 `$id` as 2020-12 keywords: `"#foo"` → `$anchor`, `"base#foo"` →
+ * `$id` and `$anchor`; a fragment that is not a plain name (`"#/definitions/x"`) is dropped, and so
+ * is the anchor when the schema has an `$anchor` of its own (`keepAnchor`).
+ */
+function idAsKeywords(id: string, keepAnchor: boolean): Array<[string, unknown]> {
   const hash = id.indexOf('#');
   const base = hash < 0 ? id : id.slice(0, hash);
   const fragment = hash < 0 ? '' : id.slice(hash + 1);
   const out: Array<[string, unknown]> = [];
   if (base !== '') out.push(['$id', base]);
-  if (fragment !== '' && ANCHOR.test(fragment)) out.push(['$anchor', fragment]);
+  if (fragment !== '' && ANCHOR.test(fragment) && !keepAnchor) out.push(['$anchor', fragment]);
   return out;
 }

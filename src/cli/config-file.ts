@@ -102,8 +102,12 @@ function parseText(path: string, text: string): { data: unknown; doc: Document |
   const lc = new LineCounter();
   if (extname(path).toLowerCase() === '.json') {
     const data = parseJson(text, path);
-    const located = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-    return { data, doc: located.errors.length ? undefined : located, lc };
+    // JSON.parse keeps the last of duplicate keys; the file is refused instead, as a YAML one is.
+    const located = parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false });
+    const doc = located.errors.length ? undefined : located;
+    const dup = doc ? duplicateKey(doc.contents, [], lc) : undefined;
+    if (dup) throw new InputError(`duplicate key "${dup.segments[dup.segments.length - 1]}" (a key may be given once)`, { file: path, where: `${dup.line !== undefined ? `line ${dup.line} ` : ''}(${jsonPath(dup.segments)})` });
+    return { data, doc, lc };
   }
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
   const err = doc.errors[0];
@@ -113,6 +117,24 @@ function parseText(path: string, text: string): { data: unknown; doc: Document |
   } catch (e) {
     throw new InputError(`invalid YAML: ${(e as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`, { file: path });
   }
+}
+
+/** The first key given twice in one object (depth first, in file order): its path and the line of its second occurrence. */
+function duplicateKey(node: unknown, segments: readonly string[], lc?: LineCounter): { segments: string[]; line: number | undefined } | undefined {
+  if (!isMap(node)) return undefined;
+  const seen = new Set<string>();
+  for (const pair of node.items) {
+    if (!isScalar(pair.key)) continue;
+    const key = String(pair.key.value);
+    if (seen.has(key)) {
+      const range = (pair.key as Node).range;
+      return { segments: [...segments, key], line: range && lc ? lc.linePos(range[0]).line : undefined };
+    }
+    seen.add(key);
+    const inner = duplicateKey(pair.value, [...segments, key], lc);
+    if (inner) return inner;
+  }
+  return undefined;
 }
 
 /** `line 4 ($.eval.retreivers)`: the line of the key at `segments`, when the document has it. */
@@ -208,7 +230,8 @@ function fileValue(opts: Option[], raw: unknown, dir: string, fail: (message: st
       return opt.parseArg(t, previous);
     } catch (err) {
       // A parser rejects with commander's InvalidArgumentError, or with an InputError of its own.
-      if (err instanceof CommanderError || isInputError(err)) throw fail(`${flag}: ${err.message.replace(/^error: /, '')}`);
+      // `--floor: "x" is not a number` reads `--floor <…>: "x" is not a number` (the flag once).
+      if (err instanceof CommanderError || isInputError(err)) throw fail(`${flag}: ${err.message.replace(/^error: /, '').replace(`${opt.long}: `, (m, at: number) => (at === 0 ? '' : m))}`);
       throw err;
     }
   };

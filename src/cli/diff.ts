@@ -57,14 +57,14 @@ export function isDatasetRef(ref: string): boolean {
  * format. `toolLines`: shared by both sides, so the second dataset parses only the corpus lines
  * the first did not have.
  */
-export function loadDiffSide(ref: string, format?: string, toolLines?: ToolLineMemo): { side: DiffSide; cases?: Case[] } {
+export function loadDiffSide(ref: string, format?: string, toolLines?: ToolLineMemo, onWarning?: (warning: string) => void): { side: DiffSide; cases?: Case[] } {
   if (format === undefined && isDatasetRef(ref)) {
     const d = loadDataset(ref, toolLines ? { toolLines } : {});
     // A manifest that matched its files vouches for the catalog hash (readDataset checked it).
     const sha = d.manifest !== null ? d.manifest.catalogSha256 : undefined;
     return { side: { label: ref, catalog: d.catalog, ...(sha !== undefined ? { catalogSha256: sha } : {}), ...(d.roles ? { roles: d.roles } : {}) }, cases: d.cases };
   }
-  return { side: { label: ref, catalog: loadCatalog(ref, format !== undefined ? { format } : {}) } };
+  return { side: { label: ref, catalog: loadCatalog(ref, { ...(format !== undefined ? { format } : {}), ...(onWarning ? { onWarning } : {}) }) } };
 }
 
 /**
@@ -72,12 +72,12 @@ export function loadDiffSide(ref: string, format?: string, toolLines?: ToolLineM
  * them, or the diff stops with exit 1), so `--new .mcp.json` compares against what the servers
  * list today.
  */
-export async function loadDiffSideLive(ref: string, format: string | undefined, toolLines: ToolLineMemo, err: (s: string) => void, live: { timeoutMs?: number; quiet?: boolean } = {}): Promise<{ side: DiffSide; cases?: Case[] }> {
+export async function loadDiffSideLive(ref: string, format: string | undefined, toolLines: ToolLineMemo, err: (s: string) => void, live: { timeoutMs?: number; quiet?: boolean } = {}, onWarning?: (warning: string) => void): Promise<{ side: DiffSide; cases?: Case[] }> {
   if (!(format === undefined && isDatasetRef(ref)) && isConfigCatalog(ref, format)) {
     const { catalog } = await snapshotConfigFile(ref, err, live);
     return { side: { label: ref, catalog } };
   }
-  return loadDiffSide(ref, format, toolLines);
+  return loadDiffSide(ref, format, toolLines, onWarning);
 }
 
 /** Both catalogs' tools and skills (the new definition of a tool in both), to check cases against. */
@@ -108,6 +108,12 @@ function fraction(flag: string) {
   };
 }
 
+/** `--retriever`'s parser: a registered retriever name (the "unknown retriever" InputError otherwise), kept as given. */
+function retrieverName(value: string): string {
+  if (!retrieverNames().includes(value)) createRetriever(value);
+  return value;
+}
+
 export function registerDiffCommand(program: Command, io: DiffIo): Command {
   return program
     .command('diff')
@@ -118,7 +124,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .requiredOption('--new <path|name>', 'the catalog after (same forms)')
     .option('--cases <file>', 'labelled cases (CSV or JSONL); default: the cases of --new (or --old) when it is a dataset')
     .addOption(new Option('--format <name>', 'read both --old and --new as this catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
-    .option('--retriever <name>', 'retriever to rank with', DEFAULT_DIFF_RETRIEVER)
+    .option('--retriever <name>', 'retriever to rank with', retrieverName, DEFAULT_DIFF_RETRIEVER)
     .option('--model <id|dir>', 'embedding model for embed and hybrid (default: the offline GloVe encoder)')
     .option('--k <n>', 'cut-off of the top-k compared', wholeNumber('--k', 1), DEFAULT_DIFF_K)
     .option('--threshold <n>', 'cases an existing tool may lose top-1 on before a review is required (exit 100)', wholeNumber('--threshold', 1), DEFAULT_THRESHOLD)
@@ -136,8 +142,10 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
       const t0 = performance.now();
       const toolLines: ToolLineMemo = new Map();
       const live = { timeoutMs: opts.timeout * 1000, quiet: opts.quiet === true || opts.json === true };
-      const before = await loadDiffSideLive(opts.old, opts.format, toolLines, io.err, live);
-      const after = await loadDiffSideLive(opts.new, opts.format, toolLines, io.err, live);
+      // A catalog loader's warnings (skipped built-in tools, older JSON Schema forms): once per side, naming it.
+      const warn = (flag: string, ref: string) => (w: string) => io.err(`warning: ${flag} ${ref}: ${w}\n`);
+      const before = await loadDiffSideLive(opts.old, opts.format, toolLines, io.err, live, warn('--old', opts.old));
+      const after = await loadDiffSideLive(opts.new, opts.format, toolLines, io.err, live, warn('--new', opts.new));
       toolLines.clear();
       let cases: Case[];
       let casesFrom: string;

@@ -23,6 +23,23 @@ function sh(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * A commander parser that only checks a value (the action parses it again), as `checked` in
+ * main.ts: a bad value from the config file is reported with the file and its JSON path.
+ */
+function checked(check: (value: string) => unknown): (value: string) => string {
+  return (value) => {
+    check(value);
+    return value;
+  };
+}
+
+/** `--reason`'s value: not empty, one line (bless checks again, and that a reason was given at all). */
+function reasonText(value: string): void {
+  if (value.trim() === '') throw new InputError('--reason is empty: say why the expected figures change (it goes into the log)');
+  if (/[\r\n]/.test(value.trim())) throw new InputError('--reason must be one line (it becomes one line of the log)');
+}
+
 /** Add `gate` and `bless` to the program. */
 export function registerGateCommands(program: Command, io: Io): void {
   program
@@ -62,9 +79,9 @@ export function registerGateCommands(program: Command, io: Io): void {
     .description('Write the figures of a results folder into the regression file, with a tolerance suited to each new figure (relative for token figures, from the number of cases for rates, exact for counts; tolerances already in the file and comments are kept), and append a dated line with the reason to <file>.log.md.')
     .requiredOption('--results <dir>', 'the results folder whose figures become the expected ones')
     .requiredOption('--expect <file>', 'the regression file to write or update (.yaml, .yml or .json)')
-    .option('--reason <text>', 'why the figures change (required; one line of the log)')
+    .option('--reason <text>', 'why the figures change (required; one line of the log)', checked(reasonText))
     .option('--strategies <list>', 'comma-separated strategies to bless (default: those already in the file, or all for a new file)')
-    .option('--tolerance <list>', 'comma-separated figure=value tolerances to write, replacing the file\'s and the rule\'s: 0.01 or abs:0.01 (absolute), rel:0.02 or 2% (relative), auto (the rule\'s, recomputed); * in a figure matches anything (tokens.*=2%, *=auto). Default: new figures get the rule\'s (docs/gate.md), tolerances already in the file are kept')
+    .option('--tolerance <list>', 'comma-separated figure=value tolerances to write, replacing the file\'s and the rule\'s: 0.01 or abs:0.01 (absolute), rel:0.02 or 2% (relative), auto (the rule\'s, recomputed); * in a figure matches anything (tokens.*=2%, *=auto). Default: new figures get the rule\'s (docs/gate.md), tolerances already in the file are kept', checked(parseToleranceOverrides))
     .action((opts: { results: string; expect: string; reason?: string; strategies?: string; tolerance?: string }) => {
       const strategies = opts.strategies?.split(',').map((s) => s.trim()).filter(Boolean);
       const tolerances = opts.tolerance !== undefined ? parseToleranceOverrides(opts.tolerance) : undefined;

@@ -20,7 +20,7 @@ import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/
 import { DEFAULT_TOKEN_CACHE_DIR, useTokenCountCache } from '../tokens/count.ts';
 import { isResultsDir, readRunDir, runInputSource, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../catalog/hash.ts';
-import { mergeRuns } from '../eval/merge.ts';
+import { mergeRuns, shardSnapshot } from '../eval/merge.ts';
 import { DEFAULT_CACHE_PRICES, type DatasetSource, type FloorSetting, type Results } from '../eval/results.ts';
 import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
@@ -61,7 +61,25 @@ function checked(check: (value: string) => unknown): (value: string) => string {
   };
 }
 
-/** A commander parser for a thread count: a whole number ≥ 1. */
+/**
+ * `--floor`'s syntax, for `checked`: one value (a score, `none`, `auto[:TARGET]`) or
+ * `name=value,…`. Whether each name is a strategy being evaluated is checked by the action, which
+ * knows the list.
+ */
+function floorSyntax(text: string): void {
+  const names: string[] = [];
+  if (text.includes('=')) {
+    for (const part of text.split(',')) {
+      const eq = part.indexOf('=');
+      const name = eq < 0 ? '' : part.slice(0, eq).trim();
+      if (name === '') throw new InputError(`--floor: "${part}" must be name=value (e.g. bm25=0.3), as every entry is when one is`);
+      names.push(name);
+    }
+  }
+  parseFloors(text, names);
+}
+
+/** A commander parser for a thread count (or any count that must be ≥ 1: a context window, examples per tool). */
 function threadCount(name: string) {
   return (value: string): number => {
     if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
@@ -112,7 +130,7 @@ export function buildProgram(io: Io): Command {
     .option('--retrievers <list>', 'comma-separated retriever names', checked(parseRetrieverList), DEFAULT_RETRIEVERS.join(','))
     .option('--profiles <list>', 'comma-separated profile names ("" for none)', checked((v) => (v.trim() === '' ? [] : parseProfileList(v))), DEFAULT_PROFILES.join(','))
     .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', threadCount('--workers'), DEFAULT_RUN_WORKERS)
-    .option('--floor <x|auto[:T]|name=x,…>', 'floors, as for eval: calibrated on the calibration split by default', `auto:${DEFAULT_RUN_FLOOR_TARGET}`)
+    .option('--floor <x|auto[:T]|name=x,…>', 'floors, as for eval: calibrated on the calibration split by default', checked(floorSyntax), `auto:${DEFAULT_RUN_FLOOR_TARGET}`)
     .option('--calibrate-on <split>', 'the split floors and fusions are calibrated on; the other cases are scored', DEFAULT_CALIBRATION_SPLIT)
     .option('--split <name>', 'the split that is scored', DEFAULT_SCORED_SPLIT)
     .option('--quiet', 'no progress output')
@@ -251,20 +269,20 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)', checked(parseRetrieverList))
     .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)', checked(parseProfileList))
-    .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', wholeNumber('--context-window'), DEFAULT_CONTEXT_WINDOW)
+    .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', threadCount('--context-window'), DEFAULT_CONTEXT_WINDOW)
     .option('--cache-write-ratio <x>', 'profiles\' session cost: price of a cache write, as a multiple of uncached input (Anthropic: 1.25)', positiveNumber('--cache-write-ratio'), DEFAULT_CACHE_PRICES.writeRatio)
     .option('--cache-read-ratio <x>', 'profiles\' session cost: price of a cache read, as a multiple of uncached input (Anthropic: 0.1)', positiveNumber('--cache-read-ratio'), DEFAULT_CACHE_PRICES.readRatio)
     .option('--k <list>', 'cut-offs for recall@k and friends', checked(parseKs), '1,3,5,10')
-    .option('--floor <x|auto[:T]|name=x,…>', 'floor score: hits below it are dropped. A score on the strategy\'s own scale, "none", or auto[:TARGET] = the lowest floor whose no-tool false-positive rate on the --calibrate-on cases is ≤ TARGET (default 0.1); one setting for all, or per retriever or profile')
+    .option('--floor <x|auto[:T]|name=x,…>', 'floor score: hits below it are dropped. A score on the strategy\'s own scale, "none", or auto[:TARGET] = the lowest floor whose no-tool false-positive rate on the --calibrate-on cases is ≤ TARGET (default 0.1); one setting for all, or per retriever or profile', checked(floorSyntax))
     .option('--calibrate-on <split|file>', 'calibration cases, never scored: a split of the evaluated cases (e.g. train) or a cases file (CSV or JSONL) over the same catalog; --floor auto picks floors on them and the hybrid fusions fit their score scale on them')
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
-    .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)')
+    .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)', checked(parseShard))
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
     .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor (give --floor for retrievers that score every tool, like embed)')
     .option('--roles <file>', 'role / phase → namespaces map for the gate retriever (default: the dataset\'s roles.json)')
     .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
-    .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', wholeNumber('--examples-per-tool'), 5)
+    .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', threadCount('--examples-per-tool'), 5)
     .option('--workers <n>', 'threads to evaluate strategies on, each with its own copy of the catalog (results are the same with any number; not with --examples-from or --roles)', threadCount('--workers'), 1)
     .option('--quiet', 'no progress output')
     .addHelpText(
@@ -338,7 +356,7 @@ export function buildProgram(io: Io): Command {
     .command('report')
     .description('Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML.')
     .argument('<results-dir>', 'a results folder (written by eval, merge or run)')
-    .option('--format <list>', `formats to write: ${REPORT_FORMATS.join(',')}`, REPORT_FORMATS.join(','))
+    .option('--format <list>', `formats to write: ${REPORT_FORMATS.join(',')}`, checked(parseFormats), REPORT_FORMATS.join(','))
     .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report)')
     .action((dir: string, opts: { format: string; out?: string }) => {
       const formats = parseFormats(opts.format);
@@ -384,7 +402,9 @@ export function buildProgram(io: Io): Command {
     .action(async (dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
       assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir) }));
-      const recorded = runs[0]!.run.results.dataset.source;
+      // Shards of eval --catalog CONFIG: the snapshot they share goes into the merged folder.
+      const snap = shardSnapshot(runs);
+      const recorded = snap?.loadSource ?? runs[0]!.run.results.dataset.source;
       const source: DatasetSource = opts.dataset !== undefined && recorded.kind === 'dataset' ? { ...recorded, ref: portableRef(opts.dataset) } : recorded;
       const input = loadEvalInput(source);
       const tracesSha = runs[0]!.run.results.config.traces;
@@ -392,7 +412,8 @@ export function buildProgram(io: Io): Command {
       if (tracesSha !== null && sha256(readFileSync(opts.traces!)) !== tracesSha) throw new InputError('is not the trace file the shards replayed (sha256 differs)', { file: opts.traces! });
       const traces = tracesSha !== null ? loadTraces(opts.traces!, input.cases, input.catalog) : undefined;
       const merged = await mergeRuns(runs, input, traces);
-      writeRunDir(opts.out, merged, input.cases, input.catalog);
+      if (snap) merged.results.dataset.source = snap.recordedSource(opts.out);
+      writeRunDir(opts.out, merged, input.cases, input.catalog, snap?.files);
       io.out(`${formatRunSummary(merged.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
     });
 

@@ -89,6 +89,10 @@ describe('--tolerance', () => {
     expect(() => parseToleranceOverrides(text)).toThrow(InputError);
   });
 
+  it.each(['top1=1e999', 'top1=rel:1e999', 'top1=1e999%', 'top1=-0.1', 'top1=abs:-1e-3', 'tokens.*=-2%'])('refuses %j as not a finite number ≥ 0', (text) => {
+    expect(() => parseToleranceOverrides(text)).toThrow(new InputError(`--tolerance: "${text}": not a finite number ≥ 0`));
+  });
+
   it('matches figures by name or * pattern, the last entry winning', () => {
     expect(matchesPattern('tokens.*', 'tokens.perSearch')).toBe(true);
     expect(matchesPattern('tokens.*', 'top1')).toBe(false);

@@ -88,9 +88,11 @@ export interface ToleranceOverride {
 function toleranceValue(text: string, entry: string): Tolerance | 'auto' {
   const t = text.trim();
   if (t === 'auto') return 'auto';
-  const m = /^(?:(abs|rel):)?([0-9]*\.?[0-9]+(?:e[-+]?\d+)?)(%?)$/i.exec(t);
+  const m = /^(?:(abs|rel):)?([-+]?[0-9]*\.?[0-9]+(?:e[-+]?\d+)?)(%?)$/i.exec(t);
   if (!m || (m[1] !== undefined && m[3] === '%')) throw new InputError(`--tolerance: "${entry}": the value must be a number (absolute), abs:X, rel:X, X% (relative) or auto`);
   const x = Number(m[2]);
+  // 1e999 reads as Infinity: a tolerance the file could not even hold (JSON has no Infinity).
+  if (!Number.isFinite(x) || x < 0) throw new InputError(`--tolerance: "${entry}": not a finite number ≥ 0`);
   if (m[3] === '%') return { rel: x / 100 };
   return m[1]?.toLowerCase() === 'rel' ? { rel: x } : { abs: x };
 }
