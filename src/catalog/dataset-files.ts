@@ -11,6 +11,7 @@
  *   queries.jsonl        one case a line: BEIR `_id`, `text`, `expected` ("tool" | "none" | "skill-only") + every `Case` field
  *   qrels/<split>.tsv    `query-id corpus-id score` for cases with gold tools (no-tool cases are NOT here)
  *   skill-qrels/<split>.tsv  the same for expected skills
+ *   realism.json         measured realism of the requests (generated datasets from 1.0.1; optional)
  *
  * Reading accepts a plain BEIR folder too (only `corpus.jsonl`, `queries.jsonl`, `qrels/`).
  */
@@ -18,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { InputError } from './errors.ts';
 import { sha256 } from './hash.ts';
-import { catalogHash, DATASET_SCHEMA_VERSION, type FileEntry, type Manifest } from './manifest.ts';
+import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type Realism } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
 import { nonBlankLines, parseJsonLine, parseJsonLines } from './jsonl.ts';
 import { readRoleMap } from './roles.ts';
@@ -73,7 +74,8 @@ function caseRecord(c: Case): Record<string, unknown> {
 }
 
 /**
- * Write a dataset folder atomically: everything goes to a sibling temporary folder, the manifest
+ * Write a dataset folder atomically (`extraFiles`: more files by relative path, such as
+ * `realism.json`, listed in the manifest like every other): everything goes to a sibling temporary folder, the manifest
  * last, and only then replaces `dir`. A failure leaves `dir` as it was.
  */
 export function writeDataset(
@@ -81,6 +83,7 @@ export function writeDataset(
   dataset: Dataset,
   manifest: Omit<Manifest, 'files' | 'catalogSha256' | 'schemaVersion'>,
   onProgress: (filesWritten: number, files: number) => void = () => {},
+  extraFiles: Readonly<Record<string, string>> = {},
 ): Manifest {
   onProgress(0, 1); // the stage starts before the files are serialised
   // A reader that finds the files as this manifest describes them skips these checks (readDataset).
@@ -90,6 +93,10 @@ export function writeDataset(
     if (t.hash !== toolHash(t)) throw new Error(`tool "${t.id}": hash does not match its definition`);
   }
   const files = datasetFiles(dataset);
+  for (const [path, text] of Object.entries(extraFiles)) {
+    if (files.has(path) || path === 'manifest.json') throw new Error(`extra file "${path}" clashes with a dataset file`);
+    files.set(path, text);
+  }
   const entries: Record<string, FileEntry> = {};
   for (const path of [...files.keys()].sort()) {
     const bytes = Buffer.from(files.get(path)!, 'utf8');
@@ -443,6 +450,24 @@ function stringArray(v: unknown, what: string, file: string, where: string): str
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new InputError(`"${what}" must be a list of strings`, { file, where });
   return v as string[];
+}
+
+/**
+ * The dataset's `realism.json` (see `eval/realism.ts`), or null when it has none (datasets
+ * generated before 1.0.1, BEIR folders). A file newer than this Backpack reads is an `InputError`.
+ */
+export function readRealism(root: string): Realism | null {
+  const file = join(resolve(root), 'realism.json');
+  if (!existsSync(file)) return null;
+  let r: Realism;
+  try {
+    r = JSON.parse(readText(file)) as Realism;
+  } catch (err) {
+    throw new InputError(`realism.json is not valid JSON: ${(err as Error).message}`, { file });
+  }
+  if (typeof r !== 'object' || r === null || typeof r.schemaVersion !== 'number' || typeof r.overall !== 'object') throw new InputError('realism.json lacks "schemaVersion" or "overall"', { file });
+  if (r.schemaVersion > REALISM_SCHEMA_VERSION) throw new InputError(`realism.json schemaVersion ${r.schemaVersion} is newer than this Backpack reads (${REALISM_SCHEMA_VERSION})`, { file });
+  return r;
 }
 
 /** Relative paths of every file under `root`, sorted (for tests and `inspect`). */

@@ -16,6 +16,54 @@ export interface SliceStats {
   meanWordOverlap: number | null;
 }
 
+/** Version of `realism.json` (see `eval/realism.ts` and docs/dataset-format.md). */
+export const REALISM_SCHEMA_VERSION = 1;
+
+export interface RealismFigures {
+  cases: number;
+  distinctRequests: number;
+  distinctRatio: number;
+  /** Mean request/gold word overlap (as the manifest's slices); null without graded cases. */
+  meanGoldWordOverlap: number | null;
+  /** BM25 recall@5 as `backpack eval` computes it (retriever bm25, no floor); null without graded cases. */
+  bm25RecallAt5: number | null;
+  /** The same with every request expanded by the generator's tables. */
+  bm25ExpandedRecallAt5: number | null;
+  /** bm25ExpandedRecallAt5 − bm25RecallAt5. */
+  expansionLeak: number | null;
+}
+
+export interface PhraseShare {
+  phrase: string;
+  requests: number;
+  share: number;
+}
+
+export interface PhraseUse {
+  /** Requests with gold tools: the denominator of every share. */
+  toolRequests: number;
+  /** Share of tool requests containing at least one phrase of the list. */
+  anyShare: number;
+  /** How many phrases of the list occur at least once. */
+  distinctUsed: number;
+  /** The most common phrase, null when none occurs. */
+  top: PhraseShare | null;
+  /** The five most common, most common first (ties by phrase). */
+  top5: PhraseShare[];
+}
+
+export interface Realism {
+  schemaVersion: number;
+  retriever: 'bm25';
+  k: 5;
+  overall: RealismFigures;
+  slices: Record<string, RealismFigures>;
+  fillers: PhraseUse;
+  placeholders: PhraseUse;
+  /** The `no-tool` slice (generated chit-chat and session acknowledgements). */
+  noTool: { cases: number; distinct: number; distinctRatio: number };
+}
+
 export interface FileEntry {
   sha256: string;
   bytes: number;

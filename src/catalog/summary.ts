@@ -2,7 +2,7 @@
  * What `backpack inspect` reports about a catalog and its cases: counts, the largest namespaces,
  * slice sizes, and the size distribution of tool schemas.
  */
-import type { Manifest, SliceStats } from './manifest.ts';
+import type { Manifest, Realism, SliceStats } from './manifest.ts';
 import { sliceStats } from './overlap.ts';
 import type { Case, Catalog, Tool } from './types.ts';
 
@@ -39,6 +39,8 @@ export interface CatalogSummary {
   catalogSha256?: string;
   generator?: Manifest['generator'];
   seed?: number | null;
+  /** The dataset's `realism.json`, when it has one (generated datasets from 1.0.1). */
+  realism?: Realism;
 }
 
 /** The JSON a provider receives for one tool (Anthropic tools shape: name, description, input_schema). */
@@ -80,7 +82,7 @@ export function distribution(values: readonly number[]): Distribution {
   };
 }
 
-export function summarize(name: string, catalog: Catalog, cases: readonly Case[], manifest: Manifest | null = null): CatalogSummary {
+export function summarize(name: string, catalog: Catalog, cases: readonly Case[], manifest: Manifest | null = null, realism: Realism | null = null): CatalogSummary {
   const nsCounts = new Map<string, number>();
   const bySource: Record<string, number> = {};
   for (const t of catalog.tools) {
@@ -107,6 +109,7 @@ export function summarize(name: string, catalog: Catalog, cases: readonly Case[]
     noToolCases: cases.filter((c) => c.expectedTools?.length === 0).length,
     schemaTokens: { estimator: 'chars/4 of the Anthropic tools JSON', ...distribution(catalog.tools.map((t) => estimateTokens(providerToolJson(t)))) },
     ...(manifest ? { catalogSha256: manifest.catalogSha256, generator: manifest.generator, seed: manifest.seed } : {}),
+    ...(realism ? { realism } : {}),
   };
 }
 
@@ -135,5 +138,23 @@ export function formatSummary(s: CatalogSummary): string {
   lines.push('', `  tool schema size, tokens (${d.estimator})`);
   lines.push(`    min ${d.min}  p10 ${d.p10}  median ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}  mean ${d.mean}  all tools ${n(d.total)}`);
   lines.push(`    ${Object.entries(d.buckets).map(([k, v]) => `${k}: ${n(v)}`).join('  ')}`);
+  if (s.realism) lines.push('', ...formatRealism(s.realism));
   return lines.join('\n');
+}
+
+/** The realism section of `inspect` (realism.json): per slice, then padding, invented values and no-tool repeats. */
+export function formatRealism(r: Realism): string[] {
+  const f = (x: number | null): string => (x === null ? '-' : x.toFixed(3)).padStart(7);
+  const leak = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${x.toFixed(3)}`).padStart(7);
+  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const lines = ['  realism (realism.json)          cases distinct overlap  bm25@5  expanded    leak'];
+  const row = (name: string, x: Realism['overall']): string =>
+    `    ${name.padEnd(26)} ${x.cases.toLocaleString('en-US').padStart(7)} ${f(x.distinctRatio)} ${f(x.meanGoldWordOverlap)} ${f(x.bm25RecallAt5)} ${f(x.bm25ExpandedRecallAt5)} ${leak(x.expansionLeak)}`;
+  lines.push(row('all cases', r.overall));
+  for (const [name, x] of Object.entries(r.slices)) lines.push(row(name, x));
+  const use = (what: string, u: Realism['fillers']): string =>
+    `    ${what} in ${pct(u.anyShare)} of ${u.toolRequests.toLocaleString('en-US')} tool requests; top: ${u.top5.map((t) => `"${t.phrase}" ${pct(t.share)}`).join(', ') || 'none'}`;
+  lines.push(use('fillers     ', r.fillers), use('placeholders', r.placeholders));
+  lines.push(`    no-tool      ${r.noTool.distinct.toLocaleString('en-US')} distinct of ${r.noTool.cases.toLocaleString('en-US')} requests (${f(r.noTool.distinctRatio).trim()})`);
+  return lines;
 }

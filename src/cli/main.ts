@@ -6,14 +6,15 @@ import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
+import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, readRealism, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { readRoleMap } from '../catalog/roles.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
-import { generate, GenerateParamsError, GENERATOR, resolveParams } from '../generate/index.ts';
+import { GenerateParamsError, GENERATOR, resolveParams } from '../generate/index.ts';
+import { generateMeasured } from '../eval/realism.ts';
 import { PRESETS } from '../generate/presets.ts';
 import { augmentCatalog } from '../eval/examples.ts';
 import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/input.ts';
@@ -157,8 +158,8 @@ export function buildProgram(io: Io): Command {
         io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
       } else {
         io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
-        const g = generate(params, (stage, done, total) => progress.update(stage, done, total));
-        writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total));
+        const g = await generateMeasured(params, (stage, done, total) => progress.update(stage, done, total));
+        writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total), g.extraFiles);
         progress.stop();
         io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
         lap('generateMs');
@@ -212,7 +213,7 @@ export function buildProgram(io: Io): Command {
         .map(([k, p]) => `  ${k.padEnd(8)} ${p.mcpTools.toLocaleString('en-US')} MCP tools on ${p.servers} servers, ${p.plugins} plugins, ${p.coreTools} core tools, ${p.skills.toLocaleString('en-US')} skills, ${p.cases.toLocaleString('en-US')} cases`)
         .join('\n')}\n`,
     )
-    .action((opts: { preset: string; seed: number; out: string; tools?: number; skills?: number; cases?: number; quiet?: boolean }) => {
+    .action(async (opts: { preset: string; seed: number; out: string; tools?: number; skills?: number; cases?: number; quiet?: boolean }) => {
       const dir = resolve(opts.out);
       assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
       const params = resolveParams(opts.preset, opts.seed, {
@@ -222,8 +223,8 @@ export function buildProgram(io: Io): Command {
       });
       const t0 = Date.now();
       const progress = progressReporter(process.stderr, opts.quiet === true);
-      const g = generate(params, (stage, done, total) => progress.update(stage, done, total));
-      const manifest = writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total));
+      const g = await generateMeasured(params, (stage, done, total) => progress.update(stage, done, total));
+      const manifest = writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total), g.extraFiles);
       progress.stop();
       const c = manifest.counts;
       io.out(
@@ -253,7 +254,7 @@ export function buildProgram(io: Io): Command {
         summary = summarize(opts.catalog, catalog, cases);
       } else {
         const d = loadDataset(dataset!);
-        summary = summarize(d.name, d.catalog, d.cases, d.manifest);
+        summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
       }
       io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
     });

@@ -39,8 +39,14 @@ interface Draft {
   turn?: number;
 }
 
-const PREFIXES = ['', '', '', 'hey, ', 'can you ', 'could you ', 'quick one: ', 'pls ', 'I need you to ', 'help me ', 'ok so ', 'yo '];
-const SUFFIXES = ['', '', '', '?', ' asap', ' thanks', ' — urgent', ' when you get a sec', ' please', ' for the standup'];
+export const PREFIXES = ['', '', '', 'hey, ', 'can you ', 'could you ', 'quick one: ', 'pls ', 'I need you to ', 'help me ', 'ok so ', 'yo '];
+export const SUFFIXES = ['', '', '', '?', ' asap', ' thanks', ' — urgent', ' when you get a sec', ' please', ' for the standup'];
+
+/** The lead-ins and sign-offs above as bare phrases (`"quick one: "` → `quick one`), each once, in order. */
+export function wrapperPhrases(): string[] {
+  const out = [...PREFIXES, ...QUESTION_PREFIXES, ...SUFFIXES].map((w) => w.replace(/[^\w' ]+/g, ' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
+  return [...new Set(out)];
+}
 
 /** Indexes over the generated tools that the case builders share. */
 class ToolIndex {
@@ -124,7 +130,7 @@ function productMention(server: ServerPlan, core: string, r: Rng): Phrase {
 }
 
 /** Lead-ins that read well before a question as well as before a command. */
-const QUESTION_PREFIXES = ['', '', 'hey, ', 'quick one: ', 'ok so ', 'yo '];
+export const QUESTION_PREFIXES = ['', '', 'hey, ', 'quick one: ', 'ok so ', 'yo '];
 const QUESTION_START = /^(who|what|what's|how|is|are|which|when|where|why|can|could|do|does|did|should|any)\b|^[A-Z"{]/;
 
 /** Casual wrapping: an optional lead-in and sign-off around the request, the product lead first. */

@@ -14,7 +14,14 @@ import { coreTools, planServers, pluginTools, serverRecord, serverTools, type To
 import { PLUGINS } from './vocab/plugins.ts';
 
 /** Bump when the generator's output changes for the same seed (it is part of every manifest). */
-export const GENERATOR = { name: 'backpack-monster', version: '1.0.0' } as const;
+export const GENERATOR = { name: 'backpack-monster', version: '1.0.1' } as const;
+
+/**
+ * The label of the generator's random stream. It was the version (1.0.0) and is kept when a
+ * version adds files without changing the drawn catalog and cases (1.0.1 added realism.json);
+ * change it only when the draws themselves must change.
+ */
+const RNG_LABEL = '1.0.0';
 
 export class GenerateParamsError extends Error {}
 
@@ -53,7 +60,7 @@ export interface Progress {
 
 /** Generate the dataset for `params`. `progress` is told of each server and each stage. */
 export function generate(params: GenerateParams, progress: Progress = () => {}): Generated {
-  const rng = new Rng(params.seed, GENERATOR.version);
+  const rng = new Rng(params.seed, RNG_LABEL);
   const plans = planServers(params.servers, params.mcpTools, rng.fork('servers'));
   const metas: ToolMeta[] = [...coreTools(params.coreTools)];
   const { plugins, tools: pTools } = pluginTools(params.plugins);
