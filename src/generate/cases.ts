@@ -6,10 +6,11 @@
 import type { Case } from '../catalog/types.ts';
 import type { Rng } from './rng.ts';
 import type { SkillMeta } from './skills.ts';
-import { capitalize, sharesNoNameWord, spaced } from './text.ts';
+import { sharesNoNameWord, spaced } from './text.ts';
 import { ANCHORS, fill, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';
 import { FILLERS } from './vocab/operations.ts';
+import { noToolRequest, sessionAside } from './no-tool.ts';
 
 /** Share of the cases each slice is generated for (multi-turn counts turns). */
 export const SLICE_SHARES = {
@@ -197,46 +198,9 @@ function singleToolDraft(m: ToolMeta, mode: Mode, mention: boolean, idx: ToolInd
   return { request, ...g, slices, ...(negatives.length ? { hardNegatives: [...new Set(negatives)].sort() } : {}) };
 }
 
-const NO_TOOL_TEMPLATES: ReadonlyArray<(r: Rng, idx: ToolIndex) => string> = [
-  (r) => r.pick(['hi!', 'hello there', 'good morning', 'hey, how are you?', 'yo', 'morning team', 'hiya', 'good evening!']),
-  (r) => r.pick(['thanks, that is all for now', 'perfect, thank you', 'great, appreciate it', 'ok cool', 'got it, thanks!', 'nice work', 'that helps, cheers']),
-  (r) => r.pick(['what do you mean by that?', 'can you say that again more simply?', 'sorry, I did not follow the last part', 'wait, which one did you mean?', 'could you clarify your previous answer?', 'can you summarize what you just told me?']),
-  (r) => r.pick(['what can you do?', 'who built you?', 'are you a bot?', 'how should I phrase requests to you?', 'what are your limits?']),
-  (r) => `what is the capital of ${r.pick(['Australia', 'Canada', 'Kenya', 'Peru', 'Norway', 'Vietnam', 'Chile', 'Morocco', 'Poland', 'New Zealand'])}?`,
-  (r) => `write me a ${r.pick(['haiku', 'limerick', 'two-line poem', 'short toast', 'birthday message'])} about ${r.pick(['autumn', 'coffee', 'Mondays', 'our intern', 'the ocean', 'deadlines', 'cats'])}`,
-  (r) => `tell me a ${r.pick(['joke', 'fun fact', 'riddle', 'pun'])} about ${r.pick(['programmers', 'databases', 'penguins', 'pizza', 'space', 'accountants'])}`,
-  (r) => `how do you say "${r.pick(['thank you', 'good luck', 'see you tomorrow', 'happy birthday', 'where is the station'])}" in ${r.pick(['Spanish', 'Japanese', 'German', 'Hindi', 'Portuguese', 'Swahili'])}?`,
-  (r) => `what is ${r.int(12, 99)} times ${r.int(3, 19)}?`,
-  (r) => `convert ${r.int(2, 90)} ${r.pick(['miles to kilometres', 'Fahrenheit to Celsius', 'pounds to kilograms', 'inches to centimetres'])} for me`,
-  (r) => `any tips for ${r.pick(['staying focused after lunch', 'running a good retro', 'writing a clear email', 'giving feedback kindly', 'a first conference talk', 'sleeping better'])}?`,
-  (_r, idx) => conceptual(_r, idx),
-  (_r, idx) => conceptual(_r, idx),
-  (r) => `explain ${r.pick(['recursion', 'eventual consistency', 'the CAP theorem', 'what an API is', 'OAuth in plain words', 'big-O notation', 'how DNS works', 'what a vector database is'])} ${r.pick(['like I am five', 'in two sentences', 'briefly', 'with an analogy'])}`,
-  (r) => `what do you think about ${r.pick(['tabs versus spaces', 'remote work', 'four-day weeks', 'monorepos', 'pair programming', 'standing desks'])}?`,
-  (r) => r.pick(['never mind', 'forget it, I will do it myself', 'hold on a second', 'let me think about it', 'ignore my last message', 'actually, scratch that']),
-];
-
-/** Domain questions that need knowledge, not a tool: the tempting no-tool cases. */
-function conceptual(r: Rng, idx: ToolIndex): string {
-  const m = r.pick(idx.mcp);
-  const objects = m.server!.archetype.objects;
-  const a = m.object!;
-  const b = r.pick(objects);
-  return r.pick([
-    `in general, what is the difference between ${a.casual[0]} and ${b.casual[0]}?`,
-    `conceptually, why would a team use ${m.server!.spec.display} at all?`,
-    `what does "${a.casual[0]}" usually mean in ${m.server!.archetype.casualDomain[0] ?? 'this context'}?`,
-    `no need to look anything up: is it good practice to keep ${a.casual[0]} and ${b.casual[0]} separate?`,
-  ]);
-}
-
+/** A request that needs no tool: a near miss on the catalog or chit-chat (see `no-tool.ts`). */
 function noToolDraft(r: Rng, idx: ToolIndex): Draft {
-  const t = r.pick(NO_TOOL_TEMPLATES)(r, idx);
-  return { request: capitalizeMaybe(t, r), expectedTools: [], slices: ['no-tool'] };
-}
-
-function capitalizeMaybe(s: string, r: Rng): string {
-  return r.chance(0.5) ? capitalize(s) : s;
+  return { request: noToolRequest(r, idx).request, expectedTools: [], slices: ['no-tool'] };
 }
 
 /** The seed article's incident, with the same four operations across four servers. */
@@ -351,7 +315,7 @@ function sessionDrafts(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {
   for (let t = 0; t < turns; t++) {
     let d: Draft | undefined;
     if (out.length > 0 && r.chance(0.18)) {
-      d = { request: r.pick(['thanks, that worked', 'great. one more thing', 'ok, looks right', 'hmm, let me check something first']), expectedTools: [], slices: ['no-tool'] };
+      d = { request: sessionAside(r), expectedTools: [], slices: ['no-tool'] };
     } else {
       const topicSwitch = out.length > 0 && r.chance(0.15);
       if (topicSwitch) context = r.weighted(idx.servers, idx.serverWeights);
