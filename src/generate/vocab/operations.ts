@@ -8,6 +8,8 @@
  * `lexical` phrasings reuse them.
  */
 
+import { placeholderParts } from '../surface.ts';
+
 export type Scope = 'read' | 'write' | 'admin';
 
 /** Parameter template families (see `schemas.ts`). */
@@ -323,16 +325,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
 /** Operations by key. */
 export const OPERATION_BY_KEY: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.key, o]));
 
-/** Fillers for the placeholders of request templates. */
-export const FILLERS = {
-  ref: ['#4821', '#1093', 'ACME-2291', 'OPS-118', '"Q3 renewal"', '"Northwind"', 'id 88213', '7f3a2c', '"blue-harbor"', '#77', '"Kestrel launch"', 'INC-4410', '"Globex"', '"Project Halcyon"', '31337', '"Initech"'],
-  ref2: ['#4822', 'ACME-2310', '"Northwind Traders"', 'id 88214', '"Globex Corp"', '#78', 'OPS-119'],
-  name: ['Q4 pipeline review', 'Kestrel launch', 'EMEA expansion', 'voice-ai', 'onboarding 2027', 'Team Orca', 'payments-v2', 'holiday freeze', 'Northwind', 'Blue Harbor'],
-  person: ['Priya', 'Marcus', 'Chen Wei', 'Fatima', 'Diego', 'Sam from finance', 'Olu', 'the on-call person', 'Anna K.', 'Tomás'],
-  field: ['status', 'owner', 'due date', 'priority', 'title', 'region', 'tier', 'visibility', 'description', 'category'],
-  value: ['"blocked"', 'Priya', 'next Friday', 'P1', '"Renewal 2027"', 'EMEA', 'gold', 'private', '"see notes"', 'ops'],
-  term: ['billing', 'timeout', 'refund', 'migration', 'SSO', 'latency', 'churn', '429 errors', 'onboarding', 'the outage'],
-  label: ['urgent', 'vip', 'needs-review', 'q3', 'blocked', 'security', 'customer-facing'],
-  place: ['the Archive folder', 'team B', 'the EMEA space', 'the backlog', 'Project Halcyon', 'the shared drive'],
-  text: ['looks good to me', 'waiting on legal', 'can we ship this Friday?', 'duplicate of the other one', 'customer confirmed'],
-} as const satisfies Record<string, readonly string[]>;
+/**
+ * The parts the placeholder values of request templates are composed of (`surface.ts` composes
+ * them: first names × surnames, codenames × project nouns, ticket prefixes × seeded numbers,
+ * dates…), by kind. The realism measurement counts how often each part recurs.
+ */
+export const FILLERS: Readonly<Record<string, readonly string[]>> = placeholderParts();
