@@ -54,7 +54,7 @@ describe('articles', () => {
     ['org', 'an'], ['app', 'an'], ['event', 'an'], ['urgent label', 'an'], ['umbrella policy', 'an'], ['owner', 'an'], ['inbox', 'an'],
     ['user', 'a'], ['unit', 'a'], ['one-off', 'a'], ['once-over', 'a'], ['euro invoice', 'a'], ['eu-west-1 bucket', 'a'],
     ['European region', 'a'], ['honest answer', 'an'], ['heir', 'an'], ['host', 'a'], ['NAT gateway', 'a'], ['SKU', 'a'],
-    ['README', 'a'], ['SQL query', 'a'], ['X-ray trace', 'an'], ['8-ball', 'an'], ['"urgent" tag', 'an'], ['dashboard', 'a'],
+    ['README', 'a'], ['SEPA mandate', 'a'], ['SHA', 'a'], ['RITM', 'an'], ['MR', 'an'], ['SQL query', 'a'], ['X-ray trace', 'an'], ['8-ball', 'an'], ['"urgent" tag', 'an'], ['dashboard', 'a'],
     ['incident', 'an'], ['user group', 'a'], ['deployment', 'a'], ['utility bill', 'a'], ['uncle', 'an'],
   ];
   it.each(cases)('%s takes %s', (phrase, want) => {
@@ -66,6 +66,7 @@ describe('articles', () => {
     expect(fixArticles('hunt for a org about an usage report')).toBe('hunt for an org about a usage report');
     expect(fixArticles('A app and an S3 bucket, stick a "urgent" label on it')).toBe('An app and an S3 bucket, stick an "urgent" label on it');
     expect(fixArticles('plan a trip; vitamin-a is fine; a-ok')).toBe('plan a trip; vitamin-a is fine; a-ok');
+    expect(fixArticles('hunt for a our instance issue, set up a the backlog')).toBe('hunt for our instance issue, set up the backlog');
   });
 });
 

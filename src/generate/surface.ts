@@ -40,7 +40,7 @@ export function articleFor(phrase: string): 'a' | 'an' {
   // A letter read out before a digit (S3, K8s, X1): the letter's name decides.
   if (/^[a-z]\d/i.test(w)) return /^[aefhilmnorsx]/i.test(w) ? 'an' : 'a';
   // Initialisms read as a word.
-  if (/^(SKU|SAML|SOQL|SQL|NAT|LAN|WAN|SIM|SaaS|README|JSON|YAML|JPEG|GIF|PNG|CAPTCHA|WYSIWYG)s?\b/.test(w)) return 'a';
+  if (/^(SKU|SAML|SOQL|SQL|NAT|LAN|WAN|SIM|SaaS|SEPA|SELECT|SHA|SWIFT|SCIM|README|JSON|YAML|JPEG|GIF|PNG|CAPTCHA|WYSIWYG)s?\b/.test(w)) return 'a';
   // Lower-case words that sound like "you"/"yoo" (eu-west, euro, ewe) and "one".
   if (/^(eu|ewe|uni(?!nst|nt|mp|nf|nd)|use|usu|uti|ura|uro|one\b|once\b)/.test(w)) return 'a';
   return indefinite(w, { articleOnly: true }).toLowerCase() === 'an' ? 'an' : 'a';
@@ -80,11 +80,15 @@ export function plural(phrase: string): string {
  */
 export function fixArticles(text: string): string {
   return text.replace(/(^|[^\p{L}\p{N}'’-])(a|an|A|An)(\s+)(?=["'“(]?[\p{L}\p{N}])(\S+)/gu, (_m, pre: string, art: string, sp: string, next: string) => {
+    // Before a determiner ("a our instance", "a the backlog") the article goes.
+    if (DETERMINER.test(next)) return `${pre}${art[0] === 'A' ? next[0]!.toUpperCase() + next.slice(1) : next}`;
     const want = articleFor(next);
     const out = art[0] === 'A' ? want[0]!.toUpperCase() + want.slice(1) : want;
     return `${pre}${out}${sp}${next}`;
   });
 }
+
+const DETERMINER = /^(our|the|my|your|their|his|her|its|this|that|these|those|some|any|every|each|another|no)$/i;
 
 // ---------------------------------------------------------------- lead-ins and sign-offs
 
