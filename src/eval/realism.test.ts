@@ -74,10 +74,11 @@ describe('measureRealism on a hand-made dataset', () => {
 describe('generatorTables', () => {
   const t = generatorTables();
   it('holds the lead-ins, sign-offs, invented values and vocabulary of the generator', () => {
-    expect(t.fillers).toHaveLength(15);
+    expect(t.fillers.length).toBeGreaterThan(150);
     expect(t.fillers).toContain('ok so');
-    expect(t.placeholders).toContain('Priya');
-    expect(t.placeholders).toContain('#4821');
+    expect(t.placeholders).toContain('Priya'); // a first name: placeholder values are composed of parts
+    expect(t.placeholders).toContain('Okafor');
+    expect(t.placeholders).toContain('OPS'); // a ticket prefix (OPS-118)
     expect(t.placeholders).not.toContain('urgent'); // a filler already
     expect(t.placeholders).not.toContain('status'); // field names are vocabulary
     expect(expandRequest('any potential buyer in k8s?', t)).toContain('lead leads');

@@ -9,8 +9,8 @@ import type { SkillMeta } from './skills.ts';
 import { sharesNoNameWord, spaced } from './text.ts';
 import { ANCHORS, fill, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';
-import { FILLERS } from './vocab/operations.ts';
 import { noToolRequest, sessionAside } from './no-tool.ts';
+import { fixArticles, leadIn, placeholderValues, productName, signOff, SURFACE } from './surface.ts';
 
 /** Share of the cases each slice is generated for (multi-turn counts turns). */
 export const SLICE_SHARES = {
@@ -40,8 +40,9 @@ interface Draft {
   turn?: number;
 }
 
-export const PREFIXES = ['', '', '', 'hey, ', 'can you ', 'could you ', 'quick one: ', 'pls ', 'I need you to ', 'help me ', 'ok so ', 'yo '];
-export const SUFFIXES = ['', '', '', '?', ' asap', ' thanks', ' — urgent', ' when you get a sec', ' please', ' for the standup'];
+/** Lead-ins before a command, sign-offs after a request (`data/surface.json`; most requests have neither). */
+export const PREFIXES: readonly string[] = SURFACE.leadIns;
+export const SUFFIXES: readonly string[] = SURFACE.signOffs;
 
 /** The lead-ins and sign-offs above as bare phrases (`"quick one: "` → `quick one`), each once, in order. */
 export function wrapperPhrases(): string[] {
@@ -107,13 +108,7 @@ function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {
 }
 
 function fillers(r: Rng): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, list] of Object.entries(FILLERS)) out[k] = r.pick(list);
-  // `field` and `value` are parallel lists: a value must fit its field.
-  const i = r.int(0, FILLERS.field.length - 1);
-  out.field = FILLERS.field[i]!;
-  out.value = FILLERS.value[i]!;
-  return out;
+  return placeholderValues(r);
 }
 
 interface Phrase {
@@ -123,21 +118,20 @@ interface Phrase {
 }
 
 function productMention(server: ServerPlan, core: string, r: Rng): Phrase {
-  const aliases = uniqueAliases(server.spec);
-  const name = aliases.length && r.chance(0.3) ? r.pick(aliases) : server.spec.display;
+  const name = productName(server.spec, uniqueAliases(server.spec), r);
   const form = r.int(0, 4);
   if (form === 0) return { lead: `${name}:`, core };
   return { lead: '', core: `${core} ${['in', 'on', 'over in', ''][form - 1]} ${form === 4 ? `(${name})` : name}` };
 }
 
 /** Lead-ins that read well before a question as well as before a command. */
-export const QUESTION_PREFIXES = ['', '', 'hey, ', 'quick one: ', 'ok so ', 'yo '];
+export const QUESTION_PREFIXES: readonly string[] = SURFACE.questionLeadIns;
 const QUESTION_START = /^(who|what|what's|how|is|are|which|when|where|why|can|could|do|does|did|should|any)\b|^[A-Z"{]/;
 
-/** Casual wrapping: an optional lead-in and sign-off around the request, the product lead first. */
+/** Casual wrapping: an optional lead-in and sign-off around the request, the product lead first; articles set by sound. */
 function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean } = {}): string {
-  const prefix = opts.prefix === false ? '' : r.pick(QUESTION_START.test(p.core) ? QUESTION_PREFIXES : PREFIXES);
-  return `${p.lead} ${prefix}${p.core}${r.pick(SUFFIXES)}`.replace(/\s+/g, ' ').trim();
+  const prefix = opts.prefix === false ? '' : leadIn(r, QUESTION_START.test(p.core));
+  return fixArticles(`${p.lead} ${prefix}${p.core}${signOff(r)}`.replace(/\s+/g, ' ').trim());
 }
 
 /** The bare request for one MCP tool (no lead-in or sign-off), with or without the product. */

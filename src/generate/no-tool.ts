@@ -15,7 +15,8 @@ import { Rng } from './rng.ts';
 import { capitalize, spaced } from './text.ts';
 import { fill, pluralPhrase, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';
-import { FILLERS, OPERATIONS, type OperationSpec } from './vocab/operations.ts';
+import { OPERATIONS, type OperationSpec } from './vocab/operations.ts';
+import { placeholderValues, productName as surfaceProductName } from './surface.ts';
 import type { ObjectSpec } from './vocab/types.ts';
 import data from './data/no-tool.json' with { type: 'json' };
 import schema from './data/no-tool.schema.json' with { type: 'json' };
@@ -171,23 +172,14 @@ export function answerableBy(claim: NearMissClaim, catalog: NoToolCatalog): Tool
 
 const OPS_BY_KEY = new Map(OPERATIONS.map((o) => [o.key, o]));
 
-function fillers(r: Rng): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, list] of Object.entries(FILLERS)) out[k] = r.pick(list);
-  const i = r.int(0, FILLERS.field.length - 1);
-  out.field = FILLERS.field[i]!;
-  out.value = FILLERS.value[i]!;
-  return out;
-}
-
 /** Fill `{slot}`s from `slots` (a random entry each), catalog values first. */
 function fillFrame(frame: string, r: Rng, slots: Record<string, string[]>, fixed: Record<string, string> = {}): string {
   return frame.replace(/\{(\w+)\}/g, (m, k: string) => fixed[k] ?? (slots[k] ? r.pick(slots[k]) : m));
 }
 
+/** The product as users write it: the display name, or one of its real nicknames (surface.ts). */
 function productName(server: ServerPlan, r: Rng): string {
-  const aliases = uniqueAliases(server.spec);
-  return aliases.length && r.chance(0.2) ? r.pick(aliases) : server.spec.display;
+  return surfaceProductName(server.spec, uniqueAliases(server.spec), r);
 }
 
 function usable(o: ObjectSpec): boolean {
@@ -210,7 +202,7 @@ function missingOp(r: Rng, catalog: NoToolCatalog): NoToolRequest | undefined {
     const op: OperationSpec = r.pick(OPERATIONS);
     const claim: NearMissClaim = { kind: 'missing-op', product: server.spec.display, op: op.key, object: object.key };
     if (answerableBy(claim, catalog).length) continue;
-    const vars = { ...fillers(r), obj: r.pick(phrasesFor(object, server.spec)), kw: spaced(object.key), kws: spaced(object.plural) };
+    const vars = { ...placeholderValues(r), obj: r.pick(phrasesFor(object, server.spec)), kw: spaced(object.key), kws: spaced(object.plural) };
     const core = fill(r.pick(r.chance(0.5) ? op.casual : op.lexical), vars);
     const frame = r.pick(QUESTION.test(core) ? DATA.nearMiss.missingOpQuestion : DATA.nearMiss.missingOp);
     const request = fillFrame(frame, r, DATA.nearMiss.slots, { core, product: productName(server, r) }).replace(/\?+$/, '?');

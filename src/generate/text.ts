@@ -1,5 +1,6 @@
 /** Text helpers of the generator: name styles, articles, the paraphrase check. */
 import { stem, words } from '../catalog/overlap.ts';
+import { articleFor } from './surface.ts';
 
 /** Function words that never count as a shared word in the name check. */
 const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'on', 'for', 'by', 'with', 'and', 'or', 'is', 'it', 'my', 'me', 'i', 'we', 'our', 'you', 'your', 'this', 'that', 'at', 'as', 'be', 'from', 'so', 'if']);
@@ -35,9 +36,9 @@ export function capitalize(s: string): string {
   return s.length ? s[0]!.toUpperCase() + s.slice(1) : s;
 }
 
-/** `a` or `an` before a noun phrase. */
+/** `a` or `an` before a noun phrase, by its sound (`an SLA`, `a URL`, `an hour`). */
 export function article(phrase: string): string {
-  return /^[aeiou]/i.test(phrase) && !/^(uni|use|one|eu)/i.test(phrase) ? 'an' : 'a';
+  return articleFor(phrase);
 }
 
 /** snake_case → words with spaces. */

@@ -8,6 +8,8 @@
  * `lexical` phrasings reuse them.
  */
 
+import { placeholderParts } from '../surface.ts';
+
 export type Scope = 'read' | 'write' | 'admin';
 
 /** Parameter template families (see `schemas.ts`). */
@@ -53,7 +55,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     key: 'list', name: (_k, p) => `list_${p}`, scope: 'read', http: ['GET', '/{plural}'], tier: 1, params: 'list',
     doc: ['Returns a paginated list of {docs}', 'Lists {docs} visible to the authenticated user', 'Enumerates {docs}, newest first'],
     terse: 'List {docs}',
-    casual: ['show me every {obj} we have', 'what {obj} entries do we have right now', 'give me a rundown of each {obj}', 'can I see all of our {obj} records'],
+    casual: ['show me every {obj} we have', 'run through each {obj} we have right now', 'give me a rundown of each {obj}', 'can I see every single {obj} on file'],
     lexical: ['list the {kws}', 'list all {kws}', 'list {kws} for me'],
     examples: ['List all {docs} created this month', 'Show the first 50 {docs} sorted by name'],
   },
@@ -118,7 +120,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     key: 'count', name: (_k, p) => `count_${p}`, scope: 'read', http: ['GET', '/{plural}/count'], tier: 2, params: 'count',
     doc: ['Returns the number of {docs} matching a filter', 'Counts {docs} without returning them'],
     terse: 'Count {docs}',
-    casual: ['how many {obj} entries are there', 'give me a tally of each {obj} we have', 'what is the total number of {obj} records'],
+    casual: ['add up every {obj} we have and tell me the total', 'give me a tally of each {obj} we have', "what's the grand total of every {obj} we have"],
     lexical: ['count the {kws}', 'count {kws} matching {term}'],
     examples: ['Count {docs} with status open'],
   },
@@ -144,7 +146,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     need: ['I need to see every {obj} we have; an export would be ideal but a list is fine', 'export each {obj} for me, or just show me all of them'],
     doc: ['Exports {docs} to CSV, JSON or XLSX', 'Starts a bulk export job for {docs} and returns a download link'],
     terse: 'Export {docs}',
-    casual: ['dump every {obj} into a CSV', 'download all {obj} data as a spreadsheet', 'give me a file with each {obj} we have'],
+    casual: ['dump every {obj} into a CSV', 'download each {obj} into a spreadsheet', 'give me a file with each {obj} we have'],
     lexical: ['export the {kws}', 'export all {kws} to csv'],
     examples: ['Export all {docs} as CSV'],
   },
@@ -152,7 +154,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     key: 'import', name: (_k, p) => `import_${p}`, scope: 'write', http: ['POST', '/{plural}/import'], tier: 3, params: 'import',
     doc: ['Imports {docs} from an uploaded file', 'Bulk-loads {docs} from CSV or JSON, with an optional dry run'],
     terse: 'Import {docs}',
-    casual: ['load this spreadsheet of {obj} rows', 'bulk upload {obj} entries from the file I sent', 'pull in {obj} data from a CSV'],
+    casual: ['load each {obj} from this spreadsheet', 'bulk upload every {obj} in the file I sent', 'pull in each {obj} listed in a CSV'],
     lexical: ['import {kws} from a file', 'import the {kws} csv'],
     examples: ['Import {docs} from a CSV file'],
   },
@@ -160,7 +162,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     key: 'bulkUpdate', name: (_k, p) => `bulk_update_${p}`, scope: 'write', http: ['PATCH', '/{plural}/bulk'], tier: 3, params: 'bulkUpdate',
     doc: ['Updates many {docs} in one request', 'Applies the same change to a batch of {docs}'],
     terse: 'Bulk update {docs}',
-    casual: ['change the {field} on a whole batch of {obj} entries at once', 'mass-edit a pile of {obj} records so {field} is {value}'],
+    casual: ['change the {field} on every {obj} in a batch at once', 'mass-edit each {obj} in a pile so its {field} is {value}'],
     lexical: ['bulk update {kws}', 'bulk update the {field} of many {kws}'],
     examples: ['Set {field} on many {docs} at once'],
   },
@@ -168,7 +170,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     key: 'bulkDelete', name: (_k, p) => `bulk_delete_${p}`, scope: 'admin', http: ['POST', '/{plural}/bulk-delete'], tier: 3, params: 'bulkDelete', alternative: null,
     doc: ['Permanently deletes many {docs} at once', 'Deletes a batch of {docs} by ID; irreversible'],
     terse: 'Bulk delete {docs}',
-    casual: ['mass-remove a batch of {obj} entries for good', 'clean out a whole pile of {obj} records in one go, permanently'],
+    casual: ['mass-remove every {obj} in a batch for good', 'clean out each {obj} of a whole pile in one go, permanently'],
     lexical: ['bulk delete {kws}', 'bulk delete old {kws}'],
     examples: ['Delete many {docs} at once'],
   },
@@ -323,16 +325,9 @@ export const OPERATIONS: readonly OperationSpec[] = [
 /** Operations by key. */
 export const OPERATION_BY_KEY: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.key, o]));
 
-/** Fillers for the placeholders of request templates. */
-export const FILLERS = {
-  ref: ['#4821', '#1093', 'ACME-2291', 'OPS-118', '"Q3 renewal"', '"Northwind"', 'id 88213', '7f3a2c', '"blue-harbor"', '#77', '"Kestrel launch"', 'INC-4410', '"Globex"', '"Project Halcyon"', '31337', '"Initech"'],
-  ref2: ['#4822', 'ACME-2310', '"Northwind Traders"', 'id 88214', '"Globex Corp"', '#78', 'OPS-119'],
-  name: ['Q4 pipeline review', 'Kestrel launch', 'EMEA expansion', 'voice-ai', 'onboarding 2027', 'Team Orca', 'payments-v2', 'holiday freeze', 'Northwind', 'Blue Harbor'],
-  person: ['Priya', 'Marcus', 'Chen Wei', 'Fatima', 'Diego', 'Sam from finance', 'Olu', 'the on-call person', 'Anna K.', 'Tomás'],
-  field: ['status', 'owner', 'due date', 'priority', 'title', 'region', 'tier', 'visibility', 'description', 'category'],
-  value: ['"blocked"', 'Priya', 'next Friday', 'P1', '"Renewal 2027"', 'EMEA', 'gold', 'private', '"see notes"', 'ops'],
-  term: ['billing', 'timeout', 'refund', 'migration', 'SSO', 'latency', 'churn', '429 errors', 'onboarding', 'the outage'],
-  label: ['urgent', 'vip', 'needs-review', 'q3', 'blocked', 'security', 'customer-facing'],
-  place: ['the Archive folder', 'team B', 'the EMEA space', 'the backlog', 'Project Halcyon', 'the shared drive'],
-  text: ['looks good to me', 'waiting on legal', 'can we ship this Friday?', 'duplicate of the other one', 'customer confirmed'],
-} as const satisfies Record<string, readonly string[]>;
+/**
+ * The parts the placeholder values of request templates are composed of (`surface.ts` composes
+ * them: first names × surnames, codenames × project nouns, ticket prefixes × seeded numbers,
+ * dates…), by kind. The realism measurement counts how often each part recurs.
+ */
+export const FILLERS: Readonly<Record<string, readonly string[]>> = placeholderParts();
