@@ -188,6 +188,8 @@ export function workflowDraft(idx: WorkflowIndex, kit: TextKit, r: Rng): FlowDra
   const twoSentences = /[.!?] [A-Z{]/.test(frame);
   let request = kit.wrap({ lead: '', core: text }, r, { prefix: !/^[{A-Z]/.test(frame) && !twoSentences });
   if (twoSentences) request = capitalizeFirst(request);
+  // A command does not end on a sign-off question mark ("…post the details in Teams?").
+  if (!frame.endsWith('?')) request = request.replace(/\?$/, '');
   return { request, expectedTools: steps.map((s) => s.tool.tool.id), goldMode: 'all', role: dept, slices: ['multi-tool'] };
 }
 
