@@ -184,10 +184,11 @@ export function workflowDraft(idx: WorkflowIndex, kit: TextKit, r: Rng): FlowDra
   if (!steps) return undefined;
   const frame = r.pick(shape.frames);
   const text = fillFrame(frame, slotValues(kit, r, dept), steps.map((s) => productName(s.server, r))).replace(/\.$/, '');
-  // A frame opening on a name, or of two sentences, takes no lead-in ("pls checkout is throwing…").
+  // A frame opening on a name (kept as written: `orders_fact looks stale`), or of two sentences, takes no lead-in ("pls checkout is throwing…").
+  // So does one that sets the scene before a colon ("we need a view of orders: …").
   const twoSentences = /[.!?] [A-Z{]/.test(frame);
-  let request = kit.wrap({ lead: '', core: text }, r, { prefix: !/^[{A-Z]/.test(frame) && !twoSentences });
-  if (twoSentences) request = capitalizeFirst(request);
+  let request = kit.wrap({ lead: '', core: text }, r, { prefix: !/^[{A-Z]/.test(frame) && !twoSentences && !/^[^,]*: /.test(frame) });
+  if (twoSentences && !frame.startsWith('{')) request = capitalizeFirst(request);
   // A command does not end on a sign-off question mark ("…post the details in Teams?").
   if (!frame.endsWith('?')) request = request.replace(/\?$/, '');
   return { request, expectedTools: steps.map((s) => s.tool.tool.id), goldMode: 'all', role: dept, slices: ['multi-tool'] };
