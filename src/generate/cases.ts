@@ -7,10 +7,12 @@ import type { Case } from '../catalog/types.ts';
 import type { Rng } from './rng.ts';
 import type { SkillMeta } from './skills.ts';
 import { sharesNoNameWord, spaced } from './text.ts';
-import { ANCHORS, fill, type ServerPlan, type ToolMeta } from './tools.ts';
+import { fill, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';
 import { noToolRequest, sessionAside } from './no-tool.ts';
 import { fixArticles, leadIn, placeholderValues, productName, signOff, SURFACE } from './surface.ts';
+import { incidentDraft, workflowDraft, type TextKit } from './workflows.ts';
+import { sessionDrafts } from './sessions.ts';
 
 /** Share of the cases each slice is generated for (multi-turn counts turns). */
 export const SLICE_SHARES = {
@@ -197,70 +199,6 @@ function noToolDraft(r: Rng, idx: ToolIndex): Draft {
   return { request: noToolRequest(r, idx).request, expectedTools: [], slices: ['no-tool'] };
 }
 
-/** The seed article's incident, with the same four operations across four servers. */
-function incidentDraft(idx: ToolIndex, r: Rng): Draft | undefined {
-  const steps = ['kubernetes', 'datadog', 'clickup', 'slack'].map((server) => {
-    const [op, object] = ANCHORS[server]![0]!;
-    return idx.byKey.get(key(server, op, object));
-  });
-  if (steps.some((s) => s === undefined)) return undefined;
-  const service = r.pick(['Voice AI', 'checkout', 'search-api', 'payments', 'notifications']);
-  const request = r.pick([
-    `${service} calls started failing after yesterday's deploy. Check the rollout history in Kubernetes, pull the error logs from Datadog, open a ClickUp task for the incident and post a summary in Slack.`,
-    `${service} is throwing 429s since the last release: look at the k8s rollout history, search Datadog logs for the errors, create a ClickUp incident task, then drop a summary message in Slack.`,
-  ]);
-  return { request, expectedTools: steps.map((s) => s!.tool.id), goldMode: 'all', slices: ['multi-tool'] };
-}
-
-const JOINERS = [', then ', ' and then ', '; after that ', '. Also ', ', and '];
-
-/**
- * Multi-tool tasks follow a workflow across kinds of systems (look something up, record it,
- * tell people), like the seed article's incident, rather than chaining random operations.
- */
-const WORKFLOWS: ReadonlyArray<readonly string[]> = [
-  ['kubernetes|ci_cd|cloud', 'observability|error_tracking', 'project_management|incident|itsm', 'chat'],
-  ['crm', 'billing|accounting', 'marketing|calendar|chat'],
-  ['recruiting', 'calendar', 'hr|chat'],
-  ['support', 'crm|billing', 'project_management|chat'],
-  ['vcs', 'ci_cd', 'docs|chat'],
-  ['data_platform|database', 'bi|analytics', 'docs|chat'],
-  ['security|identity', 'itsm|incident', 'chat'],
-  ['ecommerce', 'billing|analytics', 'messaging|marketing'],
-  ['error_tracking|observability', 'vcs', 'project_management'],
-  ['feature_flags', 'analytics|observability', 'chat|docs'],
-];
-const STEP_OPS = {
-  first: ['get', 'list', 'search', 'history', 'activity', 'count', 'getPermissions'],
-  middle: ['create', 'update', 'comment', 'assign', 'get', 'search', 'tag'],
-  last: ['create', 'comment', 'share', 'subscribe', 'update'],
-};
-
-function multiToolDraft(idx: ToolIndex, r: Rng): Draft | undefined {
-  const flow = r.pick(WORKFLOWS);
-  const n = Math.min(flow.length, r.weighted([2, 3, 4], [5, 3, 2]));
-  const steps = flow.slice(0, n - 1).concat(flow[flow.length - 1]!); // always end with the hand-off step
-  const picked: ToolMeta[] = [];
-  steps.forEach((step, i) => {
-    const archetypes = new Set(step.split('|'));
-    const servers = idx.servers.filter((s) => archetypes.has(s.archetype.key) && !picked.some((p) => p.server === s));
-    if (!servers.length) return;
-    const server = r.weighted(servers, servers.map((s) => Math.sqrt(s.size)));
-    const ops = new Set(i === 0 ? STEP_OPS.first : i === steps.length - 1 ? STEP_OPS.last : STEP_OPS.middle);
-    const tools = idx.byServer.get(server.name)!.filter((m) => ops.has(m.op!.key));
-    if (tools.length) picked.push(r.pick(tools));
-  });
-  if (picked.length < 2) return undefined;
-  const parts = picked.map((m) => {
-    const p = mcpPhrase(m, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
-    return `${p.lead} ${p.core}`.trim();
-  });
-  let request = parts[0]!;
-  for (const p of parts.slice(1)) request += `${r.pick(JOINERS)}${p}`;
-  request = wrap({ lead: '', core: request }, r);
-  return { request, expectedTools: picked.map((m) => m.tool.id), goldMode: 'all', slices: ['multi-tool'] };
-}
-
 function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
   const wantAlternative = r.chance(0.6);
   const hasAlternative = (m: ToolMeta): boolean => !!m.op!.alternative && idx.byKey.has(key(m.server!.name, m.op!.alternative, m.object!.key));
@@ -290,9 +228,24 @@ function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
   };
 }
 
+/**
+ * The need a permitted alternative meets, as an ordinary request: only the need ("who changed
+ * this and when?"), not the fallback the vocabulary spells out after it ("…the audit log would be
+ * ideal, any change history will do"): the restriction is the caller's, not the request's. A need
+ * that names the privileged operation itself ("export each…") is not used.
+ */
 function needRequest(m: ToolMeta, r: Rng): string {
   const vars = { ...fillers(r), obj: r.pick(phrasesFor(m.object!, m.server!.spec)), kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
-  return wrap(productMention(m.server!, fill(r.pick(m.op!.need!), vars), r), r, { prefix: false });
+  const needs = m.op!.need!.map(needOnly);
+  const plain = needs.filter((n) => sharesNoNameWord(n.replace(/\{[^}]*\}/g, ' '), m.tool.name));
+  return wrap(productMention(m.server!, fill(r.pick(plain.length ? plain : needs), vars), r), r, { prefix: false });
+}
+
+/** A need phrase up to its first fallback clause (`; …`, ` (…)`, `? …`, `, or …`, `, by …`). */
+export function needOnly(phrase: string): string {
+  const cut = /;|\s\(|\?\s|,\s(?:or|by)\b/.exec(phrase);
+  if (!cut) return phrase;
+  return phrase.slice(0, cut.index) + (cut[0].startsWith('?') ? '?' : '');
 }
 
 function skillDraft(skills: readonly SkillMeta[], r: Rng): Draft {
@@ -300,33 +253,8 @@ function skillDraft(skills: readonly SkillMeta[], r: Rng): Draft {
   return { request: wrap({ lead: '', core: r.pick(s.casual) }, r, { prefix: false }), expectedSkill: s.skill.name, slices: ['skill'] };
 }
 
-function sessionDrafts(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {
-  const turns = r.int(3, 5);
-  // The server the conversation is about: named on the first tool turn and on every topic
-  // switch; unnamed turns in between refer to it, and are labelled with its tool.
-  let context = r.weighted(idx.servers, idx.serverWeights);
-  const out: Draft[] = [];
-  for (let t = 0; t < turns; t++) {
-    let d: Draft | undefined;
-    if (out.length > 0 && r.chance(0.18)) {
-      d = { request: sessionAside(r), expectedTools: [], slices: ['no-tool'] };
-    } else {
-      const topicSwitch = out.length > 0 && r.chance(0.15);
-      if (topicSwitch) context = r.weighted(idx.servers, idx.serverWeights);
-      const m = r.pick(idx.byServer.get(context.name)!);
-      const mode: Mode = r.chance(0.5) ? 'lexical' : 'paraphrase';
-      const mention = out.length === 0 || topicSwitch || r.chance(0.4);
-      d = singleToolDraft(m, mode, mention, idx, r, mode);
-      if (d && !mention) {
-        d.expectedTools = [m.tool.id];
-        delete d.goldMode;
-      }
-    }
-    if (!d) continue;
-    out.push({ ...d, slices: ['multi-turn', ...d.slices], sessionId, turn: out.length });
-  }
-  return out;
-}
+/** The wording helpers the workflow and session builders use. */
+const TEXT_KIT: TextKit = { fillers, wrap, sessionAside };
 
 /** Generate about `count` cases (exactly `count` unless the catalog is too small for a slice). */
 export function generateCases(
@@ -373,13 +301,13 @@ export function generateCases(
   fillSlice('no-tool', quota('no-tool'), (r) => noToolDraft(r, idx));
   const incidents = Math.min(5, Math.max(1, Math.round(quota('multi-tool') * 0.05)));
   fillSlice('incident', incidents, (r) => incidentDraft(idx, r));
-  fillSlice('multi-tool', quota('multi-tool') - blocks.filter((b) => b[0]!.slices[0] === 'multi-tool').length, (r) => multiToolDraft(idx, r));
+  fillSlice('multi-tool', quota('multi-tool') - blocks.filter((b) => b[0]!.slices[0] === 'multi-tool').length, (r) => workflowDraft(idx, TEXT_KIT, r));
   if (skillQuota) fillSlice('skill', skillQuota, (r) => skillDraft(skills, r));
   // Sessions fill what is left, so the total is exactly `count`.
   const sr = rng.fork('cases:sessions');
   let turnsLeft = count - blocks.length;
   for (let s = 0; turnsLeft > 0 && s < count; s++) {
-    const drafts = sessionDrafts(idx, sr, `s${String(s + 1).padStart(4, '0')}`).slice(0, turnsLeft);
+    const drafts = sessionDrafts(idx, TEXT_KIT, sr, `s${String(s + 1).padStart(4, '0')}`).slice(0, turnsLeft);
     if (!drafts.length) continue;
     blocks.push(drafts);
     turnsLeft -= drafts.length;

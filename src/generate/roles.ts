@@ -32,22 +32,61 @@ export function companyRoles(servers: readonly ServerPlan[], catalog: Catalog): 
 
 /**
  * Give a role to the caller of every single-server request that has none yet: 85% a role that
- * sees the gold tool's server, 15% one that does not (tagged `cross-phase`).
+ * sees the gold tool's server, 15% one that does not (tagged `cross-phase`). A session has one
+ * caller: every turn gets the session's role (a turn's own, else one drawn for its first
+ * single-server turn), and the scopes of a turn that has them.
  */
 export function assignRoles(cases: Case[], roles: RoleMap, catalog: Catalog, rng: Rng): void {
   const namespaceOf = new Map(catalog.tools.map((t) => [t.id, t]));
   const names = Object.keys(roles.roles);
-  for (const c of cases) {
-    if (c.role !== undefined || !c.expectedTools?.length) continue;
+  const draw = (c: Case): { role: string; cross: boolean } | undefined => {
+    if (!c.expectedTools?.length) return undefined;
     const gold = c.expectedTools.map((id) => namespaceOf.get(id)!);
-    if (gold.some((t) => t.source !== 'mcp') || new Set(gold.map((t) => t.namespace)).size !== 1) continue;
+    if (gold.some((t) => t.source !== 'mcp') || new Set(gold.map((t) => t.namespace)).size !== 1) return undefined;
     const ns = gold[0]!.namespace;
     const fitting = names.filter((n) => roles.roles[n]!.namespaces.includes(ns));
     const other = names.filter((n) => !fitting.includes(n));
-    if (!fitting.length) continue;
-    if (other.length && rng.chance(0.15)) {
-      c.role = rng.pick(other);
-      c.slices = [...c.slices, 'cross-phase'];
-    } else c.role = rng.pick(fitting);
+    if (!fitting.length) return undefined;
+    if (other.length && rng.chance(0.15)) return { role: rng.pick(other), cross: true };
+    return { role: rng.pick(fitting), cross: false };
+  };
+  const sessions = new Map<string, Case[]>();
+  for (const c of cases) {
+    if (c.sessionId !== undefined) {
+      const list = sessions.get(c.sessionId);
+      if (list) list.push(c);
+      else sessions.set(c.sessionId, [c]);
+      continue;
+    }
+    if (c.role !== undefined) continue;
+    const d = draw(c);
+    if (!d) continue;
+    c.role = d.role;
+    if (d.cross) c.slices = [...c.slices, 'cross-phase'];
+  }
+  for (const turns of sessions.values()) {
+    let role = turns.find((c) => c.role !== undefined)?.role;
+    if (role === undefined) {
+      for (const c of turns) {
+        const d = draw(c);
+        if (d) {
+          role = d.role;
+          break;
+        }
+      }
+    }
+    const scopes = turns.find((c) => c.callerScopes !== undefined)?.callerScopes;
+    for (const c of turns) {
+      if (role !== undefined) {
+        c.role = role;
+        // A turn whose gold the role does not see is a cross-phase request of the same caller.
+        const sees = !c.expectedTools?.length || c.expectedTools.some((id) => {
+          const t = namespaceOf.get(id)!;
+          return t.source !== 'mcp' || roles.roles[role!]?.namespaces.includes(t.namespace);
+        });
+        if (!sees && !c.slices.includes('cross-phase')) c.slices = [...c.slices, 'cross-phase'];
+      }
+      if (scopes && !c.callerScopes) c.callerScopes = [...scopes];
+    }
   }
 }
