@@ -16,7 +16,7 @@ import { capitalize, spaced } from './text.ts';
 import { fill, pluralPhrase, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';
 import { OPERATIONS, type OperationSpec } from './vocab/operations.ts';
-import { placeholderValues, productName as surfaceProductName } from './surface.ts';
+import { fixArticles, placeholderValues, productName as surfaceProductName } from './surface.ts';
 import type { ObjectSpec } from './vocab/types.ts';
 import data from './data/no-tool.json' with { type: 'json' };
 import schema from './data/no-tool.schema.json' with { type: 'json' };
@@ -254,7 +254,8 @@ export function noToolRequest(r: Rng, catalog: NoToolCatalog): NoToolRequest {
     out = kind === 'missing-op' ? missingOp(r, catalog) : framed(kind, r, catalog);
   }
   out ??= chitchat(r);
-  return { ...out, request: r.chance(0.5) ? capitalize(out.request) : out.request };
+  const request = fixArticles(out.request);
+  return { ...out, request: r.chance(0.5) ? capitalize(request) : request };
 }
 
 /**

@@ -2,6 +2,7 @@
  * Tool synthesis: plans the servers (which, how many tools each, in what house style) and writes
  * every tool's name, description, schema, scopes and examples.
  */
+import { plural } from './surface.ts';
 import { firstSentence, makeTool } from '../catalog/model.ts';
 import type { Plugin, Server, Tool } from '../catalog/types.ts';
 import type { Rng } from './rng.ts';
@@ -159,13 +160,9 @@ export function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => vars[k] ?? m);
 }
 
-/** Pluralise the last word of a noun phrase (documentation nouns only). */
+/** The plural of a noun phrase (its head noun: `bills of materials`), as `surface.ts` forms it. */
 export function pluralPhrase(phrase: string): string {
-  return phrase.replace(/(\w+)$/, (w) => {
-    if (/(s|x|z|ch|sh)$/.test(w)) return `${w}es`;
-    if (/[^aeiou]y$/.test(w)) return `${w.slice(0, -1)}ies`;
-    return `${w}s`;
-  });
+  return plural(phrase);
 }
 
 function docVars(server: ServerPlan, object: ObjectSpec): Record<string, string> {
