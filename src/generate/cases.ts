@@ -253,6 +253,56 @@ function skillDraft(skills: readonly SkillMeta[], r: Rng): Draft {
   return { request: wrap({ lead: '', core: r.pick(s.casual) }, r, { prefix: false }), expectedSkill: s.skill.name, slices: ['skill'] };
 }
 
+/**
+ * A session on one server, for catalogs too small for the workflow shapes: the product named on
+ * the first tool turn, later turns on the same server that refer back without naming it
+ * (labelled with their own tool), and asides that need no tool. One caller throughout.
+ */
+function oneServerSession(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {
+  const turns = r.int(3, 5);
+  const server = r.weighted(idx.servers, idx.serverWeights);
+  const out: Draft[] = [];
+  for (let guard = 0; out.length < turns && guard < turns * 10; guard++) {
+    let d: Draft | undefined;
+    if (out.length > 0 && r.chance(0.18)) d = { request: sessionAside(r), expectedTools: [], slices: ['no-tool'] };
+    else {
+      const m = r.pick(idx.byServer.get(server.name)!);
+      const mode: Mode = r.chance(0.5) ? 'lexical' : 'paraphrase';
+      const mention = out.length === 0;
+      d = singleToolDraft(m, mode, mention, idx, r, mode);
+      if (d && !mention) {
+        d.expectedTools = [m.tool.id];
+        delete d.goldMode;
+      }
+    }
+    if (d) out.push({ ...d, slices: ['multi-turn', ...d.slices], sessionId, turn: out.length });
+  }
+  return out;
+}
+
+/**
+ * A multi-step task on one server, for catalogs too small for the workflow shapes: two or three
+ * operations on one object of one product, in the order a person would do them (look it up,
+ * change it, then tell people if a chat server is there), named once.
+ */
+function oneServerTask(idx: ToolIndex, r: Rng): Draft | undefined {
+  const first = idx.pickTool(r, (m) => ['get', 'search', 'list'].includes(m.op!.key));
+  if (!first) return undefined;
+  const then = ['update', 'comment', 'assign', 'tag', 'archive'].map((op) => idx.byKey.get(key(first.server!.name, op, first.object!.key))).filter((m): m is ToolMeta => m !== undefined);
+  if (!then.length) return undefined;
+  const second = r.pick(then);
+  const steps = [first, second];
+  const chat = idx.servers.find((s) => s.archetype.key === 'chat' && s !== first.server);
+  const post = chat ? idx.byServer.get(chat.name)!.find((m) => m.op!.key === 'create') : undefined;
+  if (post && r.chance(0.5)) steps.push(post);
+  const parts = steps.map((m, i) => {
+    const p = mcpPhrase(m, 'paraphrase', i === 0 || m.server !== first.server, r);
+    return `${p.lead} ${p.core}`.trim();
+  });
+  const request = wrap({ lead: '', core: parts.join(r.pick([', then ', ' and then ', ', and '])) }, r);
+  return { request, expectedTools: steps.map((m) => m.tool.id), goldMode: 'all', slices: ['multi-tool'] };
+}
+
 /** The wording helpers the workflow and session builders use. */
 const TEXT_KIT: TextKit = { fillers, wrap, sessionAside };
 
@@ -302,6 +352,9 @@ export function generateCases(
   const incidents = Math.min(5, Math.max(1, Math.round(quota('multi-tool') * 0.05)));
   fillSlice('incident', incidents, (r) => incidentDraft(idx, r));
   fillSlice('multi-tool', quota('multi-tool') - blocks.filter((b) => b[0]!.slices[0] === 'multi-tool').length, (r) => workflowDraft(idx, TEXT_KIT, r));
+  // A catalog too small for the workflow shapes (the tiny preset): tasks of two or three steps on
+  // one product's object, looked up, changed, then shared.
+  fillSlice('multi-tool-small', quota('multi-tool') - blocks.filter((b) => b[0]!.slices[0] === 'multi-tool').length, (r) => oneServerTask(idx, r));
   if (skillQuota) fillSlice('skill', skillQuota, (r) => skillDraft(skills, r));
   // Sessions fill what is left, so the total is exactly `count`.
   const sr = rng.fork('cases:sessions');
@@ -309,6 +362,14 @@ export function generateCases(
   for (let s = 0; turnsLeft > 0 && s < count; s++) {
     const drafts = sessionDrafts(idx, TEXT_KIT, sr, `s${String(s + 1).padStart(4, '0')}`).slice(0, turnsLeft);
     if (!drafts.length) continue;
+    blocks.push(drafts);
+    turnsLeft -= drafts.length;
+  }
+  // A catalog too small for the workflow shapes (the tiny preset) fills the rest with sessions on
+  // one server, then single requests, so the total is still exactly `count`.
+  const fr = rng.fork('cases:fill');
+  for (let s = 0; turnsLeft > 0 && s < count; s++) {
+    const drafts = oneServerSession(idx, fr, `f${String(s + 1).padStart(4, '0')}`).slice(0, turnsLeft);
     blocks.push(drafts);
     turnsLeft -= drafts.length;
   }
