@@ -373,7 +373,7 @@ describe.each([
 describe('zscore fusion from dense scores', () => {
   it('gives what fusing the two full ranked lists gives', async () => {
     const { CONTRACT_DATA } = await import('../../test/contract/contract.ts');
-    const { catalog, requests } = CONTRACT_DATA;
+    const { catalog, requests, cases: labelled } = CONTRACT_DATA;
     // bm25 and bm25-plain both offer denseScores; wrapping them hides it and forces the list path
     const hide = (r: Retriever): Retriever => ({ name: r.name, index: (c) => r.index(c), search: (q, ctx) => r.search(q, ctx) });
     const dense = new HybridRetriever('hybrid', createBm25('bm25'), createBm25('bm25-plain'), { method: 'zscore', weights: [0.4, 0.6] });
@@ -717,7 +717,7 @@ describe('CalibratedHybridRetriever, defaults and calibration', () => {
 describe('CalibratedHybridRetriever from dense scores', () => {
   it('gives what the full ranked lists give, before and after calibration', async () => {
     const { CONTRACT_DATA } = await import('../../test/contract/contract.ts');
-    const { catalog, requests } = CONTRACT_DATA;
+    const { catalog, requests, cases: labelled } = CONTRACT_DATA;
     const hide = (r: Retriever): Retriever => ({ name: r.name, index: (c) => r.index(c), search: (q, ctx) => r.search(q, ctx) });
     for (const features of ['zscore', 'rrf'] as const) {
       const dense = new CalibratedHybridRetriever('hybrid', createBm25('bm25'), createBm25('bm25-plain'), { features });
@@ -726,7 +726,8 @@ describe('CalibratedHybridRetriever from dense scores', () => {
       await lists.index(catalog);
       const check = () => expectSameRankings(dense, lists, catalog, requests, 12);
       await check();
-      const cases: CalibrationCase[] = requests.slice(0, 40).map((request, i) => ({ id: `c${i}`, request, expectedTools: i % 4 === 0 ? [] : [catalog.tools[(i * 7) % catalog.tools.length]!.id] }));
+      // The generated cases' own labels: positives the fusion's candidate lists can hold, and no-tool cases.
+      const cases: CalibrationCase[] = labelled.filter((c) => c.expectedTools !== undefined).map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools! }));
       await dense.calibrate(cases);
       await lists.calibrate(cases);
       expect(dense.describe().coefficientsFrom).toBe('calibration');

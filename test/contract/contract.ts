@@ -12,7 +12,7 @@ import { isDescribable, type Retriever } from '../../src/retrievers/types.ts';
 /** The catalog and requests the contract is checked on (a generated tiny company, with roles). */
 export const CONTRACT_DATA = (() => {
   const { catalog, cases, roles } = generate(resolveParams('tiny', 11)).dataset;
-  return { catalog, roles: roles!, requests: cases.slice(0, 60).map((c) => c.request) };
+  return { catalog, roles: roles!, cases: cases.slice(0, 60), requests: cases.slice(0, 60).map((c) => c.request) };
 })();
 
 /** Register the contract's test cases for retrievers made by `make` (call inside a describe). */
