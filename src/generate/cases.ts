@@ -8,9 +8,10 @@ import type { Rng } from './rng.ts';
 import type { SkillMeta } from './skills.ts';
 import { sharesNoNameWord, spaced } from './text.ts';
 import { fill, type ServerPlan, type ToolMeta } from './tools.ts';
-import { phrasesFor, uniqueAliases } from './products.ts';
+import { docFor, phrasesFor, uniqueAliases } from './products.ts';
+import { OBJECT_WORDING, paraphraseVerbPhrase, requestFrame, TRAFFIC } from './phrasing.ts';
 import { noToolRequest, sessionAside } from './no-tool.ts';
-import { fixArticles, leadIn, placeholderValues, productName, signOff, SURFACE } from './surface.ts';
+import { fixArticles, leadIn, placeholderValues, plural, productName, signOff, SURFACE } from './surface.ts';
 import { incidentDraft, workflowDraft, type TextKit } from './workflows.ts';
 import { sessionDrafts } from './sessions.ts';
 
@@ -76,11 +77,23 @@ class ToolIndex {
     this.serverWeights = this.servers.map((s) => Math.sqrt(s.size));
   }
 
+  /**
+   * A tool as traffic picks one: a server by size, then a tool of it with Zipf-like popularity
+   * by its place in the server's fill order (core objects and common operations first), so a few
+   * tools get many requests and most get few, as in real traffic.
+   */
   pickTool(r: Rng, filter: (m: ToolMeta) => boolean = () => true): ToolMeta | undefined {
     for (let attempt = 0; attempt < 40; attempt++) {
       const server = r.weighted(this.servers, this.serverWeights);
-      const list = this.byServer.get(server.name)!.filter(filter);
-      if (list.length) return r.pick(list);
+      const all = this.byServer.get(server.name)!;
+      const list: ToolMeta[] = [];
+      const weights: number[] = [];
+      all.forEach((m, i) => {
+        if (!filter(m)) return;
+        list.push(m);
+        weights.push(popularity(i));
+      });
+      if (list.length) return r.weighted(list, weights);
     }
     const all = this.mcp.filter(filter);
     return all.length ? r.pick(all) : undefined;
@@ -97,6 +110,11 @@ class ToolIndex {
     out.push(...(this.legacyByBase.get(key(m.server!.name, m.op!.key, m.object!.key)) ?? []));
     return out;
   }
+}
+
+/** The relative popularity of a server's `rank`-th tool (0 first). */
+function popularity(rank: number): number {
+  return 1 / Math.pow(rank + 1, TRAFFIC.toolPopularityExponent);
 }
 
 function key(server: string, op: string, object: string): string {
@@ -136,21 +154,70 @@ function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean } = {}): string {
   return fixArticles(`${p.lead} ${prefix}${p.core}${signOff(r)}`.replace(/\s+/g, ' ').trim());
 }
 
-/** The bare request for one MCP tool (no lead-in or sign-off), with or without the product. */
-function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): Phrase {
-  const vars = { ...fillers(r), obj: r.pick(phrasesFor(m.object!, m.server!.spec)), kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
-  const core = fill(r.pick(mode === 'lexical' ? m.op!.lexical : m.op!.casual), vars);
-  return mention ? productMention(m.server!, core, r) : { lead: '', core };
+/** The object as a paraphrase names it: its own words, its documentation phrase or a casual description. */
+function objectWording(m: ToolMeta, r: Rng): { obj: string; objs: string } {
+  const roll = r.next();
+  if (roll < OBJECT_WORDING.own) return { obj: spaced(m.object!.key), objs: spaced(m.object!.plural) };
+  if (roll < OBJECT_WORDING.own + OBJECT_WORDING.doc) {
+    const doc = docFor(m.object!, m.server!.spec);
+    return { obj: doc, objs: plural(doc) };
+  }
+  const casual = r.pick(phrasesFor(m.object!, m.server!.spec));
+  return { obj: casual, objs: plural(casual) };
 }
 
 /**
- * A request for one MCP tool. Returns undefined when a paraphrase that avoids every word of the
- * tool's name cannot be found (the caller then tries another tool).
+ * The object as a lexical request names it: its own words; now and then its documentation phrase
+ * ("sales lead"), or only the head noun of a compound name ("template" for an email template), as
+ * people shorten names.
+ */
+function lexicalObject(m: ToolMeta, r: Rng): { kw: string; kws: string } {
+  const roll = r.next();
+  if (roll < OBJECT_WORDING.lexicalDoc) {
+    const doc = docFor(m.object!, m.server!.spec);
+    return { kw: doc, kws: plural(doc) };
+  }
+  const parts = m.object!.key.split('_');
+  if (parts.length > 1 && roll < OBJECT_WORDING.lexicalDoc + OBJECT_WORDING.lexicalHead) {
+    const head = parts.at(-1)!;
+    return { kw: head, kws: plural(head) };
+  }
+  return { kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
+}
+
+/** Stands for the object while the wording of the operation is checked against the tool's name. */
+const OBJ_MARK = 'zqobjmark';
+const OBJS_MARK = 'zqobjsmark';
+
+/**
+ * The bare request for one MCP tool (no lead-in or sign-off), with or without the product. A
+ * paraphrase words the operation with a verb of its class and none of the operation's name words
+ * (`phrasing.ts`); the object keeps whatever wording was drawn.
+ */
+function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): Phrase | undefined {
+  const values = fillers(r);
+  let core: string;
+  if (mode === 'lexical') {
+    core = fill(r.pick(m.op!.lexical), { ...values, ...lexicalObject(m, r) });
+  } else {
+    const opName = m.op!.name('x', 'x');
+    const marked = paraphraseVerbPhrase(m.op!.key, { ...values, obj: OBJ_MARK, objs: OBJS_MARK }, r, (verb) => !sharesNoNameWord(verb, opName));
+    if (!marked || !sharesNoNameWord(marked.replaceAll(OBJS_MARK, '').replaceAll(OBJ_MARK, ''), opName)) return undefined;
+    const { obj, objs } = objectWording(m, r);
+    core = marked.replaceAll(OBJS_MARK, objs).replaceAll(OBJ_MARK, obj);
+  }
+  const p = mention ? productMention(m.server!, core, r) : { lead: '', core };
+  return framed ? { lead: p.lead, core: requestFrame(p.core, r) } : p;
+}
+
+/**
+ * A request for one MCP tool. Returns undefined when no paraphrase avoids the operation's name
+ * words (the caller then tries another tool).
  */
 function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): string | undefined {
   for (let attempt = 0; attempt < 12; attempt++) {
-    const text = wrap(mcpPhrase(m, mode, mention, r), r);
-    if (mode === 'lexical' || sharesNoNameWord(text, m.tool.name)) return text;
+    const p = mcpPhrase(m, mode, mention, r);
+    if (p) return wrap(p, r);
   }
   return undefined;
 }
@@ -235,7 +302,7 @@ function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
  * that names the privileged operation itself ("export each…") is not used.
  */
 function needRequest(m: ToolMeta, r: Rng): string {
-  const vars = { ...fillers(r), obj: r.pick(phrasesFor(m.object!, m.server!.spec)), kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
+  const vars = { ...fillers(r), obj: objectWording(m, r).obj, kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
   const needs = m.op!.need!.map(needOnly);
   const plain = needs.filter((n) => sharesNoNameWord(n.replace(/\{[^}]*\}/g, ' '), m.tool.name));
   return wrap(productMention(m.server!, fill(r.pick(plain.length ? plain : needs), vars), r), r, { prefix: false });
@@ -296,7 +363,8 @@ function oneServerTask(idx: ToolIndex, r: Rng): Draft | undefined {
   const post = chat ? idx.byServer.get(chat.name)!.find((m) => m.op!.key === 'create') : undefined;
   if (post && r.chance(0.5)) steps.push(post);
   const parts = steps.map((m, i) => {
-    const p = mcpPhrase(m, 'paraphrase', i === 0 || m.server !== first.server, r);
+    const mention = i === 0 || m.server !== first.server;
+    const p = mcpPhrase(m, 'paraphrase', mention, r, false) ?? mcpPhrase(m, 'lexical', mention, r, false)!;
     return `${p.lead} ${p.core}`.trim();
   });
   const request = wrap({ lead: '', core: parts.join(r.pick([', then ', ' and then ', ', and '])) }, r);

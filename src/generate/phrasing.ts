@@ -1,0 +1,56 @@
+/**
+ * Open wording of requests (issue 16): an operation is put in a verb of its class — the lemmas of
+ * reviewed WordNet senses, in `data/lexicon.json` — inside an operation frame, and the verb phrase
+ * inside a request frame modelled on how people put a task to an assistant (`data/phrasing.json`).
+ * None of it comes from a model a retriever uses.
+ */
+import lexicon from './data/lexicon.json' with { type: 'json' };
+import phrasing from './data/phrasing.json' with { type: 'json' };
+import type { Rng } from './rng.ts';
+import { fill } from './tools.ts';
+
+type OperationKey = keyof typeof phrasing.operations;
+
+/** The verbs of a class, in WordNet's order. */
+export function classVerbs(name: string): readonly string[] {
+  const list = (lexicon.verbClasses as Record<string, string[]>)[name];
+  if (!list) throw new Error(`src/generate/data/phrasing.json: no verb class "${name}" in lexicon.json (run scripts/extract-lexicon.ts)`);
+  return list;
+}
+
+/** The verb class and frames of an operation, if the phrasing data covers it. */
+export function operationPhrasing(op: string): { verbs: readonly string[]; frames: readonly string[] } | undefined {
+  const p = (phrasing.operations as Record<string, { verbs: string; frames: string[] }>)[op];
+  return p ? { verbs: classVerbs(p.verbs), frames: p.frames } : undefined;
+}
+
+/** Every operation key the phrasing data words. */
+export function phrasedOperations(): string[] {
+  return Object.keys(phrasing.operations) as OperationKey[];
+}
+
+/**
+ * A verb phrase for operation `op` with `vars` filled (`{obj}`, `{objs}`, `{ref}`…), the verb drawn
+ * from the operation's class and refused by `avoid` (a verb that is a word of the tool's name).
+ * Undefined when the data has no frame for `op`.
+ */
+export function paraphraseVerbPhrase(op: string, vars: Record<string, string>, r: Rng, avoid: (verb: string) => boolean): string | undefined {
+  const p = operationPhrasing(op);
+  if (!p) return undefined;
+  const verbs = p.verbs.filter((v) => !avoid(v));
+  const frame = r.pick(p.frames);
+  if (frame.includes('{verb}') && !verbs.length) return undefined;
+  return fill(frame, { ...vars, verb: frame.includes('{verb}') ? r.pick(verbs) : '' }).replace(/\s+/g, ' ').trim();
+}
+
+/** The verb phrase as a person puts it to an assistant: bare most of the time, else inside a request frame. */
+export function requestFrame(vp: string, r: Rng): string {
+  if (r.chance(phrasing.requestFrames.bare)) return vp;
+  return fill(r.pick(phrasing.requestFrames.frames), { vp });
+}
+
+/** Shares of the ways a paraphrase names its object (own words, documentation phrase, casual phrase). */
+export const OBJECT_WORDING = { ...phrasing.objectWording };
+
+/** How requests spread over tools (`toolPopularityExponent`: Zipf exponent over a server's tools in fill order). */
+export const TRAFFIC = { ...phrasing.traffic };
