@@ -15,6 +15,7 @@ import { ARCHETYPES } from '../generate/vocab/archetypes.ts';
 import { FILLERS, OPERATIONS } from '../generate/vocab/operations.ts';
 import { SERVERS } from '../generate/vocab/servers.ts';
 import { wrapperPhrases } from '../generate/cases.ts';
+import { operationPhrasing } from '../generate/phrasing.ts';
 import { generate, type Generated, type Progress } from '../generate/index.ts';
 import type { GenerateParams } from '../generate/presets.ts';
 
@@ -68,9 +69,15 @@ export function generatorTables(): RealismTables {
   const objects: ExpansionEntry[] = [];
   for (const a of ARCHETYPES) for (const o of a.objects) objects.push({ phrases: o.casual.filter((c) => !names.has(c.toLowerCase())), words: `${o.key.replace(/_/g, ' ')} ${o.plural.replace(/_/g, ' ')}` });
   // A fragment several operations share ("show me") says nothing about which: left out.
+  // The operation's wording: its casual templates, its phrasing frames and the verbs of its class
+  // (WordNet lemmas, `generate/data/lexicon.json`).
+  const opPhrases = (op: (typeof OPERATIONS)[number]): Set<string> => {
+    const p = operationPhrasing(op.key);
+    return new Set([...op.casual.flatMap(fragments), ...(p ? [...p.frames.flatMap(fragments), ...p.verbs] : [])]);
+  };
   const owners = new Map<string, number>();
-  for (const op of OPERATIONS) for (const f of new Set(op.casual.flatMap(fragments))) owners.set(f, (owners.get(f) ?? 0) + 1);
-  const verbs: ExpansionEntry[] = OPERATIONS.map((op) => ({ phrases: [...new Set(op.casual.flatMap(fragments))].filter((f) => owners.get(f) === 1 && contentWords(f).size > 0), words: verbWords(op) }));
+  for (const op of OPERATIONS) for (const f of opPhrases(op)) owners.set(f, (owners.get(f) ?? 0) + 1);
+  const verbs: ExpansionEntry[] = OPERATIONS.map((op) => ({ phrases: [...opPhrases(op)].filter((f) => owners.get(f) === 1 && contentWords(f).size > 0), words: verbWords(op) }));
   const products: ExpansionEntry[] = SERVERS.filter((s) => s.aliases.length).map((s) => ({ phrases: s.aliases, words: s.display }));
   return { fillers: GENERATOR_FILLERS, placeholders: [...placeholders], objects, verbs, products };
 }

@@ -10,7 +10,6 @@
  * - The rest is chit-chat, clarifications and off-topic requests: frames × slots from
  *   `data/no-tool.json`, so that few requests repeat.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Rng } from './rng.ts';
 import { capitalize, spaced } from './text.ts';
 import { fill, pluralPhrase, type ServerPlan, type ToolMeta } from './tools.ts';
@@ -19,7 +18,7 @@ import { OPERATIONS, type OperationSpec } from './vocab/operations.ts';
 import { fixArticles, placeholderValues, productName as surfaceProductName } from './surface.ts';
 import type { ObjectSpec } from './vocab/types.ts';
 import data from './data/no-tool.json' with { type: 'json' };
-import schema from './data/no-tool.schema.json' with { type: 'json' };
+import { generatorDataErrors } from './data-schema.ts';
 
 export interface NoToolData {
   chitchat: { frames: string[]; slots: Record<string, string[]> };
@@ -42,8 +41,8 @@ const CATALOG_SLOTS = ['product', 'product2', 'obj', 'objs', 'obj2', 'obj2s', 'o
  * fills. Empty when the file is fit to use.
  */
 export function noToolDataProblems(value: unknown): string[] {
-  const validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
-  if (!validate(value)) return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  const errors = generatorDataErrors('noTool', value);
+  if (errors.length) return errors;
   const d = value as unknown as NoToolData;
   const out: string[] = [];
   const check = (frames: string[], known: Set<string>, where: string): void => {

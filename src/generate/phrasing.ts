@@ -6,8 +6,31 @@
  */
 import lexicon from './data/lexicon.json' with { type: 'json' };
 import phrasing from './data/phrasing.json' with { type: 'json' };
+import { generatorDataErrors } from './data-schema.ts';
 import type { Rng } from './rng.ts';
 import { fill } from './tools.ts';
+
+/**
+ * Problems of the phrasing data and its lexicon: schema violations, an operation naming a verb
+ * class the lexicon lacks, object-wording shares that do not sum to 1. Empty when fit to use.
+ */
+export function phrasingProblems(data: unknown, lex: unknown): string[] {
+  const out = [...generatorDataErrors('phrasing', data).map((e) => `phrasing.json${e}`), ...generatorDataErrors('lexicon', lex).map((e) => `lexicon.json${e}`)];
+  if (out.length) return out;
+  const p = data as typeof phrasing;
+  const classes = (lex as typeof lexicon).verbClasses as Record<string, string[]>;
+  for (const [op, o] of Object.entries(p.operations)) for (const c of o.verbs) if (!classes[c]) out.push(`phrasing.json/operations/${op}: verb class "${c}" is not in lexicon.json (run scripts/extract-lexicon.ts)`);
+  for (const c of Object.keys(p.verbClasses)) if (!classes[c]) out.push(`lexicon.json: no verb class "${c}" (run scripts/extract-lexicon.ts)`);
+  const w = p.objectWording;
+  if (Math.abs(w.own + w.doc + w.casual - 1) > 1e-9) out.push('phrasing.json/objectWording: own + doc + casual must be 1');
+  if (w.lexicalDoc + w.lexicalHead > 1) out.push('phrasing.json/objectWording: lexicalDoc + lexicalHead must be at most 1');
+  return out;
+}
+
+{
+  const problems = phrasingProblems(phrasing, lexicon);
+  if (problems.length) throw new Error(`src/generate/data: ${problems.join('; ')}`);
+}
 
 type OperationKey = keyof typeof phrasing.operations;
 
@@ -18,10 +41,10 @@ export function classVerbs(name: string): readonly string[] {
   return list;
 }
 
-/** The verb class and frames of an operation, if the phrasing data covers it. */
+/** The verbs (of all its classes) and frames of an operation, if the phrasing data covers it. */
 export function operationPhrasing(op: string): { verbs: readonly string[]; frames: readonly string[] } | undefined {
-  const p = (phrasing.operations as Record<string, { verbs: string; frames: string[] }>)[op];
-  return p ? { verbs: classVerbs(p.verbs), frames: p.frames } : undefined;
+  const p = (phrasing.operations as Record<string, { verbs: string[]; frames: string[] }>)[op];
+  return p ? { verbs: [...new Set(p.verbs.flatMap(classVerbs))], frames: p.frames } : undefined;
 }
 
 /** Every operation key the phrasing data words. */

@@ -5,21 +5,16 @@
  * the product nicknames people really type.
  */
 import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import inflection from 'inflection';
 import surfaceData from './data/surface.json' with { type: 'json' };
-import surfaceSchema from './data/surface.schema.json' with { type: 'json' };
+import { generatorDataErrors } from './data-schema.ts';
 import type { Rng } from './rng.ts';
 
 export type SurfaceData = typeof surfaceData;
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-const validateSurface = ajv.compile(surfaceSchema);
-
 /** Errors of a surface vocabulary against its schema (empty when it validates). */
 export function surfaceErrors(data: unknown): string[] {
-  if (validateSurface(data)) return [];
-  return (validateSurface.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  return generatorDataErrors('surface', data);
 }
 
 /** The vocabulary, validated at load. */

@@ -4,9 +4,8 @@
  * logs from Datadog, open a task for it in ClickUp and post the summary in Slack"), read from
  * data/workflows.json. Gold is every step's tool, in order (goldMode `all`).
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import raw from './data/workflows.json' with { type: 'json' };
-import schema from './data/workflows.schema.json' with { type: 'json' };
+import { generatorDataErrors } from './data-schema.ts';
 import type { Rng } from './rng.ts';
 import { ANCHORS, type ServerPlan, type ToolMeta } from './tools.ts';
 import { uniqueAliases } from './products.ts';
@@ -60,9 +59,8 @@ export interface FlowDraft {
 
 /** Schema errors and cross-field errors of a workflows file (empty when it is valid). */
 export function workflowErrors(data: unknown): string[] {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const validate = ajv.compile(schema);
-  if (!validate(data)) return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
+  const schemaErrors = generatorDataErrors('workflows', data);
+  if (schemaErrors.length) return schemaErrors;
   const d = data as unknown as WorkflowData;
   const errors: string[] = [];
   const slotNames = new Set([...Object.keys(d.slots), 'channel', 'person', 'ref', 'ref2', 'name', 'term', 'label', 'text', 'field', 'value', 'place']);
