@@ -125,8 +125,8 @@ const scopeCache = new WeakMap<RoleMap, Map<string, RoleScope>>();
 
 /**
  * What `role` sees under `roles`, or undefined when the map does not know the role (such a caller
- * is not gated). The one visibility rule: every gate and check asks this (compiled once per map
- * object and role).
+ * is not gated). The one visibility rule: every gate and check asks this. A role is compiled once
+ * per map object: build a new map rather than change one already asked.
  */
 export function roleScope(roles: RoleMap, role: string): RoleScope | undefined {
   if (!Object.prototype.hasOwnProperty.call(roles.roles, role)) return undefined;

@@ -1,8 +1,9 @@
 /**
  * The seed article's strategies as profiles (When Your Agent Has 200 Tools):
  * - `role-gating`: static within a phase — every tool the caller's role (or task phase) may see
- *   (its namespaces and tool patterns, `roles.json` or `--roles`) is sent eagerly; no search. A caller with no role, or
- *   a dataset with no role map, sees everything its scopes allow (the static list).
+ *   (its namespaces and tool patterns, `roles.json` or `--roles`) is sent eagerly; no search. A
+ *   caller with no role, or a dataset with no role map, sees everything its scopes allow (the
+ *   static list).
  * - `semantic-retrieval`: embeddings (the `embed` retriever) put the 5 best tools' full
  *   definitions in front of the model, sticky per task (a session keeps its set until a request
  *   matches none of it), with the pinned tools always there.

@@ -1,8 +1,8 @@
 /**
  * Role / context gating: the caller's role (or task phase) limits the tools searched (what
  * `roleScope` says the role sees: its namespaces and tool patterns), on top of the scope mask,
- * before ranking. An escape hatch covers tasks that span phases: when the best
- * tool outside the role scores at least `1 / escapeRatio` times the best inside it (by default,
+ * before ranking. An escape hatch covers tasks that span phases: when the best tool outside the
+ * role scores at least `1 / escapeRatio` times the best inside it (by default,
  * twice as well), or nothing inside matches, the search widens to every tool the scopes allow.
  * Callers with no role, or a role the map does not know, are not gated.
  */
