@@ -439,6 +439,11 @@ describe('backpack eval and merge', () => {
     const split = await run('eval', '--dataset', dataset, '--split', 'nosuch');
     expect(split.code).toBe(2);
     expect(split.err).toMatch(/no case is in split "nosuch"; splits here: test, train/);
+    const roles = join(tmp, 'bad-roles.json');
+    writeFileSync(roles, JSON.stringify({ always: ['core'], roles: { sre: { tools: ['mcp__kubernetes__*', 'mcp__nowhere__*'] } } }));
+    const badRoles = await run('eval', '--dataset', dataset, '--retrievers', 'gate', '--roles', roles, '--quiet');
+    expect(badRoles.code).toBe(2);
+    expect(badRoles.err).toBe(`error: ${roles}: $.roles.sre.tools[1]: pattern "mcp__nowhere__*" matches no tool of the catalog\n`);
   });
 
   it('records where the dataset is so a merge elsewhere finds it, and checks the traces file', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { roleScope } from '../src/catalog/roles.ts';
 import { readRunDir, writeRunDir } from '../src/eval/files.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { mergeRuns } from '../src/eval/merge.ts';
@@ -40,17 +41,16 @@ describe('profiles in an evaluation run', () => {
     expect(p.deferred!.metrics.overall.visible).toBeGreaterThanOrEqual(bm25['recall@5']!);
     expect(p.deferred!.exposure.perCase.loadedTools).toBeLessThanOrEqual(5);
     for (const d of run.details.deferred!) expect(d.ranked.length).toBeLessThanOrEqual(5);
-    // role gating: a case's gold tool is visible iff its namespace is one of the role's (or the caller has no role).
+    // role gating: a case's gold tool is visible iff the role sees it (or the caller has no role).
     const roles = g.dataset.roles!;
-    const ns = new Map(input.catalog.tools.map((t) => [t.id, t.namespace]));
+    const byId = new Map(input.catalog.tools.map((t) => [t.id, t]));
     let sum = 0;
     let n = 0;
     for (const c of input.cases) {
       if (!c.expectedTools?.length) continue;
-      const role = c.role !== undefined ? roles.roles[c.role] : undefined;
-      const allowed = role ? new Set([...roles.always, ...role.namespaces]) : undefined;
+      const scope = c.role !== undefined ? roleScope(roles, c.role) : undefined;
       const gold = [...new Set(c.expectedTools)];
-      const seen = gold.filter((id) => !allowed || allowed.has(ns.get(id)!) || input.catalog.tools.find((t) => t.id === id)!.pinned).length;
+      const seen = gold.filter((id) => !scope || scope.sees(byId.get(id)!)).length;
       sum += c.goldMode === 'any' ? (seen > 0 ? 1 : 0) : seen / gold.length;
       n++;
     }

@@ -7,7 +7,7 @@
  *   skills.jsonl         one skill a line: `_id` (= name), `title`, `text` + every `Skill` field
  *   servers.jsonl        MCP servers (and plugin servers): name, source, description, instructions
  *   plugins.jsonl        plugins: name, description
- *   roles.json           role / phase → namespaces, for gating (when the dataset has one)
+ *   roles.json           role / phase → namespaces and tool patterns, for gating (when the dataset has one)
  *   queries.jsonl        one case a line: BEIR `_id`, `text`, `expected` ("tool" | "none" | "skill-only") + every `Case` field
  *   qrels/<split>.tsv    `query-id corpus-id score` for cases with gold tools (no-tool cases are NOT here)
  *   skill-qrels/<split>.tsv  the same for expected skills

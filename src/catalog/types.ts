@@ -140,6 +140,6 @@ export interface Dataset {
   name: string;
   catalog: Catalog;
   cases: Case[];
-  /** Role / phase → namespaces map, for gating (`roles.json`), when the dataset has one. */
+  /** Role / phase → the namespaces and tools it sees, for gating (`roles.json`), when the dataset has one. */
   roles?: RoleMap;
 }

@@ -280,7 +280,7 @@ export function buildProgram(io: Io): Command {
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)', checked(parseShard))
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
     .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor (give --floor for retrievers that score every tool, like embed)')
-    .option('--roles <file>', 'role / phase → namespaces map for the gate retriever (default: the dataset\'s roles.json)')
+    .option('--roles <file>', 'role / phase → namespaces and tool patterns, for role gating (the gate retriever, the role-gating and claude-code profiles) (default: the dataset\'s roles.json)')
     .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
     .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', threadCount('--examples-per-tool'), 5)

@@ -78,7 +78,7 @@ export function generate(params: GenerateParams, progress: Progress = () => {}):
     servers: plans.map(serverRecord),
     plugins,
   };
-  const roles = companyRoles(plans, catalog);
+  const roles = companyRoles(plans, metas, catalog);
   assignRoles(cases, roles, catalog, rng.fork('roles'));
   const name = `${params.preset}-${params.seed}`;
   return {

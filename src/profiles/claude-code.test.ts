@@ -215,6 +215,23 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
     expect((await s.search('list', { k: 10, role: 'dev' })).map((h) => h.id)).toEqual(['mcp__github__list_issues', 'mcp__slack__list_channels']);
   });
 
+  it('role first with tool patterns: only the tools the role sees, counted per namespace', async () => {
+    const partial: RoleMap = { schemaVersion: 1, always: [], roles: { triage: { description: '', namespaces: [], tools: ['mcp__github__list_*', 'mcp__slack__send_message'] } } };
+    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles: partial });
+    await s.index(catalog);
+    expect((await s.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__list_issues']);
+    expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: false, namespaces: [], admitted: 2 });
+    // under the ceiling no prefilter applies: the role does not limit the search
+    const wide = createClaudeCodeToolSearch('claude-code', { ceiling: 100, roles: partial });
+    await wide.index(catalog);
+    expect((await wide.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
+    // over the ceiling even after the role step, whole namespaces of the role's part are admitted in request order
+    const tight = createClaudeCodeToolSearch('claude-code', { ceiling: 1, roles: partial });
+    await tight.index(catalog);
+    expect((await tight.search('slack message', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__slack__send_message']);
+    expect(tight.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: true, namespaces: ['slack'], admitted: 1 });
+  });
+
   it('then namespaces ranked for the request (unmatched ones after, by name)', async () => {
     const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
     await s.index(catalog);

@@ -19,9 +19,10 @@
  *
  * The 10,000-tool ceiling: a request carries at most `ceiling` deferred definitions. When the
  * deferrable tools the caller may see exceed it, a **Backpack-pinned** prefilter (upstream has
- * none; the API would refuse the request) keeps (1) the namespaces of the caller's role plus the
- * role map's `always` ones, then, if still too many, (2) whole namespaces in the order a BM25 over
- * namespace documents ranks them for the request (the namespace router's documents and options;
+ * none; the API would refuse the request) keeps (1) the tools the caller's role sees (the role
+ * map's one visibility rule: its namespaces and tool patterns, plus `always`), then, if still too
+ * many, (2) whole namespaces (the role's part of each) in the order a BM25 over namespace
+ * documents ranks them for the request (the namespace router's documents and options;
  * unmatched namespaces follow by name), stopping at the first one that would overflow. Only the
  * admitted tools are searched (and could be `select:`ed).
  *
@@ -30,7 +31,7 @@
  * A search returns `tool_reference` blocks; the referenced definitions (descriptions cut at 2 KB,
  * {@link loadedDefinition}) travel in the next request.
  */
-import type { RoleMap } from '../catalog/roles.ts';
+import { roleMask, type RoleMap } from '../catalog/roles.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { Bm25Retriever } from '../retrievers/bm25/index.ts';
 import { NAMESPACE_DEFAULT_OPTIONS, namespaceDocuments, type NamespaceGroup } from '../retrievers/namespace.ts';
@@ -315,7 +316,7 @@ export interface PrefilterTrace {
   visible: number;
   /** `visible` > ceiling */
   applied: boolean;
-  /** the role step kept only the role's (and `always`) namespaces */
+  /** the role step kept only the tools the caller's role sees (and `always`) */
   byRole: boolean;
   /** the namespace step ran; `namespaces` are the admitted ones in admission order */
   byNamespace: boolean;
@@ -365,6 +366,10 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
   private nsBm25: Bm25Retriever;
   private visibleCache = new WeakMap<Uint8Array, { counts: Uint32Array; total: number; mask: Uint8Array }>();
   private allVisible: { counts: Uint32Array; total: number; mask: Uint8Array } | undefined;
+  // What each role sees (null: a role the map does not know), and the role step per caller mask and role.
+  private roleMasks = new Map<string, Uint8Array | null>();
+  private roleStepCache = new WeakMap<object, Map<string, { counts: Uint32Array; total: number; mask: Uint8Array }>>();
+  private readonly noMask = {};
   // Scratch.
   private score = new Int32Array(0);
   private reqCount = new Uint16Array(0);
@@ -411,8 +416,8 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
 
   prefilterDescription(): string {
     return (
-      `Backpack-pinned: when the deferrable tools the caller may see exceed ${this.o.ceiling}, keep the caller role's namespaces plus roles.always (if the role map knows the role); ` +
-      'if still over, rank namespaces by BM25 over namespace documents (the namespace router\'s documents and options, over deferrable tools) for the request, unmatched ones after by name, ' +
+      `Backpack-pinned: when the deferrable tools the caller may see exceed ${this.o.ceiling}, keep the tools the caller's role sees (its namespaces and tool patterns, plus roles.always; if the role map knows the role); ` +
+      'if still over, rank namespaces (the role\'s part of each) by BM25 over namespace documents (the namespace router\'s documents and options, over deferrable tools) for the request, unmatched ones after by name, ' +
       'and admit whole namespaces in that order, stopping at the first that would overflow'
     );
   }
@@ -487,6 +492,8 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
 
     this.visibleCache = new WeakMap();
     this.allVisible = undefined;
+    this.roleMasks = new Map();
+    this.roleStepCache = new WeakMap();
     this.score = new Int32Array(n);
     this.reqCount = new Uint16Array(n);
     this.stamp = new Uint32Array(n);
@@ -515,11 +522,16 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     return v;
   }
 
-  /** Request-independent part of the prefilter: the role's namespaces (plus `always`), when the role map knows the role. */
-  private roleNamespaces(role: string | undefined): Set<string> | undefined {
+  /** Request-independent part of the prefilter: the tools the caller's role sees (`always` included), when the role map knows the role. */
+  private roleVisible(role: string | undefined): Uint8Array | undefined {
     const roles = this.o.roles;
-    if (role === undefined || !roles || !Object.prototype.hasOwnProperty.call(roles.roles, role)) return undefined;
-    return new Set([...roles.roles[role]!.namespaces, ...roles.always]);
+    if (role === undefined || !roles || !this.catalog) return undefined;
+    let m = this.roleMasks.get(role);
+    if (m === undefined) {
+      m = roleMask(roles, role, this.catalog.tools) ?? null;
+      this.roleMasks.set(role, m);
+    }
+    return m ?? undefined;
   }
 
   /**
@@ -549,26 +561,39 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     return this.finish(step, step.total <= this.o.ceiling ? undefined : this.groups.map((_, j) => j));
   }
 
-  /** Visible deferrable tools per namespace, after the role step when the ceiling is exceeded. */
+  /** Visible deferrable tools per namespace (and their mask), after the role step when the ceiling is exceeded. */
   private roleStep(allowed: Uint8Array | undefined, role: string | undefined) {
     const v = this.visible(allowed);
     const trace: PrefilterTrace = { visible: v.total, applied: v.total > this.o.ceiling, byRole: false, byNamespace: false, namespaces: [], admitted: v.total };
-    const counts = Uint32Array.from(v.counts);
-    let total = v.total;
-    const roleNs = trace.applied ? this.roleNamespaces(role) : undefined;
-    if (roleNs) {
-      trace.byRole = true;
-      this.groups.forEach((g, j) => {
-        if (!roleNs.has(g.name)) counts[j] = 0;
-      });
-      total = counts.reduce((a, b) => a + b, 0);
+    const sees = trace.applied ? this.roleVisible(role) : undefined;
+    if (!sees) return { v, trace, counts: Uint32Array.from(v.counts), total: v.total, mask: v.mask };
+    trace.byRole = true;
+    const key = allowed ?? this.noMask;
+    let perRole = this.roleStepCache.get(key);
+    if (!perRole) {
+      perRole = new Map();
+      this.roleStepCache.set(key, perRole);
     }
-    return { v, trace, counts, total };
+    let step = perRole.get(role!);
+    if (!step) {
+      const counts = new Uint32Array(this.groups.length);
+      const mask = new Uint8Array(this.n);
+      let total = 0;
+      for (const p of this.deferredPositions) {
+        if (v.mask[p] !== 1 || sees[p] !== 1) continue;
+        mask[p] = 1;
+        counts[this.groupOfTool[p]!]!++;
+        total++;
+      }
+      step = { counts, total, mask };
+      perRole.set(role!, step);
+    }
+    return { v, trace, counts: Uint32Array.from(step.counts), total: step.total, mask: step.mask };
   }
 
-  /** The admitted mask: the role step's namespaces, or (`ordered` given) whole namespaces in that order up to the ceiling. */
+  /** The admitted mask: the role step's tools, or (`ordered` given) whole namespaces of it in that order up to the ceiling. */
   private finish(step: ReturnType<ClaudeCodeToolSearch['roleStep']>, ordered: number[] | undefined): { mask: Uint8Array; trace: PrefilterTrace } {
-    const { v, trace, counts } = step;
+    const { v, trace, counts, mask: stepMask } = step;
     if (!trace.applied) return { mask: v.mask, trace };
     let keep: number[];
     if (ordered === undefined) keep = this.groups.map((_, j) => j).filter((j) => counts[j]! > 0);
@@ -580,7 +605,7 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     const mask = new Uint8Array(this.n);
     let total = 0;
     for (const j of keep) {
-      for (const p of this.groups[j]!.positions) if (v.mask[p] === 1) mask[p] = 1;
+      for (const p of this.groups[j]!.positions) if (stepMask[p] === 1) mask[p] = 1;
       total += counts[j]!;
     }
     trace.admitted = total;

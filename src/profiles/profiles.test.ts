@@ -109,6 +109,15 @@ describe('role gating', () => {
   });
 });
 
+describe('role gating with tool patterns', () => {
+  it('sends exactly the tools the role sees: its patterns and ids, always and pinned tools', async () => {
+    const roles = { schemaVersion: 1, always: [], roles: { triage: { description: '', namespaces: [], tools: ['mcp__github__list_*'] } } };
+    const p = new RoleGatingProfile('role-gating', roles);
+    await p.index(catalog);
+    expect(p.beforeSearch({ role: 'triage' }).eager).toEqual(['finish', 'mcp__github__list_issues']);
+  });
+});
+
 describe('namespace list', () => {
   it('names each namespace with the first line of its description, sorted', () => {
     expect(namespaceList(catalog, tools)).toBe('Tool namespaces:\n- github: GitHub issues and pull requests.\n- slack: Slack messaging.\n');

@@ -56,7 +56,7 @@ export const PROFILES = {
     create: (name: string) => new DeferredProfile(name),
   },
   'role-gating': {
-    description: "the seed's role / context gating: every tool of the caller's role namespaces eager (static within a phase), no search",
+    description: "the seed's role / context gating: every tool the caller's role sees eager (static within a phase), no search",
     create: (name: string, options?: ProfileOptions) => new RoleGatingProfile(name, options?.roles),
   },
   'semantic-retrieval': {

@@ -1,15 +1,16 @@
 /**
  * The seed article's strategies as profiles (When Your Agent Has 200 Tools):
- * - `role-gating`: static within a phase — every tool of the namespaces the caller's role (or task
- *   phase) may see is sent eagerly (`roles.json` or `--roles`); no search. A caller with no role, or
- *   a dataset with no role map, sees everything its scopes allow (the static list).
+ * - `role-gating`: static within a phase — every tool the caller's role (or task phase) may see
+ *   (its namespaces and tool patterns, `roles.json` or `--roles`) is sent eagerly; no search. A
+ *   caller with no role, or a dataset with no role map, sees everything its scopes allow (the
+ *   static list).
  * - `semantic-retrieval`: embeddings (the `embed` retriever) put the 5 best tools' full
  *   definitions in front of the model, sticky per task (a session keeps its set until a request
  *   matches none of it), with the pinned tools always there.
  * - `namespace-routing`: the namespaces are advertised (name and first line of description); the
  *   `namespace` retriever opens the best 3 and sends the 5 best tools inside them in full.
  */
-import type { RoleMap } from '../catalog/roles.ts';
+import { roleScope, type RoleMap, type RoleScope } from '../catalog/roles.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { createEmbed } from '../retrievers/embed/index.ts';
 import { createNamespace } from '../retrievers/namespace.ts';
@@ -39,17 +40,15 @@ export class RoleGatingProfile implements Profile {
     return null;
   }
 
-  /** The namespaces a role sees (`always` included), or undefined when the caller is not gated. */
-  namespacesOf(role: string | undefined): ReadonlySet<string> | undefined {
-    if (!this.roles || role === undefined || !Object.prototype.hasOwnProperty.call(this.roles.roles, role)) return undefined;
-    const r = this.roles.roles[role]!;
-    return new Set([...this.roles.always, ...r.namespaces]);
+  /** What a role sees (`always` and pinned tools included), or undefined when the caller is not gated. */
+  scopeOf(role: string | undefined): RoleScope | undefined {
+    return this.roles && role !== undefined ? roleScope(this.roles, role) : undefined;
   }
 
   beforeSearch(caller: Caller): BeforeSearch {
     if (!this.catalog) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
-    const ns = this.namespacesOf(caller.role);
-    return { eager: allowedIds(this.catalog.tools, caller.allowed, (t) => !ns || t.pinned || ns.has(t.namespace)), metaTools: [], advertisement: '' };
+    const scope = this.scopeOf(caller.role);
+    return { eager: allowedIds(this.catalog.tools, caller.allowed, (t) => !scope || scope.sees(t)), metaTools: [], advertisement: '' };
   }
 
   afterSearch(): SearchAddition {
@@ -59,7 +58,7 @@ export class RoleGatingProfile implements Profile {
   describe(): Record<string, unknown> {
     return {
       profile: 'role-gating',
-      exposure: "every tool of the caller's role namespaces (and `always`), full definitions; pinned tools always; no search",
+      exposure: "every tool the caller's role sees (its namespaces and tool patterns, and `always`), full definitions; pinned tools always; no search",
       roles: this.roles ? Object.keys(this.roles.roles).length : 0,
       ungated: 'callers with no role (or no role map) see every tool their scopes allow',
     };

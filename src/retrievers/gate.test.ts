@@ -54,6 +54,15 @@ describe('gate', () => {
     expect(hits.map((h) => h.id)).not.toContain('mcp__k8s__list_pods');
   });
 
+  it('searches only the part of a server a role\'s tool patterns give it, before ranking', async () => {
+    const partial: RoleMap = { schemaVersion: 1, always: ['core'], roles: { oncall: { description: '', namespaces: [], tools: ['mcp__k8s__restart_*', 'mcp__crm__add_note'] } } };
+    const g = createGate('gate', { roles: partial, escapeRatio: 0 });
+    await g.index(catalog);
+    // the best match for "list pods" (either list_pods) is outside the role: only its own tools are ranked
+    expect((await g.search('list pods deployment', { k: 5, role: 'oncall' })).map((h) => h.id)).toEqual(['mcp__k8s__restart_deployment']);
+    expect((await g.search('customer account note', { k: 5, role: 'oncall' })).map((h) => h.id)).toEqual(['mcp__crm__add_note']);
+  });
+
   it('needs a role map', async () => {
     await expect(createGate('gate').index(catalog)).rejects.toThrow(InputError);
   });

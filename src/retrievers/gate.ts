@@ -1,12 +1,13 @@
 /**
- * Role / context gating: the caller's role (or task phase) limits the namespaces searched, on top
- * of the scope mask, before ranking. An escape hatch covers tasks that span phases: when the best
- * tool outside the role scores at least `1 / escapeRatio` times the best inside it (by default,
+ * Role / context gating: the caller's role (or task phase) limits the tools searched (what
+ * `roleScope` says the role sees: its namespaces and tool patterns), on top of the scope mask,
+ * before ranking. An escape hatch covers tasks that span phases: when the best tool outside the
+ * role scores at least `1 / escapeRatio` times the best inside it (by default,
  * twice as well), or nothing inside matches, the search widens to every tool the scopes allow.
  * Callers with no role, or a role the map does not know, are not gated.
  */
 import { InputError } from '../catalog/errors.ts';
-import type { RoleMap } from '../catalog/roles.ts';
+import { roleMask, type RoleMap } from '../catalog/roles.ts';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { createBm25 } from './bm25/presets.ts';
@@ -35,20 +36,16 @@ export class GateRetriever implements Retriever, Describable {
   async index(catalog: Catalog): Promise<void> {
     const roles = this.options.roles;
     if (!roles) throw new InputError('the gate retriever needs a role map: this dataset has no roles.json; give one with --roles FILE');
-    const always = new Set(roles.always);
     this.masks = new Map();
-    for (const [role, r] of Object.entries(roles.roles)) {
-      const visible = new Set([...r.namespaces, ...always]);
-      this.masks.set(role, Uint8Array.from(catalog.tools, (t) => (visible.has(t.namespace) || t.pinned ? 1 : 0)));
-    }
+    for (const role of Object.keys(roles.roles)) this.masks.set(role, roleMask(roles, role, catalog.tools)!);
     await this.inner.index(catalog);
   }
 
   async search(request: string, ctx: SearchContext): Promise<Hit[]> {
-    const roleMask = ctx.role !== undefined ? this.masks.get(ctx.role) : undefined;
-    if (!roleMask) return this.inner.search(request, ctx);
+    const ownMask = ctx.role !== undefined ? this.masks.get(ctx.role) : undefined;
+    if (!ownMask) return this.inner.search(request, ctx);
     this.gated++;
-    const mask = ctx.allowed ? roleMask.map((v, i) => v & ctx.allowed![i]!) : roleMask;
+    const mask = ctx.allowed ? ownMask.map((v, i) => v & ctx.allowed![i]!) : ownMask;
     const inside = await this.inner.search(request, { ...ctx, allowed: mask });
     const everywhere = await this.inner.search(request, { ...ctx, k: 1 });
     const bestInside = inside[0]?.score ?? 0;

@@ -44,7 +44,7 @@ export const RETRIEVERS = {
   },
   gate: {
     description:
-      "role / phase gating: bm25 over the namespaces the caller's role may see (roles.json or --roles), widening to everything the scopes allow when the best tool inside scores below 90% of the best anywhere (the escape hatch). Score: bm25's (unbounded ≥ 0, statistics of the whole catalog), inside or outside the role; a floor is on this scale",
+      "role / phase gating: bm25 over the tools the caller's role may see (its namespaces and tool patterns in roles.json or --roles), widening to everything the scopes allow when the best tool inside scores below 90% of the best anywhere (the escape hatch). Score: bm25's (unbounded ≥ 0, statistics of the whole catalog), inside or outside the role; a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) => createGate(name, options?.roles ? { roles: options.roles } : {}),
   },
   namespace: {
