@@ -64,7 +64,7 @@ class ToolIndex {
   readonly servers: ServerPlan[];
   readonly serverWeights: number[];
 
-  constructor(tools: readonly ToolMeta[], servers: readonly ServerPlan[]) {
+  constructor(tools: readonly ToolMeta[], servers: readonly ServerPlan[], private readonly usedByDepartment: (m: ToolMeta) => boolean = () => true) {
     this.mcp = tools.filter((m) => m.server && !m.legacyOf);
     this.hand = tools.filter((m) => m.hand && !m.tool.pinned);
     for (const m of this.mcp) {
@@ -80,7 +80,8 @@ class ToolIndex {
   /**
    * A tool as traffic picks one: a server by size, then a tool of it with Zipf-like popularity
    * by its place in the server's fill order (core objects and common operations first), so a few
-   * tools get many requests and most get few, as in real traffic.
+   * tools get many requests and most get few, as in real traffic; a tool no department's role
+   * sees gets a fraction of the weight (someone outside the usual roles asks for it).
    */
   pickTool(r: Rng, filter: (m: ToolMeta) => boolean = () => true): ToolMeta | undefined {
     for (let attempt = 0; attempt < 40; attempt++) {
@@ -91,7 +92,7 @@ class ToolIndex {
       all.forEach((m, i) => {
         if (!filter(m)) return;
         list.push(m);
-        weights.push(popularity(i));
+        weights.push(popularity(i) * (this.usedByDepartment(m) ? 1 : TRAFFIC.outsideDepartmentsWeight));
       });
       if (list.length) return r.weighted(list, weights);
     }
@@ -382,8 +383,9 @@ export function generateCases(
   skills: readonly SkillMeta[],
   rng: Rng,
   onProgress: (done: number, total: number) => void = () => {},
+  usedByDepartment: (m: ToolMeta) => boolean = () => true,
 ): Case[] {
-  const idx = new ToolIndex(tools, servers);
+  const idx = new ToolIndex(tools, servers, usedByDepartment);
   const quota = (s: keyof typeof SLICE_SHARES): number => Math.round(count * SLICE_SHARES[s]);
   const blocks: Draft[][] = [];
   const fillSlice = (name: string, n: number, make: (r: Rng) => Draft | undefined): void => {

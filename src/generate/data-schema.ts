@@ -6,7 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import schema from './data/generator-data.schema.json' with { type: 'json' };
 
 /** The kinds of generator data file, by their definition in the schema. */
-export type GeneratorDataKind = 'surface' | 'noTool' | 'workflows' | 'phrasing' | 'lexicon';
+export type GeneratorDataKind = 'surface' | 'noTool' | 'workflows' | 'phrasing' | 'lexicon' | 'departments';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(schema);

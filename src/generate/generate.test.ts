@@ -212,7 +212,7 @@ describe('the small preset', () => {
       expect(sees, c.id).toBe(!c.slices.includes('cross-phase'));
       if (!sees) cross++;
     }
-    expect(cross / withRole.length).toBeGreaterThan(0.08);
+    expect(cross / withRole.length).toBeGreaterThan(0.05); // 15% of single requests; sessions and workflows keep their department's caller
     expect(cross / withRole.length).toBeLessThan(0.25);
   });
 

@@ -9,6 +9,7 @@ import { generateCases } from './cases.ts';
 import { PRESETS, type GenerateParams, type Overrides, type PresetName } from './presets.ts';
 import { Rng } from './rng.ts';
 import { assignRoles, companyRoles } from './roles.ts';
+import { roleScope } from '../catalog/roles.ts';
 import { generateSkills, skillCapacity } from './skills.ts';
 import { coreTools, planServers, pluginTools, serverRecord, serverTools, type ToolMeta } from './tools.ts';
 import { PLUGINS } from './vocab/plugins.ts';
@@ -71,14 +72,19 @@ export function generate(params: GenerateParams, progress: Progress = () => {}):
   });
   progress('skills', 0, params.skills);
   const skills = generateSkills(params.skills, plans, metas, rng.fork('skills'));
-  const cases = generateCases(params.cases, metas, plans, skills, rng.fork('cases'), (done, total) => progress('cases', done, total));
   const catalog: Catalog = {
     tools: metas.map((m) => m.tool),
     skills: skills.map((s) => s.skill),
     servers: plans.map(serverRecord),
     plugins,
   };
+  // The roles come first: requests come from people, so tools some department uses get more of them.
   const roles = companyRoles(plans, metas, catalog);
+  const used = new Set(Object.keys(roles.roles).flatMap((name) => {
+    const scope = roleScope(roles, name)!;
+    return catalog.tools.filter((t) => scope.sees(t)).map((t) => t.id);
+  }));
+  const cases = generateCases(params.cases, metas, plans, skills, rng.fork('cases'), (done, total) => progress('cases', done, total), (m) => used.has(m.tool.id));
   assignRoles(cases, roles, catalog, rng.fork('roles'));
   const name = `${params.preset}-${params.seed}`;
   return {

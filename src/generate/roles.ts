@@ -1,7 +1,7 @@
 /**
  * The monster company's roles (who sees which tools) and the role of each request's caller.
  *
- * A role is a department of `vocab/departments.ts`: in each system it uses (its first products
+ * A role is a department of `data/departments.json` (read by `vocab/departments.ts`): in each system it uses (its first products
  * of an archetype) it sees every tool on the kinds of object it handles, written as one pattern
  * per product and object (`mcp__crm__*_deal*`, which takes compound objects such as `deal_stage`
  * along) or, where such a pattern would take unrelated tools, as their ids; whole servers as

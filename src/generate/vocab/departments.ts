@@ -7,8 +7,11 @@
  *
  * A department handles few kinds of object in most systems, so most roles see tens to a few
  * hundred tools; the platform roles (platform, IT, business systems) run whole servers and see
- * thousands.
+ * thousands. The departments are data (`data/departments.json`, checked against the generator data
+ * schema and against the vocabulary when this module loads).
  */
+import departmentsData from '../data/departments.json' with { type: 'json' };
+import { generatorDataErrors } from '../data-schema.ts';
 import { ARCHETYPES } from './archetypes.ts';
 import { PLUGINS } from './plugins.ts';
 
@@ -31,162 +34,9 @@ export interface DepartmentSpec {
 }
 
 /** Plugins every role has: productivity and IT self-service. */
-export const COMPANY_PLUGINS: readonly string[] = [
-  'slack-power-tools', 'meeting-notes', 'calendar-assistant', 'it-helpdesk', 'travel-booker', 'doc-translator', 'inbox-assistant', 'wiki-assistant', 'status-reporter', 'okr-tracker',
-];
+export const COMPANY_PLUGINS: readonly string[] = departmentsData.companyPlugins;
 
-const sys = (archetype: string, objects: readonly string[] | 'all', products: number | 'all' = 1): SystemSpec => ({ archetype, objects, products });
-
-export const COMPANY_DEPARTMENTS: readonly DepartmentSpec[] = [
-  {
-    name: 'sre',
-    description: 'site reliability: clusters, monitoring, incidents, deploys',
-    systems: [
-      sys('kubernetes', ['pod', 'deployment', 'rollout']),
-      sys('observability', ['monitor', 'alert', 'log_event']),
-      sys('incident', ['incident', 'schedule']),
-      sys('ci_cd', ['deployment', 'rollback']),
-      sys('error_tracking', ['issue']),
-      sys('chat', ['message']),
-    ],
-    plugins: ['k8s-debugger', 'log-lens', 'incident-copilot', 'oncall-buddy', 'datadog-assistant', 'slo-tracker', 'perf-profiler'],
-  },
-  {
-    name: 'engineering',
-    description: 'product engineering: code, reviews, builds, errors, planning',
-    systems: [
-      sys('vcs', ['pull_request', 'branch', 'review']),
-      sys('ci_cd', ['build']),
-      sys('error_tracking', ['issue']),
-      sys('project_management', ['task', 'sprint']),
-      sys('feature_flags', ['flag']),
-      sys('docs', ['page']),
-      sys('chat', ['message']),
-    ],
-    plugins: [
-      'clickup', 'github-copilot-tools', 'jira-assistant', 'linear-quick', 'code-review-bot', 'test-forge', 'api-workbench', 'release-train', 'commit-scribe', 'flag-janitor',
-      'openapi-tools', 'sentry-triage', 'pr-radar', 'mobile-release',
-    ],
-  },
-  {
-    name: 'sales',
-    description: 'sales: pipeline, deals, quotes, customer meetings',
-    systems: [
-      sys('crm', ['contact', 'lead', 'account', 'opportunity', 'deal', 'note']),
-      sys('billing', ['quote']),
-      sys('calendar', ['meeting']),
-      sys('chat', ['message']),
-    ],
-    plugins: [
-      'crm-quick-actions', 'salesforce-tools', 'hubspot-helper', 'prospector', 'email-outreach', 'call-notes', 'deal-desk', 'forecast-pro', 'territory-planner', 'competitive-intel',
-      'meeting-prep', 'contract-builder', 'linkedin-sales', 'renewals-tracker', 'commission-calc', 'deck-maker',
-    ],
-  },
-  {
-    name: 'marketing',
-    description: 'marketing: campaigns, audiences, content, product analytics',
-    systems: [
-      sys('marketing', ['campaign', 'audience', 'segment', 'journey']),
-      sys('analytics', ['funnel', 'cohort']),
-      sys('crm', ['lead', 'campaign']),
-      sys('design', ['file']),
-      sys('chat', ['message']),
-    ],
-    plugins: [
-      'content-writer', 'seo-toolkit', 'social-scheduler', 'campaign-analytics', 'email-builder', 'brand-guard', 'webinar-manager', 'experiment-lab', 'press-monitor',
-      'landing-pages', 'ads-manager', 'influencer-crm', 'brand-assets', 'image-studio', 'video-editor', 'trademark-watch', 'figma-helper', 'a11y-checker', 'icon-finder',
-    ],
-  },
-  {
-    name: 'support',
-    description: 'customer support: tickets, conversations, help articles',
-    systems: [
-      sys('support', ['ticket', 'conversation', 'macro']),
-      sys('crm', ['contact']),
-      sys('billing', ['refund']),
-      sys('docs', ['page']),
-      sys('messaging', ['message']),
-      sys('chat', ['message']),
-    ],
-    plugins: ['zendesk-assist', 'intercom-copilot', 'kb-writer', 'macro-studio', 'csat-insights', 'refund-desk', 'translate-desk', 'sentiment-radar', 'customer-360', 'transcript-tools', 'sla-watch', 'returns-hub', 'support-qa', 'faq-bot'],
-  },
-  {
-    name: 'finance',
-    description: 'finance: billing, accounting, close, reporting',
-    systems: [
-      sys('billing', ['invoice', 'subscription', 'payment']),
-      sys('accounting', ['bill', 'journal_entry', 'financial_report', 'reconciliation']),
-      sys('bi', ['dashboard']),
-      sys('hr', ['payroll_run']),
-      sys('chat', ['message']),
-    ],
-    plugins: [
-      'invoice-assistant', 'expense-helper', 'stripe-toolkit', 'ap-automation', 'month-end-close', 'fpa-models', 'tax-helper', 'payroll-checks', 'budget-tracker', 'treasury-desk',
-      'procurement', 'spend-analytics', 'rev-rec', 'audit-prep', 'contract-review', 'nda-generator', 'legal-research', 'clause-library', 'e-signature',
-    ],
-  },
-  {
-    name: 'people',
-    description: 'people operations: employees, time off, hiring, onboarding',
-    systems: [
-      sys('hr', ['employee', 'time_off_request', 'leave_balance', 'onboarding_task']),
-      sys('recruiting', ['candidate', 'interview', 'offer']),
-      sys('identity', ['user']),
-      sys('calendar', ['event']),
-      sys('chat', ['message']),
-    ],
-    plugins: [
-      'hr-helpdesk', 'pto-planner', 'onboarding-buddy', 'offboarding', 'performance-coach', 'org-chart', 'comp-planner', 'learning-hub', 'pulse-surveys', 'benefits-guide',
-      'people-analytics', 'employee-directory', 'recruiter-copilot', 'interview-kit', 'job-description-studio', 'offer-letters', 'resume-screener', 'referral-portal',
-    ],
-  },
-  {
-    name: 'data',
-    description: 'data: warehouses, pipelines, dashboards, product analytics',
-    systems: [
-      sys('data_platform', ['table', 'query', 'dag_run', 'job']),
-      sys('database', ['table', 'query']),
-      sys('bi', ['dashboard', 'look']),
-      sys('analytics', ['funnel', 'cohort', 'report']),
-      sys('docs', ['page']),
-      sys('chat', ['message']),
-    ],
-    plugins: ['sql-copilot', 'notebook-runner', 'csv-tools', 'chart-maker', 'sql-reports', 'data-catalog', 'data-quality', 'ml-experiments', 'spreadsheet-ai', 'dbt-helper', 'metrics-layer', 'survey-analysis', 'forecast-lab'],
-  },
-  {
-    name: 'security',
-    description: 'security: vulnerabilities, detections, access, posture',
-    systems: [
-      sys('security', ['vulnerability', 'finding', 'detection', 'alert', 'misconfiguration'], 'all'),
-      sys('identity', ['user', 'session', 'system_log']),
-      sys('cloud', ['iam_role', 'security_group']),
-      sys('itsm', ['change_request']),
-      sys('chat', ['message']),
-    ],
-    plugins: ['vuln-triage', 'access-reviewer', 'phish-analyzer', 'secrets-scanner', 'threat-intel', 'soc-assistant', 'policy-writer', 'vendor-risk', 'dependency-doctor', 'privacy-requests', 'compliance-tracker'],
-  },
-  {
-    name: 'platform',
-    description: 'platform engineering: runs the clusters, cloud accounts, CI/CD, monitoring and databases',
-    systems: [sys('kubernetes', 'all', 2), sys('cloud', 'all'), sys('ci_cd', 'all', 2), sys('observability', 'all'), sys('database', 'all'), sys('incident', ['incident', 'schedule']), sys('chat', ['message'])],
-    plugins: [
-      'docker-helper', 'k8s-debugger', 'terraform-helper', 'cloud-cost', 'cloud-inventory', 'ci-doctor', 'migration-guard', 'log-lens', 'datadog-assistant', 'slo-tracker',
-      'perf-profiler', 'sql-copilot', 'regex-lab', 'snippet-vault', 'diagram-studio',
-    ],
-  },
-  {
-    name: 'it',
-    description: 'IT: identity and access, service desk, workplace tools',
-    systems: [sys('identity', 'all'), sys('itsm', 'all'), sys('chat', 'all'), sys('file_storage', 'all'), sys('calendar', ['calendar', 'room', 'resource']), sys('docs', ['space', 'permission'])],
-    plugins: ['access-reviewer', 'onboarding-buddy', 'offboarding', 'employee-directory'],
-  },
-  {
-    name: 'business-systems',
-    description: 'business systems: administers the CRM, support desk, project tracking, wiki and marketing automation',
-    systems: [sys('crm', 'all', 2), sys('support', 'all', 2), sys('project_management', 'all', 2), sys('docs', 'all'), sys('marketing', 'all'), sys('chat', ['message'])],
-    plugins: ['crm-quick-actions', 'salesforce-tools', 'hubspot-helper', 'zendesk-assist', 'jira-assistant', 'wiki-assistant'],
-  },
-];
+export const COMPANY_DEPARTMENTS: readonly DepartmentSpec[] = departmentsData.departments as DepartmentSpec[];
 
 /** Errors in the departments above: unknown archetypes, objects and plugins, repeated names. */
 export function departmentErrors(departments: readonly DepartmentSpec[] = COMPANY_DEPARTMENTS, companyPlugins: readonly string[] = COMPANY_PLUGINS): string[] {
@@ -211,5 +61,5 @@ export function departmentErrors(departments: readonly DepartmentSpec[] = COMPAN
   return errors;
 }
 
-const errors = departmentErrors();
-if (errors.length) throw new Error(`src/generate/vocab/departments.ts is invalid:\n${errors.join('\n')}`);
+const errors = [...generatorDataErrors('departments', departmentsData), ...departmentErrors()];
+if (errors.length) throw new Error(`src/generate/data/departments.json is invalid:\n${errors.join('\n')}`);
