@@ -77,6 +77,18 @@ class ToolIndex {
     this.serverWeights = this.servers.map((s) => Math.sqrt(s.size));
   }
 
+  private readonly weightsByServer = new Map<string, number[]>();
+
+  /** The traffic weight of each of a server's tools, in its fill order (computed once). */
+  private trafficWeights(server: string, tools: readonly ToolMeta[]): number[] {
+    let w = this.weightsByServer.get(server);
+    if (!w) {
+      w = tools.map((m, i) => popularity(i) * (this.usedByDepartment(m) ? 1 : TRAFFIC.outsideDepartmentsWeight));
+      this.weightsByServer.set(server, w);
+    }
+    return w;
+  }
+
   /**
    * A tool as traffic picks one: a server by size, then a tool of it with Zipf-like popularity
    * by its place in the server's fill order (core objects and common operations first), so a few
@@ -87,13 +99,14 @@ class ToolIndex {
     for (let attempt = 0; attempt < 40; attempt++) {
       const server = r.weighted(this.servers, this.serverWeights);
       const all = this.byServer.get(server.name)!;
+      const base = this.trafficWeights(server.name, all);
       const list: ToolMeta[] = [];
       const weights: number[] = [];
-      all.forEach((m, i) => {
-        if (!filter(m)) return;
-        list.push(m);
-        weights.push(popularity(i) * (this.usedByDepartment(m) ? 1 : TRAFFIC.outsideDepartmentsWeight));
-      });
+      for (let i = 0; i < all.length; i++) {
+        if (!filter(all[i]!)) continue;
+        list.push(all[i]!);
+        weights.push(base[i]!);
+      }
       if (list.length) return r.weighted(list, weights);
     }
     const all = this.mcp.filter(filter);

@@ -80,11 +80,8 @@ export function generate(params: GenerateParams, progress: Progress = () => {}):
   };
   // The roles come first: requests come from people, so tools some department uses get more of them.
   const roles = companyRoles(plans, metas, catalog);
-  const used = new Set(Object.keys(roles.roles).flatMap((name) => {
-    const scope = roleScope(roles, name)!;
-    return catalog.tools.filter((t) => scope.sees(t)).map((t) => t.id);
-  }));
-  const cases = generateCases(params.cases, metas, plans, skills, rng.fork('cases'), (done, total) => progress('cases', done, total), (m) => used.has(m.tool.id));
+  const scopes = Object.keys(roles.roles).map((name) => roleScope(roles, name)!);
+  const cases = generateCases(params.cases, metas, plans, skills, rng.fork('cases'), (done, total) => progress('cases', done, total), (m) => scopes.some((s) => s.sees(m.tool)));
   assignRoles(cases, roles, catalog, rng.fork('roles'));
   const name = `${params.preset}-${params.seed}`;
   return {

@@ -61,5 +61,11 @@ export function uniqueAliases(server: ServerSpec): string[] {
 
 /** The documentation noun of an object for a server: its own, unless it names another product. */
 export function docFor(object: ObjectSpec, server: ServerSpec): string {
-  return namesOtherProduct(object.doc, server) ? object.key.replace(/_/g, ' ') : object.doc;
+  let byServer = docMemo.get(object);
+  if (!byServer) docMemo.set(object, (byServer = new Map()));
+  let doc = byServer.get(server.name);
+  if (doc === undefined) byServer.set(server.name, (doc = namesOtherProduct(object.doc, server) ? object.key.replace(/_/g, ' ') : object.doc));
+  return doc;
 }
+
+const docMemo = new WeakMap<ObjectSpec, Map<string, string>>();

@@ -33,9 +33,11 @@ class Index {
   readonly byServer = new Map<string, ToolMeta[]>();
   readonly byKey = new Map<string, ToolMeta>();
   readonly namespaceSources = new Map<string, Set<Tool['source']>>();
+  readonly toolById = new Map<string, Tool>();
 
   constructor(metas: readonly ToolMeta[]) {
     for (const m of metas) {
+      this.toolById.set(m.tool.id, m.tool);
       const set = this.namespaceSources.get(m.tool.namespace) ?? new Set();
       set.add(m.tool.source);
       this.namespaceSources.set(m.tool.namespace, set);
@@ -122,8 +124,7 @@ function departmentRole(d: DepartmentSpec, servers: readonly ServerPlan[], idx: 
   for (const p of d.plugins) if (plugins.has(p)) tools.push(`plugin__${p}__*`);
   // The department's own workflows, on every product; ids the entries above already cover are left out.
   const covered = roleScope({ schemaVersion: 1, always: [], roles: { r: { description: '', namespaces, tools } } }, 'r')!;
-  const byId = new Map([...idx.byServer.values()].flat().map((m) => [m.tool.id, m.tool]));
-  for (const id of workflowTools(d.name, servers, idx)) if (!covered.sees(byId.get(id)!)) tools.push(id);
+  for (const id of workflowTools(d.name, servers, idx)) if (!covered.sees(idx.toolById.get(id)!)) tools.push(id);
   return { description: d.description, namespaces: [...new Set(namespaces)], tools: [...new Set(tools)] };
 }
 

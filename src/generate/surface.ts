@@ -61,6 +61,14 @@ function pluralWord(w: string): string {
 
 /** The plural of a noun phrase: its head noun pluralised (`bill of materials` → `bills of materials`, `API key` → `API keys`). */
 export function plural(phrase: string): string {
+  let out = pluralMemo.get(phrase);
+  if (out === undefined) pluralMemo.set(phrase, (out = pluralOf(phrase)));
+  return out;
+}
+
+const pluralMemo = new Map<string, string>();
+
+function pluralOf(phrase: string): string {
   const m = HEAD_END.exec(phrase);
   const head = m ? phrase.slice(0, m.index) : phrase;
   const rest = m ? phrase.slice(m.index) : '';
