@@ -168,35 +168,41 @@ function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean } = {}): string {
   return fixArticles(`${p.lead} ${prefix}${p.core}${signOff(r)}`.replace(/\s+/g, ' ').trim());
 }
 
-/** The object as a paraphrase names it: its own words, its documentation phrase or a casual description. */
-function objectWording(m: ToolMeta, r: Rng): { obj: string; objs: string } {
+/**
+ * The object as a paraphrase names it: its own words, its documentation phrase or a casual
+ * description. `archetypeOnly`: the wording is its archetype's (see `gold`).
+ */
+function objectWording(m: ToolMeta, r: Rng): { obj: string; objs: string; archetypeOnly: boolean } {
   const roll = r.next();
-  if (roll < OBJECT_WORDING.own) return { obj: spaced(m.object!.key), objs: spaced(m.object!.plural) };
+  if (roll < OBJECT_WORDING.own) return { obj: spaced(m.object!.key), objs: spaced(m.object!.plural), archetypeOnly: false };
   if (roll < OBJECT_WORDING.own + OBJECT_WORDING.doc) {
     const doc = docFor(m.object!, m.server!.spec);
-    return { obj: doc, objs: plural(doc) };
+    return { obj: doc, objs: plural(doc), archetypeOnly: true };
   }
   const casual = r.pick(phrasesFor(m.object!, m.server!.spec));
-  return { obj: casual, objs: plural(casual) };
+  return { obj: casual, objs: plural(casual), archetypeOnly: true };
 }
 
 /**
  * The object as a lexical request names it: its own words; now and then its documentation phrase
- * ("sales lead"), or only the head noun of a compound name ("template" for an email template), as
- * people shorten names.
+ * ("sales lead"), or, when the product is named, only the head noun of a compound name
+ * ("template" for an email template) if no other object of the archetype shares it, as people
+ * shorten names. `archetypeOnly`: the wording is the archetype's (a documentation phrase), so only
+ * that archetype's servers answer it when the product is not named.
  */
-function lexicalObject(m: ToolMeta, r: Rng): { kw: string; kws: string } {
+function lexicalObject(m: ToolMeta, mention: boolean, r: Rng): { kw: string; kws: string; archetypeOnly: boolean } {
   const roll = r.next();
   if (roll < OBJECT_WORDING.lexicalDoc) {
     const doc = docFor(m.object!, m.server!.spec);
-    return { kw: doc, kws: plural(doc) };
+    return { kw: doc, kws: plural(doc), archetypeOnly: true };
   }
   const parts = m.object!.key.split('_');
-  if (parts.length > 1 && roll < OBJECT_WORDING.lexicalDoc + OBJECT_WORDING.lexicalHead) {
+  if (mention && parts.length > 1 && roll < OBJECT_WORDING.lexicalDoc + OBJECT_WORDING.lexicalHead) {
     const head = parts.at(-1)!;
-    return { kw: head, kws: plural(head) };
+    const shared = m.server!.archetype.objects.some((o) => o !== m.object && (o.key === head || o.key.endsWith(`_${head}`)));
+    if (!shared) return { kw: head, kws: plural(head), archetypeOnly: false };
   }
-  return { kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
+  return { kw: spaced(m.object!.key), kws: spaced(m.object!.plural), archetypeOnly: false };
 }
 
 /** Stands for the object while the wording of the operation is checked against the tool's name. */
@@ -208,30 +214,34 @@ const OBJS_MARK = 'zqobjsmark';
  * paraphrase words the operation with a verb of its class and none of the operation's name words
  * (`phrasing.ts`); the object keeps whatever wording was drawn.
  */
-function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): Phrase | undefined {
+function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): (Phrase & { archetypeOnly: boolean }) | undefined {
   const values = fillers(r);
   let core: string;
+  let archetypeOnly: boolean;
   if (mode === 'lexical') {
-    core = fill(r.pick(m.op!.lexical), { ...values, ...lexicalObject(m, r) });
+    const o = lexicalObject(m, mention, r);
+    archetypeOnly = o.archetypeOnly;
+    core = fill(r.pick(m.op!.lexical), { ...values, kw: o.kw, kws: o.kws });
   } else {
     const opName = m.op!.name('x', 'x');
     const marked = paraphraseVerbPhrase(m.op!.key, { ...values, obj: OBJ_MARK, objs: OBJS_MARK }, r, (verb) => !sharesNoNameWord(verb, opName));
     if (!marked || !sharesNoNameWord(marked.replaceAll(OBJS_MARK, '').replaceAll(OBJ_MARK, ''), opName)) return undefined;
-    const { obj, objs } = objectWording(m, r);
-    core = marked.replaceAll(OBJS_MARK, objs).replaceAll(OBJ_MARK, obj);
+    const o = objectWording(m, r);
+    archetypeOnly = o.archetypeOnly;
+    core = marked.replaceAll(OBJS_MARK, o.objs).replaceAll(OBJ_MARK, o.obj);
   }
   const p = mention ? productMention(m.server!, core, r) : { lead: '', core };
-  return framed ? { lead: p.lead, core: requestFrame(p.core, r) } : p;
+  return { lead: p.lead, core: framed ? requestFrame(p.core, r) : p.core, archetypeOnly };
 }
 
 /**
  * A request for one MCP tool. Returns undefined when no paraphrase avoids the operation's name
  * words (the caller then tries another tool).
  */
-function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): string | undefined {
+function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): { text: string; archetypeOnly: boolean } | undefined {
   for (let attempt = 0; attempt < 12; attempt++) {
     const p = mcpPhrase(m, mode, mention, r);
-    if (p) return wrap(p, r);
+    if (p) return { text: wrap(p, r), archetypeOnly: p.archetypeOnly };
   }
   return undefined;
 }
@@ -253,22 +263,24 @@ function handRequest(m: ToolMeta, mode: Mode, r: Rng): string | undefined {
 
 /**
  * Gold for a single-tool request: the tool, or — when the product was not named — every tool
- * doing the same operation on the same kind of object. A lexical request uses the object's own
- * name, which means the same on any server; a paraphrase uses its archetype's casual words
- * ("marker on a contact" is a CRM tag, not a git tag), so only that archetype's servers count.
+ * doing the same operation on the same kind of object. A request that names the object by its own
+ * words means the same on any server (`wording` 'any-server'); one that uses its archetype's
+ * documentation phrase or casual words ("marker on a contact" is a CRM tag, not a git tag) is
+ * answered only by that archetype's servers ('archetype').
  */
-function gold(m: ToolMeta, mention: boolean, idx: ToolIndex, mode: Mode): { expectedTools: string[]; goldMode?: 'any' } {
+function gold(m: ToolMeta, mention: boolean, idx: ToolIndex, wording: 'any-server' | 'archetype'): { expectedTools: string[]; goldMode?: 'any' } {
   if (!m.server || mention) return { expectedTools: [m.tool.id] };
   const all = idx.byIntent.get(m.intent!) ?? [m];
-  const same = mode === 'lexical' ? all : all.filter((t) => t.server!.archetype === m.server!.archetype);
+  const same = wording === 'any-server' ? all : all.filter((t) => t.server!.archetype === m.server!.archetype);
   if (same.length === 1) return { expectedTools: [m.tool.id] };
   return { expectedTools: same.map((s) => s.tool.id).sort(), goldMode: 'any' };
 }
 
 function singleToolDraft(m: ToolMeta, mode: Mode, mention: boolean, idx: ToolIndex, r: Rng, slice: string): Draft | undefined {
-  const request = m.hand ? handRequest(m, mode, r) : mcpRequest(m, mode, mention, r);
+  const made = m.hand ? { text: handRequest(m, mode, r), archetypeOnly: false } : mcpRequest(m, mode, mention, r);
+  const request = made?.text;
   if (!request) return undefined;
-  const g = gold(m, mention || !!m.hand, idx, mode);
+  const g = gold(m, mention || !!m.hand, idx, made!.archetypeOnly ? 'archetype' : 'any-server');
   const goldSet = new Set(g.expectedTools);
   const negatives = m.server ? idx.siblings(m, true).map((s) => s.tool.id).filter((id) => !goldSet.has(id)) : [];
   const slices = slice === mode ? [mode] : [slice, mode];
@@ -297,7 +309,7 @@ function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
   const permitted = alt && callerScopes.includes(alt.tool.scopes[0]!) ? alt : undefined;
   // With a permitted alternative the request states a need it meets; without one, the plain
   // privileged request, to which the right answer is no tool.
-  const request = permitted && op.need ? needRequest(tempting, r) : mcpRequest(tempting, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r);
+  const request = permitted && op.need ? needRequest(tempting, r) : mcpRequest(tempting, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r)?.text;
   if (!request) return undefined;
   return {
     request,
