@@ -478,7 +478,7 @@ export interface CalibratedHybridOptions {
  * calibrated `hybrid` (zscore features) and `hybrid-rrf` (rrf features) over bm25 (a) + embed (b),
  * printed by `scripts/fit-hybrid-defaults.ts`: `calibrate` on MetaTool's TRAIN split only (all
  * 10,747 train cases with a tool label, 270 of them no-tool; 178,756 rows, 8,837 positive, 4,258
- * no-tool rows weighted 40.98; Newton converged in 9 / 10 steps; bm25 preset name ×4, examples ×1, k1 3, b 0.5). No test case was read. The
+ * no-tool rows weighted 40.98; Newton converged in 9 / 10 steps; bm25 preset name ×4, k1 3, b 0.5). No test case was read. The
  * test-split figures they give (`scripts/fit-hybrid-measure.ts`) are in the registry descriptions.
  * They fit that embed model and that catalog; another catalog should calibrate (the runner's
  * calibration source), and a rebuilt model should re-run the script.

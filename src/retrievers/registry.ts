@@ -14,7 +14,7 @@ import type { Retriever, RetrieverFactory, RetrieverOptions } from './types.ts';
 export const RETRIEVERS = {
   bm25: {
     description:
-      "Backpack's BM25: identifiers split, ASCII folding, English stop words, Porter2, weighted fields (name ×4, namespace, summary, description, examples ×1, parameter names ×0.5); k1 3, b 0.5, chosen on the train splits of MetaTool and a generated catalog (generator 2.0, seed 11) by mean recall@5 (docs/tuning.md). Score: unbounded ≥ 0, the sum of field-weighted BM25 term scores (only tools matching a term are returned, so every score is > 0); grows with the number of matched request terms; a floor is on this scale",
+      "Backpack's BM25: identifiers split, ASCII folding, English stop words, Porter2, weighted fields (name ×4, namespace, summary, description ×1, examples, parameter names ×0.5); k1 3, b 0.5, chosen on the train splits of MetaTool and a generated catalog (generator 2.0, seed 11) by mean recall@5 (docs/tuning.md). Score: unbounded ≥ 0, the sum of field-weighted BM25 term scores (only tools matching a term are returned, so every score is > 0); grows with the number of matched request terms; a floor is on this scale",
     create: (name: string) => createBm25(name),
   },
   'bm25-plain': {

@@ -307,7 +307,7 @@ describe('presets and describe()', () => {
     expect(BM25_DEFAULT_OPTIONS).toEqual({
       params: { k1: 3, b: 0.5 },
       tokenizer: { splitIdentifiers: true, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1 },
-      fields: { name: 4, namespace: 1, summary: 1, description: 1, examples: 1, params: 0.5 },
+      fields: { name: 4, namespace: 1, summary: 1, description: 1, examples: 0.5, params: 0.5 },
     });
     expect(BM25_PLAIN_OPTIONS).toEqual({
       params: { k1: 1.2, b: 0.75 },
