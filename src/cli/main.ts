@@ -80,8 +80,8 @@ function floorSyntax(text: string): void {
   parseFloors(text, names);
 }
 
-/** A commander parser for a thread count (or any count that must be ≥ 1: a context window, examples per tool). */
-function threadCount(name: string) {
+/** A commander parser for a count that must be ≥ 1: threads, a context window, examples per tool. */
+function atLeastOne(name: string) {
   return (value: string): number => {
     if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1`);
     return Number(value);
@@ -130,7 +130,7 @@ export function buildProgram(io: Io): Command {
     .option('--results <dir>', 'results folder (default: reports/monster-<seed>)')
     .option('--retrievers <list>', 'comma-separated retriever names', checked(parseRetrieverList), DEFAULT_RETRIEVERS.join(','))
     .option('--profiles <list>', 'comma-separated profile names ("" for none)', checked((v) => (v.trim() === '' ? [] : parseProfileList(v))), DEFAULT_PROFILES.join(','))
-    .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', threadCount('--workers'), DEFAULT_RUN_WORKERS)
+    .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', atLeastOne('--workers'), DEFAULT_RUN_WORKERS)
     .option('--floor <x|auto[:T]|name=x,…>', 'floors, as for eval: calibrated on the calibration split by default', checked(floorSyntax), `auto:${DEFAULT_RUN_FLOOR_TARGET}`)
     .option('--calibrate-on <split>', 'the split floors and fusions are calibrated on; the other cases are scored', DEFAULT_CALIBRATION_SPLIT)
     .option('--split <name>', 'the split that is scored', DEFAULT_SCORED_SPLIT)
@@ -270,7 +270,7 @@ export function buildProgram(io: Io): Command {
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)', checked(parseRetrieverList))
     .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)', checked(parseProfileList))
-    .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', threadCount('--context-window'), DEFAULT_CONTEXT_WINDOW)
+    .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', atLeastOne('--context-window'), DEFAULT_CONTEXT_WINDOW)
     .option('--cache-write-ratio <x>', 'profiles\' session cost: price of a cache write, as a multiple of uncached input (Anthropic: 1.25)', positiveNumber('--cache-write-ratio'), DEFAULT_CACHE_PRICES.writeRatio)
     .option('--cache-read-ratio <x>', 'profiles\' session cost: price of a cache read, as a multiple of uncached input (Anthropic: 0.1)', positiveNumber('--cache-read-ratio'), DEFAULT_CACHE_PRICES.readRatio)
     .option('--k <list>', 'cut-offs for recall@k and friends', checked(parseKs), '1,3,5,10')
@@ -283,8 +283,8 @@ export function buildProgram(io: Io): Command {
     .option('--roles <file>', 'role / phase → namespaces and tool patterns, for role gating (the gate retriever, the role-gating and claude-code profiles) (default: the dataset\'s roles.json)')
     .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
     .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
-    .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', threadCount('--examples-per-tool'), 5)
-    .option('--workers <n>', 'threads to evaluate strategies on, each with its own copy of the catalog (results are the same with any number; not with --examples-from or --roles)', threadCount('--workers'), 1)
+    .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', atLeastOne('--examples-per-tool'), 5)
+    .option('--workers <n>', 'threads to evaluate strategies on, each with its own copy of the catalog (results are the same with any number; not with --examples-from or --roles)', atLeastOne('--workers'), 1)
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
