@@ -214,7 +214,7 @@ const OBJS_MARK = 'zqobjsmark';
  * paraphrase words the operation with a verb of its class and none of the operation's name words
  * (`phrasing.ts`); the object keeps whatever wording was drawn.
  */
-function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): (Phrase & { archetypeOnly: boolean }) | undefined {
+function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): (Phrase & { archetypeOnly: boolean; framed: boolean }) | undefined {
   const values = fillers(r);
   let core: string;
   let archetypeOnly: boolean;
@@ -231,7 +231,8 @@ function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = t
     core = marked.replaceAll(OBJS_MARK, o.objs).replaceAll(OBJ_MARK, o.obj);
   }
   const p = mention ? productMention(m.server!, core, r) : { lead: '', core };
-  return { lead: p.lead, core: framed ? requestFrame(p.core, r) : p.core, archetypeOnly };
+  const core2 = framed ? requestFrame(p.core, r) : p.core;
+  return { lead: p.lead, core: core2, archetypeOnly, framed: core2 !== p.core };
 }
 
 /**
@@ -241,7 +242,8 @@ function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = t
 function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): { text: string; archetypeOnly: boolean } | undefined {
   for (let attempt = 0; attempt < 12; attempt++) {
     const p = mcpPhrase(m, mode, mention, r);
-    if (p) return { text: wrap(p, r), archetypeOnly: p.archetypeOnly };
+    // A request frame ("I need to…", "next step: …") is its own opening: no lead-in before it.
+    if (p) return { text: wrap(p, r, { prefix: !p.framed }), archetypeOnly: p.archetypeOnly };
   }
   return undefined;
 }

@@ -68,7 +68,10 @@ export function paraphraseVerbPhrase(op: string, vars: Record<string, string>, r
 
 /** The verb phrase as a person puts it to an assistant: bare most of the time, else inside a request frame. */
 export function requestFrame(vp: string, r: Rng): string {
-  if (r.chance(phrasing.requestFrames.bare)) return vp;
+  // A verb phrase that already asks ("list the contacts for me") is not framed again; the draw is
+  // made either way, so the stream does not depend on the wording.
+  const bare = r.chance(phrasing.requestFrames.bare);
+  if (bare || /\bfor me\b/i.test(vp)) return vp;
   return fill(r.pick(phrasing.requestFrames.frames), { vp });
 }
 

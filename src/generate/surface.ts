@@ -49,7 +49,7 @@ export function withArticle(phrase: string): string {
 /** Words after which the head noun of a phrase ends ("bill of materials", "pem for logging into boxes"). */
 const HEAD_END = /\s+(of|for|in|on|to|with|from|about|that|which|who|by|per|under|into|at)\s+/i;
 /** House-style and unchanging plurals that inflection gets otherwise. */
-const PLURAL_OVERRIDES: Record<string, string> = { index: 'indexes', schema: 'schemas', status: 'statuses', canvas: 'canvases', cache: 'caches', metadata: 'metadata', data: 'data', media: 'media', software: 'software', equipment: 'equipment', feedback: 'feedback', staff: 'staff', info: 'info' };
+const PLURAL_OVERRIDES: Record<string, string> = { quota: 'quotas', slice: 'slices', index: 'indexes', schema: 'schemas', status: 'statuses', canvas: 'canvases', cache: 'caches', metadata: 'metadata', data: 'data', media: 'media', software: 'software', equipment: 'equipment', feedback: 'feedback', staff: 'staff', info: 'info' };
 
 function pluralWord(w: string): string {
   const lower = w.toLowerCase();
