@@ -477,15 +477,15 @@ export interface CalibratedHybridOptions {
  * The default coefficients [β₀, β_a, β_b, β_z(a)|rr(a), β_z(b)|rr(b), β_max(a), β_max(b)] of the
  * calibrated `hybrid` (zscore features) and `hybrid-rrf` (rrf features) over bm25 (a) + embed (b),
  * printed by `scripts/fit-hybrid-defaults.ts`: `calibrate` on MetaTool's TRAIN split only (all
- * 10,747 train cases with a tool label, 270 of them no-tool; 178,756 rows, 8,837 positive, 4,258
- * no-tool rows weighted 40.98; Newton converged in 9 / 10 steps; bm25 preset name ×4, k1 3, b 0.5). No test case was read. The
+ * 10,747 train cases with a tool label, 270 of them no-tool; 178,394 rows, 8,842 positive, 4,260
+ * no-tool rows weighted 40.88; Newton converged in 9 / 10 steps; bm25 preset name ×6, namespace ×2, k1 3, b 0.15). No test case was read. The
  * test-split figures they give (`scripts/fit-hybrid-measure.ts`) are in the registry descriptions.
  * They fit that embed model and that catalog; another catalog should calibrate (the runner's
  * calibration source), and a rebuilt model should re-run the script.
  */
 export const HYBRID_DEFAULT_COEFFICIENTS: Readonly<Record<CalibratedFeatures, readonly number[]>> = Object.freeze({
-  zscore: Object.freeze([-7.078935771032588, 0.09412398095885031, 5.195912928071221, 0.26263352329850737, 0.2770325110680689, -0.06230648789002386, -0.048779993399222586]),
-  rrf: Object.freeze([-6.534531955197416, 0.1622523148247655, 6.12766216015741, 68.74983648024332, 48.24542261557004, -0.09814297133637326, -1.772471446249421]),
+  zscore: Object.freeze([-7.102897249757878, 0.08459009089345665, 5.1502461817577645, 0.26503149327843334, 0.2823283076704305, -0.05706763910335672, 0.010342391549960837]),
+  rrf: Object.freeze([-6.5766585545633856, 0.14914362470640388, 6.154528267745077, 72.89866553291986, 48.392613298238395, -0.09119666404214657, -1.7733946133527143]),
 });
 
 export const CALIBRATED_DEFAULT_OPTIONS: Readonly<CalibratedHybridOptions> = Object.freeze({ features: 'zscore', rrfK: 60, rankDepth: 50, coefficients: undefined, topN: 10, maxCases: undefined, l2: 1e-3 });

@@ -14,7 +14,7 @@ import type { Retriever, RetrieverFactory, RetrieverOptions } from './types.ts';
 export const RETRIEVERS = {
   bm25: {
     description:
-      "Backpack's BM25: identifiers split, ASCII folding, English stop words, Porter2, weighted fields (name ×4, namespace, summary, description ×1, examples, parameter names ×0.5); k1 3, b 0.5, chosen on the train splits of MetaTool and a generated catalog (generator 2.0, seed 11) by mean recall@5 (docs/tuning.md). Score: unbounded ≥ 0, the sum of field-weighted BM25 term scores (only tools matching a term are returned, so every score is > 0); grows with the number of matched request terms; a floor is on this scale",
+      "Backpack's BM25: identifiers split, ASCII folding, English stop words, Porter2, weighted fields (name ×6, namespace ×2, summary, description, examples ×1, parameter names ×0); k1 3, b 0.15, chosen on the train splits of MetaTool and a generated catalog (generator 2.0, seed 11, 8,000 cases) by mean recall@5 (docs/tuning.md). Score: unbounded ≥ 0, the sum of field-weighted BM25 term scores (only tools matching a term are returned, so every score is > 0); grows with the number of matched request terms; a floor is on this scale",
     create: (name: string) => createBm25(name),
   },
   'bm25-plain': {
@@ -29,17 +29,17 @@ export const RETRIEVERS = {
   },
   hybrid: {
     description:
-      "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.707 (hybrid-zscore 0.699, bm25 0.646, embed 0.562); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.298 vs bm25 0.236, embed 0.283, hybrid-zscore 0.153; floor calibrated on train no-tool cases: 0.265 at test FP 0.072 (bm25 0.155 at 0.060)",
+      "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.708 (hybrid-zscore 0.702, bm25 0.650, embed 0.562); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.292 vs bm25 0.206, embed 0.283, hybrid-zscore 0.146; floor calibrated on train no-tool cases: 0.260 at test FP 0.072 (bm25 0.145 at 0.056)",
     create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, 'bm25', registryEmbed(options), { features: 'zscore' }),
   },
   'hybrid-rrf': {
     description:
-      "calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.696 (per-request RRF k 60 was 0.658); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.311 vs bm25 0.236 (per-request RRF could not abstain: its top scores are capped at 2/61); floor calibrated on train: 0.305 at test FP 0.100",
+      "calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.697 (per-request RRF k 60 was 0.658); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.300 vs bm25 0.206 (per-request RRF could not abstain: its top scores are capped at 2/61); floor calibrated on train: 0.300 at test FP 0.104",
     create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, 'bm25', registryEmbed(options), { features: 'rrf' }),
   },
   'hybrid-zscore': {
     description:
-      "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly: MetaTool test split recall@5 0.699, at a no-tool false-positive rate of 0.1 0.153 (hybrid 0.298)",
+      "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly: MetaTool test split recall@5 0.702, at a no-tool false-positive rate of 0.1 0.146 (hybrid 0.292)",
     create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, 'bm25', registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
   },
   gate: {
