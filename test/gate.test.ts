@@ -199,10 +199,12 @@ describe('backpack bless then gate', () => {
     const overall = (name: string) => run.results.retrievers[name]!.metrics.overall;
     const gain = overall('bm25').top1! - overall('bm25-plain').top1!;
     expect(gain).toBeGreaterThan(0.005); // beyond the tolerance, or this test tests nothing
-    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`^IMPROVED\\s+bm25\\s+top1\\s.*delta \\+${gain.toFixed(4).replace('.', '\\.')}`));
+    // The report prints deltas with 4 significant digits, trailing zeros dropped (+0.116, not +0.1160).
+    const shown = (x: number) => String(Number(x.toPrecision(4))).replace('.', '\\.');
+    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`^IMPROVED\\s+bm25\\s+top1\\s.*delta \\+${shown(gain)}\\s`));
     const fpDrop = overall('bm25').noToolFalsePositiveRate! - overall('bm25-plain').noToolFalsePositiveRate!;
     expect(fpDrop).toBeLessThan(-0.005); // lower is better
-    expect(line(r.out, 'bm25', 'noToolFalsePositiveRate')).toMatch(new RegExp(`^IMPROVED\\s.*delta ${fpDrop.toFixed(4).replace('.', '\\.')}`));
+    expect(line(r.out, 'bm25', 'noToolFalsePositiveRate')).toMatch(new RegExp(`^IMPROVED\\s.*delta ${shown(fpDrop)}\\s`));
     expect(r.out).toMatch(/hint: \d+ figures improved beyond tolerance: lock them in with backpack bless --results \S+ --expect \S+low\.yaml --reason/);
     const strict = await cli('gate', '--expect', low, '--results', dirs.a, '--strict');
     expect(strict.code).toBe(100);

@@ -163,9 +163,10 @@ export const QUESTION_PREFIXES: readonly string[] = SURFACE.questionLeadIns;
 const QUESTION_START = /^(who|what|what's|how|is|are|which|when|where|why|can|could|do|does|did|should|any)\b|^[A-Z"{]/;
 
 /** Casual wrapping: an optional lead-in and sign-off around the request, the product lead first; articles set by sound. */
-function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean } = {}): string {
+function wrap(p: Phrase, r: Rng, opts: { prefix?: boolean; signOff?: boolean } = {}): string {
   const prefix = opts.prefix === false ? '' : leadIn(r, QUESTION_START.test(p.core));
-  return fixArticles(`${p.lead} ${prefix}${p.core}${signOff(r)}`.replace(/\s+/g, ' ').trim());
+  const suffix = opts.signOff === false ? '' : signOff(r);
+  return fixArticles(`${p.lead} ${prefix}${p.core}${suffix}`.replace(/\s+/g, ' ').trim());
 }
 
 /**
@@ -214,10 +215,11 @@ const OBJS_MARK = 'zqobjsmark';
  * paraphrase words the operation with a verb of its class and none of the operation's name words
  * (`phrasing.ts`); the object keeps whatever wording was drawn.
  */
-function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): (Phrase & { archetypeOnly: boolean; framed: boolean }) | undefined {
+function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): (Phrase & { archetypeOnly: boolean; framed: boolean; objectText: string[] }) | undefined {
   const values = fillers(r);
   let core: string;
   let archetypeOnly: boolean;
+  let objectText: string[] = [];
   if (mode === 'lexical') {
     const o = lexicalObject(m, mention, r);
     archetypeOnly = o.archetypeOnly;
@@ -228,11 +230,12 @@ function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = t
     if (!marked || !sharesNoNameWord(marked.replaceAll(OBJS_MARK, '').replaceAll(OBJ_MARK, ''), opName)) return undefined;
     const o = objectWording(m, r);
     archetypeOnly = o.archetypeOnly;
+    objectText = [o.objs, o.obj];
     core = marked.replaceAll(OBJS_MARK, o.objs).replaceAll(OBJ_MARK, o.obj);
   }
   const p = mention ? productMention(m.server!, core, r) : { lead: '', core };
   const core2 = framed ? requestFrame(p.core, r) : p.core;
-  return { lead: p.lead, core: core2, archetypeOnly, framed: core2 !== p.core };
+  return { lead: p.lead, core: core2, archetypeOnly, framed: core2 !== p.core, objectText };
 }
 
 /**
@@ -242,8 +245,17 @@ function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = t
 function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): { text: string; archetypeOnly: boolean } | undefined {
   for (let attempt = 0; attempt < 12; attempt++) {
     const p = mcpPhrase(m, mode, mention, r);
+    if (!p) continue;
     // A request frame ("I need to…", "next step: …") is its own opening: no lead-in before it.
-    if (p) return { text: wrap(p, r, { prefix: !p.framed }), archetypeOnly: p.archetypeOnly };
+    const text = wrap(p, r, { prefix: !p.framed });
+    // A paraphrase keeps avoiding the operation's name words with its lead-in and sign-off ("when
+    // you get a chance" is no paraphrase of a get_… tool); only the object's wording may share them.
+    if (mode === 'paraphrase') {
+      let rest = text.toLowerCase();
+      for (const o of p.objectText) rest = rest.split(o.toLowerCase()).join(' ');
+      if (!sharesNoNameWord(rest, m.op!.name('zqobj', 'zqobjs'))) continue;
+    }
+    return { text, archetypeOnly: p.archetypeOnly };
   }
   return undefined;
 }
@@ -333,7 +345,8 @@ function needRequest(m: ToolMeta, r: Rng): string {
   const vars = { ...fillers(r), obj: objectWording(m, r).obj, kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
   const needs = m.op!.need!.map(needOnly);
   const plain = needs.filter((n) => sharesNoNameWord(n.replace(/\{[^}]*\}/g, ' '), m.tool.name));
-  return wrap(productMention(m.server!, fill(r.pick(plain.length ? plain : needs), vars), r), r, { prefix: false });
+  // No sign-off: some ("that would be ideal") read like the fallback the request must not state.
+  return wrap(productMention(m.server!, fill(r.pick(plain.length ? plain : needs), vars), r), r, { prefix: false, signOff: false });
 }
 
 /** A need phrase up to its first fallback clause (`; …`, ` (…)`, `? …`, `, or …`, `, by …`). */

@@ -15,7 +15,7 @@ import { coreTools, planServers, pluginTools, serverRecord, serverTools, type To
 import { PLUGINS } from './vocab/plugins.ts';
 
 /** Bump when the generator's output changes for the same seed (it is part of every manifest). */
-export const GENERATOR = { name: 'backpack-monster', version: '2.0.1' } as const;
+export const GENERATOR = { name: 'backpack-monster', version: '2.0.2' } as const;
 
 /**
  * The label of the generator's random stream. It was the version (1.0.0) and is kept when a
