@@ -41,10 +41,14 @@ export function classVerbs(name: string): readonly string[] {
   return list;
 }
 
+/** The verbs (of all its classes) and frames of each operation the phrasing data covers. */
+const PHRASING_BY_OPERATION = new Map(
+  Object.entries(phrasing.operations as Record<string, { verbs: string[]; frames: string[] }>).map(([op, p]) => [op, { verbs: [...new Set(p.verbs.flatMap(classVerbs))] as readonly string[], frames: p.frames as readonly string[] }]),
+);
+
 /** The verbs (of all its classes) and frames of an operation, if the phrasing data covers it. */
 export function operationPhrasing(op: string): { verbs: readonly string[]; frames: readonly string[] } | undefined {
-  const p = (phrasing.operations as Record<string, { verbs: string[]; frames: string[] }>)[op];
-  return p ? { verbs: [...new Set(p.verbs.flatMap(classVerbs))], frames: p.frames } : undefined;
+  return PHRASING_BY_OPERATION.get(op);
 }
 
 /** Every operation key the phrasing data words. */
@@ -66,10 +70,9 @@ export function paraphraseVerbPhrase(op: string, vars: Record<string, string>, r
   return fill(frame, { ...vars, verb: frame.includes('{verb}') ? r.pick(verbs) : '' }).replace(/\s+/g, ' ').trim();
 }
 
-/** The verb phrase as a person puts it to an assistant: bare most of the time, else inside a request frame. */
+/** The verb phrase as a person puts it to an assistant: bare about half the time (`requestFrames.bare`), else inside a request frame. */
 export function requestFrame(vp: string, r: Rng): string {
-  // A verb phrase that already asks ("list the contacts for me") is not framed again; the draw is
-  // made either way, so the stream does not depend on the wording.
+  // A verb phrase that already asks ("list the contacts for me") is not framed again.
   const bare = r.chance(phrasing.requestFrames.bare);
   if (bare || /\bfor me\b/i.test(vp)) return vp;
   return fill(r.pick(phrasing.requestFrames.frames), { vp });
