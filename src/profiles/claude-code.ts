@@ -38,7 +38,7 @@ import { NAMESPACE_DEFAULT_OPTIONS, namespaceDocuments, type NamespaceGroup } fr
 import { checkedMask, compareHits } from '../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../retrievers/types.ts';
 import { charCount, cutToBytes } from '../catalog/unicode.ts';
-import { DEFAULT_CONTEXT_WINDOW, type BeforeSearch, type Caller, type Profile, type ProfileOptions, type SearchAddition, type ToolDefinition } from './types.ts';
+import { DEFAULT_CONTEXT_WINDOW, type BeforeSearch, type Caller, type Profile, type ProfileOptions, type SearchAddition, type ToolDefinition, type CallProtocol, type QueryStyle } from './types.ts';
 
 // ─── Constants ───────────────────────────────────────────────────────────────────────────────────
 
@@ -756,6 +756,9 @@ export function createClaudeCodeToolSearch(name: string, options: ProfileOptions
 export class ClaudeCodeProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
+  /** ToolSearch returns references the provider expands: search, then the exact call. */
+  readonly calls: CallProtocol = { search: 1, perFoundTool: 0, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
   private readonly o: Resolved;
   private readonly search: ClaudeCodeToolSearch;
   private catalog: Catalog | undefined;

@@ -22,7 +22,7 @@ import { MAX_RENDERED_FRAGMENT_BYTES, OMITTED_LINE_RESERVE_BYTES, MAX_NAMESPACE_
 import { CODEX_SEARCH_TEXT_LABEL, CodexToolSearch, codexNamespaceOf, isDeferrable, namespaceDescriptionOf, TOOL_SEARCH_DEFAULT_LIMIT, TOOL_SEARCH_TOOL_NAME } from './codex/search.ts';
 import { utf8Bytes } from '../catalog/unicode.ts';
 import { allowedIds } from './text.ts';
-import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, ToolDefinition } from './types.ts';
+import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from './types.ts';
 
 export * from './codex/namespaces.ts';
 export * from './codex/search.ts';
@@ -163,6 +163,9 @@ export function namespaceRows(tools: readonly Tool[], deferred: Uint8Array, allo
 class CodexProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
+  /** tool_search returns schemas: search, then the exact call. */
+  readonly calls: CallProtocol = { search: 1, perFoundTool: 0, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
   readonly provider = 'openai';
   readonly estimator = 'bytes/4';
   private readonly rule: DeferralRule;

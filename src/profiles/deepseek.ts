@@ -17,7 +17,7 @@ import type { Catalog, JsonSchema, Tool } from '../catalog/types.ts';
 import { createBm25 } from '../retrievers/bm25/presets.ts';
 import type { Hit, Retriever } from '../retrievers/types.ts';
 import { StaticProfile } from './static.ts';
-import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition } from './types.ts';
+import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from './types.ts';
 
 export const CODE_MODE_PRESELECT = 10;
 
@@ -78,6 +78,9 @@ export function renderSdk(tools: readonly Tool[]): string {
 export class DeepSeekCodeProfile implements Profile {
   readonly name: string;
   readonly searchLimit = CODE_MODE_PRESELECT;
+  /** No search primitive: one run_code call runs every tool the task needs. */
+  readonly calls: CallProtocol = { search: 0, perFoundTool: 0, call: 'script' };
+  readonly queryStyle: QueryStyle = 'raw';
   readonly provider = 'openai';
   /** The SDK is regenerated for each request's preselection, in the prompt. */
   readonly placement = 'prefix';

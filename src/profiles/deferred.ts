@@ -10,7 +10,7 @@ import type { Catalog, Tool } from '../catalog/types.ts';
 import { createBm25 } from '../retrievers/bm25/presets.ts';
 import type { Hit, Retriever } from '../retrievers/types.ts';
 import { allowedIds, toolDefinition } from './text.ts';
-import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition } from './types.ts';
+import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from './types.ts';
 
 export const DEFERRED_SEARCH_LIMIT = 5;
 
@@ -34,6 +34,9 @@ export function unavailableAnswer(name: string): string {
 export class DeferredProfile implements Profile {
   readonly name: string;
   readonly searchLimit = DEFERRED_SEARCH_LIMIT;
+  /** search_tools, then load_tool_schema for the tool picked, then the call. */
+  readonly calls: CallProtocol = { search: 1, perFoundTool: 1, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
   private readonly search: Retriever;
   private catalog: Catalog | undefined;
   private byId = new Map<string, { tool: Tool; position: number }>();

@@ -38,7 +38,7 @@ import { ENGLISH_STOP_WORDS } from '../retrievers/bm25/tokenize.ts';
 import { checkedMask, rankStable } from '../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../retrievers/types.ts';
 import { charCount, cutToChars } from '../catalog/unicode.ts';
-import { DEFAULT_CONTEXT_WINDOW, type BeforeSearch, type Caller, type Profile, type ProfileOptions, type SearchAddition, type ToolDefinition } from './types.ts';
+import { DEFAULT_CONTEXT_WINDOW, type BeforeSearch, type Caller, type Profile, type ProfileOptions, type SearchAddition, type ToolDefinition, type CallProtocol, type QueryStyle } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Upstream references and constants
@@ -730,6 +730,9 @@ interface DeferredInfo {
 export class HermesProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
+  /** tool_search, tool_describe for the tool picked, then tool_call. */
+  readonly calls: CallProtocol = { search: 1, perFoundTool: 1, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
   readonly provider = 'openai';
   readonly estimator = 'chars/4';
   readonly config: HermesConfig;

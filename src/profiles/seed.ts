@@ -16,7 +16,7 @@ import { createEmbed } from '../retrievers/embed/index.ts';
 import { createNamespace } from '../retrievers/namespace.ts';
 import type { Hit, Retriever } from '../retrievers/types.ts';
 import { allowedIds, toolDefinition } from './text.ts';
-import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition } from './types.ts';
+import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, CallProtocol, QueryStyle } from './types.ts';
 
 export const SEED_SEARCH_LIMIT = 5;
 
@@ -24,6 +24,9 @@ export const SEED_SEARCH_LIMIT = 5;
 export class RoleGatingProfile implements Profile {
   readonly name: string;
   readonly searchLimit = 0;
+  /** Everything needed is eager: the model calls each tool it needs, nothing else. */
+  readonly calls: CallProtocol = { search: 0, perFoundTool: 0, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
   private readonly roles: RoleMap | undefined;
   private catalog: Catalog | undefined;
 
@@ -69,6 +72,9 @@ export class RoleGatingProfile implements Profile {
 export class RetrievalProfile implements Profile {
   readonly name: string;
   readonly searchLimit = SEED_SEARCH_LIMIT;
+  /** The harness retrieves before the request: the model only calls the tools it needs. */
+  readonly calls: CallProtocol = { search: 0, perFoundTool: 0, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
   readonly sticky: boolean;
   /** The retrieved tools' definitions are the request's tools array, rebuilt per request. */
   readonly placement = 'prefix';

@@ -7,11 +7,14 @@
  */
 import type { Catalog } from '../catalog/types.ts';
 import { allowedIds } from './text.ts';
-import type { BeforeSearch, Caller, Profile, SearchAddition } from './types.ts';
+import type { BeforeSearch, Caller, Profile, SearchAddition, CallProtocol, QueryStyle } from './types.ts';
 
 export class StaticProfile implements Profile {
   readonly name: string;
   readonly searchLimit = 0;
+  /** Everything needed is eager: the model calls each tool it needs, nothing else. */
+  readonly calls: CallProtocol = { search: 0, perFoundTool: 0, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
   private catalog: Catalog | undefined;
   private readonly notes: Record<string, unknown>;
   readonly provider: 'openai' | 'anthropic';

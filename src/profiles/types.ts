@@ -32,6 +32,18 @@ export interface BeforeSearch {
   /** The harness's own tools that stand in for the deferred ones (`tool_search`, `run_code`, …). */
   metaTools: readonly ToolDefinition[];
   /**
+   * Catalog tools whose full definitions cross the wire before any search although the model does
+   * not read them (Claude Code's admitted deferred definitions, sent with `defer_loading: true`):
+   * reported as wire tokens, apart from what the model reads. Absent = none.
+   */
+  wire?: readonly string[];
+  /**
+   * Catalog tools the model can call from the advertisement alone, without their definitions being
+   * eager (a code-mode SDK lists their signatures): counted as visible like eager tools, their
+   * tokens are the advertisement's. Catalog order. Absent = none.
+   */
+  callable?: readonly string[];
+  /**
    * Text that advertises what can be found (namespace list, deferred names, a compact catalog, a
    * generated SDK): exactly as the model would read it, `''` when there is none.
    */
@@ -52,7 +64,11 @@ export type SearchForm =
 /** What one search adds to the context. */
 export interface SearchAddition {
   form: SearchForm;
-  /** Tools now in front of the model (their schema, reference or metadata), best first. */
+  /**
+   * Tools now in front of the model (their schema, reference or metadata), best first. A gold tool
+   * here counts as visible even when it is past the ranking the search was scored on (namespace
+   * routing expands a whole namespace).
+   */
   loaded: readonly string[];
   /** The search tool's result as the model reads it. */
   text: string;
@@ -62,7 +78,32 @@ export interface SearchAddition {
    * the tool the model picks). Absent = none (the text already carries what was loaded).
    */
   definitions?: readonly ToolDefinition[];
+  /**
+   * Model calls this search took: 1 by default; 2 when the model's first query found nothing and
+   * it searched again (a retry), 0 when the model issued no search (an empty keyword query).
+   */
+  searches?: number;
+  /** Namespaces the model opened to get these tools (namespace routing: one model call each). */
+  namespacesOpened?: number;
 }
+
+/**
+ * How the model gets a tool callable and calls it: the protocol the model-call counts are computed
+ * from (see docs/profiles.md, "Model calls").
+ */
+export interface CallProtocol {
+  /** Model calls per search: 1 when the model issues the search (a search tool), 0 when the harness retrieves before the request. */
+  search: 0 | 1;
+  /** Model calls to make one tool found by a search callable: 0 when the result carries it (schemas, references, the expansion), 1 for a describe or load call. */
+  perFoundTool: 0 | 1;
+  /** Model calls per namespace opened (namespace routing: 1). Default 0. */
+  perNamespace?: 0 | 1;
+  /** How the needed tools are called: one call each, or one code-mode run for all of them. */
+  call: 'each' | 'script';
+}
+
+/** How the query a search receives is written: the user's request as it is, or the keyword query a model writes into a search tool. */
+export type QueryStyle = 'raw' | 'keywords';
 
 /** How the provider receives tool definitions (what tokens are counted on). */
 export type ProviderFormat = 'openai' | 'anthropic';
@@ -85,6 +126,18 @@ export interface Profile {
   readonly provider?: ProviderFormat;
   /** Where search additions go (default `history`). */
   readonly placement?: Placement;
+  /** The model-call protocol (search, describe or load, open namespace, call or code-mode run). */
+  readonly calls: CallProtocol;
+  /**
+   * What the search receives by default: `keywords` when the model writes the query into a search
+   * tool, `raw` when the harness searches with the user's request itself. `--query-style` overrides.
+   */
+  readonly queryStyle: QueryStyle;
+  /**
+   * The floor the profile applies when the run configures none (a score on its searcher's scale,
+   * documented per profile); absent = no floor unless configured.
+   */
+  readonly defaultFloor?: number;
   /** The harness's own token estimator, reported beside the real count (Codex `bytes/4`, Hermes `chars/4`). */
   readonly estimator?: 'bytes/4' | 'chars/4';
   /** Build the search index and whatever the exposure model needs. Called once before anything else. */
