@@ -8,6 +8,11 @@ import { mergeRuns } from '../src/eval/merge.ts';
 import { makeConfig, runEval, type EvalRun } from '../src/eval/run.ts';
 import { createRetriever } from '../src/retrievers/registry.ts';
 import type { Retriever } from '../src/retrievers/types.ts';
+import type { Case } from '../src/catalog/types.ts';
+import { TokenMeter } from '../src/eval/tokens.ts';
+import { SEARCH_TOOLS } from '../src/profiles/deferred.ts';
+import type { Profile } from '../src/profiles/types.ts';
+import { DEFAULT_COUNTER } from '../src/tokens/count.ts';
 import { tinyInput, tempDir } from './helpers.ts';
 
 const tmp = tempDir('eval');
@@ -215,5 +220,73 @@ describe('an evaluation run', () => {
     expect(readdirSync(tmp).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(existsSync(join(dir, 'runs', 'bm25.trec'))).toBe(true);
     expect(existsSync(join(dir, 'never-surfaced', 'bm25.txt'))).toBe(true);
+  });
+});
+
+describe('model calls, code-mode callable tools, expansions, wire tokens, query style and default floors in a run', () => {
+  // A probe profile whose every figure is hand-checkable: tool 0 is what its search finds (tool 1
+  // scores under its default floor), tool 2 is callable from its advertisement, tool 3 crosses the
+  // wire unread, tool 4 comes with every search beyond the ranking (an expansion).
+  const tools = input.catalog.tools.filter((t) => !t.pinned).slice(0, 5);
+  const [t0, t1, t2, t3, t4] = tools.map((t) => t.id) as [string, string, string, string, string];
+  const queries: string[] = [];
+  const probe = (name: string): Profile => ({
+    name,
+    searchLimit: 5,
+    calls: { search: 1, perFoundTool: 1, perNamespace: 1, call: 'each' },
+    queryStyle: 'keywords',
+    defaultFloor: 0.5,
+    async index() {},
+    searcher: () => ({
+      name: 'probe-search',
+      async index() {},
+      async search(q: string) {
+        queries.push(q);
+        return [
+          { id: t0, score: 1 },
+          { id: t1, score: 0.25 },
+        ];
+      },
+    }),
+    beforeSearch: () => ({ eager: [], metaTools: [SEARCH_TOOLS], advertisement: '', callable: [t2], wire: [t3] }),
+    afterSearch: (hits) => ({ form: 'metadata', loaded: [...hits.map((h) => h.id), t4], text: 'x', searches: 2, namespacesOpened: 1 }),
+    describe: () => ({}),
+  });
+  const cases: Case[] = [
+    { id: 'c1', request: 'please find the Alpha report 42', expectedTools: [t0], slices: [] },
+    { id: 'c2', request: 'run the Bravo export', expectedTools: [t2], slices: [] },
+    { id: 'c3', request: 'open the Charlie board', expectedTools: [t4], slices: [] },
+    { id: 'c4', request: 'thanks!', expectedTools: [], slices: ['no-tool'] },
+  ];
+  const probeInput: EvalInput = { ...input, cases };
+
+  it('counts calls from the protocol, sees callable and expanded gold tools, reports wire tokens apart, sends keywords and applies the default floor', async () => {
+    queries.length = 0;
+    const run = await runEval(probeInput, makeConfig([], [1, 5], {}, null, false, ['probe']), { createProfile: probe });
+    const p = run.results.profiles!.probe!;
+    expect(queries).toEqual(['find Alpha report', 'run Bravo export', 'open Charlie board']);
+    expect(run.details.probe!.map((d) => d.ranked.map(([id]) => id))).toEqual([[t0], [t0], [t0], []]);
+    expect(p.metrics.overall.visible).toBe(1);
+    expect(p.exposure.queryStyle).toBe('keywords');
+    // c1: 2 searches + 1 namespace + 1 load (t0 found) + 1 call = 5; c2: t2 is callable, no load: 4; c3: t4 expanded: 5
+    expect(run.details.probe!.map((d) => d.exposure!.calls)).toEqual([
+      { searches: 2, total: 5 },
+      { searches: 2, total: 4 },
+      { searches: 2, total: 5 },
+      { searches: 0, total: 0 },
+    ]);
+    expect(p.calls).toMatchObject({ perCase: 14 / 3, searchesPerCase: 2, noToolPerCase: 0, perSession: 12 * (14 / 4), sessionBasis: 'cases' });
+    const wire = new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER).toolTokens(t3);
+    expect(p.tokens.wire).toEqual({ beforeSearch: wire, perCase: wire });
+    // the callable tool is a non-pinned tool in front of the model: the no-tool case is a false positive
+    expect(p.metrics.overall.noToolFalsePositiveRate).toBe(1);
+  });
+
+  it('a floor the run configures wins over the default, and --query-style raw sends the request', async () => {
+    queries.length = 0;
+    const run = await runEval(probeInput, { ...makeConfig([], [1, 5], { probe: null }, null, false, ['probe']), queryStyle: 'raw' }, { createProfile: probe });
+    expect(queries).toEqual(cases.map((c) => c.request));
+    expect(run.details.probe![0]!.ranked.map(([id]) => id)).toEqual([t0, t1]);
+    expect(run.results.profiles!.probe!.exposure.queryStyle).toBe('raw');
   });
 });

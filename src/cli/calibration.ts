@@ -4,6 +4,7 @@
  * of the evaluated cases, or a cases file over the same catalog). Every refusal is an `InputError`
  * (exit 2) that names the flag or the file, raised before anything is written.
  */
+import { createProfile } from '../profiles/registry.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
@@ -25,9 +26,12 @@ function autoFloor(target: number): FloorSetting {
 /**
  * `--floor 2.5` (every strategy), `--floor auto` / `auto:0.05` (every strategy, calibrated),
  * `--floor none`, or `--floor bm25=8,hybrid=auto:0.2,codex=none` (named ones; the others get none).
+ * A profile with a documented default floor (`defaults`, from {@link profileDefaultFloors}) keeps
+ * it wherever `--floor` does not name it or set every strategy.
  */
-export function parseFloors(text: string | undefined, strategies: readonly string[]): Record<string, FloorSetting> {
-  const floors: Record<string, FloorSetting> = Object.fromEntries(strategies.map((r) => [r, null]));
+export function parseFloors(text: string | undefined, strategies: readonly string[], defaults: Readonly<Record<string, number>> = {}): Record<string, FloorSetting> {
+  // a profile's documented default floor stands where --floor says nothing about it (recorded in the config as the score it is)
+  const floors: Record<string, FloorSetting> = Object.fromEntries(strategies.map((r) => [r, defaults[r] ?? null]));
   if (text === undefined) return floors;
   const value = (v: string): FloorSetting => {
     const t = v.trim();
@@ -124,4 +128,14 @@ export function resolveCalibration(spec: string, source: DatasetSource, catalog:
   const noTool = set.cases.filter((c) => c.expectedTools.length === 0).length;
   if (needsNoTool && noTool < FEW_NO_TOOL_CASES) warnings.push(`warning: ${label} has only ${noTool} no-tool case${noTool > 1 ? 's' : ''}: a floor calibrated on so few is a rough estimate (${FEW_NO_TOOL_CASES} or more advised)`);
   return { set, warnings };
+}
+
+/** The documented default floors of the named profiles that have one (`Profile.defaultFloor`). */
+export function profileDefaultFloors(profiles: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const name of profiles) {
+    const f = createProfile(name).defaultFloor;
+    if (f !== undefined) out[name] = f;
+  }
+  return out;
 }

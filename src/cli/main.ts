@@ -30,14 +30,15 @@ import { parseProfileList, profileEntries } from '../profiles/registry.ts';
 import { fitMark, floorNumber } from '../report/view.ts';
 import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
-import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
+import { DEFAULT_CONTEXT_WINDOW, type QueryStyle } from '../profiles/types.ts';
+import { QUERY_STYLES } from '../profiles/keyword-query.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { ReviewRequired } from '../diff/errors.ts';
 import { registerDiffCommand } from './diff.ts';
 import { GateFailed, registerGateCommands } from './gate.ts';
 import { registerSnapshotCommand, SnapshotIncomplete } from './snapshot.ts';
 import { snapshotForEval } from '../snapshot/for-catalog.ts';
-import { parseFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
+import { parseFloors, profileDefaultFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
 import { progressReporter } from './progress.ts';
 import { useConfigFile } from './config-file.ts';
 import { VERSION } from '../version.ts';
@@ -134,12 +135,13 @@ export function buildProgram(io: Io): Command {
     .option('--floor <x|auto[:T]|name=x,…>', 'floors, as for eval: calibrated on the calibration split by default', checked(floorSyntax), `auto:${DEFAULT_RUN_FLOOR_TARGET}`)
     .option('--calibrate-on <split>', 'the split floors and fusions are calibrated on; the other cases are scored', DEFAULT_CALIBRATION_SPLIT)
     .option('--split <name>', 'the split that is scored', DEFAULT_SCORED_SPLIT)
+    .addOption(new Option('--query-style <style>', 'what each search receives: raw (the request as it is) or keywords (the short keyword query a model writes into a search tool); default: each profile\'s own (keywords where the model writes the search query, raw where the harness searches with the request; raw for retrievers): see docs/profiles.md').choices([...QUERY_STYLES]))
     .option('--quiet', 'no progress output')
-    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; workers: number; floor: string; calibrateOn: string; split: string; quiet?: boolean }) => {
+    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; workers: number; floor: string; calibrateOn: string; split: string; queryStyle?: QueryStyle; quiet?: boolean }) => {
       const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
       const retrievers = parseRetrieverList(opts.retrievers);
       const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
-      const floors = parseFloors(opts.floor, [...retrievers, ...profiles]);
+      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles));
       if (opts.calibrateOn === opts.split) throw new InputError(`--calibrate-on ${opts.calibrateOn} and --split ${opts.split} name the same cases: calibration and scoring need different splits`);
       const params = resolveParams(opts.preset, opts.seed);
       const t0 = Date.now();
@@ -173,7 +175,7 @@ export function buildProgram(io: Io): Command {
       const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases);
       for (const w of calibration.warnings) io.err(`${w}\n`);
       lap('loadMs');
-      const run = await runEval(input, makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), {
+      const run = await runEval(input, { ...makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}) }, {
         workers: opts.workers,
         workerSource: input.source,
         calibration: calibration.set,
@@ -279,6 +281,7 @@ export function buildProgram(io: Io): Command {
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)', checked(parseShard))
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
+    .addOption(new Option('--query-style <style>', 'what each search receives: raw (the request as it is) or keywords (the short keyword query a model writes into a search tool); default: each profile\'s own (keywords where the model writes the search query, raw where the harness searches with the request; raw for retrievers): see docs/profiles.md').choices([...QUERY_STYLES]))
     .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor (give --floor for retrievers that score every tool, like embed)')
     .option('--roles <file>', 'role / phase → namespaces and tool patterns, for role gating (the gate retriever, the role-gating and claude-code profiles) (default: the dataset\'s roles.json)')
     .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
@@ -297,7 +300,7 @@ export function buildProgram(io: Io): Command {
       const profiles = opts.profiles !== undefined ? parseProfileList(opts.profiles) : [];
       const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
       const ks = parseKs(opts.k);
-      const floors = parseFloors(opts.floor, [...retrievers, ...profiles]);
+      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles));
       if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
       if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.includes('semantic-retrieval')) {
@@ -329,6 +332,7 @@ export function buildProgram(io: Io): Command {
         ...(base.cache ? { cache: { writeRatio: opts.cacheWriteRatio, readRatio: opts.cacheReadRatio } } : {}),
         ...(opts.contextWindow !== DEFAULT_CONTEXT_WINDOW ? { contextWindow: opts.contextWindow } : {}),
         ...(examples ? { examples } : {}),
+        ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}),
       };
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
@@ -429,6 +433,7 @@ function displayPath(p: string): string {
 
 interface EvalOptions {
   workers: number;
+  queryStyle?: QueryStyle;
   roles?: string;
   model?: string;
   examplesFrom?: string;

@@ -3,7 +3,8 @@
  * file over the same catalog) and never on the cases being scored.
  *
  * - A calibrated floor (`--floor auto[:TARGET]`): each no-tool calibration case is searched with no
- *   floor and per turn (never sticky); its best non-pinned score is its "top"; the floor is the
+ *   floor and per turn (never sticky), with the query the scored run gives the strategy (the
+ *   request, or its keywords); its best non-pinned score is its "top"; the floor is the
  *   lowest one whose false-positive rate over those tops is ≤ TARGET ({@link floorForRate}).
  * - A retriever that fits its score scale (`Calibrating`, e.g. the hybrid fusions) is given every
  *   tool-labelled calibration case before it searches anything.
@@ -60,7 +61,7 @@ const BLOCK = 64;
  * floors do not apply (`value: null`). Profiles are calibrated on what their search returns (the
  * part a floor controls); eager tools are counted in the scored figures, not here.
  */
-export async function calibrateFloor(searcher: Retriever | null, catalog: Catalog, set: CalibrationSet, depth: number, target: number): Promise<AutoFloor> {
+export async function calibrateFloor(searcher: Retriever | null, catalog: Catalog, set: CalibrationSet, depth: number, target: number, query: (request: string) => string = (r) => r): Promise<AutoFloor> {
   const noTool = set.cases.filter((c) => c.expectedTools.length === 0);
   const floor = (value: number | null, rate: number | null, reason?: string): AutoFloor => ({ mode: 'auto', target, value, calibratedOn: set.source, calibrationFalsePositiveRate: rate, calibrationNoToolCases: noTool.length, ...(reason !== undefined ? { reason } : {}) });
   if (!searcher || depth <= 0) return floor(null, null, 'no search: a floor does not apply');
@@ -68,10 +69,12 @@ export async function calibrateFloor(searcher: Retriever | null, catalog: Catalo
   const policy = new Policy(catalog);
   const tops: number[] = [];
   for (let i = 0; i < noTool.length; i++) {
-    if (i % BLOCK === 0 && isPrefetching(searcher)) await searcher.prefetch(noTool.slice(i, i + BLOCK).map((c) => c.request));
+    if (i % BLOCK === 0 && isPrefetching(searcher)) await searcher.prefetch(noTool.slice(i, i + BLOCK).map((c) => query(c.request)).filter((q) => q !== ''));
     const c = noTool[i]!;
     const caller = { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
-    const found = await policy.expose(searcher, c.request, caller, { depth });
+    const q = query(c.request);
+    // no keyword to search for: the model issues no search, so nothing is shown (the lowest top)
+    const found = q === '' ? { ranked: [] } : await policy.expose(searcher, q, caller, { depth });
     tops.push(topUnpinned(found.ranked.map((h) => [h.id, h.score] as const), pinned));
   }
   const f = floorForRate(tops, target);

@@ -15,7 +15,8 @@ import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import type { DatasetSource } from './results.ts';
-import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
+import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, SESSION_TURNS, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
+import { callFigures } from './calls.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
 
@@ -124,8 +125,8 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
   }
   for (const name of config.profiles ?? []) {
     const merged = mergeOne(name, 'profile');
-    const { exposure, tokens } = first.profiles![name]!;
-    const before = { total: tokens.beforeSearch, ...tokens.beforeSearchParts, ...(tokens.estimate ? { estimate: tokens.estimate.beforeSearch } : {}) };
+    const { exposure, tokens, calls } = first.profiles![name]!;
+    const before = { total: tokens.beforeSearch, ...tokens.beforeSearchParts, ...(tokens.estimate ? { estimate: tokens.estimate.beforeSearch } : {}), ...(tokens.wire ? { wire: tokens.wire.beforeSearch } : {}) };
     const meta = { counter: tokens.counter, provider: tokens.provider, placement: tokens.placement as 'history' | 'prefix', search: exposure.search, ...(tokens.estimate ? { estimator: tokens.estimate.counter } : {}) };
     const sessions = strategySessions(input.cases, details[name]!, { sticky: config.sticky === true || exposure.sticky, placement: meta.placement, cache });
     profiles[name] = {
@@ -133,6 +134,7 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
       ...(sessions ? { sessions } : {}),
       exposure: { ...exposure, perCase: exposureMeans(details[name]!) },
       tokens: profileTokens(details[name]!, merged.metrics.overall, before, meta, tokens.cache, ownChurn(sessions, config.sticky === true || exposure.sticky), config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
+      ...(calls ? { calls: callFigures(input.cases, details[name]!, calls.protocol, SESSION_TURNS) } : {}),
     };
   }
   // over all cases: a shard without skill cases has no skills section, the whole run may

@@ -7,7 +7,8 @@ import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { operatingCurve, recallAtRates, type AbstentionCase, type CurvePoint, type RatePoint } from '../metrics/abstention.ts';
 import { evaluate } from '../metrics/aggregate.ts';
-import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
+import { DEFAULT_CONTEXT_WINDOW, type QueryStyle } from '../profiles/types.ts';
+import type { CallFigures, CaseCalls } from './calls.ts';
 import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } from '../metrics/types.ts';
 import type { SessionFigures } from './sessions.ts';
 import { compareSkillStrategies, type SkillComparison } from '../skills/compare.ts';
@@ -84,6 +85,8 @@ export interface EvalConfig {
   cache?: CachePrices;
   /** Context window of the emulated model for profile budgets and skill listings, when not the default 200,000. */
   contextWindow?: number;
+  /** `--query-style`: one query style for every strategy (absent: each profile's own, raw for retrievers). */
+  queryStyle?: QueryStyle;
   /** sha256 of the agent-trace file replayed, if any (its content, not its path, so shards run on different machines agree). */
   traces: string | null;
 }
@@ -101,8 +104,10 @@ export interface QueryDetail {
   leaks: string[];
   /** Sticky retrieval kept the session's tool set (present only when true). */
   kept?: boolean;
-  /** Profiles only: the case's gold tools the profile sends eagerly (before any search). */
+  /** Profiles only: the case's gold tools in front of the model before any search (sent eagerly, or callable from a code-mode SDK). */
   eager?: string[];
+  /** Profiles only: the case's gold tools the search put in front of the model beyond the ranking it was scored on (a namespace expansion). */
+  expanded?: string[];
   /** Session cases: the same case under the other stickiness (per-turn if the run was sticky, else sticky), for the session figures. */
   alt?: { ranked: string[]; kept?: boolean; beforeTokens?: number; searchTokens?: number };
   /**
@@ -110,7 +115,19 @@ export interface QueryDetail {
    * characters of the search result, and tokens (o200k) before the search and added by it; with
    * the harness's own estimator in `estimate` when it has one.
    */
-  exposure?: { eagerTools: number; eagerUnpinned?: number; loadedTools: number; resultChars: number; beforeTokens: number; searchTokens: number; estimate?: { before: number; search: number } };
+  exposure?: {
+    eagerTools: number;
+    eagerUnpinned?: number;
+    loadedTools: number;
+    resultChars: number;
+    beforeTokens: number;
+    searchTokens: number;
+    estimate?: { before: number; search: number };
+    /** Tokens of definitions that cross the wire before any search without the model reading them (not in `beforeTokens`). */
+    wireTokens?: number;
+    /** Model calls of the case (see `eval/calls.ts`). */
+    calls?: CaseCalls;
+  };
   /** Search time (ms). A timing: not part of any metric. */
   ms: number;
 }
@@ -153,6 +170,8 @@ export interface ExposureSummary {
   unrestricted: { eagerTools: number; metaTools: string[]; advertisementChars: number; advertisementBytes: number };
   /** Means over the tool-labelled cases: eager tools for the case's caller, tools a search put in front of the model, characters of the search result. */
   perCase: { eagerTools: number; loadedTools: number; searchResultChars: number };
+  /** What the search received: the request as it is (`raw`) or the keyword query a model writes (`keywords`). Absent in older results (raw). */
+  queryStyle?: QueryStyle;
 }
 
 /** Prompt-caching prices as multiples of the uncached input price. */
@@ -203,11 +222,19 @@ export interface ProfileTokens {
   fitsContext: number;
   /** Tool-labelled cases whose prompt does not fit. */
   overflowCases: number;
+  /**
+   * Definitions that cross the wire before any search although the model does not read them
+   * (Claude Code's admitted deferred definitions): for a caller with every scope, and the mean over
+   * the tool-labelled cases. Absent when the profile sends none. Not part of any other figure.
+   */
+  wire?: { beforeSearch: number; perCase: number };
 }
 
 export interface ProfileResults extends RetrieverResults {
   exposure: ExposureSummary;
   tokens: ProfileTokens;
+  /** Model round trips of the profile's protocol (absent in results written before they were counted). */
+  calls?: CallFigures;
 }
 
 export interface Results {
@@ -288,7 +315,7 @@ export function caseResultOf(d: QueryDetail, config: Pick<EvalConfig, 'contextWi
     caseId: d.caseId,
     ranked: d.ranked.map(([id]) => id),
     scopeLeaks: d.leaks?.length ?? 0,
-    ...(d.eager ? { eager: d.eager } : {}),
+    ...(d.eager ? { eager: d.expanded?.length ? [...d.eager, ...d.expanded] : d.eager } : {}),
     ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0, fits: promptFits(d.exposure, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW) } : {}),
   };
 }
@@ -388,7 +415,7 @@ export function sessionTokens(B: number, S: number, placement: 'history' | 'pref
 export function profileTokens(
   details: readonly QueryDetail[],
   metrics: MetricTable,
-  before: { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number },
+  before: { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number; wire?: number },
   meta: { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string },
   cache: CachePrices,
   /** Prefix placement: the run's own session churn (share of session turns whose set changed), null without session transitions. */
@@ -400,9 +427,15 @@ export function profileTokens(
   let beforeSum = 0;
   let searchSum = 0;
   let estSearch = 0;
+  let wireSum = 0;
+  let wired = false;
   for (const d of details) {
     if (!d.exposure) continue;
     n++;
+    if (d.exposure.wireTokens !== undefined) {
+      wired = true;
+      wireSum += d.exposure.wireTokens;
+    }
     beforeSum += d.exposure.beforeTokens;
     searchSum += d.exposure.searchTokens;
     estSearch += d.exposure.estimate?.search ?? 0;
@@ -434,6 +467,7 @@ export function profileTokens(
     contextWindow,
     fitsContext: n ? (n - overflow) / n : 1,
     overflowCases: overflow,
+    ...(wired || (before.wire ?? 0) > 0 ? { wire: { beforeSearch: before.wire ?? 0, perCase: n ? wireSum / n : 0 } } : {}),
   };
 }
 

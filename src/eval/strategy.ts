@@ -7,7 +7,8 @@
  */
 import type { Case, Catalog, Tool } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
-import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
+import { queryFor } from '../profiles/keyword-query.ts';
+import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions, type QueryStyle } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { hasIndexStats, isCalibrating, isDescribable, isPrefetching, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
@@ -16,7 +17,8 @@ import type { Provider } from '../tokens/serialize.ts';
 import { calibrateFloor, type CalibrationSet } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { floorValue, isAutoFloor, type AutoFloor } from './results.ts';
-import { catalogFacts, DEFAULT_CACHE_PRICES, exposureMeans, percentile, profileTokens, retrieverResults, withoutRanking, type EvalConfig, type ExposureSummary, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
+import { catalogFacts, DEFAULT_CACHE_PRICES, exposureMeans, percentile, profileTokens, retrieverResults, SESSION_TURNS, withoutRanking, type EvalConfig, type ExposureSummary, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
+import { callFigures, caseCalls } from './calls.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import type { Trace } from './traces.ts';
@@ -103,10 +105,11 @@ export class StrategyRunner {
     await retriever.index(input.catalog);
     await this.calibrateScores(retriever);
     const indexMs = performance.now() - t0;
-    const auto = await this.autoFloor(name, retriever, config.depth);
+    const style = config.queryStyle ?? 'raw';
+    const auto = await this.autoFloor(name, retriever, config.depth, style);
     const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
-    const list = await searchCases(name, retriever, null, cases, input, config, opts, floor);
-    await otherMode(name, retriever, null, cases, list, input, config, opts, floor);
+    const list = await searchCases(name, retriever, null, cases, input, config, opts, floor, style);
+    await otherMode(name, retriever, null, cases, list, input, config, opts, floor, style);
     const sessions = strategySessions(cases, list, { sticky: isSticky(config, null), placement: 'prefix', cache: config.cache ?? DEFAULT_CACHE_PRICES, retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)) });
     const result = { ...retrieverResults(cases, list, this.facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces), ...(sessions ? { sessions } : {}) };
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
@@ -118,11 +121,11 @@ export class StrategyRunner {
   }
 
   /** The calibrated floor of a strategy whose floor is `auto` (undefined otherwise). */
-  private async autoFloor(name: string, searcher: Retriever | null, depth: number): Promise<AutoFloor | undefined> {
+  private async autoFloor(name: string, searcher: Retriever | null, depth: number, style: QueryStyle): Promise<AutoFloor | undefined> {
     const setting = this.config.floors[name];
     if (!isAutoFloor(setting)) return undefined;
     if (!this.opts.calibration) throw new Error(`the floor of ${name} is auto, but no calibration cases were given`);
-    return calibrateFloor(searcher, this.input.catalog, this.opts.calibration, depth, setting.target);
+    return calibrateFloor(searcher, this.input.catalog, this.opts.calibration, depth, setting.target, (request) => queryFor(request, style));
   }
 
   private async profile(task: StrategyTask): Promise<StrategyOutcome> {
@@ -136,17 +139,20 @@ export class StrategyRunner {
     const searcher = profile.searcher();
     await this.calibrateScores(searcher);
     const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor);
-    const auto = await this.autoFloor(name, searcher, Math.min(config.depth, exposure.searchLimit));
-    const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
-    const list = await searchCases(name, searcher, exposure, cases, input, config, opts, floor);
-    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor), cases, list, input, config, opts, floor);
+    const style = config.queryStyle ?? profile.queryStyle;
+    const auto = await this.autoFloor(name, searcher, Math.min(config.depth, exposure.searchLimit), style);
+    // A floor the run configures (a score, none, auto) wins; a profile's documented default applies only when the run says nothing about it.
+    const floor = auto ? floorValue(auto) : Object.prototype.hasOwnProperty.call(config.floors, name) ? floorValue(config.floors[name]) : profile.defaultFloor;
+    const list = await searchCases(name, searcher, exposure, cases, input, config, opts, floor, style);
+    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor), cases, list, input, config, opts, floor, style);
     const r = retrieverResults(cases, list, this.facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
     const sessions = strategySessions(cases, list, { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES });
     const result: ProfileResults = {
       ...(searcher ? r : withoutRanking(r)),
       ...(sessions ? { sessions } : {}),
-      exposure: exposure.summary(list),
+      exposure: { ...exposure.summary(list), queryStyle: style },
       tokens: profileTokens(list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES, ownChurn(sessions, isSticky(config, exposure)), config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
+      calls: callFigures(cases, list, profile.calls, SESSION_TURNS),
     };
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
   }
@@ -157,7 +163,7 @@ export class StrategyRunner {
  * dataset order. With an exposure tally (profiles), each case also records the gold tools the
  * profile sends eagerly, and the tally adds up what was put in front of the model.
  */
-async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined, stickyOverride?: boolean): Promise<QueryDetail[]> {
+async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined, style: QueryStyle, stickyOverride?: boolean): Promise<QueryDetail[]> {
   // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
   const policy = new Policy(input.catalog);
   const sticky = stickyOverride ?? isSticky(config, exposure);
@@ -172,7 +178,7 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
     if (prefetcher && i % PREFETCH_BLOCK === 0) {
-      const upcoming = cases.slice(i, i + PREFETCH_BLOCK).filter((x) => x.expectedTools !== undefined).map((x) => x.request);
+      const upcoming = cases.slice(i, i + PREFETCH_BLOCK).filter((x) => x.expectedTools !== undefined).map((x) => queryFor(x.request, style)).filter((q) => q !== '');
       const p0 = performance.now();
       if (upcoming.length) await prefetcher.prefetch(upcoming);
       prefetchShare = upcoming.length ? (performance.now() - p0) / upcoming.length : 0;
@@ -187,10 +193,12 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
       ...(c.role !== undefined ? { role: c.role } : {}),
       ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
     };
+    // The query the search receives: the request, or the keywords a model writes (none: the model issues no search).
+    const query = queryFor(c.request, style);
     const q0 = performance.now();
     const found =
-      searcher && depth > 0
-        ? await policy.expose(searcher, c.request, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
+      searcher && depth > 0 && query !== ''
+        ? await policy.expose(searcher, query, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
         : { ranked: [], pinned: [], leaks: [] };
     const ms = performance.now() - q0 + prefetchShare;
     const below = 'belowFloor' in found ? found.belowFloor : undefined;
@@ -203,7 +211,7 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
       ...('kept' in found && found.kept ? { kept: true } : {}),
       ms: round3(ms),
     };
-    if (exposure) Object.assign(detail, exposure.record(c, caller, found.ranked));
+    if (exposure) Object.assign(detail, exposure.record(c, caller, found.ranked, query, detail.kept === true));
     list.push(detail);
     if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
   }
@@ -219,11 +227,11 @@ function isSticky(config: EvalConfig, exposure: ExposureTally | null): boolean {
  * not), so every strategy's sessions are measured both ways; the result is attached to the details
  * (`alt`), from which the session figures are computed (also after a merge).
  */
-async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined): Promise<void> {
+async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined, style: QueryStyle): Promise<void> {
   const sessionCases = cases.filter((c) => c.sessionId !== undefined && c.expectedTools !== undefined);
   if (!sessionCases.length) return;
   const tally = makeTally ? makeTally() : null;
-  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, floor, !isSticky(config, tally));
+  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, floor, style, !isSticky(config, tally));
   const byId = new Map(alt.map((d) => [d.caseId, d]));
   for (const d of list) {
     const a = byId.get(d.caseId);
@@ -239,12 +247,25 @@ async function otherMode(name: string, searcher: Retriever | null, makeTally: ((
 /** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
 type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
 
+/** Per-caller figures before any search: what is in front of the model (eager or code-mode callable) as a mask by catalog position, and its tokens. */
+interface BeforeEntry {
+  /** Eager or callable tools (a mask, not a set of ids: there may be hundreds of callers). */
+  shown: Uint8Array;
+  /** Eager definitions. */
+  count: number;
+  /** Non-pinned tools shown (eager or callable). */
+  unpinned: number;
+  tokens: number;
+  estimate: number | undefined;
+  /** Tokens of definitions on the wire that the model does not read (undefined: none). */
+  wire: number | undefined;
+}
+
 /** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */
 class ExposureTally {
   readonly sticky: boolean;
   readonly searchLimit: number;
-  /** Per (scope set, role): the eager tools as a mask over catalog positions (a mask, not a set of ids: there may be hundreds of callers), and the tokens before search. */
-  private readonly cache = new Map<string, { eager: Uint8Array; count: number; unpinned: number; tokens: number; estimate: number | undefined }>();
+  private readonly cache = new Map<string, BeforeEntry>();
   private readonly position = new Map<string, number>();
   private readonly tools: readonly Tool[];
   private readonly meter: TokenMeter;
@@ -272,28 +293,33 @@ class ExposureTally {
     return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
   }
 
-  private before(caller: { callerScopes?: readonly string[]; role?: string }): { eager: Uint8Array; count: number; unpinned: number; tokens: number; estimate: number | undefined } {
+  private before(caller: { callerScopes?: readonly string[]; role?: string }): BeforeEntry {
     const key = `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
     let entry = this.cache.get(key);
     if (!entry) {
       const b = this.profile.beforeSearch(this.callerOf(caller));
-      const eager = this.eagerMask(b.eager);
+      const eager = this.idMask(b.eager);
+      const shown = b.callable?.length ? this.idMask(b.callable, eager.slice()) : eager;
       let unpinned = 0;
-      for (let p = 0; p < eager.length; p++) if (eager[p] === 1 && !this.tools[p]!.pinned) unpinned++;
-      entry = { eager, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total };
+      for (let p = 0; p < shown.length; p++) if (shown[p] === 1 && !this.tools[p]!.pinned) unpinned++;
+      let wire: number | undefined;
+      if (b.wire?.length) {
+        wire = 0;
+        for (const id of b.wire) wire += this.meter.toolTokens(id);
+      }
+      entry = { shown, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total, wire };
       this.cache.set(key, entry);
     }
     return entry;
   }
 
   /**
-   * The eager ids as a mask by position. Eager lists come in catalog order (the profile contract),
-   * so one walk along the catalog finds them without a lookup per id; an id out of order falls back
-   * to the position map.
+   * Ids as a mask by position (set into `mask` when given). Eager and callable lists come in catalog
+   * order (the profile contract), so one walk along the catalog finds them without a lookup per id;
+   * an id out of order falls back to the position map.
    */
-  private eagerMask(ids: readonly string[]): Uint8Array {
+  private idMask(ids: readonly string[], mask = new Uint8Array(this.tools.length)): Uint8Array {
     const tools = this.tools;
-    const mask = new Uint8Array(tools.length);
     let j = 0;
     for (let p = 0; p < tools.length && j < ids.length; p++) {
       if (tools[p]!.id === ids[j]) {
@@ -305,38 +331,58 @@ class ExposureTally {
     return mask;
   }
 
-  /** One case's exposure: its gold tools that are eager for its caller, and the case's exposure figures. */
-  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[]): Pick<QueryDetail, 'eager' | 'exposure'> {
+  /**
+   * One case's exposure: its gold tools in front of the model before the search (eager or callable),
+   * those the search brought beyond its ranking, the case's exposure figures and its model calls.
+   * `query` is what the search received (`''`: the model issued none); `kept`: a sticky turn kept
+   * its set (no search).
+   */
+  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[], query: string, kept: boolean): Pick<QueryDetail, 'eager' | 'expanded' | 'exposure'> {
     const entry = this.before(caller);
-    let loaded = 0;
+    const gold = [...new Set(c.expectedTools ?? [])];
+    let loaded: readonly string[] = [];
     let chars = 0;
     let tokens = 0;
     let estimate = 0;
-    if (this.searches) {
-      const added = this.profile.afterSearch(ranked, this.callerOf(caller), c.request);
-      loaded = added.loaded.length;
+    let searches = 0;
+    let opened = 0;
+    // an empty query: the model had nothing to search for and issued no search, so nothing was added
+    if (this.searches && query !== '') {
+      const added = this.profile.afterSearch(ranked, this.callerOf(caller), query);
+      loaded = added.loaded;
       chars = added.text.length;
       tokens = this.meter.search(added);
       if (this.estimator) estimate = this.estimator.search(added);
+      searches = kept ? 0 : (added.searches ?? 1);
+      opened = kept ? 0 : (added.namespacesOpened ?? 0);
     }
+    const before = gold.filter((id) => entry.shown[this.position.get(id) ?? -1] === 1);
+    const rankedIds = new Set(ranked.map((h) => h.id));
+    const loadedSet = new Set(loaded);
+    const expanded = gold.filter((id) => !rankedIds.has(id) && loadedSet.has(id) && !before.includes(id));
+    const calls = caseCalls(this.profile.calls, { gold, goldMode: c.goldMode ?? 'all', before, searched: [...rankedIds, ...loaded], searches, namespacesOpened: opened });
     return {
-      eager: [...new Set(c.expectedTools ?? [])].filter((id) => entry.eager[this.position.get(id) ?? -1] === 1),
+      eager: before,
+      ...(expanded.length ? { expanded } : {}),
       exposure: {
         eagerTools: entry.count,
         eagerUnpinned: entry.unpinned,
-        loadedTools: loaded,
+        loadedTools: loaded.length,
         resultChars: chars,
         beforeTokens: entry.tokens,
         searchTokens: tokens,
         ...(entry.estimate !== undefined ? { estimate: { before: entry.estimate, search: estimate } } : {}),
+        ...(entry.wire !== undefined ? { wireTokens: entry.wire } : {}),
+        calls,
       },
     };
   }
 
   /** Tokens before search for a caller with every scope and no role. */
-  unrestrictedTokens(): { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number } {
+  unrestrictedTokens(): { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number; wire?: number } {
     const b = this.profile.beforeSearch({});
-    return { ...this.meter.before(b), ...(this.estimator ? { estimate: this.estimator.before(b).total } : {}) };
+    const wire = b.wire?.length ? b.wire.reduce((a, id) => a + this.meter.toolTokens(id), 0) : undefined;
+    return { ...this.meter.before(b), ...(this.estimator ? { estimate: this.estimator.before(b).total } : {}), ...(wire !== undefined ? { wire } : {}) };
   }
 
   tokenMeta(): { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string } {

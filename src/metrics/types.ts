@@ -21,13 +21,14 @@ export interface CaseResult {
   /** How many tools the retriever returned that the caller's scopes do not allow (must be 0). */
   scopeLeaks: number;
   /**
-   * Profiles only: the case's gold tools the profile sends eagerly (in front of the model before any
-   * search). Present ⇒ the `visible` metric is computed.
+   * Profiles only: the case's gold tools in front of the model besides the ranking — sent eagerly,
+   * callable from a code-mode SDK, or brought by a search beyond its ranking (a namespace
+   * expansion). Present ⇒ the `visible` metric is computed.
    */
   eager?: readonly string[];
   /**
    * Profiles only: a non-pinned tool is in front of the model before any search for this case's
-   * caller (listed eagerly with its schema). A no-tool case is then a false positive whatever the
+   * caller (listed eagerly with its schema, or callable from a code-mode SDK). A no-tool case is then a false positive whatever the
    * search returns. Present ⇒ `searchNoToolFalsePositiveRate` is computed too.
    */
   eagerUnpinned?: boolean;

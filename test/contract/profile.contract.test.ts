@@ -36,6 +36,20 @@ describe.each(profileNames())('profile %s', (name) => {
     expect(p.name).toBe(name);
     expect(JSON.parse(JSON.stringify(p.describe()))).toEqual(p.describe());
     expect(Number.isInteger(p.searchLimit) && p.searchLimit >= 0).toBe(true);
+    expect(['raw', 'keywords']).toContain(p.queryStyle);
+    expect([0, 1]).toContain(p.calls.search);
+    expect([0, 1]).toContain(p.calls.perFoundTool);
+    expect([undefined, 0, 1]).toContain(p.calls.perNamespace);
+    expect(['each', 'script']).toContain(p.calls.call);
+    if (p.defaultFloor !== undefined) expect(Number.isFinite(p.defaultFloor)).toBe(true);
+  });
+
+  it('declares a model-call protocol that matches its search: a search the model issues needs a search tool', async () => {
+    const p = await indexed(name);
+    if (p.calls.search === 1) {
+      expect(p.searcher(), 'a model-issued search needs a searcher').not.toBeNull();
+      expect(p.beforeSearch({}).metaTools.length, 'a model-issued search needs a meta tool to issue it').toBeGreaterThan(0);
+    }
   });
 
   it('shows nothing before search that the caller may not see', async () => {
@@ -45,6 +59,8 @@ describe.each(profileNames())('profile %s', (name) => {
       const allowed = new Uint8Array(catalog.tools.length).map(() => (rng.chance(0.4) ? 1 : 0));
       const before = p.beforeSearch({ allowed });
       for (const id of before.eager) expect(allowed[position.get(id)!], id).toBe(1);
+      for (const id of before.callable ?? []) expect(allowed[position.get(id)!], `${id} callable`).toBe(1);
+      for (const id of before.wire ?? []) expect(allowed[position.get(id)!], `${id} on the wire`).toBe(1);
       // No tool outside the mask is named in the advertisement (by its full id, as a whole word).
       catalog.tools.forEach((t, i) => {
         if (allowed[i] === 0) expect(namedIn(before.advertisement, t.id), `${t.id} advertised`).toBe(false);
@@ -54,27 +70,35 @@ describe.each(profileNames())('profile %s', (name) => {
     expect(none.eager).toEqual([]);
   });
 
-  it('eager tools are catalog tools, in catalog order, without repeats', async () => {
+  it('eager and callable tools are catalog tools, in catalog order, without repeats', async () => {
     const p = await indexed(name);
-    const eager = p.beforeSearch({}).eager;
-    const pos = eager.map((id) => position.get(id));
-    for (const x of pos) expect(x).toBeDefined();
-    expect([...pos].sort((a, b) => a! - b!)).toEqual(pos);
-    expect(new Set(eager).size).toBe(eager.length);
+    const b = p.beforeSearch({});
+    for (const list of [b.eager, b.callable ?? []]) {
+      const pos = list.map((id) => position.get(id));
+      for (const x of pos) expect(x).toBeDefined();
+      expect([...pos].sort((a, b) => a! - b!)).toEqual(pos);
+      expect(new Set(list).size).toBe(list.length);
+    }
   });
 
-  it('a search adds at most its hits, and a searcher keeps to the search limit', async () => {
+  it('a search keeps to the search limit and loads only tools the caller may use (its hits, or the namespaces it opened)', async () => {
     const p = await indexed(name);
     const s = p.searcher();
     if (!s) {
       expect(p.afterSearch([], {}, '').loaded).toEqual([]);
       return;
     }
+    const rng = new Rng(11, name);
     for (const q of requests.slice(0, 20)) {
-      const hits = await s.search(q, { k: p.searchLimit });
+      const allowed = new Uint8Array(catalog.tools.length).map(() => (rng.chance(0.6) ? 1 : 0));
+      const hits = await s.search(q, { k: p.searchLimit, allowed });
       expect(hits.length).toBeLessThanOrEqual(p.searchLimit);
-      const added = p.afterSearch(hits, {}, q);
-      expect(added.loaded.every((id) => hits.some((h) => h.id === id))).toBe(true);
+      for (const h of hits) expect(allowed[position.get(h.id)!], `${h.id} returned`).toBe(1);
+      const added = p.afterSearch(hits, { allowed }, q);
+      for (const id of added.loaded) expect(allowed[position.get(id)!], `${id} loaded`).toBe(1);
+      for (const d of added.definitions ?? []) if (position.has(d.name)) expect(allowed[position.get(d.name)!], `${d.name} defined`).toBe(1);
+      if (added.namespacesOpened === undefined) expect(added.loaded.every((id) => hits.some((h) => h.id === id))).toBe(true);
+      if (added.searches !== undefined) expect([0, 1, 2]).toContain(added.searches);
     }
   });
 });

@@ -1,0 +1,119 @@
+/**
+ * Model calls: the round trips a profile's protocol needs to get a case's gold tools callable and
+ * to call them (the seed articles weigh strategies on this as much as on tokens: deferred schemas
+ * cost one more call, namespace routing one more per namespace opened, Hermes goes search →
+ * describe → call against Codex's search → call, code mode runs several operations in one call).
+ *
+ * One case, from the profile's {@link CallProtocol} and what happened in the case:
+ *   searches  = protocol.search × (the searches the model issued: 1, 2 after a retry, 0 when the
+ *               turn kept its sticky set or the model had no keyword to search for);
+ *   opens     = protocol.perNamespace × namespaces opened;
+ *   reached   = the gold tools in front of the model (eager, callable from the advertisement, or
+ *               brought by the search); goldMode `any`: one of them, an eager one first;
+ *   loads     = protocol.perFoundTool × reached tools that came from the search (a describe or
+ *               load_tool_schema each);
+ *   toolCalls = |reached| (one call each), or 1 for a code-mode run when anything is reached;
+ *   total     = searches + opens + loads + toolCalls.
+ * A failed search is counted (the model made it); a gold tool never reached adds nothing more (the
+ * model cannot call what it does not see). The figures are means over cases, so a 12-turn session
+ * is 12 × the mean per session turn (no-tool turns included: a search on a greeting is a call).
+ */
+import type { Case } from '../catalog/types.ts';
+import type { CallProtocol } from '../profiles/types.ts';
+import type { QueryDetail } from './results.ts';
+
+/** One case's model calls (`searches` is part of `total`). */
+export interface CaseCalls {
+  searches: number;
+  total: number;
+}
+
+export interface CaseCallsInput {
+  /** Gold tools of the case (empty: a no-tool case). */
+  gold: readonly string[];
+  goldMode: 'all' | 'any';
+  /** Gold tools in front of the model before any search (eager or code-mode callable). */
+  before: readonly string[];
+  /** Tools the search put in front of the model (ranked and loaded). */
+  searched: readonly string[];
+  /** Searches the model issued for this case (0: none). */
+  searches: number;
+  /** Namespaces the model opened. */
+  namespacesOpened: number;
+}
+
+export function caseCalls(protocol: CallProtocol, x: CaseCallsInput): CaseCalls {
+  const searches = protocol.search * x.searches;
+  const opens = (protocol.perNamespace ?? 0) * x.namespacesOpened;
+  const gold = [...new Set(x.gold)];
+  const before = new Set(x.before);
+  const found = new Set(x.searched);
+  let fromBefore = gold.filter((id) => before.has(id));
+  let fromSearch = gold.filter((id) => !before.has(id) && found.has(id));
+  if (x.goldMode === 'any') {
+    // one gold tool is enough: the model calls one it already has, else one the search brought
+    if (fromBefore.length) {
+      fromBefore = fromBefore.slice(0, 1);
+      fromSearch = [];
+    } else fromSearch = fromSearch.slice(0, 1);
+  }
+  const reached = fromBefore.length + fromSearch.length;
+  const loads = protocol.perFoundTool * fromSearch.length;
+  const toolCalls = protocol.call === 'script' ? (reached > 0 ? 1 : 0) : reached;
+  return { searches, total: searches + opens + loads + toolCalls };
+}
+
+/** The call figures of a profile in `results.json` (`profiles.<name>.calls`). */
+export interface CallFigures {
+  /** Mean model calls over the cases that need a tool (gold tools labelled). */
+  perCase: number;
+  /** Mean searches the model issued over the same cases (retries counted). */
+  searchesPerCase: number;
+  /** Mean model calls on no-tool cases (searches made when nothing was needed); null without such cases. */
+  noToolPerCase: number | null;
+  /** A 12-turn session: 12 × the mean calls per session turn (every case when the data has no session). */
+  perSession: number;
+  /** What `perSession` was measured on. */
+  sessionBasis: 'sessions' | 'cases';
+  protocol: CallProtocol;
+}
+
+/** The call figures from a profile's per-case details (in case order), so a merged sharded run gives the same; `sessionTurns12` = the session length (12). */
+export function callFigures(cases: readonly Case[], details: readonly QueryDetail[], protocol: CallProtocol, sessionTurns12: number): CallFigures {
+  let graded = 0;
+  let gradedCalls = 0;
+  let gradedSearches = 0;
+  let noTool = 0;
+  let noToolCalls = 0;
+  let all = 0;
+  let allCalls = 0;
+  let sessionTurns = 0;
+  let sessionCalls = 0;
+  cases.forEach((c, i) => {
+    const calls = details[i]?.exposure?.calls;
+    if (c.expectedTools === undefined || !calls) return;
+    all++;
+    allCalls += calls.total;
+    if (c.expectedTools.length) {
+      graded++;
+      gradedCalls += calls.total;
+      gradedSearches += calls.searches;
+    } else {
+      noTool++;
+      noToolCalls += calls.total;
+    }
+    if (c.sessionId !== undefined) {
+      sessionTurns++;
+      sessionCalls += calls.total;
+    }
+  });
+  const perTurn = sessionTurns ? sessionCalls / sessionTurns : all ? allCalls / all : 0;
+  return {
+    perCase: graded ? gradedCalls / graded : 0,
+    searchesPerCase: graded ? gradedSearches / graded : 0,
+    noToolPerCase: noTool ? noToolCalls / noTool : null,
+    perSession: sessionTurns12 * perTurn,
+    sessionBasis: sessionTurns ? 'sessions' : 'cases',
+    protocol: { ...protocol },
+  };
+}

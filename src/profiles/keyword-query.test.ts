@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { keywordQuery, MAX_KEYWORDS, queryFor } from './keyword-query.ts';
+
+describe('keywordQuery', () => {
+  it('keeps content words and product names, drops fillers, stop words and values', () => {
+    expect(keywordQuery('help me hunt for a org about churn in GL')).toBe('hunt org churn GL');
+    expect(keywordQuery('PD: change the status on inbound hook id 88213 to "blocked" thanks')).toBe('PD change status inbound hook id');
+    expect(keywordQuery('can you update conversation “Globex” with due date next Friday in Intercom?')).toBe('update conversation due date next Friday Intercom');
+  });
+
+  it('keeps inner hyphens and underscores, strips surrounding punctuation, each word once', () => {
+    expect(keywordQuery('(Splunk) point-in-time copy, get_rollout_history; Splunk again!')).toBe('Splunk point-in-time copy get_rollout_history');
+  });
+
+  it('a request with nothing to search for gives an empty query', () => {
+    expect(keywordQuery('ok thanks, just checking!')).toBe('checking');
+    expect(keywordQuery('could you please?')).toBe('');
+    expect(keywordQuery('  ')).toBe('');
+  });
+
+  it(`at most ${MAX_KEYWORDS} words`, () => {
+    expect(keywordQuery('alpha bravo charlie delta echo foxtrot golf hotel india juliet').split(' ')).toHaveLength(MAX_KEYWORDS);
+  });
+
+  it('queryFor: raw passes the request through', () => {
+    expect(queryFor('Hey, list my Jira issues', 'raw')).toBe('Hey, list my Jira issues');
+    expect(queryFor('Hey, list my Jira issues', 'keywords')).toBe('list Jira issues');
+  });
+});
