@@ -8,6 +8,7 @@
  * - `operating-curve`: recall@5 against the no-tool false-positive rate as the floor rises, one
  *   line per strategy with an `abstention` curve, its calibrated floor (`--floor auto`) marked;
  * - `recall-vs-tokens`: each profile's `visible` against the tokens it puts in front of the model per case;
+ * - `recall-vs-calls`: each profile's `visible` against the model calls its protocol needs per case;
  * - `slices`: headline recall per slice, for up to 8 strategies (best first);
  * - `token-table`: tokens of the tool block by tool count (the seed article's table, measured);
  * - `skills`: skill discoverability against listing tokens, at each skill count;
@@ -145,6 +146,31 @@ function recallVsTokens(r: Results, all: readonly StrategyView[]): ChartSpec | u
         })),
       },
       options: options(`Visible gold tools vs tokens per request — ${r.dataset.name}`, { title: 'tokens per request (o200k, log scale)', type: 'logarithmic' }, { title: 'visible (share of gold tools)', min: 0, max: 1 }),
+    },
+  };
+}
+
+function recallVsCalls(r: Results, all: readonly StrategyView[]): ChartSpec | undefined {
+  const profiles = all.filter((s) => s.profile?.calls !== undefined);
+  if (!profiles.length) return undefined;
+  const label = (s: StrategyView): string => `${seriesName(s)} (${Math.round(s.profile!.tokens.perCase).toLocaleString('en-US')} tokens/request)`;
+  return {
+    id: 'recall-vs-calls',
+    title: 'What reaches the model against the model calls it takes',
+    caption:
+      "Each profile: share of gold tools in front of the model (visible) against the model calls its protocol needs per request that needs a tool (searches with retries, describe or load calls, namespaces opened, then the tool calls or one code-mode run); the legend gives each profile's tokens per request. Up and left is better.",
+    config: {
+      type: 'scatter',
+      data: {
+        datasets: mergeIdentical(profiles.map((s) => ({ name: label(s), data: [{ x: s.profile!.calls!.perCase, y: overall(s, 'visible') ?? 0 }] }))).map((s, i) => ({
+          label: s.name,
+          data: s.data,
+          ...seriesStyle(i),
+          pointRadius: 10,
+          pointHoverRadius: 12,
+        })),
+      },
+      options: options(`Visible gold tools vs model calls per request — ${r.dataset.name}`, { title: 'model calls per request that needs a tool', type: 'linear', min: 0 }, { title: 'visible (share of gold tools)', min: 0, max: 1 }),
     },
   };
 }
@@ -299,5 +325,5 @@ function operatingCurve(r: Results, all: readonly StrategyView[]): ChartSpec | u
 export function chartsOf(r: Results): ChartSpec[] {
   const all = strategies(r);
   const ranking = all.filter((s) => s.ranks);
-  return [recallAtK(r, ranking), operatingCurve(r, all), recallVsTokens(r, all), slices(r, all), tokenTable(r), skills(r), sessions(r, all)].filter((c): c is ChartSpec => c !== undefined);
+  return [recallAtK(r, ranking), operatingCurve(r, all), recallVsTokens(r, all), recallVsCalls(r, all), slices(r, all), tokenTable(r), skills(r), sessions(r, all)].filter((c): c is ChartSpec => c !== undefined);
 }

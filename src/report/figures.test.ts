@@ -465,3 +465,26 @@ describe('hostile names in the new parts', () => {
     expect((curveSpec(r).config.data.datasets as unknown as Dataset[]).map((d) => d.label)).toContain(`${evil}: calibrated floor 2.5`);
   });
 });
+
+describe('the recall-vs-calls chart', () => {
+  const withCalls = (): Results => {
+    const r = handBuilt();
+    const protocol = { search: 1, perFoundTool: 1, call: 'each' } as const;
+    r.profiles!.static!.calls = { perCase: 1, searchesPerCase: 0, noToolPerCase: 0, perSession: 12, sessionBasis: 'cases', protocol: { search: 0, perFoundTool: 0, call: 'each' } };
+    r.profiles!.deferred!.calls = { perCase: 2.75, searchesPerCase: 1, noToolPerCase: 1, perSession: 30, sessionBasis: 'cases', protocol };
+    return r;
+  };
+
+  it("puts each profile with call figures at (calls per request, visible), its tokens per request in the legend", () => {
+    const r = withCalls();
+    const spec = chartsOf(r).find((c) => c.id === 'recall-vs-calls')!;
+    const ds = spec.config.data.datasets as Array<{ label: string; data: Array<{ x: number; y: number }> }>;
+    expect(ds.map((d) => d.label)).toEqual([`static (${Math.round(r.profiles!.static!.tokens.perCase).toLocaleString('en-US')} tokens/request)`, `deferred (${Math.round(r.profiles!.deferred!.tokens.perCase).toLocaleString('en-US')} tokens/request)`]);
+    expect(ds.map((d) => d.data)).toEqual([[{ x: 1, y: 0.9 }], [{ x: 2.75, y: r.profiles!.deferred!.metrics.overall.visible }]]);
+    expect(chartsOf(r).map((c) => c.id).indexOf('recall-vs-calls')).toBe(chartsOf(r).map((c) => c.id).indexOf('recall-vs-tokens') + 1);
+  });
+
+  it('is left out when no profile has call figures (results written before they were counted)', () => {
+    expect(chartsOf(handBuilt()).map((c) => c.id)).not.toContain('recall-vs-calls');
+  });
+});

@@ -35,7 +35,7 @@ describe('htmlReport on a real run', () => {
 
   it('has a canvas and an escaped JSON configuration per chart, and the chart.js build inlined', () => {
     const specs = chartsOf(run.results);
-    expect(specs.map((s) => s.id)).toEqual(['recall-at-k', 'operating-curve', 'recall-vs-tokens', 'slices', 'token-table', 'skills', 'sessions']);
+    expect(specs.map((s) => s.id)).toEqual(['recall-at-k', 'operating-curve', 'recall-vs-tokens', 'recall-vs-calls', 'slices', 'token-table', 'skills', 'sessions']);
     for (const s of specs) {
       expect(html).toContain(`<canvas id="chart-${s.id}"`);
       expect(html).toContain(`<h3>${e(s.title)}</h3>`);

@@ -119,6 +119,11 @@ function fmtInt(v: number | null | undefined): string {
   return isNum(v) ? Math.round(v).toLocaleString('en-US') : DASH;
 }
 
+/** Model calls: means, two decimals (1.00 … 5.25). */
+function fmtCalls(v: number | null | undefined): string {
+  return isNum(v) ? (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(2)) : DASH;
+}
+
 function fmtMs(v: number | null | undefined): string {
   return isNum(v) ? (v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(v >= 10 ? 1 : 2)) : DASH;
 }
@@ -493,6 +498,8 @@ function tokensSection(r: Results, all: readonly StrategyView[]): string {
   const profiles = all.filter((s) => s.profile);
   if (profiles.length) {
     const anyFit = profiles.some((s) => contextFit(s, r) !== undefined);
+    const anyCalls = profiles.some((s) => s.profile!.calls !== undefined);
+    const anyWire = profiles.some((s) => s.profile!.tokens.wire !== undefined);
     const columns: Column[] = [
       { label: 'profile' },
       { label: 'search', title: 'how a search result reaches the model (limit)' },
@@ -504,6 +511,8 @@ function tokensSection(r: Results, all: readonly StrategyView[]): string {
       { label: 'visible / 1k tokens', num: true },
       { label: '12 turns uncached', num: true },
       { label: '12 turns cached', num: true },
+      ...(anyCalls ? [{ label: 'calls / request', title: 'model calls per request that needs a tool: searches (retries counted), describe or load calls, namespaces opened, tool calls or one code-mode run', num: true, lowFirst: true }, { label: 'searches / request', num: true, lowFirst: true }, { label: 'calls / 12 turns', title: 'a 12-turn session: 12 × the mean calls per session turn', num: true, lowFirst: true }] : []),
+      ...(anyWire ? [{ label: 'wire tokens', title: 'definitions that cross the wire before any search without the model reading them (admitted deferred definitions); not in the other token figures', num: true, lowFirst: true }] : []),
       ...(anyFit ? [{ label: 'fits context', title: 'share of the tool-labelled cases whose prompt (before search + the search) fits the context window', num: true }, { label: 'context window', title: 'tokens', num: true }, { label: 'overflow cases', title: 'tool-labelled cases whose prompt does not fit', num: true, lowFirst: true }] : []),
     ];
     const body = profiles.map((s) => {
@@ -521,6 +530,8 @@ function tokensSection(r: Results, all: readonly StrategyView[]): string {
         numCell(p.tokens.visiblePer1kTokens),
         numCell(p.tokens.session12Uncached, fmtInt),
         numCell(p.tokens.session12Cached, fmtInt),
+        ...(anyCalls ? [numCell(p.calls?.perCase, fmtCalls), numCell(p.calls?.searchesPerCase, fmtCalls), numCell(p.calls?.perSession, fmtCalls)] : []),
+        ...(anyWire ? [numCell(p.tokens.wire?.perCase, fmtInt)] : []),
         ...(anyFit ? [{ ...numCell(fit?.share, fmtPct), ...(fit && fit.share < 1 ? { title: fitNote(fit)! } : {}) }, numCell(fit?.window, fmtInt), numCell(fit?.overflowCases, fmtInt)] : []),
       ];
     });

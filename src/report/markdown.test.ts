@@ -167,12 +167,13 @@ describe('markdownSummary on a real run', () => {
 
   it('shows the profiles token figures', () => {
     const md = markdownSummary(tiny);
-    expect(headerOf(md, 'profile')).toEqual(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', 'context fit', 'context window']);
+    expect(headerOf(md, 'profile')).toEqual(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', 'calls per case', 'calls per 12 turns', 'context fit', 'context window']);
     for (const name of ['static', 'deferred']) {
       const t = tiny.profiles![name]!.tokens;
       const r = rows(tables(md).find((x) => x[0]!.startsWith('| profile '))!).find((x) => x[0] === name)!;
       expect(t.fitsContext).toBe(1);
-      expect(r).toEqual([name, formatInt(t.beforeSearch), name === 'static' ? '–' : formatInt(t.perSearch), formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached), 'fits', '200,000']);
+      const c = tiny.profiles![name]!.calls!;
+      expect(r).toEqual([name, formatInt(t.beforeSearch), name === 'static' ? '–' : formatInt(t.perSearch), formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached), c.perCase.toFixed(2), c.perSession.toFixed(1), 'fits', '200,000']);
     }
     expect(formatInt(1234567.4)).toBe('1,234,567');
     expect(formatInt(undefined)).toBe('–');

@@ -159,14 +159,30 @@ function profileTokens(shown: readonly StrategyView[]): string[] {
   const profiles = shown.filter((s) => s.profile?.tokens);
   if (!profiles.length) return [];
   const anyFit = profiles.some((s) => contextFit(s) !== undefined);
+  const anyCalls = profiles.some((s) => s.profile!.calls !== undefined);
   const rows = profiles.map((s) => {
     const t = s.profile!.tokens;
     const fit = contextFit(s);
     const fits = !fit ? DASH : fit.share >= 1 ? 'fits' : fitMark(fit)!;
-    return [escapeMarkdown(s.name), formatInt(t.beforeSearch), s.ranks ? formatInt(t.perSearch) : DASH, formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached), ...(anyFit ? [fits, formatInt(fit?.window)] : [])];
+    const c = s.profile!.calls;
+    return [
+      escapeMarkdown(s.name),
+      formatInt(t.beforeSearch),
+      s.ranks ? formatInt(t.perSearch) : DASH,
+      formatInt(t.perCase),
+      formatInt(t.session12Uncached),
+      formatInt(t.session12Cached),
+      ...(anyCalls ? [c ? c.perCase.toFixed(2) : DASH, c ? c.perSession.toFixed(1) : DASH] : []),
+      ...(anyFit ? [fits, formatInt(fit?.window)] : []),
+    ];
   });
   const counter = escapeMarkdown(String(profiles[0]!.profile!.tokens.counter ?? ''));
-  return ['', `### Profile tokens${counter ? ` (${counter})` : ''}`, '', ...table(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', ...(anyFit ? ['context fit', 'context window'] : [])], rows)];
+  return [
+    '',
+    `### Profile tokens${counter ? ` (${counter})` : ''} and model calls`,
+    '',
+    ...table(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', ...(anyCalls ? ['calls per case', 'calls per 12 turns'] : []), ...(anyFit ? ['context fit', 'context window'] : [])], rows),
+  ];
 }
 
 /** recall@5 at no-tool FP rates 0.05 / 0.1 / 0.2 and the floor of each strategy (results written before them: nothing). */
