@@ -8,7 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { METRICS } from '../src/metrics/ids.ts';
-import { profileEntries } from '../src/profiles/registry.ts';
+import { createProfile, profileEntries } from '../src/profiles/registry.ts';
+import type { CallProtocol } from '../src/profiles/types.ts';
 import { retrieverEntries } from '../src/retrievers/registry.ts';
 import { PACKAGE_ROOT } from '../src/version.ts';
 import { buildProgram } from '../src/cli/main.ts';
@@ -21,13 +22,26 @@ export function retrieversPage(): string {
   return `${HEADER}# Retrievers\n\nNames accepted by \`backpack eval --retrievers\`. Every retriever goes through the policy layer (scope filter before ranking, floor, k, pinned tools) and passes the shared contract test (\`test/contract/retriever.contract.test.ts\`).\n\n| name | what it is |\n| --- | --- |\n${rows.join('\n')}\n`;
 }
 
+/** A profile's call protocol in words: `search → describe → call`, `run_code`, … */
+function protocolText(c: CallProtocol): string {
+  const steps = [...(c.search ? ['search'] : []), ...(c.perNamespace ? ['open namespace'] : []), ...(c.perFoundTool ? ['load / describe'] : []), c.call === 'script' ? 'one code-mode run' : 'call'];
+  return steps.join(' → ');
+}
+
 export function profilesPage(): string {
-  const rows = profileEntries().map(([name, f]) => `| \`${name}\` | ${f.description.replace(/\|/g, '\\|')} |`);
+  const rows = profileEntries().map(([name, f]) => {
+    const p = createProfile(name);
+    const floor = p.defaultFloor !== undefined ? String(p.defaultFloor) : '–';
+    return `| \`${name}\` | ${f.description.replace(/\|/g, '\\|')} | ${p.queryStyle} | ${protocolText(p.calls)} | ${floor} |`;
+  });
   return (
-    `${HEADER}# Profiles\n\nNames accepted by \`backpack eval --profiles\`. A profile is a strategy of a real harness (or of the seed article): a search engine (a retriever, or none) plus an **exposure model** — what the model sees before any search (eager definitions, advertisement text, meta tools) and what one search adds (schemas, references, metadata, an SDK). ` +
+    `${HEADER}# Profiles\n\nNames accepted by \`backpack eval --profiles\`. A profile is a strategy of a real harness (or of the seed article): a search engine (a retriever, or none) plus an **exposure model** — what the model sees before any search (eager definitions, advertisement text, meta tools, a code-mode SDK) and what one search adds (schemas, references, metadata, a namespace's expansion) — and a **call protocol**: the model round trips it takes to get a tool callable and call it. ` +
     `Each passes the shared profile contract test (\`test/contract/profile.contract.test.ts\`); its searcher also passes the retriever contract. The facts each one follows, and which of them are unverified upstream, are in its \`describe()\` (recorded in \`results.json\` under \`profiles.<name>.config\`) and its module's doc comment under \`src/profiles/\`.\n\n` +
-    `How a profile is scored: its search gets the request as its query, under the caller's scope mask, and returns at most the harness's own limit (so \`recall@10\` of a 5-result search is its \`recall@5\`); \`visible\` is the share of gold tools in front of the model after that one search, eager or returned. A profile with no search on the catalog (everything eager) has no ranking metrics, only \`visible\`, \`noToolFalsePositiveRate\` (1 on any no-tool case when a non-pinned tool is eager: see [abstention.md](abstention.md)) and the exposure figures. A case whose prompt does not fit \`--context-window\` shows the model nothing (\`visible\` 0; \`tokens.fitsContext\`).\n\n` +
-    `| name | what it is |\n| --- | --- |\n${rows.join('\n')}\n`
+    `How a profile is scored: its search gets the query its model would write (see *Query style*), under the caller's scope mask, and returns at most the harness's own limit (so \`recall@10\` of a 5-result search is its \`recall@5\`); \`visible\` is the share of gold tools in front of the model after that one search: eager, callable from a code-mode SDK, returned, or in a namespace the search expanded. A profile with no search on the catalog (everything eager) has no ranking metrics, only \`visible\`, \`noToolFalsePositiveRate\` (1 on any no-tool case when a non-pinned tool is eager or callable: see [abstention.md](abstention.md)) and the exposure figures. A case whose prompt does not fit \`--context-window\` shows the model nothing (\`visible\` 0; \`tokens.fitsContext\`).\n\n` +
+    `| name | what it is | query | model calls | default floor |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}\n\n` +
+    `## Query style\n\nA model that has a search tool does not paste the user's message into it: it writes a short keyword query. \`query\` above is what each profile's search receives by default: \`keywords\` where the model writes the query into a search tool (\`tool_search\`, \`ToolSearch\`, \`search_tools\`), \`raw\` where the harness searches with the user's request itself (semantic retrieval, a preselection, the namespace router). \`--query-style raw|keywords\` sets one style for every strategy of a run (retrievers get \`raw\` otherwise) and is recorded in \`config.queryStyle\`; each profile's effective style is in \`profiles.<name>.exposure.queryStyle\`, and calibrated floors are calibrated on the same queries. The keyword rule is one deterministic function for every profile (\`src/profiles/keyword-query.ts\`): text in double quotes is a value, not a search term, and is left out; of the remaining words, NLTK's English stop words, a fixed list of chat fillers (please, thanks, could, need, quick, asap, …) and words carrying a digit (ids, dates, amounts) are dropped; the rest are kept in order, each once, at most 8. A request left with no keyword gives no search (no call). The rule is written from generic English, never from the generator's phrasing tables.\n\n` +
+    `## Model calls\n\n\`results.json\` gives each profile \`calls: {perCase, searchesPerCase, noToolPerCase, perSession, sessionBasis, protocol}\`, computed per case from the profile's protocol (\`model calls\` above) and what happened in the case (\`src/eval/calls.ts\`): the searches the model issued (1; 2 after a retry; 0 when a sticky turn kept its set or the model had nothing to search for), one call per namespace opened, one describe or load call per gold tool the search brought, then one call per gold tool reached (goldMode \`any\`: one) or one code-mode run for all of them. A failed search is counted; a gold tool never reached adds nothing (the model cannot call it). \`perCase\` and \`searchesPerCase\` are means over the cases that need a tool, \`noToolPerCase\` over the no-tool cases (searches made when nothing was needed), \`perSession\` is 12 × the mean per session turn (every case when the data has no session). One search per request: a multi-tool request is searched once, as the evaluation does.\n\n` +
+    `## Wire tokens\n\nSome definitions cross the wire without the model reading them: Claude Code sends the admitted deferred definitions with \`defer_loading: true\`, and the provider expands only those a search references. Their tokens are \`tokens.wire\` (\`beforeSearch\` for a caller with every scope, \`perCase\` the mean over the tool-labelled cases), apart from every other token figure, which counts what the model reads.\n`
   );
 }
 
