@@ -1,0 +1,36 @@
+/**
+ * `routed-deferred`: the seed's recommendation above ~200 tools, "retrieval plus namespace routing
+ * and deferred schemas" (When Your Agent Has 200 Tools). Before any search the model reads the
+ * namespace list and has `open_namespace` and `load_tool_schema`; pinned tools are in full. Per
+ * request the model opens the best namespace (one model call; emulated, as in `namespace-routing`,
+ * by the namespace BM25 over the namespaces the caller has a tool in); retrieval (`embed`, the
+ * seed's semantic retrieval) ranks that namespace's tools the caller may use and shows the top
+ * {@link SEMANTIC_LIMIT} at or above the floor (default {@link SEMANTIC_DEFAULT_FLOOR}: the
+ * cosine scale of `semantic-retrieval`; a namespace only removes candidates) as deferred entries
+ * (`- id: one-line summary`); the model loads the definition of the tool it calls
+ * (`load_tool_schema`, one call per tool) and calls it. Per turn (not sticky): every request opens
+ * its namespace.
+ */
+import type { Retriever } from '../../retrievers/types.ts';
+import type { ProfileOptions } from '../types.ts';
+import { NamespaceOpener } from './namespaces.ts';
+import { RetrievalProfile } from './retrieval.ts';
+import { SEMANTIC_DEFAULT_FLOOR, SEMANTIC_FLOOR_SOURCE, SEMANTIC_LIMIT, seedEmbed } from './semantic-retrieval.ts';
+
+/** `inner` replaces the embed retriever inside the opened namespace (tests). */
+export function createRoutedDeferred(name: string, options: ProfileOptions = {}, inner: Retriever = seedEmbed(options)): RetrievalProfile {
+  const opener = new NamespaceOpener('namespace+embed', inner, { m: 1 });
+  return new RetrievalProfile(name, opener, {
+    label: 'routed-deferred',
+    limit: SEMANTIC_LIMIT,
+    sticky: false,
+    form: 'metadata',
+    advertiseNamespaces: true,
+    opener,
+    defaultFloor: SEMANTIC_DEFAULT_FLOOR,
+    notes: {
+      order: 'namespace routing (the model opens 1 namespace) → semantic retrieval inside it with a floor → deferred schemas',
+      floor: SEMANTIC_FLOOR_SOURCE,
+    },
+  });
+}
