@@ -80,7 +80,7 @@ export const PROFILES = {
     create: (name: string, options?: ProfileOptions) => createGatedStickyDeferred(name, options),
   },
   'routed-deferred': {
-    description: "the seed's above-200-tools combination: namespaces advertised, the model opens the best one (1 call), embed top 8 inside it above the floor as deferred entries with load_tool_schema; pinned tools in full",
+    description: "the seed's above-200-tools combination: role gate, the role's namespaces advertised, the model opens the best one (1 call), embed top 8 inside it above the floor as deferred entries with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createRoutedDeferred(name, options),
   },
 } as const satisfies Record<string, ProfileFactory>;

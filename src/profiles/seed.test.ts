@@ -262,6 +262,23 @@ describe('routed-deferred', () => {
   });
 });
 
+describe('routed-deferred: the role gate first', () => {
+  it("lists, opens and ranks only what the caller's role sees", async () => {
+    const p = await indexed(createRoutedDeferred('routed-deferred', { roles }, new WordCosine()));
+    expect(p.beforeSearch({ role: 'dev' }).advertisement).toBe('Tool namespaces:\n- github: GitHub issues and repositories, for code hosting.\n');
+    const policy = new Policy(catalog);
+    const q = 'post a message to a channel about the issue';
+    const dev = await policy.expose(p.searcher(), q, { role: 'dev' }, { depth: p.searchLimit });
+    expect(dev.ranked.length).toBeGreaterThan(0);
+    for (const h of dev.ranked) expect(tools[position.get(h.id)!]!.namespace, h.id).toBe('github');
+    expect(p.afterSearch(dev.ranked, { role: 'dev' }, q).namespacesOpened).toBe(1);
+    // without a role the slack namespace opens
+    const anyone = await policy.expose(p.searcher(), q, {}, { depth: p.searchLimit });
+    expect(anyone.ranked[0]!.id).toBe('mcp__slack__post_message');
+    expect(p.loadToolSchema('mcp__slack__post_message', { role: 'dev' })).toEqual({ found: false, answer: unavailableAnswer('mcp__slack__post_message') });
+  });
+});
+
 describe('scope: nothing outside the caller\'s mask before or after a search', () => {
   const makers: Record<string, () => Profile> = {
     'deepseek-code': () => createProfile('deepseek-code'),
@@ -269,7 +286,7 @@ describe('scope: nothing outside the caller\'s mask before or after a search', (
     'namespace-routing': () => createNamespaceRouting('namespace-routing'),
     'namespace-filtered': () => createNamespaceFiltered('namespace-filtered'),
     'gated-sticky-deferred': () => createGatedStickyDeferred('gated-sticky-deferred', { roles }, new WordCosine()),
-    'routed-deferred': () => createRoutedDeferred('routed-deferred', {}, new WordCosine()),
+    'routed-deferred': () => createRoutedDeferred('routed-deferred', { roles }, new WordCosine()),
   };
   const requests = ['open an issue in a repository', 'list the pods of a cluster', 'post a message to a channel', 'delete a pod', 'list the issues'];
   const scopeSets = [['github:read', 'slack:write'], ['k8s:read'], ['github:write', 'k8s:admin', 'slack:read'], []];

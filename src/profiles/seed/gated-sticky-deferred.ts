@@ -7,8 +7,9 @@
  * 2. retrieve: `embed` ranks them (the seed's semantic retrieval), top {@link SEMANTIC_LIMIT} at or
  *    above the floor (default {@link SEMANTIC_DEFAULT_FLOOR}, the same cosine scale as
  *    `semantic-retrieval`: gating only removes candidates, so the top score, and with it the
- *    no-tool false-positive rate, can only drop), sticky per task (re-retrieve when the request
- *    scores below the floor against every carried tool);
+ *    no-tool false-positive rate, can only drop; `--floor auto` on the same calibration cases,
+ *    small-11 train, picks the same 0.7219 for this profile), sticky per task (re-retrieve when the
+ *    request scores below the floor against every carried tool);
  * 3. defer: the hits reach the model as deferred entries (`- id: one-line summary`); the model
  *    fetches the definition of the tool it calls with `load_tool_schema` (one model call per tool,
  *    then the call). Pinned tools are in full from the start.
@@ -29,7 +30,7 @@ export function createGatedStickyDeferred(name: string, options: ProfileOptions 
     sticky: true,
     form: 'metadata',
     advertiseNamespaces: false,
-    loadable: (position, caller) => gated.roleMaskOf(caller.role)?.[position] !== 0,
+    sees: (position, caller) => gated.roleMaskOf(caller.role)?.[position] !== 0,
     defaultFloor: SEMANTIC_DEFAULT_FLOOR,
     notes: {
       order: 'role gate → sticky semantic retrieval with a floor → deferred schemas',

@@ -29,8 +29,12 @@ export interface RetrievalSettings {
   advertiseNamespaces: boolean;
   /** The searcher is a namespace opener the model drives (`open_namespace`, one call per namespace). */
   opener?: NamespaceOpener;
-  /** Beyond the caller's scopes, whether a caller may load the tool at this position (a role gate); absent = yes. */
-  loadable?: (position: number, caller: Caller) => boolean;
+  /**
+   * Beyond the caller's scopes, whether the caller's role sees the tool at this position (a role
+   * gate: the searcher gates the same way); absent = yes. It narrows the namespace list and what
+   * `load_tool_schema` answers.
+   */
+  sees?: (position: number, caller: Caller) => boolean;
   /** The floor applied when the run configures none (on the searcher's scale). */
   defaultFloor?: number;
   /** Added to `describe()`. */
@@ -89,10 +93,12 @@ export class RetrievalProfile implements Profile {
   beforeSearch(caller: Caller): BeforeSearch {
     if (!this.catalog) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
     const tools = this.catalog.tools;
+    const sees = this.settings.sees;
+    const visible = (i: number) => (!caller.allowed || caller.allowed[i] === 1) && (!sees || sees(i, caller));
     return {
       eager: allowedIds(tools, caller.allowed, (t) => t.pinned),
       metaTools: this.metaTools(),
-      advertisement: this.settings.advertiseNamespaces ? namespaceList(this.catalog, tools.filter((_, i) => !caller.allowed || caller.allowed[i] === 1)) : '',
+      advertisement: this.settings.advertiseNamespaces ? namespaceList(this.catalog, tools.filter((_, i) => visible(i))) : '',
     };
   }
 
@@ -127,8 +133,8 @@ export class RetrievalProfile implements Profile {
    */
   loadToolSchema(name: string, caller: Caller): { found: true; definition: ToolDefinition } | { found: false; answer: string } {
     const entry = this.byId.get(name);
-    const loadable = this.settings.loadable;
-    if (!entry || (caller.allowed && caller.allowed[entry.position] !== 1) || (loadable && !loadable(entry.position, caller))) return { found: false, answer: unavailableAnswer(name) };
+    const sees = this.settings.sees;
+    if (!entry || (caller.allowed && caller.allowed[entry.position] !== 1) || (sees && !sees(entry.position, caller))) return { found: false, answer: unavailableAnswer(name) };
     return { found: true, definition: toolDefinition(entry.tool) };
   }
 
