@@ -220,6 +220,8 @@ describe('gated-sticky-deferred', () => {
       text: '- mcp__github__create_issue: open an issue in a repository.\n- mcp__github__close_issue: close an issue of a repository.',
       definitions: [toolDefinition(tools[1]!)],
     });
+    // nothing retrieved (all below the floor): nothing shown, nothing loaded
+    expect(p.afterSearch([], { role: 'dev' }, 'hello')).toEqual({ form: 'metadata', loaded: [], text: '' });
   });
 
   it('answers load_tool_schema for a tool outside the role like one that does not exist', async () => {

@@ -112,7 +112,8 @@ export class RetrievalProfile implements Profile {
     return {
       form: 'metadata',
       loaded: hits.map((h) => h.id),
-      text: tools.length ? tools.map((t) => `- ${t.id}: ${t.summary}`).join('\n') : 'No matching tools.',
+      // harness-side retrieval that found nothing shows nothing
+      text: tools.map((t) => `- ${t.id}: ${t.summary}`).join('\n'),
       ...(picked ? { definitions: [toolDefinition(picked)] } : {}),
       ...opened,
     };
@@ -122,7 +123,7 @@ export class RetrievalProfile implements Profile {
   private opened(hits: readonly Hit[], query: string): { namespacesOpened?: number } {
     const opener = this.settings.opener;
     if (!opener) return {};
-    const route = opener.routeFor(query) ?? [...new Set(hits.map((h) => this.byId.get(h.id)?.tool.namespace))];
+    const route = opener.routeFor(query) ?? [...new Set(hits.flatMap((h) => this.byId.get(h.id)?.tool.namespace ?? []))];
     return { namespacesOpened: route.length };
   }
 
