@@ -36,7 +36,8 @@ export class DeferredProfile implements Profile {
   readonly searchLimit = DEFERRED_SEARCH_LIMIT;
   /** search_tools, then load_tool_schema for the tool picked, then the call. */
   readonly calls: CallProtocol = { search: 1, perFoundTool: 1, call: 'each' };
-  readonly queryStyle: QueryStyle = 'raw';
+  /** The model writes the search_tools query. */
+  readonly queryStyle: QueryStyle = 'keywords';
   private readonly search: Retriever;
   private catalog: Catalog | undefined;
   private byId = new Map<string, { tool: Tool; position: number }>();

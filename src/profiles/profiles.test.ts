@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../catalog/errors.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { DeepSeekCodeProfile, renderSdk, schemaType, sdkName } from './deepseek.ts';
+import { DeepSeekPreselectProfile, renderSdk, schemaType, sdkName } from './deepseek.ts';
 import { DeferredProfile, unavailableAnswer } from './deferred.ts';
 import { createProfile, parseProfileList, registerProfile, unregisterProfile } from './registry.ts';
 import { namespaceList, RoleGatingProfile } from './seed.ts';
@@ -83,8 +83,8 @@ describe('deepseek code mode', () => {
     expect(sdkName('9lives')).toBe('_9lives');
   });
 
-  it('shows one run_code tool and the preselected set as an SDK (one doc and one signature line per tool)', async () => {
-    const p = new DeepSeekCodeProfile('deepseek-code');
+  it('deepseek-code-preselect: one run_code tool and the preselected set as an SDK (one doc and one signature line per tool)', async () => {
+    const p = new DeepSeekPreselectProfile('deepseek-code-preselect');
     await p.index(catalog);
     const b = p.beforeSearch({});
     expect(b.eager).toEqual([]);

@@ -1,0 +1,112 @@
+/**
+ * `namespace-routing`, the seed's hierarchical namespace routing (When Your Agent Has 200 Tools:
+ * "exposes a few domain-level meta-tools — crm, billing, documents — which expand into their
+ * namespace on demand"; "one extra round trip per namespace opened").
+ *
+ * Before any search the model reads the namespace list (name: first line of description) and has
+ * one meta tool, `open_namespace`; pinned tools are in full. The model opens ONE namespace from the
+ * user's request (query style `raw`: the model reads the request itself, it writes no search
+ * query); that choice is emulated by the namespace BM25 of the `namespace` retriever (its best
+ * namespace, among those the caller has a tool in). Opening costs one model call
+ * (`namespacesOpened: 1`), and EVERY tool of the namespace the caller may use is expanded into the
+ * request in full (`loaded` and `definitions`: hundreds on a large catalog — that is the routing's
+ * price). The ranking the search is scored on (`recall@k`, top-1) is the opened namespace's tools
+ * that match the request, by their tool-level BM25 score (the `namespace` retriever's tool BM25),
+ * cut at {@link NAMESPACE_ROUTING_RANKED}; a gold tool anywhere in the expansion, matched or not,
+ * counts as visible. A request that matches no namespace opens none and sees only the pinned tools.
+ */
+import type { Catalog, Tool } from '../../catalog/types.ts';
+import { Bm25Retriever } from '../../retrievers/bm25/index.ts';
+import { NAMESPACE_DEFAULT_OPTIONS } from '../../retrievers/namespace.ts';
+import type { Hit, Retriever } from '../../retrievers/types.ts';
+import { allowedIds, toolDefinition } from '../text.ts';
+import type { BeforeSearch, Caller, CallProtocol, Profile, QueryStyle, SearchAddition } from '../types.ts';
+import { NamespaceOpener, namespaceList, OPEN_NAMESPACE } from './namespaces.ts';
+
+/** Length of the ranking a search is scored on (the deepest default cut-off); the expansion itself is the whole namespace. */
+export const NAMESPACE_ROUTING_RANKED = 10;
+
+export class NamespaceRoutingProfile implements Profile {
+  readonly name: string;
+  readonly searchLimit = NAMESPACE_ROUTING_RANKED;
+  /** The model opens the namespace (one call); its tools arrive in full; each needed tool is called. */
+  readonly calls: CallProtocol = { search: 0, perFoundTool: 0, perNamespace: 1, call: 'each' };
+  /** The model picks the namespace from the user's request as it is. */
+  readonly queryStyle: QueryStyle = 'raw';
+  /** The expanded definitions join the request's tools array. */
+  readonly placement = 'prefix';
+  private readonly opener: NamespaceOpener;
+  private catalog: Catalog | undefined;
+  private tools: readonly Tool[] = [];
+  private byId = new Map<string, { tool: Tool; position: number }>();
+
+  constructor(name: string) {
+    this.name = name;
+    this.opener = new NamespaceOpener('namespace', new Bm25Retriever('namespace:tools', NAMESPACE_DEFAULT_OPTIONS.tools), { m: 1 });
+  }
+
+  get children(): Retriever[] {
+    return [this.opener];
+  }
+
+  async index(catalog: Catalog): Promise<void> {
+    await this.opener.index(catalog);
+    this.catalog = catalog;
+    this.tools = catalog.tools;
+    this.byId = new Map(catalog.tools.map((t, i) => [t.id, { tool: t, position: i }]));
+  }
+
+  searcher(): NamespaceOpener {
+    return this.opener;
+  }
+
+  beforeSearch(caller: Caller): BeforeSearch {
+    if (!this.catalog) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
+    const tools = this.catalog.tools;
+    return {
+      eager: allowedIds(tools, caller.allowed, (t) => t.pinned),
+      metaTools: [OPEN_NAMESPACE],
+      advertisement: namespaceList(this.catalog, tools.filter((_, i) => !caller.allowed || caller.allowed[i] === 1)),
+    };
+  }
+
+  /**
+   * The opened namespace expanded: the ranked hits first, then the namespace's other tools the
+   * caller may use (catalog order), pinned tools aside (they are eager).
+   */
+  afterSearch(hits: readonly Hit[], caller: Caller, query: string): SearchAddition {
+    const route = this.opener.routeFor(query) ?? [...new Set(hits.map((h) => this.byId.get(h.id)?.tool.namespace).filter((n): n is string => n !== undefined))];
+    const usable = (e: { tool: Tool; position: number } | undefined): e is { tool: Tool; position: number } =>
+      e !== undefined && !e.tool.pinned && route.includes(e.tool.namespace) && (!caller.allowed || caller.allowed[e.position] === 1);
+    const loaded = new Set<string>();
+    for (const h of hits) if (usable(this.byId.get(h.id))) loaded.add(h.id);
+    for (const ns of route) for (const p of this.opener.positionsOf(ns)) {
+      const e = this.byId.get(this.tools[p]!.id);
+      if (usable(e)) loaded.add(e.tool.id);
+    }
+    const ids = [...loaded];
+    return {
+      form: 'schemas',
+      loaded: ids,
+      text: route.length ? `Opened ${route.join(', ')}: ${ids.length} tools.` : '',
+      definitions: ids.map((id) => toolDefinition(this.byId.get(id)!.tool)),
+      namespacesOpened: route.length,
+    };
+  }
+
+  describe(): Record<string, unknown> {
+    return {
+      profile: 'namespace-routing',
+      exposure: 'pinned tools in full; the namespace list (name: first line of description) and open_namespace; the opened namespace expanded: every tool of it the caller may use, full definitions',
+      route: 'the model opens 1 namespace per request (one model call), emulated by the namespace BM25 of the namespace retriever over the namespaces the caller has a tool in; none when nothing matches',
+      ranking: `the opened namespace's tools matching the request, by tool-level BM25, scored to ${NAMESPACE_ROUTING_RANKED}; every expanded tool counts as visible`,
+      query: 'raw: the model reads the user request to pick the namespace',
+      calls: this.calls,
+      search: this.opener.describe(),
+    };
+  }
+}
+
+export function createNamespaceRouting(name: string): NamespaceRoutingProfile {
+  return new NamespaceRoutingProfile(name);
+}

@@ -1,0 +1,66 @@
+/**
+ * `semantic-retrieval`, the seed's semantic tool retrieval (When Your Agent Has 200 Tools,
+ * "Building a tool index"): the `embed` retriever (description, examples and intent, never the raw
+ * schema) ranks the tools the caller's scopes allow (scope filter before ranking); the top
+ * {@link SEMANTIC_LIMIT} (the seed's `k=8`) scoring at least the floor reach the model in full;
+ * pinned tools are always there; sticky per task: a session keeps its tool set and re-retrieves
+ * only when the new request scores below the floor against every tool it carries (the seed's
+ * expansion trigger, `Policy` in `../../retrievers/policy.ts`).
+ *
+ * The floor: the seed's snippet uses `floor=0.30` on its own embedding; a floor is a score on the
+ * retriever's scale, so Backpack's default is calibrated for `embed` (cosine) — see
+ * {@link SEMANTIC_DEFAULT_FLOOR}. A run that configures a floor (`--floor`, or `--floor auto` with
+ * `--calibrate-on`) uses that instead.
+ */
+import { createEmbed } from '../../retrievers/embed/index.ts';
+import type { Retriever } from '../../retrievers/types.ts';
+import type { ProfileOptions } from '../types.ts';
+import { RetrievalProfile } from './retrieval.ts';
+
+/** The seed's `k`: tools retrieved per request. */
+export const SEMANTIC_LIMIT = 8;
+
+/**
+ * The default floor on the `embed` retriever's cosine scale: the lowest floor whose no-tool
+ * false-positive rate is ≤ 0.1 (the eval's `--floor auto` rule, target 0.1) on CALIBRATION cases,
+ * never on scored ones: generated `small` preset, seed 11 (generator 2.0.2), its `train` split
+ * (109 no-tool cases; calibration false-positive rate 0.092): calibrated value 0.72190, the same
+ * at depth 5 and at depth 8.
+ * Reproduce: `backpack generate --preset small --seed 11 --out small-11`, then `backpack eval
+ * --dataset small-11 --profiles semantic-retrieval --floor auto --calibrate-on train --split test`,
+ * `results.json` → `config.floors["semantic-retrieval"].value`. (The false-positive rate depends on
+ * the top hit only, so the depth does not change it.) On monster-7's test split, with this floor,
+ * sticky and per-turn recall@5 by turn stay within 0.016 of each other and churn drops from 0.559
+ * to 0.552: its sessions ask for a new tool at every turn, so the rule rightly re-retrieves.
+ */
+export const SEMANTIC_DEFAULT_FLOOR = 0.7219;
+
+/** Where {@link SEMANTIC_DEFAULT_FLOOR} came from (recorded in `describe()`). */
+export const SEMANTIC_FLOOR_SOURCE = {
+  value: SEMANTIC_DEFAULT_FLOOR,
+  scale: 'embed cosine similarity',
+  rule: 'lowest floor with no-tool false-positive rate ≤ 0.1 on the calibration cases (--floor auto)',
+  calibratedOn: 'generated small preset, seed 11 (generator 2.0.2), train split: 109 no-tool cases, false-positive rate 0.092',
+  overriddenBy: 'a floor the run configures (--floor x, or --floor auto with --calibrate-on)',
+} as const;
+
+/** The registry's embed (the user's `--model`, the embed entry's recipe). */
+export function seedEmbed(options: ProfileOptions = {}): Retriever {
+  return createEmbed('embed', { recipe: 'source+intent', ...(options.model !== undefined ? { model: options.model } : {}) });
+}
+
+/** `search` replaces the embed retriever (tests). */
+export function createSemanticRetrieval(name: string, options: ProfileOptions = {}, search: Retriever = seedEmbed(options)): RetrievalProfile {
+  return new RetrievalProfile(name, search, {
+    label: 'semantic-retrieval',
+    limit: SEMANTIC_LIMIT,
+    sticky: true,
+    form: 'schemas',
+    advertiseNamespaces: false,
+    defaultFloor: SEMANTIC_DEFAULT_FLOOR,
+    notes: {
+      floor: SEMANTIC_FLOOR_SOURCE,
+      stickyRule: 'keep the session set; re-retrieve when the request scores below the floor against every carried tool',
+    },
+  });
+}
