@@ -28,7 +28,8 @@ function stable(run: EvalRun): unknown {
 
 describe('profiles in an evaluation run', () => {
   const withRoles: EvalInput = { ...input, ...(g.dataset.roles ? { roles: g.dataset.roles } : {}) };
-  const profileConfig = makeConfig(['bm25'], [1, 5, 10], { bm25: null, static: null, deferred: null, 'role-gating': null }, null, false, ['static', 'deferred', 'role-gating']);
+  // One query style for all (deferred's model would write keywords): deferred's search is then bm25's, to the case.
+  const profileConfig = { ...makeConfig(['bm25'], [1, 5, 10], { bm25: null, static: null, deferred: null, 'role-gating': null }, null, false, ['static', 'deferred', 'role-gating']), queryStyle: 'raw' as const };
 
   it('scores what reaches the model: visible for every profile, ranking metrics only where there is a search', async () => {
     const run = await runEval(withRoles, profileConfig);

@@ -57,7 +57,10 @@ describe('the token meter', () => {
     expect(b.metaTools).toBe(countTokens(serializeTools([meta], 'openai')));
     expect(b.advertisement).toBe(countTokens('Deferred tool namespaces:\n- github'));
     expect(b.total).toBe(b.eager + b.metaTools + b.advertisement);
-    expect(m.search({ form: 'metadata', loaded: [], text: 'abc def', definitions: [def(0)] })).toBe(countTokens('abc def') + countTokens(serializeTools([def(0)], 'openai')));
+    // a catalog tool as it stands is counted from the per-tool cache (as an eager block); a changed one is serialized with the others
+    expect(m.search({ form: 'metadata', loaded: [], text: 'abc def', definitions: [def(0)] })).toBe(countTokens('abc def') + countTokens(serializeTool(def(0), 'openai')));
+    const cut = { ...def(1), description: 'List the issues.' };
+    expect(m.search({ form: 'metadata', loaded: [], text: 'abc def', definitions: [def(0), cut, meta] })).toBe(countTokens('abc def') + countTokens(serializeTool(def(0), 'openai')) + countTokens(serializeTools([cut, meta], 'openai')));
     expect(() => m.toolTokens('nope')).toThrow(/no tool/);
   });
 

@@ -3,8 +3,8 @@
  * what each search adds, counted on the provider's serialization with a real tokenizer (o200k_base)
  * and, where the harness has one, with its own estimator.
  *
- * A block of eager definitions is counted as the sum of its definitions' counts (each tool counted
- * once per catalog, then summed per caller): on the monster catalog that sum is within 0.5% of
+ * A block of catalog definitions (eager, or loaded by a search) is counted as the sum of its
+ * definitions' counts (each tool counted once per catalog, then summed per caller or search): on the monster catalog that sum is within 0.5% of
  * counting the whole JSON array (Anthropic: 387,794 vs 387,794 tokens for 2,000 tools; OpenAI:
  * 399,792 vs 397,796), and it makes 50,000 eager tools cost one pass over the catalog instead of
  * one per caller.
@@ -101,9 +101,22 @@ export class TokenMeter {
     return { eager, metaTools, advertisement, total: eager + metaTools + advertisement };
   }
 
-  /** What one search adds: its result text plus the definitions it puts into the request. */
+  /**
+   * What one search adds: its result text plus the definitions it puts into the request. A
+   * definition that is a catalog tool as it stands (its id, description and schema) is counted
+   * from the per-tool cache, as eager blocks are (a namespace expansion loads hundreds per search);
+   * the others (cut descriptions, meta tools) are serialized and counted together.
+   */
   search(a: SearchAddition): number {
-    return this.text(a.text) + this.definitionsTokens(a.definitions ?? []);
+    let tokens = this.text(a.text);
+    const others: Definition[] = [];
+    for (const d of a.definitions ?? []) {
+      const i = this.position.get(d.name);
+      const t = i === undefined ? undefined : this.catalog.tools[i]!;
+      if (t && t.description === d.description && t.inputSchema === d.inputSchema) tokens += this.toolTokensAt(i!);
+      else others.push(d);
+    }
+    return tokens + this.definitionsTokens(others);
   }
 }
 
