@@ -16,6 +16,8 @@ import type { EvalInput } from '../src/eval/input.ts';
 import { loadEvalInput } from '../src/eval/input.ts';
 import type { DatasetSource, ExposureSummary, RetrieverResults } from '../src/eval/results.ts';
 import { makeConfig, runEval } from '../src/eval/run.ts';
+import { parseFloors, profileDefaultFloors } from '../src/cli/calibration.ts';
+import { profileNames, profileUsesModel } from '../src/profiles/registry.ts';
 import { calibrationSet, type CalibrationSet } from '../src/eval/calibrate.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 import { PACKAGE_ROOT } from '../src/version.ts';
@@ -50,7 +52,7 @@ export const SUITES: Record<string, Suite> = {
     source: { ...METATOOL, split: 'test' },
     calibration: () => calibrationSet('split:train', metatool('train').cases),
     retrievers: ['bm25', 'bm25-plain', 'embed', 'hybrid', 'hybrid-rrf', 'namespace'],
-    profiles: ['static', 'codex', 'claude-code', 'hermes', 'hermes-raw', 'deepseek-code', 'deferred', 'namespace-routing', 'semantic-retrieval'],
+    profiles: ['static', 'codex', 'claude-code', 'hermes', 'hermes-raw', 'hermes-retry', 'deepseek-code', 'deepseek-code-preselect', 'deferred', 'namespace-routing', 'namespace-filtered', 'semantic-retrieval', 'gated-sticky-deferred', 'routed-deferred'],
   },
   'metatool-examples': {
     // 5 train requests per tool added to its examples; scored on the test half
@@ -67,12 +69,12 @@ export const SUITES: Record<string, Suite> = {
       return { name: 'small-7', source: { kind: 'dataset', ref: 'small-7', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog), roles: g.dataset.roles! };
     },
     retrievers: ['bm25', 'bm25-plain', 'namespace', 'gate'],
-    profiles: ['static', 'codex', 'claude-code', 'claude-code-auto', 'hermes', 'deepseek', 'deepseek-code', 'deferred', 'role-gating', 'namespace-routing'],
+    profiles: ['static', 'codex', 'claude-code', 'claude-code-auto', 'hermes', 'hermes-raw', 'deepseek', 'deepseek-code', 'deepseek-code-preselect', 'deferred', 'role-gating', 'namespace-routing', 'namespace-filtered'],
   },
 };
 
 /** Retrievers whose figures may move by float rounding between machines, and by how much. */
-export const APPROXIMATE = new Set(['embed', 'hybrid', 'hybrid-rrf', 'semantic-retrieval']);
+export const APPROXIMATE = new Set(['embed', 'hybrid', 'hybrid-rrf', ...profileNames().filter(profileUsesModel)]);
 export const TOLERANCE = 2e-3;
 
 export function figuresFile(suite: string): string {
@@ -83,7 +85,8 @@ export async function computeFigures(suite: string): Promise<Figures> {
   const s = SUITES[suite]!;
   const input = s.input();
   const profiles = s.profiles ?? [];
-  const config = makeConfig(s.retrievers, [1, 3, 5, 10], Object.fromEntries([...s.retrievers, ...profiles].map((r) => [r, null])), null, false, profiles);
+  // the floors `backpack eval` uses when --floor is not given: none, or a profile's documented default
+  const config = makeConfig(s.retrievers, [1, 3, 5, 10], parseFloors(undefined, [...s.retrievers, ...profiles], profileDefaultFloors(profiles)), null, false, profiles);
   const run = await runEval(input, config, { ...(s.source ? { workers: 2, workerSource: s.source } : {}), ...(s.calibration ? { calibration: s.calibration() } : {}) });
   return {
     suite,

@@ -26,7 +26,7 @@ import { DEFAULT_CACHE_PRICES, type DatasetSource, type FloorSetting, type Resul
 import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
-import { parseProfileList, profileEntries } from '../profiles/registry.ts';
+import { parseProfileList, profileEntries, profileNames, profileUsesModel } from '../profiles/registry.ts';
 import { fitMark, floorNumber } from '../report/view.ts';
 import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
@@ -303,8 +303,8 @@ export function buildProgram(io: Io): Command {
       const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles));
       if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
-      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.includes('semantic-retrieval')) {
-        throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers and the semantic-retrieval profile, and none is evaluated');
+      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.some(profileUsesModel)) {
+        throw new InputError(`--model applies to the embed, hybrid and hybrid-rrf retrievers and the profiles that embed (${profileNames().filter(profileUsesModel).join(', ')}), and none is evaluated`);
       }
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       // Load with the paths as typed (errors name them so); record them so another machine can find them.

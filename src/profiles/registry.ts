@@ -64,6 +64,7 @@ export const PROFILES = {
     create: (name: string, options?: ProfileOptions) => new RoleGatingProfile(name, options?.roles),
   },
   'semantic-retrieval': {
+    usesModel: true,
     description: "the seed's semantic retrieval: embed's 8 best tools above a floor (default 0.7219 cosine, calibrated on generated small-11 train) in full, sticky per task with re-retrieval below the floor, pinned tools always",
     create: (name: string, options?: ProfileOptions) => createSemanticRetrieval(name, options),
   },
@@ -76,10 +77,12 @@ export const PROFILES = {
     create: (name: string) => createNamespaceFiltered(name),
   },
   'gated-sticky-deferred': {
+    usesModel: true,
     description: "the seed's gate → retrieve → defer: tools of the caller's role only, embed top 8 above the floor, sticky per task, as deferred entries (name + summary) with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createGatedStickyDeferred(name, options),
   },
   'routed-deferred': {
+    usesModel: true,
     description: "the seed's above-200-tools combination: role gate, the role's namespaces advertised, the model opens the best one (1 call), embed top 8 inside it above the floor as deferred entries with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createRoutedDeferred(name, options),
   },
@@ -103,6 +106,12 @@ export function unregisterProfile(name: string): void {
 
 export function profileEntries(): Array<[string, ProfileFactory]> {
   return [...Object.entries(PROFILES), ...extra.entries()];
+}
+
+/** Whether a registered profile embeds with the embedding model (`--model` applies to it). */
+export function profileUsesModel(name: string): boolean {
+  const factory = (PROFILES as Record<string, ProfileFactory>)[name] ?? extra.get(name);
+  return factory?.usesModel === true;
 }
 
 export function profileNames(): string[] {

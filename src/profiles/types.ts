@@ -174,5 +174,7 @@ export const DEFAULT_CONTEXT_WINDOW = 200_000;
 export interface ProfileFactory {
   /** One line for `backpack list`, the docs table and error messages. */
   description: string;
+  /** The profile embeds with the embedding model (`--model` applies to it). */
+  usesModel?: boolean;
   create(name: string, options?: ProfileOptions): Profile;
 }
