@@ -20,7 +20,7 @@ import {
   truncateNamespaceRows,
   type CodexOptions,
   type NamespaceRow,
-} from './codex.ts';
+} from './codex/index.ts';
 import { utf8Bytes } from '../catalog/unicode.ts';
 
 const HEAD = '<tools>\nDeferred tool namespaces:\n';

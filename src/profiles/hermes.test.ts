@@ -13,7 +13,7 @@ import {
   EXACT_NAME_SCORE,
   HERMES_BM25_OPTIONS,
   hermesSearchText,
-  isDeferrable,
+  HERMES_DEFERRAL,
   LISTING_HEADER,
   listingTier,
   listingTokenBudget,
@@ -25,7 +25,10 @@ import {
   toolRecord,
   toolSearchDescription,
   type ListingEntry,
-} from './hermes.ts';
+} from './hermes/index.ts';
+import { isDeferrable as isDeferrableWith } from './deferral.ts';
+
+const isDeferrable = (t: Tool) => isDeferrableWith(t, HERMES_DEFERRAL);
 
 interface Spec {
   id: string;

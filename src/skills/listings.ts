@@ -14,7 +14,7 @@
  *   (per renderer: see each one) that the model cannot see.
  */
 import type { Skill } from '../catalog/types.ts';
-import { normalizeWhitespace, shortDescription } from '../profiles/hermes.ts';
+import { normalizeWhitespace, shortDescription } from '../profiles/hermes/index.ts';
 import { charBytes, charCount, compareStrings, cutToChars, utf8Bytes } from '../catalog/unicode.ts';
 
 export interface SkillListingOptions {

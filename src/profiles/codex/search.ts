@@ -1,11 +1,13 @@
 /**
  * Codex's `tool_search`: which tools are searchable, the text each is indexed by, and the BM25
- * engine over them (docs/harness-profiles.md §A2–A4).
+ * engine over them (`openai/codex` `codex-rs/core/src/tools/handlers/tool_search.rs` @01b752dc,
+ * `codex-rs/core/src/tools/handlers/mcp.rs` @1dfb3660; the `bm25` crate v2.3.2, `Michael-JB/bm25`).
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { Bm25Retriever, type Bm25Options, type DocumentText } from '../../retrievers/bm25/index.ts';
 import { checkedMask } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
+import { isDeferrable } from '../deferral.ts';
 import { compareCodePoints } from './namespaces.ts';
 
 /** `TOOL_SEARCH_TOOL_NAME` (`codex-rs/tools/src/tool_discovery.rs` @c209bfab). */
@@ -34,14 +36,6 @@ function freeze(o: Bm25Options): Readonly<Bm25Options> {
 
 /** The label of the document text in `describe()`. */
 export const CODEX_SEARCH_TEXT_LABEL = 'codex build_mcp_search_text (codex-rs/core/src/tools/handlers/mcp.rs @1dfb3660)';
-
-/**
- * Tools Codex can defer: MCP tools, and plugin tools (a Codex plugin ships its tools as MCP
- * servers, so they are MCP tools to Codex). Core tools (the harness's own) are always direct.
- */
-export function isDeferrable(tool: Tool): boolean {
-  return tool.source === 'mcp' || tool.source === 'plugin';
-}
 
 /** `server_name` of a tool: its MCP server, else its plugin (whose MCP server it would be), else its namespace. */
 export function serverNameOf(tool: Tool): string {
@@ -134,8 +128,8 @@ export class CodexToolSearch implements Retriever, Describable {
   private subMasks = new WeakMap<Uint8Array, Uint8Array>();
   private readonly keep: (tool: Tool) => boolean;
 
-  /** `keep` picks the searchable tools (default: {@link isDeferrable}). */
-  constructor(name: string, limit: number = TOOL_SEARCH_DEFAULT_LIMIT, keep: (tool: Tool) => boolean = isDeferrable) {
+  /** `keep` picks the searchable tools (default: the shared deferral split, {@link isDeferrable}, without exceptions). */
+  constructor(name: string, limit: number = TOOL_SEARCH_DEFAULT_LIMIT, keep: (tool: Tool) => boolean = (tool) => isDeferrable(tool)) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`tool_search limit must be a whole number ≥ 1 (got ${limit})`);
     this.name = name;
     this.limit = limit;
