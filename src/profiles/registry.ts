@@ -7,7 +7,7 @@ import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { retrieverNames } from '../retrievers/registry.ts';
 import { createDeepSeekNative, DeepSeekCodeProfile } from './deepseek.ts';
-import { createClaudeCodeProfile } from './claude-code.ts';
+import { createClaudeCodeProfile } from './claude-code/index.ts';
 import { createCodexProfile } from './codex/index.ts';
 import { DeferredProfile } from './deferred.ts';
 import { createHermesProfile } from './hermes/index.ts';
