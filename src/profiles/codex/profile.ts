@@ -13,7 +13,9 @@
  *   The rule is evaluated once on the catalog (the session's configuration), not per caller: Codex
  *   decides exposure from the configured servers, before any policy. Core tools are always direct.
  *   When nothing is deferred everything is eager, there is no `tool_search` and no advertisement.
- * - **Search**: {@link CodexToolSearch}: BM25 over `build_mcp_search_text`, UAX#29 words.
+ * - **Search**: {@link CodexToolSearch}: BM25 over `build_mcp_search_text` with the names also
+ *   split on underscores (as the seed article and `default_tool_search_text` have it:
+ *   `get_rollout_history` matches "rollout history"), UAX#29 words.
  * - **Exposure**: before a search, the core tools plus `tool_search` (its description in
  *   the `ToolSearchSourceListing::Omit` variant, since the world-state fragment advertises the
  *   sources) plus the `<tools>` fragment listing the deferred namespaces; a search returns a
