@@ -44,12 +44,17 @@ export const PROFILES = {
   },
   hermes: {
     description:
-      'Hermes Agent bridge: core eager; MCP/plugin tools behind tool_search / tool_describe / tool_call; BM25 k1 1.5 over split name, source, description, params, [A-Za-z0-9]+ + Porter2, rarest-token gate, 50% coverage floor, exact name; 5 results; listing ladder under min(5% window, 4,000 tokens); an empty result retried with the known words (emulated model)',
+      'Hermes Agent bridge: core eager; MCP/plugin tools behind tool_search / tool_describe / tool_call; BM25 k1 1.5 over split name, source, description, params, [A-Za-z0-9]+ + Porter2, rarest-token gate, 50% coverage floor, exact name; 5 results; listing ladder under min(5% window, 4,000 tokens); query: keywords (the model writes the tool_search query); no retry',
     create: (name: string, options?: ProfileOptions) => createHermesProfile(name, options),
   },
   'hermes-raw': {
-    description: 'hermes without the emulated retry: the raw request is the only query (shows the rarest-token gate on conversational requests)',
-    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, retryKnownWords: false }),
+    description: 'hermes with the raw request as the tool_search query (query: raw), no retry: shows the rarest-token gate on conversational requests',
+    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, queryStyle: 'raw', retryKnownWords: false }),
+  },
+  'hermes-retry': {
+    description:
+      'hermes-raw plus an emulated model retry (not Hermes code): an empty result is searched again with the request words the catalog knows, minus stop words; that search counts as 2 model calls',
+    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, queryStyle: 'raw', retryKnownWords: true }),
   },
   deferred: {
     description: "the seed's deferred schemas: pinned tools in full, a one-line catalog of the rest, search_tools (bm25, 5) and load_tool_schema; not found = not permitted",

@@ -7,7 +7,7 @@
 import type { Tool } from '../../catalog/types.ts';
 import { charCount } from '../../catalog/unicode.ts';
 import type { DeferralExceptions } from '../deferral.ts';
-import { DEFAULT_CONTEXT_WINDOW, type ProfileOptions } from '../types.ts';
+import { DEFAULT_CONTEXT_WINDOW, type ProfileOptions, type QueryStyle } from '../types.ts';
 
 export const HERMES_UPSTREAM = Object.freeze({
   repository: 'NousResearch/hermes-agent',
@@ -49,10 +49,16 @@ export interface HermesOptions {
    * Emulated model behaviour, not Hermes code: when a search returns nothing (upstream then answers
    * with `available_sources` and a retry hint), search once more with only the request's words
    * that the catalog knows, minus English stop words, as a model rewriting its query into keywords
-   * would. Default true (the
-   * `hermes` profile); `hermes-raw` turns it off to show the engine on raw requests.
+   * would; the search then counts as two model calls (`SearchAddition.searches`). Default false;
+   * `hermes-retry` turns it on.
    */
   retryKnownWords?: boolean;
+  /**
+   * What `tool_search` receives by default: `keywords` (the model writes a keyword query, as the
+   * tool's description asks: "Queries are keyword searches, not questions") or `raw` (the user's
+   * request itself). Default `keywords`; `hermes-raw` and `hermes-retry` use `raw`.
+   */
+  queryStyle?: QueryStyle;
 }
 
 export interface HermesConfig {

@@ -22,6 +22,16 @@
  *   description. A search returns metadata: the JSON `tool_search` answers (names, source, 500-char
  *   description, required parameters); schemas need `tool_describe`.
  *
+ * **Query and variants.** The `tool_search` description asks for keyword queries ("Queries are
+ * keyword searches, not questions … no filler words"), so `hermes` declares `queryStyle:
+ * 'keywords'`: the evaluation turns the request into the keyword query a model would write before
+ * searching. `hermes-raw` searches with the raw request (`queryStyle: 'raw'`), which shows the
+ * rarest-token gate on conversational requests. `hermes-retry` is `hermes-raw` plus an emulated
+ * model (not Hermes code) that answers an empty result by searching again with the request's words
+ * the catalog knows, minus stop words; that search reports `searches: 2` so model calls count it.
+ * Model calls: `tool_search`, then `tool_describe` for the tool picked, then `tool_call`
+ * (`calls = { search: 1, perFoundTool: 1, call: 'each' }`).
+ *
  * **Names.** A tool's name, everywhere (listing, results, exact-name match, `tool_call`), is its
  * catalog id, the name the model calls (`mcp__github__create_issue`, `plugin__clickup__create_task`,
  * `bash`). The indexed text drops a leading `mcp__` as upstream does (it is in every MCP document);
@@ -71,7 +81,10 @@ export class HermesProfile implements Profile {
   readonly searchLimit: number;
   /** tool_search, tool_describe for the tool picked, then tool_call. */
   readonly calls: CallProtocol = { search: 1, perFoundTool: 1, call: 'each' };
-  readonly queryStyle: QueryStyle = 'raw';
+  /** `keywords` by default (the model writes the `tool_search` query); `raw` for `hermes-raw` and `hermes-retry`. */
+  readonly queryStyle: QueryStyle;
+  /** The emulated retry of an empty result (`hermes-retry`): such a search is two model calls. */
+  readonly retryKnownWords: boolean;
   readonly provider = 'openai';
   readonly estimator = 'chars/4';
   readonly config: HermesConfig;
@@ -89,7 +102,11 @@ export class HermesProfile implements Profile {
     this.name = name;
     this.config = resolveHermesConfig(options);
     this.searchLimit = this.config.searchDefaultLimit;
-    this.search = new HermesSearcher(name, { retryKnownWords: options.retryKnownWords !== false });
+    const style = options.queryStyle ?? 'keywords';
+    if (style !== 'keywords' && style !== 'raw') throw new RangeError(`hermes queryStyle must be keywords or raw (got ${JSON.stringify(style)})`);
+    this.queryStyle = style;
+    this.retryKnownWords = options.retryKnownWords === true;
+    this.search = new HermesSearcher(name, { retryKnownWords: this.retryKnownWords });
   }
 
   async index(catalog: Catalog): Promise<void> {
@@ -218,6 +235,8 @@ export class HermesProfile implements Profile {
       loaded: found.map((t) => t.id),
       text: searchResultText(request, found, sources),
       ...(picked ? { definitions: [{ name: picked.id, description: picked.description, inputSchema: picked.inputSchema }] } : {}),
+      // hermes-retry: the emulated model searched twice when its first query found nothing.
+      ...(this.retryKnownWords ? { searches: this.search.wasRetried(request, caller.allowed) ? 2 : 1 } : {}),
     };
   }
 
@@ -226,7 +245,16 @@ export class HermesProfile implements Profile {
     const unrestricted = this.catalog ? this.assembly({}) : undefined;
     return {
       profile: 'hermes',
+      name: this.name,
       upstream: { ...HERMES_UPSTREAM },
+      query:
+        this.queryStyle === 'keywords'
+          ? 'keywords (the model writes the tool_search query; its description asks for keyword queries, not questions)'
+          : 'raw (the user request is the tool_search query)',
+      retry: this.retryKnownWords
+        ? 'emulated model (not Hermes code): an empty result is searched again with the request words the catalog knows, minus stop words; such a search counts as 2 model calls (searches: 2)'
+        : 'none',
+      calls: { ...this.calls, protocol: 'tool_search → tool_describe (the picked tool) → tool_call' },
       config: { ...c, listingBudget: listingTokenBudget(c) },
       deferral: {
         eager: 'core tools (and plugin tools of the GUI toolsets desktop_ui, project, setup)',

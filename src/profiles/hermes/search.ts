@@ -54,6 +54,7 @@ export const HERMES_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
 
 
 const HAS_TOKEN = /[A-Za-z0-9]/;
+const NO_MASK = {};
 const STOP_WORDS: ReadonlySet<string> = new Set(ENGLISH_STOP_WORDS);
 
 /**
@@ -78,6 +79,8 @@ export class HermesSearcher implements Retriever, Describable {
 
   private readonly retryKnownWords: boolean;
   private retries = 0;
+  /** Queries whose first search found nothing and were retried, per caller mask object ({@link NO_MASK}: unrestricted). */
+  private retriedQueries = new WeakMap<object, Set<string>>();
   /** The caller mask mapped onto the deferred tools, per mask object (a policy hands out one mask per scope set). */
   private subMasks = new WeakMap<Uint8Array, Uint8Array>();
 
@@ -92,12 +95,22 @@ export class HermesSearcher implements Retriever, Describable {
     return { retries: this.retries };
   }
 
+  /**
+   * Whether a search of `query` under this mask (the same mask object) was retried since the last
+   * index: its first query found nothing and the emulated model searched again. The outcome is a
+   * function of the query and the mask, so it holds for any later search of the same pair.
+   */
+  wasRetried(query: string, allowed: Uint8Array | undefined): boolean {
+    return this.retriedQueries.get(allowed ?? NO_MASK)?.has(query) === true;
+  }
+
   async index(catalog: Catalog): Promise<void> {
     const positions = deferrablePositions(catalog.tools, HERMES_DEFERRAL);
     const tools = positions.map((p) => catalog.tools[p]!);
     await this.bm25.index({ tools, skills: [], servers: [], plugins: [] });
     this.size = catalog.tools.length;
     this.retries = 0;
+    this.retriedQueries = new WeakMap();
     this.positions = Uint32Array.from(positions);
     this.subMasks = new WeakMap();
     this.ids = tools.map((t) => t.id);
@@ -129,6 +142,10 @@ export class HermesSearcher implements Retriever, Describable {
       const known = this.bm25.knownWords(request).filter((w) => !STOP_WORDS.has(w.toLowerCase())).join(' ');
       if (known !== '' && known !== request) {
         this.retries++;
+        const key = allowed ?? NO_MASK;
+        let retried = this.retriedQueries.get(key);
+        if (!retried) this.retriedQueries.set(key, (retried = new Set()));
+        retried.add(request);
         hits = await this.bm25.search(known, sub === undefined ? { k } : { k, allowed: sub });
       }
     }
