@@ -483,3 +483,13 @@ describe('review fixes', () => {
     expect(on.afterSearch([], {}).text).toBe('No matching deferred tools found');
   });
 });
+
+describe('query style and model calls', () => {
+  it.each([['claude-code', {}], ['claude-code-auto', { toolSearch: { auto: 10 } }]] as const)('%s: the model writes the ToolSearch query (keywords); search, then the exact call', async (name, options) => {
+    const p = createClaudeCodeProfile(name, options);
+    expect(p.queryStyle).toBe('keywords');
+    expect(p.calls).toEqual({ search: 1, perFoundTool: 0, call: 'each' });
+    await p.index(CONTRACT_DATA.catalog);
+    expect(p.describe()).toMatchObject({ query: expect.stringMatching(/^keywords/) });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retrieverContract } from '../../test/contract/contract.ts';
+import { CONTRACT_DATA, retrieverContract } from '../../test/contract/contract.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog, Server, Tool } from '../catalog/types.ts';
 import type { Retriever } from '../retrievers/types.ts';
@@ -407,5 +407,15 @@ describe('review fixes', () => {
     expect((await s.search('ping issue', { k: 8, allowed })).map((h) => h.id)).toEqual(['mcp__other__ping']);
     expect(reads).toBe(once);
     expect((await s.search('ping issue', { k: 8, allowed: Uint8Array.from([0, 1, 0]) })).map((h) => h.id)).toEqual(['mcp__gh__create_issue']);
+  });
+});
+
+describe('query style and model calls', () => {
+  it('the model writes the tool_search query: keywords; search, then the exact call', async () => {
+    const p = createCodexProfile('codex');
+    expect(p.queryStyle).toBe('keywords');
+    expect(p.calls).toEqual({ search: 1, perFoundTool: 0, call: 'each' });
+    await p.index(CONTRACT_DATA.catalog);
+    expect(p.describe()).toMatchObject({ query: expect.stringMatching(/^keywords/) });
   });
 });

@@ -28,6 +28,10 @@
  * every deferrable tool the caller may see; above it a **Backpack-pinned** prefilter (upstream
  * documents none) keeps the role's tools, then whole namespaces in catalog order (first fit).
  *
+ * Query: the model writes the `ToolSearch` query (keywords, `+term`, `select:`), so the profile
+ * declares `queryStyle: 'keywords'` (the evaluation turns the request into the keyword query a
+ * model would write). Model calls: the search, then the exact call (references need no load call).
+ *
  * Exposure (`advertisement.ts`): eager = core + alwaysLoad tools; one meta tool `ToolSearch`; the
  * advertisement is the `<available-deferred-tools>` block (one id per line, the admitted tools) plus
  * the MCP server instructions (cut at 2 KB). The admitted tools' full definitions are in the request
@@ -49,7 +53,8 @@ export class ClaudeCodeProfile implements Profile {
   readonly searchLimit: number;
   /** ToolSearch returns references the provider expands: search, then the exact call. */
   readonly calls: CallProtocol = { search: 1, perFoundTool: 0, call: 'each' };
-  readonly queryStyle: QueryStyle = 'raw';
+  /** The model writes the `ToolSearch` query: keywords (or `select:`), not the user's request. */
+  readonly queryStyle: QueryStyle = 'keywords';
   private readonly o: ResolvedClaudeCodeOptions;
   private readonly search: ClaudeCodeToolSearch;
   private catalog: Catalog | undefined;
@@ -154,6 +159,8 @@ export class ClaudeCodeProfile implements Profile {
       profile: 'claude-code',
       name: this.name,
       harness: 'Claude Code, client-side ToolSearch',
+      query: 'keywords (the model writes the ToolSearch query)',
+      calls: { ...this.calls, protocol: 'ToolSearch (tool_reference blocks the API expands) → the exact call' },
       sources: [
         'code.claude.com/docs/en/agent-sdk/tool-search (official; verbatim mirror)',
         'translated mirrors of code.claude.com/docs/*/mcp; settings-schema mirrors',

@@ -16,6 +16,9 @@
  * - **Search**: {@link CodexToolSearch}: BM25 over `build_mcp_search_text` with the names also
  *   split on underscores (as the seed article and `default_tool_search_text` have it:
  *   `get_rollout_history` matches "rollout history"), UAX#29 words.
+ * - **Query**: the model writes the `tool_search` query, so the profile declares
+ *   `queryStyle: 'keywords'` (the evaluation turns the request into the keyword query a model
+ *   would write). Model calls: the search, then the exact call (the output carries the schemas).
  * - **Exposure**: before a search, the core tools plus `tool_search` (its description in
  *   the `ToolSearchSourceListing::Omit` variant, since the world-state fragment advertises the
  *   sources) plus the `<tools>` fragment listing the deferred namespaces; a search returns a
@@ -168,7 +171,8 @@ class CodexProfile implements Profile {
   readonly searchLimit: number;
   /** tool_search returns schemas: search, then the exact call. */
   readonly calls: CallProtocol = { search: 1, perFoundTool: 0, call: 'each' };
-  readonly queryStyle: QueryStyle = 'raw';
+  /** The model writes the `tool_search` query: keywords, not the user's request. */
+  readonly queryStyle: QueryStyle = 'keywords';
   readonly provider = 'openai';
   readonly estimator = 'bytes/4';
   private readonly rule: DeferralRule;
@@ -267,6 +271,8 @@ class CodexProfile implements Profile {
         ...(this.catalog ? { deferrableTools: this.deferrableCount, deferredTools: this.deferredCount } : {}),
       },
       searchLimit: this.searchLimit,
+      query: 'keywords (the model writes the tool_search query)',
+      calls: { ...this.calls, protocol: 'tool_search (its output carries the schemas) → the exact call' },
       toolSearch: {
         name: TOOL_SEARCH_TOOL_NAME,
         sources: 'codex-rs/core/src/tools/handlers/tool_search.rs @01b752dc; codex-rs/tools/src/tool_discovery.rs @c209bfab (TOOL_SEARCH_DEFAULT_LIMIT 8)',
