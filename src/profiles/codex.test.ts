@@ -264,7 +264,7 @@ describe('codex searcher: the retriever contract, standalone', () => {
   retrieverContract(() => new CodexToolSearch('codex'), 'codex');
 });
 
-describe('deferral rule (A1)', () => {
+describe('deferral rule (mcp_tool_exposure.rs)', () => {
   const mcps = (n: number): Tool[] => Array.from({ length: n }, (_, i) => mcp(i % 2 ? 'gh' : 'other', `t${String(i).padStart(3, '0')}`, `tool number ${i}`));
   const cores = [core('bash', 'Run a shell command.'), core('read_file', 'Read a file.')];
 

@@ -10,7 +10,7 @@ import { DEFAULT_CONTEXT_WINDOW, type ProfileOptions } from '../types.ts';
 /** `ENABLE_TOOL_SEARCH`: on, off, or `auto:N` (on iff deferrable tokens ≥ N% of the window). */
 export type ToolSearchMode = 'on' | 'off' | { auto: number };
 
-/** The pinned values, with the doc's sources in {@link ClaudeCodeProfile.describe}. */
+/** The pinned values, their sources in {@link ClaudeCodeProfile.describe}. */
 export const CLAUDE_CODE_DEFAULTS = Object.freeze({
   /** unset `ENABLE_TOOL_SEARCH` = on (official docs) */
   toolSearch: 'on' as ToolSearchMode,

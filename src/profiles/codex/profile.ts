@@ -297,7 +297,7 @@ class CodexProfile implements Profile {
         scope: "only namespaces of deferred tools the caller's mask allows",
       },
       tieBreak: 'rankStable (score desc, then tool id asc); upstream random (HashSet RandomState)',
-      notModelled: ['skills catalog (A6)', 'connector/app tools and explicitly enabled connectors', 'Added/Removed namespace diffs of later turns', 'limit_bucket per server (forks)'],
+      notModelled: ['skills catalog (src/skills/listings.ts)', 'connector/app tools and explicitly enabled connectors', 'Added/Removed namespace diffs of later turns', 'limit_bucket per server (forks)'],
     };
   }
 

@@ -300,7 +300,7 @@ export class HermesProfile implements Profile {
       },
       outOfScope: ['remote connector tools from the Nous gateway (merged into the same BM25 pass upstream)', 'hidden declared MCP servers in the listing'],
       unverified: [
-        'the "substring fallback" of the brief: not found upstream; the rarest-token gate and coverage floor are used',
+        'the "substring fallback" the seed article describes: not found upstream (tool_search_catalog.py @13a4e497); the rarest-token gate and coverage floor are used',
         'docs claim: listing mode matched eager-loading task success at lower cost than a bare bridge (no numbers published)',
         'npm porter2 assumed equal to snowballstemmer english',
       ],
