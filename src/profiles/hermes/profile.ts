@@ -1,26 +1,26 @@
 /**
  * `hermes`: Hermes Agent's tool-search bridge (`NousResearch/hermes-agent`), emulated from the code:
- * `tools/tool_search.py` @016260a5 (configuration,
- * activation, bridge tools, listing budget, dispatch) and `tools/tool_search_catalog.py` @13a4e497
- * (indexed text, tokenizer, BM25, admission, listing); user docs at
- * https://hermes-agent.nousresearch.com/docs/user-guide/features/tool-search.
+ * `tools/tool_search.py` @016260a5 (configuration, activation, bridge tools, listing budget,
+ * dispatch) and `tools/tool_search_catalog.py` @13a4e497 (indexed text, tokenizer, BM25, admission,
+ * listing); user docs at https://hermes-agent.nousresearch.com/docs/user-guide/features/tool-search.
  *
- * - **Deferral** (`config.ts`, the shared split of `../deferral.ts`). Core tools stay eager; MCP tools and plugin tools (except the session-gated GUI
- *   toolsets `desktop_ui`, `project`, `setup`) are deferred, and the bridge (`tool_search`,
- *   `tool_describe`, `tool_call`) turns on as soon as one deferrable tool exists (`enabled` `on`;
- *   `auto` is an alias; `off` = everything eager, no search). Upstream also defers a curated list of
- *   its own core tools (`computer_use`, `session_search`, …); none of them exists in our catalogs,
- *   so the list is not modelled.
- * - **Retrieval** (`search.ts`). Only the deferred tools are indexed, each as upstream's `_entry_search_text`
- *   ({@link hermesSearchText}), through Backpack's {@link Bm25Retriever} with Hermes's tokenizer
- *   (`[A-Za-z0-9]+`, lowercase, Porter2, no stop words), k1 1.5, b 0.75, every query token occurrence
- *   counting, and the `'hermes'` admission (rarest-token gate + coverage floor). A query equal to a
- *   tool's name (trimmed, case-insensitive) always returns that tool first ({@link EXACT_NAME_SCORE}).
- * - **Exposure** (`bridge.ts`, `listing.ts`). Before any search: the non-deferred tools eager, the three bridge tools,
- *   and the deferred catalog listing (full → names → groups collapsed largest first → none, within
- *   `min(4000, 5% of the context window)` tokens at chars/4) that upstream embeds in the `tool_search`
- *   description. A search returns metadata: the JSON `tool_search` answers (names, source, 500-char
- *   description, required parameters); schemas need `tool_describe`.
+ * - **Deferral** (`config.ts`, the shared split of `../deferral.ts`). Core tools stay eager; MCP
+ *   tools and plugin tools (except the session-gated GUI toolsets `desktop_ui`, `project`, `setup`)
+ *   are deferred, and the bridge (`tool_search`, `tool_describe`, `tool_call`) turns on as soon as
+ *   one deferrable tool exists (`enabled` `on`; `auto` is an alias; `off` = everything eager, no
+ *   search). Upstream also defers a curated list of its own core tools (`computer_use`,
+ *   `session_search`, …); none of them exists in our catalogs, so the list is not modelled.
+ * - **Retrieval** (`search.ts`). Only the deferred tools are indexed, each as upstream's
+ *   `_entry_search_text` (`hermesSearchText`), through Backpack's `Bm25Retriever` with
+ *   Hermes's tokenizer (`[A-Za-z0-9]+`, lowercase, Porter2, no stop words), k1 1.5, b 0.75, every
+ *   query token occurrence counting, and the `'hermes'` admission (rarest-token gate + coverage
+ *   floor). A query equal to a tool's name (trimmed, case-insensitive) always returns that tool
+ *   first ({@link EXACT_NAME_SCORE}).
+ * - **Exposure** (`bridge.ts`, `listing.ts`). Before any search: the non-deferred tools eager, the
+ *   three bridge tools, and the deferred catalog listing (full → names → groups collapsed largest
+ *   first → none, within `min(4000, 5% of the context window)` tokens at chars/4) that upstream
+ *   embeds in the `tool_search` description. A search returns metadata: the JSON `tool_search`
+ *   answers (names, source, 500-char description, required parameters); schemas need `tool_describe`.
  *
  * **Query and variants.** The `tool_search` description asks for keyword queries ("Queries are
  * keyword searches, not questions … no filler words"), so `hermes` declares `queryStyle:
