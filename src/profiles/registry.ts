@@ -35,7 +35,7 @@ export const PROFILES = {
   },
   'claude-code': {
     description:
-      'Claude Code ToolSearch: tool search on (default), core eager, MCP/plugin names advertised, server instructions ≤ 2 KB; keyword scoring (name parts 12/6, description 2; reverse-engineered), 5 results as tool_reference; > 10,000 deferred tools prefiltered by role, then by namespace',
+      'Claude Code ToolSearch: tool search on (default), core eager, MCP/plugin names advertised, server instructions ≤ 2 KB; keyword scoring (name parts 12/6, description 2; reverse-engineered), 5 results as tool_reference; deferred definitions on the wire (defer_loading); > 10,000 deferred tools: one admitted set per caller (role, then whole namespaces), advertised, searched and sent',
     create: (name: string, options?: ProfileOptions) => createClaudeCodeProfile(name, options),
   },
   'claude-code-auto': {
