@@ -6,13 +6,12 @@ import type { Catalog, Tool } from '../catalog/types.ts';
 import { rankStable } from '../retrievers/rank.ts';
 import {
   admitNamespaces,
+  ClaudeCodeToolSearch,
   createClaudeCodeProfile,
   createClaudeCodeToolSearch,
   cut2k,
   definitionTokens,
   deferredToolsBlock,
-  descriptionWords,
-  keywordScore,
   loadedDefinition,
   nameParts,
   parseQuery,
@@ -20,8 +19,46 @@ import {
   TOOL_SEARCH_TOOL,
   toolReferenceText,
   toolSearchActive,
-  type ScoringTool,
-} from './claude-code.ts';
+  KEYWORD_WEIGHTS,
+  termPattern,
+  type KeywordWeights,
+} from './claude-code/index.ts';
+
+// ─── The reference kernel (a test oracle: the searcher computes the same sums from inverted maps) ───
+
+/** The distinct maximal `\w` runs (`[a-z0-9_]`) of an already lowercased text: what `\bterm\b` can match whole. */
+function descriptionWords(lowered: string): string[] {
+  return [...new Set(lowered.match(/[a-z0-9_]+/g) ?? [])];
+}
+
+/** One tool as the keyword scoring sees it. */
+interface ScoringTool {
+  /** nameParts of its id */
+  parts: readonly string[];
+  /** MCP weights: every non-core tool */
+  isMcp: boolean;
+  /** lowercased description (cut at 2 KB) */
+  description: string;
+  /** lowercased curated `searchHint`; our catalogs have none */
+  searchHint?: string;
+}
+
+/**
+ * The keyword score of one tool. Per term: +10 (+12 MCP) if a name part equals it, else +5 (+6 MCP)
+ * if a part contains it; +4 if `\bterm\b` matches the search hint; +2 if it matches the description.
+ * Duplicate terms count twice, as upstream iterates the term list.
+ */
+function keywordScore(tool: ScoringTool, terms: readonly string[], w: KeywordWeights = KEYWORD_WEIGHTS): number {
+  let score = 0;
+  for (const term of terms) {
+    if (tool.parts.includes(term)) score += tool.isMcp ? w.partExactMcp : w.partExact;
+    else if (tool.parts.some((p) => p.includes(term))) score += tool.isMcp ? w.partContainsMcp : w.partContains;
+    const pattern = termPattern(term);
+    if (tool.searchHint && pattern.test(tool.searchHint)) score += w.searchHint;
+    if (pattern.test(tool.description)) score += w.description;
+  }
+  return score;
+}
 
 const mcp = (server: string, name: string, description: string, extra: Partial<Tool> = {}): Tool =>
   makeTool({ source: 'mcp', server, name, summary: description, description, ...extra });
@@ -201,8 +238,9 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   const roles: RoleMap = { schemaVersion: 1, always: ['slack'], roles: { dev: { description: '', namespaces: ['github'] } } };
   const ids = catalog.tools.map((t) => t.id);
 
-  it('admits whole namespaces in order, stopping at the first that overflows', () => {
-    expect(admitNamespaces([{ name: 'x', count: 3 }, { name: 'y', count: 3 }, { name: 'z', count: 1 }], 5)).toEqual(['x']);
+  it('admits whole namespaces in order, each that still fits (first fit)', () => {
+    expect(admitNamespaces([{ name: 'x', count: 3 }, { name: 'y', count: 3 }, { name: 'z', count: 1 }], 5)).toEqual(['x', 'z']);
+    expect(admitNamespaces([{ name: 'x', count: 3 }, { name: 'y', count: 2 }, { name: 'z', count: 1 }], 5)).toEqual(['x', 'y']);
     expect(admitNamespaces([{ name: 'x', count: 0 }, { name: 'y', count: 2 }, { name: 'z', count: 3 }], 5)).toEqual(['y', 'z']);
     expect(admitNamespaces([{ name: 'x', count: 6 }], 5)).toEqual([]);
   });
@@ -225,39 +263,95 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
     const wide = createClaudeCodeToolSearch('claude-code', { ceiling: 100, roles: partial });
     await wide.index(catalog);
     expect((await wide.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
-    // over the ceiling even after the role step, whole namespaces of the role's part are admitted in request order
+    // over the ceiling even after the role step, whole namespaces of the role's part are admitted in
+    // catalog order, whatever the request: github (1 tool) fits, slack would overflow
     const tight = createClaudeCodeToolSearch('claude-code', { ceiling: 1, roles: partial });
     await tight.index(catalog);
-    expect((await tight.search('slack message', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__slack__send_message']);
-    expect(tight.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: true, namespaces: ['slack'], admitted: 1 });
+    expect((await tight.search('slack message', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual([]);
+    expect(tight.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: true, namespaces: ['github'], admitted: 1 });
+    expect((await tight.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__list_issues']);
   });
 
-  it('then namespaces ranked for the request (unmatched ones after, by name)', async () => {
+  it('then whole namespaces in catalog order, the same for every request', async () => {
     const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
     await s.index(catalog);
-    // slack ranks first (2), then unmatched by name: alpha (3) → 5, github would overflow.
-    expect((await s.search('slack message', { k: 10 })).map((h) => h.id)).toEqual(['mcp__slack__send_message', 'mcp__slack__list_channels']);
-    expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: false, byNamespace: true, namespaces: ['slack', 'alpha'], admitted: 5 });
+    // alpha (3) + github (2) = 5; slack would overflow: a Slack request finds nothing.
+    expect(await s.search('slack message', { k: 10 })).toEqual([]);
+    expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: false, byNamespace: true, namespaces: ['alpha', 'github'], admitted: 5 });
+    expect((await s.search('list', { k: 10 })).map((h) => h.id)).toEqual(['mcp__github__list_issues']);
+    expect(s.lastPrefilter().namespaces).toEqual(['alpha', 'github']);
     // An unknown role skips the role step.
-    await s.search('github issue', { k: 10, role: 'nobody' });
-    expect(s.lastPrefilter().namespaces).toEqual(['github', 'alpha']);
     expect((await s.search('issue', { k: 10, role: 'nobody' })).map((h) => h.id)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
-    expect(s.lastPrefilter().namespaces).toEqual(['github', 'alpha']);
-    // 'list' matches github and slack (2 + 2); alpha (3) would overflow.
-    await s.search('list', { k: 10 });
-    expect([...s.lastPrefilter().namespaces].sort()).toEqual(['github', 'slack']);
-    expect(s.lastPrefilter().admitted).toBe(4);
+    expect(s.lastPrefilter().namespaces).toEqual(['alpha', 'github']);
     // A mask that leaves ≤ 5 visible needs no prefilter.
     const allowed = Uint8Array.from(ids, (id) => (id.startsWith('mcp__alpha') ? 0 : 1));
     expect((await s.search('list', { k: 10, allowed })).map((h) => h.id)).toEqual(['mcp__github__list_issues', 'mcp__slack__list_channels']);
     expect(s.lastPrefilter()).toEqual({ visible: 4, applied: false, byRole: false, byNamespace: false, namespaces: [], admitted: 4 });
   });
 
-  it('the advertisement: role step, then namespaces in catalog order', async () => {
+  it('a planted gold tool: advertised, searchable and on the wire for the caller whose role admits it, none of the three for the others', async () => {
     const p = createClaudeCodeProfile('claude-code', { ceiling: 5, roles });
     await p.index(catalog);
-    expect(p.beforeSearch({}).advertisement.split('\n').filter((l) => l.startsWith('mcp__'))).toEqual(ids.slice(1, 6));
-    expect(p.beforeSearch({ role: 'dev' }).advertisement.split('\n').filter((l) => l.startsWith('mcp__'))).toEqual(ids.slice(4));
+    const gold = 'mcp__slack__send_message';
+    const request = 'send a slack message';
+    const roleless = p.beforeSearch({});
+    expect(roleless.advertisement).not.toContain(gold);
+    expect(roleless.wire).not.toContain(gold);
+    expect((await p.searcher()!.search(request, { k: 5 })).map((h) => h.id)).not.toContain(gold);
+    expect(await p.searcher()!.search(`select:${gold}`, { k: 5 })).toEqual([]);
+    const dev = p.beforeSearch({ role: 'dev' }); // roles.always holds slack
+    expect(dev.advertisement).toContain(gold);
+    expect(dev.wire).toContain(gold);
+    expect((await p.searcher()!.search(request, { k: 5, role: 'dev' }))[0]?.id).toBe(gold);
+  });
+
+  it('the advertisement: role step, then namespaces in catalog order; the wire carries the same tools', async () => {
+    const p = createClaudeCodeProfile('claude-code', { ceiling: 5, roles });
+    await p.index(catalog);
+    const named = (b: { advertisement: string }) => b.advertisement.split('\n').filter((l) => l.startsWith('mcp__'));
+    expect(named(p.beforeSearch({}))).toEqual(ids.slice(1, 6));
+    expect(p.beforeSearch({}).wire).toEqual(ids.slice(1, 6));
+    expect(named(p.beforeSearch({ role: 'dev' }))).toEqual(ids.slice(4));
+    expect(p.beforeSearch({ role: 'dev' }).wire).toEqual(ids.slice(4));
+  });
+});
+
+describe('above the ceiling: one admitted set is advertised, searched and sent', () => {
+  const { catalog, roles } = CONTRACT_DATA;
+  const ids = catalog.tools.map((t) => t.id);
+  const deferrable = catalog.tools.filter((t) => t.source !== 'core').map((t) => t.id);
+  const namespaces = [...new Set(catalog.tools.map((t) => t.namespace))];
+  const callers: { allowed?: Uint8Array; role?: string }[] = [
+    {},
+    ...Object.keys(roles!.roles).map((role) => ({ role })),
+    { role: 'no-such-role' },
+    { allowed: Uint8Array.from(catalog.tools, (t) => (t.namespace === namespaces[1] ? 0 : 1)) },
+    { allowed: Uint8Array.from(ids, (_, i) => (i % 3 === 0 ? 0 : 1)), role: Object.keys(roles!.roles)[0]! },
+  ];
+
+  it.each([40, 100, 1_000_000])('ceiling %i: a deferrable tool is advertised iff a search can reach it iff it is on the wire, and the wire stays inside the caller mask', async (ceiling) => {
+    const p = createClaudeCodeProfile('claude-code', { ceiling, roles });
+    await p.index(catalog);
+    const s = p.searcher()!;
+    let applied = 0;
+    for (const caller of callers) {
+      const before = p.beforeSearch(caller);
+      const advertised = new Set(before.advertisement.split('\n').filter((l) => deferrable.includes(l)));
+      expect(before.wire, JSON.stringify(caller.role)).toEqual([...advertised]);
+      expect(before.wire!.length).toBeLessThanOrEqual(ceiling);
+      for (const id of before.wire!) expect(caller.allowed === undefined || caller.allowed[ids.indexOf(id)] === 1).toBe(true);
+      for (const id of deferrable) {
+        const found = (await s.search(`select:${id}`, { k: 1, ...caller })).map((h) => h.id);
+        expect(found, `${id} for ${JSON.stringify(caller.role)}`).toEqual(advertised.has(id) ? [id] : []);
+      }
+      // keyword searches reach nothing else
+      for (const request of CONTRACT_DATA.requests.slice(0, 20)) {
+        for (const h of await s.search(request, { k: 5, ...caller })) expect(advertised.has(h.id)).toBe(true);
+      }
+      if ((s as ClaudeCodeToolSearch).lastPrefilter().applied) applied++;
+    }
+    if (ceiling < 100) expect(applied).toBeGreaterThan(0);
+    else if (ceiling === 1_000_000) expect(applied).toBe(0);
   });
 });
 
@@ -320,6 +414,8 @@ describe('exposure', () => {
         '# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n' +
         '## github\nUse owner/repo names.\n\n## slack\nChannels are #names.',
     );
+    // below the ceiling every deferred definition crosses the wire (defer_loading: true)
+    expect(before.wire).toEqual(ids.filter((id) => id !== 'bash'));
   });
 
   it('the scope mask hides names and the instructions of servers with nothing visible', async () => {
@@ -332,7 +428,8 @@ describe('exposure', () => {
       '<available-deferred-tools>\nmcp__github__create_issue\nmcp__github__create_pull_request\n</available-deferred-tools>\n\n' +
         '# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## github\nUse owner/repo names.',
     );
-    expect(p.beforeSearch({ allowed: new Uint8Array(ids.length) })).toEqual({ eager: [], metaTools: [TOOL_SEARCH_TOOL], advertisement: '' });
+    expect(before.wire).toEqual(['mcp__github__create_issue', 'mcp__github__create_pull_request']);
+    expect(p.beforeSearch({ allowed: new Uint8Array(ids.length) })).toEqual({ eager: [], metaTools: [TOOL_SEARCH_TOOL], wire: [], advertisement: '' });
   });
 
   it('after search: tool_reference blocks', async () => {
@@ -384,5 +481,15 @@ describe('review fixes', () => {
     const on = createClaudeCodeProfile('claude-code');
     await on.index(handCatalog());
     expect(on.afterSearch([], {}).text).toBe('No matching deferred tools found');
+  });
+});
+
+describe('query style and model calls', () => {
+  it.each([['claude-code', {}], ['claude-code-auto', { toolSearch: { auto: 10 } }]] as const)('%s: the model writes the ToolSearch query (keywords); search, then the exact call', async (name, options) => {
+    const p = createClaudeCodeProfile(name, options);
+    expect(p.queryStyle).toBe('keywords');
+    expect(p.calls).toEqual({ search: 1, perFoundTool: 0, call: 'each' });
+    await p.index(CONTRACT_DATA.catalog);
+    expect(p.describe()).toMatchObject({ query: expect.stringMatching(/^keywords/) });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retrieverContract } from '../../test/contract/contract.ts';
+import { CONTRACT_DATA, retrieverContract } from '../../test/contract/contract.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog, Server, Tool } from '../catalog/types.ts';
 import type { Retriever } from '../retrievers/types.ts';
@@ -20,7 +20,7 @@ import {
   truncateNamespaceRows,
   type CodexOptions,
   type NamespaceRow,
-} from './codex.ts';
+} from './codex/index.ts';
 import { utf8Bytes } from '../catalog/unicode.ts';
 
 const HEAD = '<tools>\nDeferred tool namespaces:\n';
@@ -171,12 +171,12 @@ const plugin = (pl: string, name: string, description: string): Tool => makeTool
 const catalogOf = (tools: Tool[]): Catalog => ({ tools, skills: [], servers: SERVERS, plugins: PLUGINS });
 
 describe('search text (build_mcp_search_text)', () => {
-  it('flat name, callable name, raw name, server, title, description, namespace description, plugin, sorted top-level keys', () => {
+  it('flat name, name (each also with underscores as spaces), server, title, description, namespace description, plugin, sorted top-level keys', () => {
     const t = mcp('gh', 'create_issue', '  Opens an issue.  ', ['title', 'body', 'Assignees'], 'Create Issue');
     const c = catalogOf([t]);
     expect(namespaceDescriptionOf(t, c)).toBe('GitHub MCP server: repositories and issues.\nSecond line.');
     expect(codexSearchText(t, namespaceDescriptionOf(t, c))).toBe(
-      'mcp__gh__create_issue create_issue create_issue gh Create Issue Opens an issue. GitHub MCP server: repositories and issues.\nSecond line. Assignees body title',
+      'mcp__gh__create_issue mcp gh create issue create_issue create issue gh Create Issue Opens an issue. GitHub MCP server: repositories and issues.\nSecond line. Assignees body title',
     );
   });
 
@@ -184,7 +184,7 @@ describe('search text (build_mcp_search_text)', () => {
     const p = plugin('clickup', 'create_task', 'Creates a task.');
     const c = catalogOf([p]);
     expect(namespaceDescriptionOf(p, c)).toBe('Native ClickUp plugin.');
-    expect(codexSearchText(p, namespaceDescriptionOf(p, c))).toBe('plugin__clickup__create_task create_task create_task clickup Creates a task. Native ClickUp plugin. clickup');
+    expect(codexSearchText(p, namespaceDescriptionOf(p, c))).toBe('plugin__clickup__create_task plugin clickup create task create_task create task clickup Creates a task. Native ClickUp plugin. clickup');
     expect(codexNamespaceOf(p)).toBe('plugin__clickup');
     // The MCP server "clickup" has blank instructions: its description stands in.
     const m = mcp('clickup', 'list', 'Lists.');
@@ -195,23 +195,23 @@ describe('search text (build_mcp_search_text)', () => {
 });
 
 describe('CodexToolSearch (BM25 over the deferred tools)', () => {
-  // Search texts: "mcp__s__x_y x_y x_y s alpha beta" → 5 tokens ("s" is a stop word);
-  //               "mcp__s__z z z s alpha" → 4 tokens. avgdl 4.5 over the 2 deferred tools only.
+  // Search texts: "mcp__s__x_y mcp s x y x_y x y s alpha beta" → 7 tokens ("s" and "y" are NLTK stop words);
+  //               "mcp__s__z mcp s z z z s alpha" → 6 tokens. avgdl 6.5 over the 2 deferred tools only.
   const tools = [core('alpha_core', 'alpha alpha'), mcp('s', 'x_y', 'alpha beta'), mcp('s', 'z', 'alpha')];
-  const w = (dl: number): number => 2.2 / (1 + 1.2 * (0.25 + (0.75 * dl) / 4.5));
+  const w = (dl: number): number => 2.2 / (1 + 1.2 * (0.25 + (0.75 * dl) / 6.5));
 
   it('scores with k1 1.2, b 0.75, idf ln(1 + (N − n + 0.5)/(n + 0.5)) over the deferred corpus (hand-computed)', async () => {
     const s = new CodexToolSearch('codex');
     await s.index(catalogOf(tools));
-    expect(s.stats()).toMatchObject({ tools: 2, avgdl: 4.5 });
+    expect(s.stats()).toMatchObject({ tools: 2, avgdl: 6.5 });
     const alpha = await s.search('alpha', { k: 10 });
     expect(alpha.map((h) => h.id)).toEqual(['mcp__s__z', 'mcp__s__x_y']); // shorter document first; core tool not searchable
-    expect(alpha[0]!.score).toBeCloseTo(Math.log(1.2) * w(4), 12); // = ln 1.2 · 2.2/2.1
-    expect(alpha[1]!.score).toBeCloseTo(Math.log(1.2) * (2.2 / 2.3), 12);
+    expect(alpha[0]!.score).toBeCloseTo(Math.log(1.2) * w(6), 12);
+    expect(alpha[1]!.score).toBeCloseTo(Math.log(1.2) * w(7), 12);
     const beta = await s.search('beta', { k: 10 });
-    expect(beta).toEqual([{ id: 'mcp__s__x_y', score: expect.closeTo(Math.log(2) * w(5), 12) }]);
+    expect(beta).toEqual([{ id: 'mcp__s__x_y', score: expect.closeTo(Math.log(2) * w(7), 12) }]);
     // Every query token occurrence counts.
-    expect((await s.search('beta beta', { k: 10 }))[0]!.score).toBeCloseTo(2 * Math.log(2) * w(5), 12);
+    expect((await s.search('beta beta', { k: 10 }))[0]!.score).toBeCloseTo(2 * Math.log(2) * w(7), 12);
     expect(await s.search('gamma', { k: 10 })).toEqual([]);
     expect(await s.search('   ', { k: 10 })).toEqual([]);
   });
@@ -227,10 +227,16 @@ describe('CodexToolSearch (BM25 over the deferred tools)', () => {
     expect(() => new CodexToolSearch('x', 0)).toThrow(RangeError);
   });
 
-  it('create_issue is one token: "create issue" misses the name and matches descriptions only', async () => {
+  it('underscores become spaces: "rollout history" finds get_rollout_history by its name', async () => {
+    const s = new CodexToolSearch('codex');
+    await s.index(catalogOf([mcp('k8s', 'get_rollout_history', 'Returns the revisions of a deployment.'), mcp('k8s', 'list_pods', 'Lists the pods of a namespace.')]));
+    expect((await s.search('rollout history', { k: 8 })).map((h) => h.id)).toEqual(['mcp__k8s__get_rollout_history']);
+  });
+
+  it('create_issue is also one UAX#29 word: the exact identifier still matches, and "create issue" reaches the name', async () => {
     const s = new CodexToolSearch('codex');
     await s.index(catalogOf([mcp('s', 'create_issue', 'Opens a ticket.'), mcp('s', 'add_comment', 'Create a comment on an issue.')]));
-    expect((await s.search('create issue', { k: 8 })).map((h) => h.id)).toEqual(['mcp__s__add_comment']);
+    expect((await s.search('create issue', { k: 8 })).map((h) => h.id)).toEqual(['mcp__s__create_issue', 'mcp__s__add_comment']);
     expect((await s.search('create_issue', { k: 8 })).map((h) => h.id)).toEqual(['mcp__s__create_issue']);
   });
 });
@@ -258,7 +264,7 @@ describe('codex searcher: the retriever contract, standalone', () => {
   retrieverContract(() => new CodexToolSearch('codex'), 'codex');
 });
 
-describe('deferral rule (A1)', () => {
+describe('deferral rule (mcp_tool_exposure.rs)', () => {
   const mcps = (n: number): Tool[] => Array.from({ length: n }, (_, i) => mcp(i % 2 ? 'gh' : 'other', `t${String(i).padStart(3, '0')}`, `tool number ${i}`));
   const cores = [core('bash', 'Run a shell command.'), core('read_file', 'Read a file.')];
 
@@ -401,5 +407,15 @@ describe('review fixes', () => {
     expect((await s.search('ping issue', { k: 8, allowed })).map((h) => h.id)).toEqual(['mcp__other__ping']);
     expect(reads).toBe(once);
     expect((await s.search('ping issue', { k: 8, allowed: Uint8Array.from([0, 1, 0]) })).map((h) => h.id)).toEqual(['mcp__gh__create_issue']);
+  });
+});
+
+describe('query style and model calls', () => {
+  it('the model writes the tool_search query: keywords; search, then the exact call', async () => {
+    const p = createCodexProfile('codex');
+    expect(p.queryStyle).toBe('keywords');
+    expect(p.calls).toEqual({ search: 1, perFoundTool: 0, call: 'each' });
+    await p.index(CONTRACT_DATA.catalog);
+    expect(p.describe()).toMatchObject({ query: expect.stringMatching(/^keywords/) });
   });
 });

@@ -13,7 +13,8 @@ import {
   EXACT_NAME_SCORE,
   HERMES_BM25_OPTIONS,
   hermesSearchText,
-  isDeferrable,
+  HERMES_DEFERRAL,
+  type HermesProfile,
   LISTING_HEADER,
   listingTier,
   listingTokenBudget,
@@ -25,7 +26,11 @@ import {
   toolRecord,
   toolSearchDescription,
   type ListingEntry,
-} from './hermes.ts';
+} from './hermes/index.ts';
+import { isDeferrable as isDeferrableWith } from './deferral.ts';
+import { createProfile } from './registry.ts';
+
+const isDeferrable = (t: Tool) => isDeferrableWith(t, HERMES_DEFERRAL);
 
 interface Spec {
   id: string;
@@ -427,6 +432,62 @@ describe('the emulated retry with known words', () => {
     // a request the engine answers directly is not retried
     await s.search('refund invoice', { k: 5 });
     expect(s.stats()).toEqual({ retries: 1 });
+  });
+});
+
+describe('hermes, hermes-raw, hermes-retry: query style and the retry as model calls', () => {
+  const tools = [
+    makeTool({ source: 'mcp', server: 'billing', name: 'refund_invoice', summary: 'Refund an invoice.', description: 'Refund a paid invoice to the customer.' }),
+    makeTool({ source: 'mcp', server: 'billing', name: 'list_invoices', summary: 'List invoices.', description: 'List the invoices of a customer.' }),
+  ];
+  const catalog = { tools, skills: [], servers: [], plugins: [] };
+  const unanswered = 'please refund the zyxwv invoice';
+  const answered = 'refund invoice';
+
+  /** Search as the evaluation does (through the profile's searcher, same mask object), then afterSearch. */
+  async function run(name: string, request: string, allowed?: Uint8Array) {
+    const p = createProfile(name);
+    await p.index(catalog);
+    const hits = await p.searcher()!.search(request, { k: p.searchLimit, ...(allowed ? { allowed } : {}) });
+    return { p, hits, added: p.afterSearch(hits, allowed ? { allowed } : {}, request) };
+  }
+
+  it('declare their query style, the three-call protocol, and the retry only on hermes-retry', () => {
+    for (const [name, style, retry] of [['hermes', 'keywords', false], ['hermes-raw', 'raw', false], ['hermes-retry', 'raw', true]] as const) {
+      const p = createProfile(name) as HermesProfile;
+      expect(p.queryStyle, name).toBe(style);
+      expect(p.retryKnownWords, name).toBe(retry);
+      expect(p.calls).toEqual({ search: 1, perFoundTool: 1, call: 'each' });
+    }
+    expect(() => createHermesProfile('x', { queryStyle: 'loud' as never })).toThrow(RangeError);
+  });
+
+  it('hermes and hermes-raw never retry: an unknown word admits nothing, one search', async () => {
+    for (const name of ['hermes', 'hermes-raw']) {
+      const { hits, added } = await run(name, unanswered);
+      expect(hits, name).toEqual([]);
+      expect(added.searches, name).toBeUndefined(); // the default: 1
+    }
+  });
+
+  it('hermes-retry: the retried search is two model calls, a directly answered one is one', async () => {
+    const retried = await run('hermes-retry', unanswered);
+    expect(retried.hits.map((h) => h.id)).toEqual(['mcp__billing__refund_invoice']);
+    expect(retried.added.searches).toBe(2);
+    const direct = await run('hermes-retry', answered);
+    expect(direct.hits.map((h) => h.id)).toEqual(['mcp__billing__refund_invoice']);
+    expect(direct.added.searches).toBe(1);
+    // under a caller mask too (the evaluation hands the searcher and afterSearch the same mask object)
+    expect((await run('hermes-retry', unanswered, Uint8Array.from([1, 1]))).added.searches).toBe(2);
+    // a mask that hides the only answer: the retry finds nothing either, still two searches
+    const hidden = await run('hermes-retry', unanswered, Uint8Array.from([0, 1]));
+    expect(hidden.hits).toEqual([]);
+    expect(hidden.added.searches).toBe(2);
+  });
+
+  it('describes the query style and the retry', async () => {
+    expect((await run('hermes', answered)).p.describe()).toMatchObject({ query: expect.stringMatching(/^keywords/), retry: 'none' });
+    expect((await run('hermes-retry', answered)).p.describe()).toMatchObject({ query: expect.stringMatching(/^raw/), retry: expect.stringMatching(/2 model calls/) });
   });
 });
 

@@ -7,10 +7,10 @@ import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { retrieverNames } from '../retrievers/registry.ts';
 import { createDeepSeekNative, DeepSeekCodeProfile, DeepSeekPreselectProfile } from './deepseek.ts';
-import { createClaudeCodeProfile } from './claude-code.ts';
-import { createCodexProfile } from './codex.ts';
+import { createClaudeCodeProfile } from './claude-code/index.ts';
+import { createCodexProfile } from './codex/index.ts';
 import { DeferredProfile } from './deferred.ts';
-import { createHermesProfile } from './hermes.ts';
+import { createHermesProfile } from './hermes/index.ts';
 import { createGatedStickyDeferred, createNamespaceFiltered, createNamespaceRouting, createRoutedDeferred, createSemanticRetrieval, RoleGatingProfile } from './seed.ts';
 import { StaticProfile } from './static.ts';
 import type { Profile, ProfileFactory, ProfileOptions } from './types.ts';
@@ -34,12 +34,12 @@ export const PROFILES = {
   },
   codex: {
     description:
-      'OpenAI Codex tool_search: MCP/plugin tools deferred at ≥ 100 (core direct); BM25 k1 1.2 b 0.75 over the MCP search text (fq name, names, server, title, description, instructions, top-level params) with UAX#29 words, NLTK stop words, Porter2; 8 results with schemas; 4 KiB <tools> namespace fragment (250 chars each, round-robin)',
+      'OpenAI Codex tool_search: MCP/plugin tools deferred at ≥ 100 (core direct); BM25 k1 1.2 b 0.75 over the MCP search text (fq name and name, each also with underscores as spaces, server, title, description, instructions, top-level params) with UAX#29 words, NLTK stop words, Porter2; 8 results with schemas; 4 KiB <tools> namespace fragment (250 chars each, round-robin)',
     create: (name: string, options?: ProfileOptions) => createCodexProfile(name, options),
   },
   'claude-code': {
     description:
-      'Claude Code ToolSearch: tool search on (default), core eager, MCP/plugin names advertised, server instructions ≤ 2 KB; keyword scoring (name parts 12/6, description 2; reverse-engineered), 5 results as tool_reference; > 10,000 deferred tools prefiltered by role, then by namespace',
+      'Claude Code ToolSearch: tool search on (default), core eager, MCP/plugin names advertised, server instructions ≤ 2 KB; keyword scoring (name parts 12/6, description 2; reverse-engineered), 5 results as tool_reference; deferred definitions on the wire (defer_loading); > 10,000 deferred tools: one admitted set per caller (role, then whole namespaces), advertised, searched and sent',
     create: (name: string, options?: ProfileOptions) => createClaudeCodeProfile(name, options),
   },
   'claude-code-auto': {
@@ -48,12 +48,17 @@ export const PROFILES = {
   },
   hermes: {
     description:
-      'Hermes Agent bridge: core eager; MCP/plugin tools behind tool_search / tool_describe / tool_call; BM25 k1 1.5 over split name, source, description, params, [A-Za-z0-9]+ + Porter2, rarest-token gate, 50% coverage floor, exact name; 5 results; listing ladder under min(5% window, 4,000 tokens); an empty result retried with the known words (emulated model)',
+      'Hermes Agent bridge: core eager; MCP/plugin tools behind tool_search / tool_describe / tool_call; BM25 k1 1.5 over split name, source, description, params, [A-Za-z0-9]+ + Porter2, rarest-token gate, 50% coverage floor, exact name; 5 results; listing ladder under min(5% window, 4,000 tokens); query: keywords (the model writes the tool_search query); no retry',
     create: (name: string, options?: ProfileOptions) => createHermesProfile(name, options),
   },
   'hermes-raw': {
-    description: 'hermes without the emulated retry: the raw request is the only query (shows the rarest-token gate on conversational requests)',
-    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, retryKnownWords: false }),
+    description: 'hermes with the raw request as the tool_search query (query: raw), no retry: shows the rarest-token gate on conversational requests',
+    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, queryStyle: 'raw', retryKnownWords: false }),
+  },
+  'hermes-retry': {
+    description:
+      'hermes-raw plus an emulated model retry (not Hermes code): an empty result is searched again with the request words the catalog knows, minus stop words; that search counts as 2 model calls',
+    create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, queryStyle: 'raw', retryKnownWords: true }),
   },
   deferred: {
     description: "the seed's deferred schemas: pinned tools in full, a one-line catalog of the rest, search_tools (bm25, 5) and load_tool_schema; not found = not permitted",

@@ -1,7 +1,11 @@
 /**
  * The skill listing each harness puts in front of the model, rendered from a catalog's skills
- * under that harness's own budget (docs/harness-profiles.md A6, B4, C2, (d); seed 000 for the
- * searched index). Every renderer is a pure, deterministic function
+ * under that harness's own budget: Codex (`openai/codex` `codex-rs/core-skills/src/render.rs`
+ * @0899b7c4), Claude Code (settings schema `skillListingBudgetFraction`, `skillListingMaxDescChars`),
+ * Hermes Agent (`NousResearch/hermes-agent` `agent/prompt_builder.py` @00067189, short descriptions
+ * as in `tools/tool_search_catalog.py` @13a4e497), DeepSeek DSH (`@deepseek-ai/dsh-tool-skill`,
+ * `packages/skill/tool-skill/src/index.ts`, as quoted by ports); the seed article for the searched
+ * index. Every renderer is a pure, deterministic function
  * `(skills, {contextWindow, usage?}) => SkillListing`.
  *
  * Shared rules:
@@ -14,7 +18,7 @@
  *   (per renderer: see each one) that the model cannot see.
  */
 import type { Skill } from '../catalog/types.ts';
-import { normalizeWhitespace, shortDescription } from '../profiles/hermes.ts';
+import { normalizeWhitespace, shortDescription } from '../profiles/hermes/index.ts';
 import { charBytes, charCount, compareStrings, cutToChars, utf8Bytes } from '../catalog/unicode.ts';
 
 export interface SkillListingOptions {
@@ -59,7 +63,7 @@ function droppedOf(skills: readonly Skill[], listed: readonly string[]): string[
 const byName = (a: Skill, b: Skill): number => compareStrings(a.name, b.name) || compareStrings(a.locator, b.locator);
 
 // ---------------------------------------------------------------------------------------------
-// Codex (A6)
+// Codex (codex-rs/core-skills/src/render.rs)
 // ---------------------------------------------------------------------------------------------
 
 export const CODEX_DEFAULT_SKILL_METADATA_CHAR_BUDGET = 8_000;
@@ -227,7 +231,7 @@ function roundRobin(unit: CodexSkillBudget['unit'], lines: CodexLine[], remainin
 }
 
 // ---------------------------------------------------------------------------------------------
-// Claude Code (C2)
+// Claude Code (skillListingBudgetFraction, skillListingMaxDescChars)
 // ---------------------------------------------------------------------------------------------
 
 /** `skillListingBudgetFraction` 0.01, as a percentage (integer arithmetic). */
@@ -255,9 +259,10 @@ export function claudeCappedEntryText(skill: Skill): string {
 }
 
 /**
- * Claude Code's skill listing (C2). Pinned, unverified choices:
+ * Claude Code's skill listing (settings schema: `skillListingBudgetFraction` 0.01 of the window
+ * in characters, `skillListingMaxDescChars` 1,536). Pinned, unverified choices:
  * - budget = window × 4 chars/token × 1% (200K → 8,000 chars; the conversion is inferred from a
- *   third-party test, see C2), counted as the characters of `text` (lines joined by `\n`);
+ *   third-party test suite's "8,000 at the default window"), counted as the characters of `text` (lines joined by `\n`);
  * - entries sorted by name, each `- {name}: {description} - {when_to_use}` (the format is ours;
  *   `- {name}: {description}` without a when_to_use), description + when_to_use capped together at
  *   1,536 chars (1,535 + `…`); a name-only entry is `- {name}`;
@@ -312,7 +317,7 @@ export function claudeCodeSkillListing(skills: readonly Skill[], opts: SkillList
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hermes (B, B4's short description)
+// Hermes (agent/prompt_builder.py, with tool_search_catalog.py's short description)
 // ---------------------------------------------------------------------------------------------
 
 /** Characters of a Hermes short description that show the original text (the `…` it appends is not one). */
@@ -326,10 +331,10 @@ function hermesVisibleChars(description: string, short: string): number {
  * Hermes Agent's skills index, in the shape of `_render_skills_index` (hermes-agent
  * `agent/prompt_builder.py` @00067189): `<available_skills>`, categories sorted, each `  {category}:`
  * followed by `    - {name}: {short description}` lines sorted by name (`    - {name}` when the
- * description is empty), `</available_skills>`. Descriptions are B4's short first sentence
+ * description is empty), `</available_skills>`. Descriptions are `_short_desc`'s short first sentence
  * ({@link shortDescription}: whitespace normalised, first sentence, over 60 chars clipped at the
  * last space + `…`). No category descriptions (DESCRIPTION.md), no `[names only]` demotion.
- * **No total budget** (the doc gives Hermes none for skills: pinned). `truncatedChars` =
+ * **No total budget** (none is known upstream for Hermes skills: pinned). `truncatedChars` =
  * characters of the whitespace-normalised description not in the short one.
  */
 export function hermesSkillListing(skills: readonly Skill[], _opts: SkillListingOptions): SkillListing {
@@ -370,7 +375,7 @@ export function hermesSkillListing(skills: readonly Skill[], _opts: SkillListing
 }
 
 // ---------------------------------------------------------------------------------------------
-// DeepSeek DSH ((d))
+// DeepSeek DSH (@deepseek-ai/dsh-tool-skill)
 // ---------------------------------------------------------------------------------------------
 
 /** `catalogDescriptionMaxLength` (default 500, minimum 3): the cut description **including** its `...`. */
@@ -400,7 +405,7 @@ export function dshDescription(description: string): string {
 }
 
 /**
- * DSH's skill catalog ((d)): `<available_skills>` then one ``- `name`: description`` line per
+ * DSH's skill catalog (`@deepseek-ai/dsh-tool-skill`): `<available_skills>` then one ``- `name`: description`` line per
  * model-invocable skill, then `</available_skills>` (the enclosing `<system-reminder>` is left out).
  * Pinned: sorted by name (one port sorts, another keeps provider order); the cut is applied to the
  * raw normalised text, then escaped; a name-only line ``- `name` `` when the description is empty;
@@ -435,7 +440,7 @@ export function deepseekSkillListing(skills: readonly Skill[], _opts: SkillListi
 }
 
 // ---------------------------------------------------------------------------------------------
-// Searched skill index (seed 000's extension)
+// Searched skill index (the seed article's extension)
 // ---------------------------------------------------------------------------------------------
 
 /** The `skill_search` meta tool the searched index exposes (MCP-style definition). */

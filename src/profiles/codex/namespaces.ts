@@ -1,7 +1,7 @@
 /**
  * Codex's world-state `<tools>` fragment: the deferred tool namespaces, advertised to the model in
  * a developer message, within a byte budget that reserves every namespace name before any
- * description (docs/harness-profiles.md §A5 ii).
+ * description.
  *
  * Ported from openai/codex `codex-rs/core/src/context/world_state/tools.rs` (`ToolsState::new`,
  * `render_namespace_groups`) and `tools_budget.rs` (`truncate_namespace_rows`,

@@ -1,11 +1,13 @@
 /**
  * Codex's `tool_search`: which tools are searchable, the text each is indexed by, and the BM25
- * engine over them (docs/harness-profiles.md §A2–A4).
+ * engine over them (`openai/codex` `codex-rs/core/src/tools/handlers/tool_search.rs` @01b752dc,
+ * `codex-rs/core/src/tools/handlers/mcp.rs` @1dfb3660; the `bm25` crate v2.3.2, `Michael-JB/bm25`).
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { Bm25Retriever, type Bm25Options, type DocumentText } from '../../retrievers/bm25/index.ts';
 import { checkedMask } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
+import { isDeferrable } from '../deferral.ts';
 import { compareCodePoints } from './namespaces.ts';
 
 /** `TOOL_SEARCH_TOOL_NAME` (`codex-rs/tools/src/tool_discovery.rs` @c209bfab). */
@@ -33,15 +35,8 @@ function freeze(o: Bm25Options): Readonly<Bm25Options> {
 }
 
 /** The label of the document text in `describe()`. */
-export const CODEX_SEARCH_TEXT_LABEL = 'codex build_mcp_search_text (codex-rs/core/src/tools/handlers/mcp.rs @1dfb3660)';
-
-/**
- * Tools Codex can defer: MCP tools, and plugin tools (a Codex plugin ships its tools as MCP
- * servers, so they are MCP tools to Codex). Core tools (the harness's own) are always direct.
- */
-export function isDeferrable(tool: Tool): boolean {
-  return tool.source === 'mcp' || tool.source === 'plugin';
-}
+export const CODEX_SEARCH_TEXT_LABEL =
+  "codex build_mcp_search_text (codex-rs/core/src/tools/handlers/mcp.rs @1dfb3660), names also with '_' as spaces (default_tool_search_text, codex-rs/tools/src/tool_search.rs @24e666a8)";
 
 /** `server_name` of a tool: its MCP server, else its plugin (whose MCP server it would be), else its namespace. */
 export function serverNameOf(tool: Tool): string {
@@ -82,21 +77,35 @@ export function namespaceDescriptionOf(tool: Tool, catalog: Pick<Catalog, 'serve
 }
 
 /**
- * `build_mcp_search_text` (`codex-rs/core/src/tools/handlers/mcp.rs` @1dfb3660): the parts, joined
- * by single spaces:
+ * A name with every run of underscores turned into one space, trimmed: `mcp__k8s__get_rollout_history`
+ * → `mcp k8s get rollout history`. Under UAX#29 an underscore joins letters into one word, so without
+ * this `get_rollout_history` is a single token and the query "rollout history" cannot reach it by name.
+ */
+export function underscoresToSpaces(name: string): string {
+  return name.replace(/_+/g, ' ').trim();
+}
+
+/**
+ * The search text of a deferred tool: `build_mcp_search_text` (`codex-rs/core/src/tools/handlers/mcp.rs`
+ * @1dfb3660) with its names also split on underscores, as Codex's generic builder
+ * `default_tool_search_text` (`codex-rs/tools/src/tool_search.rs` @24e666a8) does ("the full tool
+ * name, the name with `_` → space"), so that `get_rollout_history` matches "rollout history". The
+ * parts, joined by single spaces:
  * 1. the flattened fully qualified name (`flat_tool_name`): our tool id, `mcp__server__tool`
- *    **[joiner unverified]**;
- * 2. `callable_name` and 3. the raw MCP `tool.name`: both the tool's `name`;
- * 4. `server_name` ({@link serverNameOf});
- * 5. the title, 6. the description (each trimmed, left out when empty);
- * 7. `connector_name`: none in our catalogs, left out;
- * 8. `namespace_description` ({@link namespaceDescriptionOf}, trimmed, left out when empty);
- * 9. `plugin_display_names`: the tool's plugin, if any;
- * 10. the top-level `inputSchema.properties` keys, sorted.
- * Names are not split on `_`, and nested schema and parameter descriptions are not included.
+ *    **[joiner unverified]**, then the same with underscores as spaces ({@link underscoresToSpaces});
+ * 2. the tool's `name` (upstream's `callable_name` and raw MCP `tool.name`, the same string in our
+ *    catalogs), then the same with underscores as spaces;
+ * 3. `server_name` ({@link serverNameOf});
+ * 4. the title, 5. the description (each trimmed, left out when empty);
+ * 6. `connector_name`: none in our catalogs, left out;
+ * 7. `namespace_description` ({@link namespaceDescriptionOf}, trimmed, left out when empty);
+ * 8. `plugin_display_names`: the tool's plugin, if any;
+ * 9. the top-level `inputSchema.properties` keys, sorted.
+ * Nested schema and parameter descriptions are not included (the MCP builder leaves them out). The
+ * raw names stay, so an exact identifier (`create_issue`, one UAX#29 word) still matches.
  */
 export function codexSearchText(tool: Tool, namespaceDescription: string): string {
-  const parts = [tool.id, tool.name, tool.name, serverNameOf(tool)];
+  const parts = [tool.id, underscoresToSpaces(tool.id), tool.name, underscoresToSpaces(tool.name), serverNameOf(tool)];
   for (const p of [tool.title, tool.description, namespaceDescription, tool.plugin]) {
     const t = p?.trim();
     if (t) parts.push(t);
@@ -134,8 +143,8 @@ export class CodexToolSearch implements Retriever, Describable {
   private subMasks = new WeakMap<Uint8Array, Uint8Array>();
   private readonly keep: (tool: Tool) => boolean;
 
-  /** `keep` picks the searchable tools (default: {@link isDeferrable}). */
-  constructor(name: string, limit: number = TOOL_SEARCH_DEFAULT_LIMIT, keep: (tool: Tool) => boolean = isDeferrable) {
+  /** `keep` picks the searchable tools (default: the shared deferral split, {@link isDeferrable}, without exceptions). */
+  constructor(name: string, limit: number = TOOL_SEARCH_DEFAULT_LIMIT, keep: (tool: Tool) => boolean = (tool) => isDeferrable(tool)) {
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`tool_search limit must be a whole number ≥ 1 (got ${limit})`);
     this.name = name;
     this.limit = limit;

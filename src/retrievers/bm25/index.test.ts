@@ -200,7 +200,8 @@ describe('Bm25Retriever with weighted fields', () => {
 });
 
 /*
- * 'hermes' admission (docs/harness-profiles.md §B3), plain tokens over name + description.
+ * 'hermes' admission (Hermes Agent's `search_catalog`, `tools/tool_search_catalog.py` @13a4e497),
+ * plain tokens over name + description.
  * Tools (name = id; description adds the words after it):
  *   gmail_send     "Send an email."            gmail send | send an email
  *   incident_email "Email the incident team."  incident email | email the incident team

@@ -17,7 +17,7 @@
  *
  * Admission (which scored documents are returned, {@link Admission}): `'any-term'` (default) returns
  * every document sharing a query term (score > 0); `'hermes'` is Hermes Agent's rarest-token gate and
- * coverage floor (docs/harness-profiles.md §B3, `tools/tool_search_catalog.py` @13a4e497). Admission
+ * coverage floor (`NousResearch/hermes-agent` `tools/tool_search_catalog.py` @13a4e497). Admission
  * only filters: the scores of admitted documents are those of `'any-term'`.
  */
 import { checkedMask } from '../rank.ts';
@@ -44,7 +44,7 @@ export type FieldWeights = Record<FieldName, number>;
 /**
  * Which documents a search may return (scores are the same either way):
  * - `'any-term'`: every document that contains at least one query term (score > 0), the textbook rule;
- * - `'hermes'`: Hermes Agent's admission (§B3, `search_catalog` in `tools/tool_search_catalog.py`):
+ * - `'hermes'`: Hermes Agent's admission (`search_catalog` in `tools/tool_search_catalog.py`):
  *   1. the **gate token** is the query token with the highest idf, the first in query order on a tie;
  *      a token no document contains has df 0 and so the highest idf of all (idf falls strictly with
  *      df), so a query with any unknown token admits nothing;

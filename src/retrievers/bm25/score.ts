@@ -2,7 +2,8 @@
  * BM25 scoring kernels: pure functions of plain numbers, no state, no boosts. Field weights and the
  * sum over query tokens happen at the call site (`index.ts`).
  *
- * The formulas are those of Codex's `bm25` crate (docs/harness-profiles.md §A3) and Lucene:
+ * The formulas are those of Codex's `bm25` crate (v2.3.2, `Michael-JB/bm25`, as `openai/codex`
+ * builds it) and Lucene:
  *   score(q, d) = Σ over every query token occurrence t of idf(N, df(t)) · termWeight(tf(t, d), dl(d), avgdl, k1, b)
  * computed here in float64 (the crate uses f32).
  */

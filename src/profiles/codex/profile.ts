@@ -1,8 +1,11 @@
 /**
- * Profile `codex`: an emulation of OpenAI Codex's tool search (openai/codex, Rust), from
- * docs/harness-profiles.md §(a) A1–A5 (A6, the skills catalog, is not part of it).
+ * Profile `codex`: an emulation of OpenAI Codex's tool search (`openai/codex`, Rust): deferral
+ * (`codex-rs/core/src/mcp_tool_exposure.rs` @143cb13f), the `tool_search` tool
+ * (`codex-rs/core/src/tools/handlers/tool_search.rs` @01b752dc, `codex-rs/tools/src/tool_discovery.rs`
+ * @c209bfab), its BM25 engine and search text (`search.ts`), and the world-state namespace fragment
+ * (`namespaces.ts`). The skills catalog is not part of it (`src/skills/listings.ts`).
  *
- * - **Deferral (A1)**: with tool search on, MCP tools (here: MCP and plugin tools — a Codex plugin
+ * - **Deferral**: with tool search on, MCP tools (here: MCP and plugin tools — a Codex plugin
  *   ships its tools as MCP servers) are deferred when there are ≥ 100 of them
  *   (`DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD`, `mcp_tool_exposure.rs` @143cb13f); or, with feature
  *   `ToolSearchTokenBudgetDeferral`, when their serialized direct schemas are ≥
@@ -10,22 +13,25 @@
  *   The rule is evaluated once on the catalog (the session's configuration), not per caller: Codex
  *   decides exposure from the configured servers, before any policy. Core tools are always direct.
  *   When nothing is deferred everything is eager, there is no `tool_search` and no advertisement.
- * - **Search (A2–A4)**: {@link CodexToolSearch}: BM25 over `build_mcp_search_text`, UAX#29 words.
- * - **Exposure (A2, A5)**: before a search, the core tools plus `tool_search` (its description in
+ * - **Search**: {@link CodexToolSearch}: BM25 over `build_mcp_search_text` with the names also
+ *   split on underscores (as the seed article and `default_tool_search_text` have it:
+ *   `get_rollout_history` matches "rollout history"), UAX#29 words.
+ * - **Query**: the model writes the `tool_search` query, so the profile declares
+ *   `queryStyle: 'keywords'` (the evaluation turns the request into the keyword query a model
+ *   would write). Model calls: the search, then the exact call (the output carries the schemas).
+ * - **Exposure**: before a search, the core tools plus `tool_search` (its description in
  *   the `ToolSearchSourceListing::Omit` variant, since the world-state fragment advertises the
  *   sources) plus the `<tools>` fragment listing the deferred namespaces; a search returns a
  *   `tool_search_output` whose tools, merged by namespace, become callable.
  */
-import type { Catalog, Tool } from '../catalog/types.ts';
-import type { Hit, Retriever } from '../retrievers/types.ts';
-import { MAX_RENDERED_FRAGMENT_BYTES, OMITTED_LINE_RESERVE_BYTES, MAX_NAMESPACE_DESCRIPTION_CHARS, renderNamespaceFragment, type NamespaceRow } from './codex/namespaces.ts';
-import { CODEX_SEARCH_TEXT_LABEL, CodexToolSearch, codexNamespaceOf, isDeferrable, namespaceDescriptionOf, TOOL_SEARCH_DEFAULT_LIMIT, TOOL_SEARCH_TOOL_NAME } from './codex/search.ts';
-import { utf8Bytes } from '../catalog/unicode.ts';
-import { allowedIds } from './text.ts';
-import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from './types.ts';
-
-export * from './codex/namespaces.ts';
-export * from './codex/search.ts';
+import type { Catalog, Tool } from '../../catalog/types.ts';
+import type { Hit, Retriever } from '../../retrievers/types.ts';
+import { utf8Bytes } from '../../catalog/unicode.ts';
+import { isDeferrable } from '../deferral.ts';
+import { allowedIds } from '../text.ts';
+import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
+import { MAX_RENDERED_FRAGMENT_BYTES, OMITTED_LINE_RESERVE_BYTES, MAX_NAMESPACE_DESCRIPTION_CHARS, renderNamespaceFragment, type NamespaceRow } from './namespaces.ts';
+import { CODEX_SEARCH_TEXT_LABEL, CodexToolSearch, codexNamespaceOf, namespaceDescriptionOf, TOOL_SEARCH_DEFAULT_LIMIT, TOOL_SEARCH_TOOL_NAME } from './search.ts';
 
 /** `DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD` (`codex-rs/core/src/mcp_tool_exposure.rs` @143cb13f). */
 export const DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD = 100;
@@ -34,7 +40,7 @@ export const DIRECT_MCP_TOOL_EXPOSURE_TOKEN_THRESHOLD = 2_000;
 /** `approx_bytes_for_tokens`: 4 bytes per token (`codex-utils-string`). */
 export const APPROX_BYTES_PER_TOKEN = 4;
 
-/** When Codex defers the MCP tools (A1). */
+/** When Codex defers the MCP tools (`mcp_tool_exposure.rs`). */
 export type DeferralRule =
   /** defer when there are ≥ `threshold` deferrable tools (upstream default, threshold 100) */
   | { kind: 'count'; threshold: number }
@@ -165,7 +171,8 @@ class CodexProfile implements Profile {
   readonly searchLimit: number;
   /** tool_search returns schemas: search, then the exact call. */
   readonly calls: CallProtocol = { search: 1, perFoundTool: 0, call: 'each' };
-  readonly queryStyle: QueryStyle = 'raw';
+  /** The model writes the `tool_search` query: keywords, not the user's request. */
+  readonly queryStyle: QueryStyle = 'keywords';
   readonly provider = 'openai';
   readonly estimator = 'bytes/4';
   private readonly rule: DeferralRule;
@@ -190,7 +197,7 @@ class CodexProfile implements Profile {
   }
 
   async index(catalog: Catalog): Promise<void> {
-    const deferrable = catalog.tools.filter(isDeferrable);
+    const deferrable = catalog.tools.filter((t) => isDeferrable(t));
     const defer = shouldDefer(this.rule, deferrable);
     const mask = new Uint8Array(catalog.tools.length);
     if (defer) catalog.tools.forEach((t, i) => (mask[i] = isDeferrable(t) ? 1 : 0));
@@ -202,7 +209,7 @@ class CodexProfile implements Profile {
     this.nsDescription = new Map();
     this.seesDeferred = new WeakMap();
     if (defer) {
-      const search = new CodexToolSearch(this.name, this.searchLimit, isDeferrable);
+      const search = new CodexToolSearch(this.name, this.searchLimit);
       await search.index(catalog);
       this.search = search;
     } else {
@@ -264,6 +271,8 @@ class CodexProfile implements Profile {
         ...(this.catalog ? { deferrableTools: this.deferrableCount, deferredTools: this.deferredCount } : {}),
       },
       searchLimit: this.searchLimit,
+      query: 'keywords (the model writes the tool_search query)',
+      calls: { ...this.calls, protocol: 'tool_search (its output carries the schemas) → the exact call' },
       toolSearch: {
         name: TOOL_SEARCH_TOOL_NAME,
         sources: 'codex-rs/core/src/tools/handlers/tool_search.rs @01b752dc; codex-rs/tools/src/tool_discovery.rs @c209bfab (TOOL_SEARCH_DEFAULT_LIMIT 8)',
@@ -288,7 +297,7 @@ class CodexProfile implements Profile {
         scope: "only namespaces of deferred tools the caller's mask allows",
       },
       tieBreak: 'rankStable (score desc, then tool id asc); upstream random (HashSet RandomState)',
-      notModelled: ['skills catalog (A6)', 'connector/app tools and explicitly enabled connectors', 'Added/Removed namespace diffs of later turns', 'limit_bucket per server (forks)'],
+      notModelled: ['skills catalog (src/skills/listings.ts)', 'connector/app tools and explicitly enabled connectors', 'Added/Removed namespace diffs of later turns', 'limit_bucket per server (forks)'],
     };
   }
 

@@ -1,0 +1,6 @@
+export * from './python.ts';
+export * from './config.ts';
+export * from './search.ts';
+export * from './listing.ts';
+export * from './bridge.ts';
+export * from './profile.ts';
