@@ -165,7 +165,9 @@ export class StrategyRunner {
  */
 async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined, style: QueryStyle, stickyOverride?: boolean): Promise<QueryDetail[]> {
   // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
-  const policy = new Policy(input.catalog);
+  // A profile's tally has its own (fresh) one: searches and exposure then share the caller masks, so
+  // a profile can recognise the mask a search was made under (hermes-retry's retried searches).
+  const policy = exposure ? exposure.policy : new Policy(input.catalog);
   const sticky = stickyOverride ?? isSticky(config, exposure);
   const depth = exposure ? Math.min(config.depth, exposure.searchLimit) : config.depth;
   const list: QueryDetail[] = [];
@@ -274,7 +276,7 @@ class ExposureTally {
 
   constructor(
     private readonly profile: Profile,
-    private readonly policy: Policy,
+    readonly policy: Policy,
     catalog: Catalog,
     private readonly searches: boolean,
     meterFor: MeterFor,
