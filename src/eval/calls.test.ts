@@ -12,12 +12,14 @@ const EAGER = { search: 0, perFoundTool: 0, call: 'each' } as const;
 const base = { goldMode: 'all' as const, before: [] as string[], searched: [] as string[], searches: 1, namespacesOpened: 0 };
 
 describe('caseCalls (hand-computed)', () => {
-  it('codex: search then the exact call; a search that misses costs its call and nothing more', () => {
+  it('codex: search then the exact call; on a miss the model still calls its (wrong) pick; an empty search ends without a call', () => {
     expect(caseCalls(CODEX, { ...base, gold: ['a'], searched: ['a', 'b'] })).toEqual({ searches: 1, total: 2 });
-    expect(caseCalls(CODEX, { ...base, gold: ['a'], searched: ['b'] })).toEqual({ searches: 1, total: 1 });
+    expect(caseCalls(CODEX, { ...base, gold: ['a'], searched: ['b'] })).toEqual({ searches: 1, total: 2 });
+    expect(caseCalls(CODEX, { ...base, gold: ['a'], searched: [] })).toEqual({ searches: 1, total: 1 });
   });
 
-  it('hermes: search, describe, call; a retry is a second search', () => {
+  it('hermes: search, describe, call; a retry is a second search; a miss is described and called all the same', () => {
+    expect(caseCalls(HERMES, { ...base, gold: ['a'], searched: ['b', 'c'] })).toEqual({ searches: 1, total: 3 });
     expect(caseCalls(HERMES, { ...base, gold: ['a'], searched: ['a'] })).toEqual({ searches: 1, total: 3 });
     expect(caseCalls(HERMES, { ...base, gold: ['a'], searched: ['a'], searches: 2 })).toEqual({ searches: 2, total: 4 });
     // two gold tools found: one describe and one call each
@@ -31,12 +33,15 @@ describe('caseCalls (hand-computed)', () => {
 
   it('namespace routing: one call per namespace opened, then the call', () => {
     expect(caseCalls(ROUTING, { ...base, gold: ['a'], searched: ['a'], namespacesOpened: 1 })).toEqual({ searches: 0, total: 2 });
-    expect(caseCalls(ROUTING, { ...base, gold: ['a'], searched: ['x'], namespacesOpened: 2 })).toEqual({ searches: 0, total: 2 });
+    expect(caseCalls(ROUTING, { ...base, gold: ['a'], searched: ['x'], namespacesOpened: 2 })).toEqual({ searches: 0, total: 3 });
+    expect(caseCalls(ROUTING, { ...base, gold: ['a'], searched: [], namespacesOpened: 1 })).toEqual({ searches: 0, total: 1 });
   });
 
   it('code mode: one run for every gold tool it can reach, none when it reaches nothing', () => {
     expect(caseCalls(CODE, { ...base, gold: ['a', 'b', 'c'], before: ['a', 'b', 'c'], searches: 0 })).toEqual({ searches: 0, total: 1 });
     expect(caseCalls(CODE, { ...base, gold: ['a'], before: [], searches: 0 })).toEqual({ searches: 0, total: 0 });
+    // a preselection that misses: the script still runs, on the wrong tools
+    expect(caseCalls(CODE, { ...base, gold: ['a', 'b'], searched: ['x', 'y'], searches: 0 })).toEqual({ searches: 0, total: 1 });
   });
 
   it('goldMode any: one tool is enough, an eager one first', () => {

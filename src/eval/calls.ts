@@ -1,22 +1,27 @@
 /**
- * Model calls: the round trips a profile's protocol needs to get a case's gold tools callable and
- * to call them (the seed articles weigh strategies on this as much as on tokens: deferred schemas
- * cost one more call, namespace routing one more per namespace opened, Hermes goes search →
+ * Model calls: the round trips a profile's protocol costs to get the tools a case needs callable
+ * and to call them (the seed articles weigh strategies on this as much as on tokens: deferred
+ * schemas cost one more call, namespace routing one more per namespace opened, Hermes goes search →
  * describe → call against Codex's search → call, code mode runs several operations in one call).
  *
- * One case, from the profile's {@link CallProtocol} and what happened in the case:
+ * The calls count the protocol as the model runs it, right or wrong: whether the right tool was
+ * there is what `visible` and `recall@k` measure. One case, from the profile's
+ * {@link CallProtocol} and what happened in the case:
  *   searches  = protocol.search × (the searches the model issued: 1, 2 after a retry, 0 when the
  *               turn kept its sticky set or the model had no keyword to search for);
  *   opens     = protocol.perNamespace × namespaces opened;
- *   reached   = the gold tools in front of the model (eager, callable from the advertisement, or
- *               brought by the search); goldMode `any`: one of them, an eager one first;
- *   loads     = protocol.perFoundTool × reached tools that came from the search (a describe or
- *               load_tool_schema each);
- *   toolCalls = |reached| (one call each), or 1 for a code-mode run when anything is reached;
+ *   needed    = the case's distinct gold tools (goldMode `any`: 1);
+ *   before    = needed tools already in front of the model before the search (eager, or callable
+ *               from a code-mode SDK), at most `needed`;
+ *   picked    = the other needed tools, taken from what the search brought (the gold tool when it
+ *               is there, else the model's wrong pick); 0 when the search brought nothing (the
+ *               model then answers without a call);
+ *   loads     = protocol.perFoundTool × picked (a describe or load_tool_schema each);
+ *   toolCalls = before + picked (one call each), or 1 for a code-mode run when either is > 0;
  *   total     = searches + opens + loads + toolCalls.
- * A failed search is counted (the model made it); a gold tool never reached adds nothing more (the
- * model cannot call what it does not see). The figures are means over cases, so a 12-turn session
- * is 12 × the mean per session turn (no-tool turns included: a search on a greeting is a call).
+ * A failed search is counted; a no-tool case costs only its searches and opens. The figures are
+ * means over cases, so a 12-turn session is 12 × the mean per session turn (no-tool turns
+ * included: a search on a greeting is a call).
  */
 import type { Case } from '../catalog/types.ts';
 import type { CallProtocol } from '../profiles/types.ts';
@@ -34,7 +39,7 @@ export interface CaseCallsInput {
   goldMode: 'all' | 'any';
   /** Gold tools in front of the model before any search (eager or code-mode callable). */
   before: readonly string[];
-  /** Tools the search put in front of the model (ranked and loaded). */
+  /** Tools the search put in front of the model (ranked and loaded): the model picks from them. */
   searched: readonly string[];
   /** Searches the model issued for this case (0: none). */
   searches: number;
@@ -46,20 +51,12 @@ export function caseCalls(protocol: CallProtocol, x: CaseCallsInput): CaseCalls 
   const searches = protocol.search * x.searches;
   const opens = (protocol.perNamespace ?? 0) * x.namespacesOpened;
   const gold = [...new Set(x.gold)];
-  const before = new Set(x.before);
-  const found = new Set(x.searched);
-  let fromBefore = gold.filter((id) => before.has(id));
-  let fromSearch = gold.filter((id) => !before.has(id) && found.has(id));
-  if (x.goldMode === 'any') {
-    // one gold tool is enough: the model calls one it already has, else one the search brought
-    if (fromBefore.length) {
-      fromBefore = fromBefore.slice(0, 1);
-      fromSearch = [];
-    } else fromSearch = fromSearch.slice(0, 1);
-  }
-  const reached = fromBefore.length + fromSearch.length;
-  const loads = protocol.perFoundTool * fromSearch.length;
-  const toolCalls = protocol.call === 'script' ? (reached > 0 ? 1 : 0) : reached;
+  const needed = x.goldMode === 'any' ? Math.min(1, gold.length) : gold.length;
+  const shown = new Set(x.before);
+  const before = Math.min(needed, gold.filter((id) => shown.has(id)).length);
+  const picked = x.searched.length > 0 ? needed - before : 0;
+  const loads = protocol.perFoundTool * picked;
+  const toolCalls = protocol.call === 'script' ? (before + picked > 0 ? 1 : 0) : before + picked;
   return { searches, total: searches + opens + loads + toolCalls };
 }
 
