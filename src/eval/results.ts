@@ -205,7 +205,7 @@ export interface ProfileTokens {
   visiblePer1kTokens: number;
   /** `recall@5` per 1,000 tokens of `perCase` (profiles with a search). */
   recall5Per1kTokens: number | null;
-  /** Prefix placement: share of session turns whose loaded set changed from the turn before (null: no session in the data; 1 is assumed). */
+  /** Prefix placement: share of session turns whose loaded set changed from the turn before (0 with no search; null: no session in the data, 1 is assumed). */
   prefixChangeRate: number | null;
   /** A 12-turn conversation, one search a turn, without caching. */
   session12Uncached: number;
@@ -444,7 +444,8 @@ export function profileTokens(
   const beforePerCase = n ? beforeSum / n : 0;
   const perSearch = meta.search && n ? searchSum / n : 0;
   const perCase = beforePerCase + perSearch;
-  const change = meta.placement === 'prefix' ? churn : null;
+  // a profile with no search never changes its prefix (its set is fixed per caller)
+  const change = meta.placement === 'prefix' ? (meta.search ? churn : 0) : null;
   const session = sessionTokens(before.total, perSearch, meta.placement, change ?? 1, cache);
   const per1k = (x: number | undefined): number => (x === undefined || perCase === 0 ? 0 : x / (perCase / 1000));
   return {

@@ -150,15 +150,23 @@ function recallVsTokens(r: Results, all: readonly StrategyView[]): ChartSpec | u
   };
 }
 
+/** 470, 6.8k, 117k, 8.99M: a token count short enough for a legend. */
+export function compactTokens(n: number): string {
+  const x = Math.round(n);
+  if (x < 1000) return String(x);
+  if (x < 1e6) return `${x < 1e4 ? (x / 1e3).toFixed(1) : Math.round(x / 1e3)}k`;
+  return `${(x / 1e6).toFixed(x < 1e7 ? 2 : 1)}M`;
+}
+
 function recallVsCalls(r: Results, all: readonly StrategyView[]): ChartSpec | undefined {
   const profiles = all.filter((s) => s.profile?.calls !== undefined);
   if (!profiles.length) return undefined;
-  const label = (s: StrategyView): string => `${seriesName(s)} (${Math.round(s.profile!.tokens.perCase).toLocaleString('en-US')} tokens/request)`;
+  const label = (s: StrategyView): string => `${seriesName(s)} · ${compactTokens(s.profile!.tokens.perCase)} tokens`;
   return {
     id: 'recall-vs-calls',
     title: 'What reaches the model against the model calls it takes',
     caption:
-      "Each profile: share of gold tools in front of the model (visible) against the model calls its protocol needs per request that needs a tool (searches with retries, describe or load calls, namespaces opened, then the tool calls or one code-mode run); the legend gives each profile's tokens per request. Up and left is better.",
+      "Each profile: share of gold tools in front of the model (visible) against the model calls its protocol needs per request that needs a tool (searches with retries, describe or load calls, namespaces opened, then the tool calls or one code-mode run); the legend gives each profile's tokens per request. Up and left is better; calls are counted right or wrong, so a strategy that shows nothing costs no call.",
     config: {
       type: 'scatter',
       data: {

@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers.ts';
 import type { Results } from '../eval/results.ts';
-import { chartsOf, colour, OPERATING_CURVE_CAPTION, type ChartSpec } from './charts.ts';
+import { compactTokens, chartsOf, colour, OPERATING_CURVE_CAPTION, type ChartSpec } from './charts.ts';
 import { chartJsSource, htmlReport, scriptSafe } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
@@ -479,7 +479,8 @@ describe('the recall-vs-calls chart', () => {
     const r = withCalls();
     const spec = chartsOf(r).find((c) => c.id === 'recall-vs-calls')!;
     const ds = spec.config.data.datasets as Array<{ label: string; data: Array<{ x: number; y: number }> }>;
-    expect(ds.map((d) => d.label)).toEqual([`static (${Math.round(r.profiles!.static!.tokens.perCase).toLocaleString('en-US')} tokens/request)`, `deferred (${Math.round(r.profiles!.deferred!.tokens.perCase).toLocaleString('en-US')} tokens/request)`]);
+    expect(ds.map((d) => d.label)).toEqual([`static · ${compactTokens(r.profiles!.static!.tokens.perCase)} tokens`, `deferred · ${compactTokens(r.profiles!.deferred!.tokens.perCase)} tokens`]);
+    expect([470, 6797, 116_610, 8_992_409, 12_345_678].map(compactTokens)).toEqual(['470', '6.8k', '117k', '8.99M', '12.3M']);
     expect(ds.map((d) => d.data)).toEqual([[{ x: 1, y: 0.9 }], [{ x: 2.75, y: r.profiles!.deferred!.metrics.overall.visible }]]);
     expect(chartsOf(r).map((c) => c.id).indexOf('recall-vs-calls')).toBe(chartsOf(r).map((c) => c.id).indexOf('recall-vs-tokens') + 1);
   });
