@@ -85,8 +85,8 @@ export async function computeFigures(suite: string): Promise<Figures> {
   const s = SUITES[suite]!;
   const input = s.input();
   const profiles = s.profiles ?? [];
-  // the floors `backpack eval` uses when --floor is not given: none, or a profile's documented default
-  const config = makeConfig(s.retrievers, [1, 3, 5, 10], parseFloors(undefined, [...s.retrievers, ...profiles], profileDefaultFloors(profiles)), null, false, profiles);
+  // the floors `backpack eval` uses when --floor is not given: none, or a profile's default (calibrated when the suite has calibration cases)
+  const config = makeConfig(s.retrievers, [1, 3, 5, 10], parseFloors(undefined, [...s.retrievers, ...profiles], profileDefaultFloors(profiles, s.calibration !== undefined)), null, false, profiles);
   const run = await runEval(input, config, { ...(s.source ? { workers: 2, workerSource: s.source } : {}), ...(s.calibration ? { calibration: s.calibration() } : {}) });
   return {
     suite,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildProgram, main } from '../src/cli/main.ts';
+import { createProfile } from '../src/profiles/registry.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'backpack-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -228,6 +229,32 @@ describe('backpack eval and merge', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/unknown profile "statik" \(did you mean static\?\)/);
     expect((await run('eval', '--dataset', dataset, '--profiles', 'bm25', '--quiet')).err).toMatch(/is a retriever/);
+  });
+
+  it("applies a profile's default floor unless --floor names it, calibrates it with --calibrate-on, and takes --query-style", async () => {
+    const floors = async (...extra: string[]) => {
+      const out = join(tmp, `floors-${extra.join('-').replace(/[^a-z0-9]/gi, '')}`);
+      const r = await run('eval', '--dataset', dataset, '--profiles', 'gated-sticky-deferred,deferred', '--out', out, '--quiet', ...extra);
+      expect(r.code, r.err).toBe(0);
+      return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    };
+    const def = createProfile('gated-sticky-deferred').defaultFloor!;
+    const plain = await floors();
+    expect(plain.config.floors).toEqual({ 'gated-sticky-deferred': def, deferred: null });
+    expect(plain.config.queryStyle).toBeUndefined();
+    expect(plain.profiles['gated-sticky-deferred'].exposure.queryStyle).toBe('raw');
+    expect(plain.profiles.deferred.exposure.queryStyle).toBe('keywords');
+    expect((await floors('--floor', 'gated-sticky-deferred=none')).config.floors['gated-sticky-deferred']).toBeNull();
+    expect((await floors('--floor', 'deferred=3')).config.floors).toEqual({ 'gated-sticky-deferred': def, deferred: 3 });
+    const calibrated = await floors('--split', 'test', '--calibrate-on', 'train', '--query-style', 'raw');
+    expect(calibrated.config.floors['gated-sticky-deferred']).toMatchObject({ mode: 'auto', target: 0.1, calibratedOn: 'split:train' });
+    expect(calibrated.config.floors.deferred).toBeNull();
+    expect(calibrated.config.queryStyle).toBe('raw');
+    expect(calibrated.profiles.deferred.exposure.queryStyle).toBe('raw');
+    expect(calibrated.profiles.deferred.calls.protocol).toEqual({ search: 1, perFoundTool: 1, call: 'each' });
+    const bad = await run('eval', '--dataset', dataset, '--profiles', 'deferred', '--query-style', 'verbose', '--quiet');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--query-style.*verbose|verbose.*--query-style/);
   });
 
   it('lists the registry, and evaluates with sticky retrieval', async () => {

@@ -26,10 +26,11 @@ function autoFloor(target: number): FloorSetting {
 /**
  * `--floor 2.5` (every strategy), `--floor auto` / `auto:0.05` (every strategy, calibrated),
  * `--floor none`, or `--floor bm25=8,hybrid=auto:0.2,codex=none` (named ones; the others get none).
- * A profile with a documented default floor (`defaults`, from {@link profileDefaultFloors}) keeps
- * it wherever `--floor` does not name it or set every strategy.
+ * A profile with a default floor (`defaults`, from {@link profileDefaultFloors}: calibrated when
+ * the run has calibration cases, else its documented score) keeps it wherever `--floor` does not
+ * name it or set every strategy.
  */
-export function parseFloors(text: string | undefined, strategies: readonly string[], defaults: Readonly<Record<string, number>> = {}): Record<string, FloorSetting> {
+export function parseFloors(text: string | undefined, strategies: readonly string[], defaults: Readonly<Record<string, FloorSetting>> = {}): Record<string, FloorSetting> {
   // a profile's documented default floor stands where --floor says nothing about it (recorded in the config as the score it is)
   const floors: Record<string, FloorSetting> = Object.fromEntries(strategies.map((r) => [r, defaults[r] ?? null]));
   if (text === undefined) return floors;
@@ -130,12 +131,16 @@ export function resolveCalibration(spec: string, source: DatasetSource, catalog:
   return { set, warnings };
 }
 
-/** The documented default floors of the named profiles that have one (`Profile.defaultFloor`). */
-export function profileDefaultFloors(profiles: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
+/**
+ * The default floors of the named profiles that have one (`Profile.defaultFloor`): calibrated on
+ * the calibration cases (`auto` at the default target) when the run has them, else the profile's
+ * documented score.
+ */
+export function profileDefaultFloors(profiles: readonly string[], calibrating = false): Record<string, FloorSetting> {
+  const out: Record<string, FloorSetting> = {};
   for (const name of profiles) {
     const f = createProfile(name).defaultFloor;
-    if (f !== undefined) out[name] = f;
+    if (f !== undefined) out[name] = calibrating ? autoFloor(DEFAULT_FLOOR_TARGET) : f;
   }
   return out;
 }

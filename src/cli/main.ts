@@ -141,7 +141,7 @@ export function buildProgram(io: Io): Command {
       const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
       const retrievers = parseRetrieverList(opts.retrievers);
       const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
-      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles));
+      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, true));
       if (opts.calibrateOn === opts.split) throw new InputError(`--calibrate-on ${opts.calibrateOn} and --split ${opts.split} name the same cases: calibration and scoring need different splits`);
       const params = resolveParams(opts.preset, opts.seed);
       const t0 = Date.now();
@@ -300,7 +300,7 @@ export function buildProgram(io: Io): Command {
       const profiles = opts.profiles !== undefined ? parseProfileList(opts.profiles) : [];
       const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
       const ks = parseKs(opts.k);
-      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles));
+      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, opts.calibrateOn !== undefined));
       if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
       if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.some(profileUsesModel)) {

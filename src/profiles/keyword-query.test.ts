@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keywordQuery, MAX_KEYWORDS, queryFor } from './keyword-query.ts';
+import { keywordQuery, queryFor } from './keyword-query.ts';
 
 describe('keywordQuery', () => {
   it('keeps content words and product names, drops fillers, stop words and values', () => {
@@ -18,8 +18,8 @@ describe('keywordQuery', () => {
     expect(keywordQuery('  ')).toBe('');
   });
 
-  it(`at most ${MAX_KEYWORDS} words`, () => {
-    expect(keywordQuery('alpha bravo charlie delta echo foxtrot golf hotel india juliet').split(' ')).toHaveLength(MAX_KEYWORDS);
+  it('keeps every content word (no length cap)', () => {
+    expect(keywordQuery('alpha bravo charlie delta echo foxtrot golf hotel india juliet')).toBe('alpha bravo charlie delta echo foxtrot golf hotel india juliet');
   });
 
   it('queryFor: raw passes the request through', () => {

@@ -14,16 +14,15 @@
  *    `point-in-time`, `to_do` stay one word);
  * 2. a word is dropped when it is a stop word or a filler (case-insensitive), or when it carries a
  *    digit (an id, a date, an amount: a value for the call's arguments, not a search term);
- * 3. the rest are kept in order, original case, each once (case-insensitive), at most
- *    {@link MAX_KEYWORDS}.
+ * 3. the rest are kept in order, original case, each once (case-insensitive). There is no length
+ *    cap: a model keeps the salient words, which a rule cannot pick, and cutting at the first
+ *    eight content words cost 0.035 recall@5 to codex, 0.036 to deferred and 0.026 to claude-code
+ *    on MetaTool's train split (measured there, never on the scored test split).
  * A request with no keyword gives `''`: the model has nothing to search for and issues no search
  * (no-tool chit-chat); the evaluation counts no search call for it.
  */
 import { ENGLISH_STOP_WORDS } from '../retrievers/bm25/tokenize.ts';
 import type { QueryStyle } from './types.ts';
-
-/** At most this many words: search queries models write are short (two to six words, typically). */
-export const MAX_KEYWORDS = 8;
 
 /** Conversational words a model leaves out of a search query: politeness, hedges, requests for help, time fillers. */
 export const QUERY_FILLERS: readonly string[] = Object.freeze(
@@ -55,7 +54,6 @@ export function keywordQuery(request: string): string {
     if (DROPPED.has(lower) || /\p{N}/u.test(word) || seen.has(lower)) continue;
     seen.add(lower);
     out.push(word);
-    if (out.length === MAX_KEYWORDS) break;
   }
   return out.join(' ');
 }
