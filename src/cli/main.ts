@@ -105,7 +105,7 @@ export const DEFAULT_DATASET_DIR = join(DATASETS_DIR, `monster-${DEFAULT_SEED}`)
 /** What the main job evaluates. */
 export const DEFAULT_RETRIEVERS = ['bm25', 'bm25-plain', 'hybrid', 'namespace'];
 /** The main job's profiles: the baseline, the four harnesses and the seed's deferred schemas. */
-export const DEFAULT_PROFILES = ['static', 'codex', 'claude-code', 'hermes', 'deepseek-code', 'deferred', 'semantic-retrieval', 'namespace-routing', 'gated-sticky-deferred', 'routed-deferred'];
+export const DEFAULT_PROFILES = ['static', 'codex', 'claude-code', 'hermes', 'hermes-raw', 'deepseek-code', 'deferred', 'semantic-retrieval', 'namespace-routing', 'gated-sticky-deferred', 'routed-deferred'];
 /** The main job scores the test split and calibrates floors (and fusions) on the train split. */
 export const DEFAULT_SCORED_SPLIT = 'test';
 export const DEFAULT_CALIBRATION_SPLIT = 'train';
