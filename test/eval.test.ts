@@ -283,6 +283,20 @@ describe('model calls, code-mode callable tools, expansions, wire tokens, query 
     expect(p.metrics.overall.noToolFalsePositiveRate).toBe(1);
   });
 
+  it('a no-tool case is a false positive of the search when the search expands a non-pinned tool, even with an empty ranking', async () => {
+    const expander = (name: string): Profile => ({
+      ...probe(name),
+      searcher: () => ({ name: 'below-floor', async index() {}, search: async () => [{ id: t1, score: 0.25 }] }),
+      beforeSearch: () => ({ eager: [], metaTools: [SEARCH_TOOLS], advertisement: '' }),
+    });
+    const noTool: Case[] = [{ id: 'n1', request: 'describe the weather on Mars', expectedTools: [], slices: ['no-tool'] }];
+    const run = await runEval({ ...input, cases: noTool }, makeConfig([], [1, 5], {}, null, false, ['expander']), { createProfile: expander });
+    expect(run.details.expander![0]!.ranked).toEqual([]);
+    expect(run.details.expander![0]!.exposure!.loadedUnpinned).toBe(1);
+    expect(run.results.profiles!.expander!.metrics.overall.noToolFalsePositiveRate).toBe(1);
+    expect(run.results.profiles!.expander!.metrics.overall.searchNoToolFalsePositiveRate).toBe(1);
+  });
+
   it('a floor the run configures wins over the default, and --query-style raw sends the request', async () => {
     queries.length = 0;
     const run = await runEval(probeInput, { ...makeConfig([], [1, 5], { probe: null }, null, false, ['probe']), queryStyle: 'raw' }, { createProfile: probe });

@@ -5,6 +5,7 @@
  * (exit 2) that names the flag or the file, raised before anything is written.
  */
 import { createProfile } from '../profiles/registry.ts';
+import type { ProfileOptions } from '../profiles/types.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
@@ -25,7 +26,8 @@ function autoFloor(target: number): FloorSetting {
 
 /**
  * `--floor 2.5` (every strategy), `--floor auto` / `auto:0.05` (every strategy, calibrated),
- * `--floor none`, or `--floor bm25=8,hybrid=auto:0.2,codex=none` (named ones; the others get none).
+ * `--floor none`, or `--floor bm25=8,hybrid=auto:0.2,codex=none` (named ones; the others get none,
+ * or their default below).
  * A profile with a default floor (`defaults`, from {@link profileDefaultFloors}: calibrated when
  * the run has calibration cases, else its documented score) keeps it wherever `--floor` does not
  * name it or set every strategy.
@@ -136,10 +138,10 @@ export function resolveCalibration(spec: string, source: DatasetSource, catalog:
  * the calibration cases (`auto` at the default target) when the run has them, else the profile's
  * documented score.
  */
-export function profileDefaultFloors(profiles: readonly string[], calibrating = false): Record<string, FloorSetting> {
+export function profileDefaultFloors(profiles: readonly string[], calibrating = false, options: ProfileOptions = {}): Record<string, FloorSetting> {
   const out: Record<string, FloorSetting> = {};
   for (const name of profiles) {
-    const f = createProfile(name).defaultFloor;
+    const f = createProfile(name, options).defaultFloor;
     if (f !== undefined) out[name] = calibrating ? autoFloor(DEFAULT_FLOOR_TARGET) : f;
   }
   return out;

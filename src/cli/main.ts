@@ -63,6 +63,13 @@ function checked(check: (value: string) => unknown): (value: string) => string {
   };
 }
 
+/** Whether `--floor` sets a strategy's floor (by name, or one setting for every strategy). */
+function floorNamed(text: string | undefined, name: string): boolean {
+  if (text === undefined) return false;
+  if (!text.includes('=')) return true;
+  return text.split(',').some((part) => part.slice(0, part.indexOf('=')).trim() === name);
+}
+
 /**
  * `--floor`'s syntax, for `checked`: one value (a score, `none`, `auto[:TARGET]`) or
  * `name=value,…`. Whether each name is a strategy being evaluated is checked by the action, which
@@ -300,7 +307,11 @@ export function buildProgram(io: Io): Command {
       const profiles = opts.profiles !== undefined ? parseProfileList(opts.profiles) : [];
       const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
       const ks = parseKs(opts.k);
-      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, opts.calibrateOn !== undefined));
+      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, opts.calibrateOn !== undefined, opts.model !== undefined ? { model: opts.model } : {}));
+      if (opts.model !== undefined && opts.calibrateOn === undefined) {
+        const bare = profiles.filter((p) => profileUsesModel(p) && floors[p] === null && !floorNamed(opts.floor, p));
+        if (bare.length) io.err(`warning: no default floor for ${bare.join(', ')} with --model (the documented default is on the offline encoder's scale): give --floor NAME=X or --calibrate-on SPLIT\n`);
+      }
       if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
       if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.some(profileUsesModel)) {

@@ -125,6 +125,8 @@ export interface QueryDetail {
     estimate?: { before: number; search: number };
     /** Tokens of definitions that cross the wire before any search without the model reading them (not in `beforeTokens`). */
     wireTokens?: number;
+    /** Non-pinned tools the search loaded beyond its ranking (a namespace expansion); absent when none. */
+    loadedUnpinned?: number;
     /** Model calls of the case (see `eval/calls.ts`). */
     calls?: CaseCalls;
   };
@@ -317,6 +319,7 @@ export function caseResultOf(d: QueryDetail, config: Pick<EvalConfig, 'contextWi
     scopeLeaks: d.leaks?.length ?? 0,
     ...(d.eager ? { eager: d.expanded?.length ? [...d.eager, ...d.expanded] : d.eager } : {}),
     ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0, fits: promptFits(d.exposure, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW) } : {}),
+    ...(d.exposure?.loadedUnpinned ? { loadedUnpinned: true } : {}),
   };
 }
 

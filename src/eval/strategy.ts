@@ -201,7 +201,9 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
     const found =
       searcher && depth > 0 && query !== ''
         ? await policy.expose(searcher, query, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
-        : { ranked: [], pinned: [], leaks: [] };
+        : query === '' && searcher && depth > 0
+          ? policy.unsearched(caller, { ...(sticky ? { sticky: true } : {}) })
+          : { ranked: [], pinned: [], leaks: [] };
     const ms = performance.now() - q0 + prefetchShare;
     const below = 'belowFloor' in found ? found.belowFloor : undefined;
     const detail: QueryDetail = {
@@ -348,20 +350,24 @@ class ExposureTally {
     let estimate = 0;
     let searches = 0;
     let opened = 0;
-    // an empty query: the model had nothing to search for and issued no search, so nothing was added
-    if (this.searches && query !== '') {
+    // An empty query: the model had nothing to search for and issued no search, so nothing was
+    // added, unless a sticky session kept its set in front of the model (then counted, no call).
+    if (this.searches && (query !== '' || ranked.length > 0)) {
       const added = this.profile.afterSearch(ranked, this.callerOf(caller), query);
       loaded = added.loaded;
       chars = added.text.length;
       tokens = this.meter.search(added);
       if (this.estimator) estimate = this.estimator.search(added);
-      searches = kept ? 0 : (added.searches ?? 1);
-      opened = kept ? 0 : (added.namespacesOpened ?? 0);
+      const searched = !kept && query !== '';
+      searches = searched ? (added.searches ?? 1) : 0;
+      opened = searched ? (added.namespacesOpened ?? 0) : 0;
     }
     const before = gold.filter((id) => entry.shown[this.position.get(id) ?? -1] === 1);
     const rankedIds = new Set(ranked.map((h) => h.id));
     const loadedSet = new Set(loaded);
     const expanded = gold.filter((id) => !rankedIds.has(id) && loadedSet.has(id) && !before.includes(id));
+    let loadedUnpinned = 0;
+    for (const id of loaded) if (!rankedIds.has(id) && !this.tools[this.position.get(id) ?? -1]?.pinned) loadedUnpinned++;
     const calls = caseCalls(this.profile.calls, { gold, goldMode: c.goldMode ?? 'all', before, searched: [...rankedIds, ...loaded], searches, namespacesOpened: opened });
     return {
       eager: before,
@@ -375,6 +381,7 @@ class ExposureTally {
         searchTokens: tokens,
         ...(entry.estimate !== undefined ? { estimate: { before: entry.estimate, search: estimate } } : {}),
         ...(entry.wire !== undefined ? { wireTokens: entry.wire } : {}),
+        ...(loadedUnpinned ? { loadedUnpinned } : {}),
         calls,
       },
     };

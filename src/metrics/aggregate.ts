@@ -104,7 +104,7 @@ function scoreCase(label: CaseLabel, result: CaseResult, facts: CatalogFacts, ks
     return { label, kind: 'skillOnly', multiGold: false, goldNamespaces: [], scores };
   }
   if (expected.length === 0) {
-    const searched = noToolFalsePositive(ranked, facts.pinned);
+    const searched = result.loadedUnpinned ? 1 : noToolFalsePositive(ranked, facts.pinned);
     scores[formatMetricId({ kind: 'noToolFalsePositiveRate' })] = result.eagerUnpinned ? 1 : searched;
     if (result.eagerUnpinned !== undefined) scores[formatMetricId({ kind: 'searchNoToolFalsePositiveRate' })] = searched;
     scores[SCOPE_LEAK_COUNT] = leaks;

@@ -96,13 +96,13 @@ export const METRICS = {
   },
   noToolFalsePositiveRate: {
     description:
-      'Share of no-tool cases (expected: []) where any non-pinned tool is in front of the model: for a retriever, any tool that survived the floor; for a profile, any non-pinned tool listed eagerly, advertised with its schema, or returned by its search.',
+      'Share of no-tool cases (expected: []) where any non-pinned tool is in front of the model: for a retriever, any tool that survived the floor; for a profile, any non-pinned tool listed eagerly, advertised with its schema, callable from a code-mode SDK, returned by its search or expanded by it (a namespace opened).',
     needsK: false,
     higherIsBetter: false,
     group: 'quality',
   },
   searchNoToolFalsePositiveRate: {
-    description: "Profiles with a search only: share of no-tool cases where the profile's search returned any non-pinned tool above the floor (eager tools not counted).",
+    description: "Profiles with a search only: share of no-tool cases where the profile's search returned any non-pinned tool above the floor or expanded one (a namespace opened; eager tools not counted).",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',

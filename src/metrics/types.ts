@@ -32,6 +32,12 @@ export interface CaseResult {
    * search returns. Present ⇒ `searchNoToolFalsePositiveRate` is computed too.
    */
   eagerUnpinned?: boolean;
+  /**
+   * Profiles only: the search put a non-pinned tool in front of the model beyond its ranking (a
+   * namespace expansion): a no-tool case is then a false positive of the search, as when the
+   * ranking itself holds one.
+   */
+  loadedUnpinned?: boolean;
   /** Profiles only: the case's prompt fits the context window (false: the request cannot be sent, so nothing is visible). */
   fits?: boolean;
 }

@@ -12,8 +12,12 @@
  *    search term, and is left out; words are the rest's whitespace-separated tokens with
  *    surrounding punctuation stripped (inner `-`, `_`, `.`, `/` and `'` kept: `GitLab`,
  *    `point-in-time`, `to_do` stay one word);
- * 2. a word is dropped when it is a stop word or a filler (case-insensitive), or when it carries a
- *    digit (an id, a date, an amount: a value for the call's arguments, not a search term);
+ * 2. a word is dropped when it is a stop word or a filler (case-insensitive), or when it is a value
+ *    for the call's arguments rather than a search term: it starts with `#`, it has more digits than
+ *    letters (`31337`, `b76937`, `2026-12-01`, `401k`), or it is a ticket-style key (capitals, a
+ *    dash, digits: `SEC-4515`, `ITSD-9512`) or a hex id (six or more hex characters, two of them
+ *    digits: `7f3a2c`); a name with a digit in it is kept (`Auth0`, `k8s`,
+ *    `EC2`, `S3`, `1Password`, `a11y`, `customer-360`; `Q3` too);
  * 3. the rest are kept in order, original case, each once (case-insensitive). There is no length
  *    cap: a model keeps the salient words, which a rule cannot pick, and cutting at the first
  *    eight content words cost 0.035 recall@5 to codex, 0.036 to deferred and 0.026 to claude-code
@@ -42,6 +46,15 @@ function trimWord(token: string): string {
   return token.replace(/^[^\p{L}\p{N}]+/u, '').replace(/[^\p{L}\p{N}]+$/u, '');
 }
 
+/** A value for the call's arguments (an id, a number, a date), not a search term: see rule 2. */
+export function isValue(word: string): boolean {
+  if (word.startsWith('#') || /^\p{Lu}+-\p{N}{2,}$/u.test(word) || /^(?=(?:.*[0-9]){2})[0-9a-f]{6,}$/i.test(word)) return true;
+  const digits = (word.match(/\p{N}/gu) ?? []).length;
+  if (!digits) return false;
+  const letters = (word.match(/\p{L}/gu) ?? []).length;
+  return digits > letters;
+}
+
 /** The keyword query a model writes into a search tool for `request` (see the module comment). */
 export function keywordQuery(request: string): string {
   const out: string[] = [];
@@ -51,7 +64,7 @@ export function keywordQuery(request: string): string {
     const word = trimWord(token);
     if (!word) continue;
     const lower = word.toLowerCase();
-    if (DROPPED.has(lower) || /\p{N}/u.test(word) || seen.has(lower)) continue;
+    if (DROPPED.has(lower) || isValue(word) || seen.has(lower)) continue;
     seen.add(lower);
     out.push(word);
   }

@@ -154,6 +154,30 @@ describe('sticky retrieval', () => {
     expect(seen[1]!.role).toBe('sre');
   });
 
+  it('re-retrieves when the caller changes (a new role or other scopes): a set gated for one caller never reaches another', async () => {
+    const p = new Policy(catalog);
+    const r = new Words();
+    await p.expose(r, 'list pods', { role: 'plan', session: { id: 's', turn: 0 } }, { depth: 2, sticky: true });
+    // same words, same session, another role: not kept
+    const otherRole = await p.expose(r, 'list pods', { role: 'dev', session: { id: 's', turn: 1 } }, { depth: 2, sticky: true });
+    expect(otherRole.kept).toBeUndefined();
+    // the set now belongs to dev: dev keeps it, a caller with other scopes does not
+    expect((await p.expose(r, 'list pods', { role: 'dev', session: { id: 's', turn: 2 } }, { depth: 2, sticky: true })).kept).toBe(true);
+    expect((await p.expose(r, 'list pods', { role: 'dev', callerScopes: ['k8s:read'], session: { id: 's', turn: 3 } }, { depth: 2, sticky: true })).kept).toBeUndefined();
+  });
+
+  it('a turn with no search keeps the carried set in a sticky session (for the same caller only), and shows nothing otherwise', async () => {
+    const p = new Policy(catalog);
+    const r = new Words();
+    await p.expose(r, 'list pods', { role: 'sre', session: { id: 's', turn: 0 } }, { depth: 2, sticky: true });
+    const kept = p.unsearched({ role: 'sre', session: { id: 's', turn: 1 } }, { sticky: true });
+    expect(kept.kept).toBe(true);
+    expect(kept.ranked).toEqual([{ id: 'mcp__k8s__list_pods', score: 0 }]);
+    expect(p.unsearched({ role: 'dev', session: { id: 's', turn: 1 } }, { sticky: true }).ranked).toEqual([]);
+    expect(p.unsearched({ role: 'sre', session: { id: 's', turn: 1 } }, {}).ranked).toEqual([]);
+    expect(p.unsearched({ role: 'sre', session: { id: 'other', turn: 0 } }, { sticky: true }).kept).toBeUndefined();
+  });
+
   it('re-retrieves when the best carried match is below the floor', async () => {
     const p = new Policy(catalog);
     const r = new Words();

@@ -117,8 +117,35 @@ export class Policy {
     return mask;
   }
 
-  /** The tool set each session currently carries (sticky retrieval). */
-  private readonly sessions = new Map<string, Hit[]>();
+  /**
+   * The tool set each session currently carries (sticky retrieval), with the caller it was
+   * retrieved for (scopes and role): a session whose caller changes (a new role or task phase, other
+   * scopes) re-retrieves, so a set gated for one caller never reaches another.
+   */
+  private readonly sessions = new Map<string, { hits: Hit[]; caller: string }>();
+
+  /** A caller's identity for sticky sets: its scope set and its role. */
+  private static callerKey(caller: CallerContext): string {
+    return `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
+  }
+
+  /** The set a sticky session carries for this caller (undefined: none, or retrieved for another caller). */
+  private carriedFor(caller: CallerContext, sticky: boolean | undefined): Hit[] | undefined {
+    if (!sticky || !caller.session) return undefined;
+    const entry = this.sessions.get(caller.session.id);
+    return entry && entry.caller === Policy.callerKey(caller) && entry.hits.length ? entry.hits : undefined;
+  }
+
+  /**
+   * A turn on which the model issues no search (nothing to search for): a sticky session keeps its
+   * carried set in front of the model (`kept`, every score 0); otherwise nothing is shown.
+   */
+  unsearched(caller: CallerContext, opts: { sticky?: boolean }): Exposure {
+    const carried = this.carriedFor(caller, opts.sticky);
+    if (!carried) return { ranked: [], pinned: [], leaks: [] };
+    const ranked = carried.map((h) => ({ id: h.id, score: 0 }));
+    return { ranked, pinned: this.pinnedFor(caller, ranked), leaks: [], kept: true };
+  }
 
   /**
    * Run one request through the policy with `retriever`. With `sticky`, a session keeps the tool
@@ -128,13 +155,13 @@ export class Policy {
    */
   async expose(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number; sticky?: boolean }): Promise<Exposure> {
     const session = opts.sticky && caller.session ? caller.session.id : undefined;
-    const carried = session !== undefined ? this.sessions.get(session) : undefined;
-    if (carried && carried.length) {
+    const carried = this.carriedFor(caller, opts.sticky);
+    if (carried) {
       const kept = await this.keep(retriever, request, caller, carried, opts.floor);
       if (kept) return kept;
     }
     const fresh = await this.retrieve(retriever, request, caller, opts);
-    if (session !== undefined) this.sessions.set(session, fresh.ranked);
+    if (session !== undefined) this.sessions.set(session, { hits: fresh.ranked, caller: Policy.callerKey(caller) });
     return fresh;
   }
 

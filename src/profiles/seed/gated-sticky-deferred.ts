@@ -19,7 +19,7 @@ import type { Retriever } from '../../retrievers/types.ts';
 import type { ProfileOptions } from '../types.ts';
 import { RetrievalProfile } from './retrieval.ts';
 import { RoleGatedRetriever } from './role-gated.ts';
-import { SEMANTIC_DEFAULT_FLOOR, SEMANTIC_FLOOR_SOURCE, SEMANTIC_LIMIT, seedEmbed } from './semantic-retrieval.ts';
+import { embedDefaultFloor, SEMANTIC_FLOOR_SOURCE, SEMANTIC_LIMIT, seedEmbed } from './semantic-retrieval.ts';
 
 /** `inner` replaces the embed retriever under the gate (tests). */
 export function createGatedStickyDeferred(name: string, options: ProfileOptions = {}, inner: Retriever = seedEmbed(options)): RetrievalProfile {
@@ -31,7 +31,7 @@ export function createGatedStickyDeferred(name: string, options: ProfileOptions 
     form: 'metadata',
     advertiseNamespaces: false,
     sees: (position, caller) => gated.roleMaskOf(caller.role)?.[position] !== 0,
-    defaultFloor: SEMANTIC_DEFAULT_FLOOR,
+    defaultFloor: embedDefaultFloor(options),
     notes: {
       order: 'role gate → sticky semantic retrieval with a floor → deferred schemas',
       floor: SEMANTIC_FLOOR_SOURCE,

@@ -20,7 +20,7 @@ import type { ProfileOptions } from '../types.ts';
 import { NamespaceOpener } from './namespaces.ts';
 import { RetrievalProfile } from './retrieval.ts';
 import { RoleGatedRetriever } from './role-gated.ts';
-import { SEMANTIC_DEFAULT_FLOOR, SEMANTIC_FLOOR_SOURCE, SEMANTIC_LIMIT, seedEmbed } from './semantic-retrieval.ts';
+import { embedDefaultFloor, SEMANTIC_FLOOR_SOURCE, SEMANTIC_LIMIT, seedEmbed } from './semantic-retrieval.ts';
 
 /** `inner` replaces the embed retriever inside the opened namespace (tests). */
 export function createRoutedDeferred(name: string, options: ProfileOptions = {}, inner: Retriever = seedEmbed(options)): RetrievalProfile {
@@ -34,7 +34,7 @@ export function createRoutedDeferred(name: string, options: ProfileOptions = {},
     advertiseNamespaces: true,
     opener,
     sees: (position, caller) => gated.roleMaskOf(caller.role)?.[position] !== 0,
-    defaultFloor: SEMANTIC_DEFAULT_FLOOR,
+    defaultFloor: embedDefaultFloor(options),
     notes: {
       order: 'role gate → namespace routing (the model opens 1 namespace) → semantic retrieval inside it with a floor → deferred schemas',
       roles: options.roles ? Object.keys(options.roles.roles).length : 0,

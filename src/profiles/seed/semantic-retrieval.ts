@@ -30,8 +30,10 @@ export const SEMANTIC_LIMIT = 8;
  * --dataset small-11 --profiles semantic-retrieval --floor auto --calibrate-on train --split test`,
  * `results.json` → `config.floors["semantic-retrieval"].value`. (The false-positive rate depends on
  * the top hit only, so the depth does not change it.) On monster-7's test split, with this floor,
- * sticky and per-turn recall@5 by turn stay within 0.016 of each other and churn drops from 0.559
- * to 0.552: its sessions ask for a new tool at every turn, so the rule rightly re-retrieves.
+ * sticky and per-turn recall@5 by turn are equal and sticky never keeps a set: its sessions ask
+ * for a new tool at every turn, so the rule rightly re-retrieves.
+ * The value is on the scale of the default (offline) encoder: with `--model`, the profiles that
+ * embed have no default floor (give `--floor` or `--calibrate-on`).
  */
 export const SEMANTIC_DEFAULT_FLOOR = 0.7219;
 
@@ -42,7 +44,13 @@ export const SEMANTIC_FLOOR_SOURCE = {
   rule: 'lowest floor with no-tool false-positive rate ≤ 0.1 on the calibration cases (--floor auto)',
   calibratedOn: 'generated small preset, seed 11 (generator 2.0.2), train split: 109 no-tool cases, false-positive rate 0.092',
   overriddenBy: 'a floor the run configures (--floor x, or --floor auto with --calibrate-on)',
+  appliesTo: 'the default offline encoder only (no default floor with --model)',
 } as const;
+
+/** The default floor of a profile that embeds with `options`' model: only on the default encoder's scale. */
+export function embedDefaultFloor(options: ProfileOptions): number | undefined {
+  return options.model === undefined ? SEMANTIC_DEFAULT_FLOOR : undefined;
+}
 
 /** The registry's embed (the user's `--model`, the embed entry's recipe). */
 export function seedEmbed(options: ProfileOptions = {}): Retriever {
@@ -57,7 +65,7 @@ export function createSemanticRetrieval(name: string, options: ProfileOptions = 
     sticky: true,
     form: 'schemas',
     advertiseNamespaces: false,
-    defaultFloor: SEMANTIC_DEFAULT_FLOOR,
+    defaultFloor: embedDefaultFloor(options),
     notes: {
       floor: SEMANTIC_FLOOR_SOURCE,
       stickyRule: 'keep the session set; re-retrieve when the request scores below the floor against every carried tool',
