@@ -13,7 +13,9 @@
  * price). The ranking the search is scored on (`recall@k`, top-1) is the opened namespace's tools
  * that match the request, by their tool-level BM25 score (the `namespace` retriever's tool BM25),
  * cut at {@link NAMESPACE_ROUTING_RANKED}; a gold tool anywhere in the expansion, matched or not,
- * counts as visible. A request that matches no namespace opens none and sees only the pinned tools.
+ * counts as visible. A request that matches no tool of the best namespace above the floor (an
+ * off-topic request) opens none and sees only the pinned tools: the floor governs the expansion,
+ * so a calibrated floor holds the no-tool false-positive rate as it does for any search.
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { Bm25Retriever } from '../../retrievers/bm25/index.ts';
@@ -75,6 +77,10 @@ export class NamespaceRoutingProfile implements Profile {
    * caller may use (catalog order), pinned tools aside (they are eager).
    */
   afterSearch(hits: readonly Hit[], caller: Caller, query: string): SearchAddition {
+    // The emulated model opens a namespace when the request is about one of its tools: when no tool
+    // of it matches above the floor (an off-topic request), it opens none and answers without tools,
+    // so the floor governs the expansion as it governs any search result.
+    if (!hits.length) return { form: 'schemas', loaded: [], text: '', namespacesOpened: 0 };
     const route = this.opener.routeFor(query) ?? [...new Set(hits.map((h) => this.byId.get(h.id)?.tool.namespace).filter((n): n is string => n !== undefined))];
     const usable = (e: { tool: Tool; position: number } | undefined): e is { tool: Tool; position: number } =>
       e !== undefined && !e.tool.pinned && route.includes(e.tool.namespace) && (!caller.allowed || caller.allowed[e.position] === 1);
@@ -98,7 +104,7 @@ export class NamespaceRoutingProfile implements Profile {
     return {
       profile: 'namespace-routing',
       exposure: 'pinned tools in full; the namespace list (name: first line of description) and open_namespace; the opened namespace expanded: every tool of it the caller may use, full definitions',
-      route: 'the model opens 1 namespace per request (one model call), emulated by the namespace BM25 of the namespace retriever over the namespaces the caller has a tool in; none when nothing matches',
+      route: 'the model opens 1 namespace per request (one model call), emulated by the namespace BM25 of the namespace retriever over the namespaces the caller has a tool in; none when no tool of it matches above the floor',
       ranking: `the opened namespace's tools matching the request, by tool-level BM25, scored to ${NAMESPACE_ROUTING_RANKED}; every expanded tool counts as visible`,
       query: 'raw: the model reads the user request to pick the namespace',
       calls: this.calls,
