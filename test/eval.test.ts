@@ -11,6 +11,7 @@ import type { Retriever } from '../src/retrievers/types.ts';
 import type { Case } from '../src/catalog/types.ts';
 import { TokenMeter } from '../src/eval/tokens.ts';
 import { SEARCH_TOOLS } from '../src/profiles/deferred.ts';
+import { Policy } from '../src/retrievers/policy.ts';
 import type { Profile } from '../src/profiles/types.ts';
 import { DEFAULT_COUNTER } from '../src/tokens/count.ts';
 import { tinyInput, tempDir } from './helpers.ts';
@@ -303,5 +304,52 @@ describe('model calls, code-mode callable tools, expansions, wire tokens, query 
     expect(queries).toEqual(cases.map((c) => c.request));
     expect(run.details.probe![0]!.ranked.map(([id]) => id)).toEqual([t0, t1]);
     expect(run.results.profiles!.probe!.exposure.queryStyle).toBe('raw');
+  });
+});
+
+describe('scope leaks wherever they happen', () => {
+  // One restricted caller; a profile that plants a tool the caller's scopes forbid in one place of
+  // what it shows: scopeLeakCount must see it wherever it is.
+  const restricted = input.cases.find((c) => c.callerScopes && c.expectedTools?.length)!;
+  const mask = new Policy(input.catalog).allowedMask(restricted.callerScopes)!;
+  const forbidden = input.catalog.tools.find((t, i) => mask[i] !== 1 && !t.pinned)!.id;
+  const permitted = input.catalog.tools.find((t, i) => mask[i] === 1 && !t.pinned)!.id;
+  type Plant = 'eager' | 'callable' | 'wire' | 'advertisement' | 'loaded' | 'none';
+  const planted = (where: Plant) => (name: string): Profile => ({
+    name,
+    searchLimit: 5,
+    calls: { search: 1, perFoundTool: 0, call: 'each' },
+    queryStyle: 'raw',
+    async index() {},
+    searcher: () => ({ name: 'one', async index() {}, search: async () => [{ id: permitted, score: 1 }] }),
+    beforeSearch: (caller) => {
+      // a correct profile masks its lists; the planted one forgets the mask for one of them
+      const leak = caller.allowed ? [forbidden] : [];
+      return {
+        eager: where === 'eager' ? leak : [],
+        metaTools: [SEARCH_TOOLS],
+        advertisement: where === 'advertisement' ? `Deferred tools:\n- ${leak.join('\n- ')}: does things\n` : '',
+        ...(where === 'callable' ? { callable: leak } : {}),
+        ...(where === 'wire' ? { wire: leak } : {}),
+      };
+    },
+    afterSearch: (hits) => ({ form: 'schemas', loaded: [...hits.map((h) => h.id), ...(where === 'loaded' ? [forbidden] : [])], text: '' }),
+    describe: () => ({}),
+  });
+
+  it.each(['eager', 'callable', 'wire', 'advertisement', 'loaded'] as const)('a tool the scopes forbid, planted in %s, is a leak of the restricted case', async (where) => {
+    const run = await runEval({ ...input, cases: [restricted] }, makeConfig([], [1, 5], {}, null, false, ['leaky']), { createProfile: planted(where) });
+    expect(run.details.leaky![0]!.leaks).toEqual([forbidden]);
+    expect(run.results.profiles!.leaky!.metrics.overall.scopeLeakCount).toBe(1);
+  });
+
+  it('a profile that keeps to the scopes has none, and an unrestricted caller cannot leak', async () => {
+    const unrestricted: Case = { ...restricted, id: 'open' };
+    delete (unrestricted as { callerScopes?: unknown }).callerScopes;
+    const run = await runEval({ ...input, cases: [restricted, unrestricted] }, makeConfig([], [1, 5], {}, null, false, ['leaky']), { createProfile: planted('none') });
+    expect(run.results.profiles!.leaky!.metrics.overall.scopeLeakCount).toBe(0);
+    // the built-in profiles keep to the scopes on every case of the tiny company
+    const all = await runEval(input, makeConfig([], [1, 5], {}, null, false, ['static', 'codex', 'claude-code', 'hermes', 'deepseek-code', 'deferred', 'namespace-routing']));
+    for (const [name, p] of Object.entries(all.results.profiles!)) expect(p.metrics.overall.scopeLeakCount, name).toBe(0);
   });
 });

@@ -100,7 +100,7 @@ export interface QueryDetail {
   belowFloor?: Array<[string, number]>;
   /** Pinned tools the policy appended. */
   pinned: string[];
-  /** Tools the retriever returned outside the caller's scopes (withheld). */
+  /** Tools outside the caller's scopes: returned by the retriever (withheld), or shown by a profile anyway (eager, callable, wire, advertised, loaded, defined). */
   leaks: string[];
   /** Sticky retrieval kept the session's tool set (present only when true). */
   kept?: boolean;

@@ -215,7 +215,12 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
       ...('kept' in found && found.kept ? { kept: true } : {}),
       ms: round3(ms),
     };
-    if (exposure) Object.assign(detail, exposure.record(c, caller, found.ranked, query, detail.kept === true));
+    if (exposure) {
+      const { exposureLeaks, ...shown } = exposure.record(c, caller, found.ranked, query, detail.kept === true);
+      Object.assign(detail, shown);
+      // tools put in front of the model outside the caller's scopes are leaks too, wherever they were shown
+      if (exposureLeaks.length) detail.leaks = [...new Set([...detail.leaks, ...exposureLeaks])];
+    }
     list.push(detail);
     if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
   }
@@ -263,6 +268,8 @@ interface BeforeEntry {
   estimate: number | undefined;
   /** Tokens of definitions on the wire that the model does not read (undefined: none). */
   wire: number | undefined;
+  /** Tools outside the caller's scopes that the profile shows before any search (eager, callable, on the wire, named in the advertisement). */
+  leaks: string[];
 }
 
 /** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */
@@ -311,10 +318,38 @@ class ExposureTally {
         wire = 0;
         for (const id of b.wire) wire += this.meter.toolTokens(id);
       }
-      entry = { shown, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total, wire };
+      const allowed = this.callerOf(caller).allowed;
+      const leaks = allowed ? this.outside(allowed, [...b.eager, ...(b.callable ?? []), ...(b.wire ?? []), ...this.namedIn(b.advertisement)]) : [];
+      entry = { shown, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total, wire, leaks };
       this.cache.set(key, entry);
     }
     return entry;
+  }
+
+  /** The catalog tools among `ids` that `allowed` forbids, each once, in order. */
+  private outside(allowed: Uint8Array, ids: Iterable<string>): string[] {
+    const out = new Set<string>();
+    for (const id of ids) {
+      const p = this.position.get(id);
+      if (p !== undefined && allowed[p] !== 1) out.add(id);
+    }
+    return [...out];
+  }
+
+  /**
+   * Catalog ids named in a text (an advertisement): its words, split at whitespace, quotes, brackets
+   * and list punctuation, with a trailing `:` or `.` dropped, looked up in the catalog. A plain
+   * word (letters only) that happens to be a tool id (`bash`, `read`) is more likely prose and is
+   * not taken for a name: ids with a separator or a digit are (`mcp__github__create_issue`).
+   */
+  private namedIn(text: string): string[] {
+    const out: string[] = [];
+    if (!text) return out;
+    for (const raw of text.split(/[\s"'`()[\]{}<>|*,;]+/)) {
+      const word = raw.replace(/[:.]+$/, '');
+      if (word && !/^\p{L}+$/u.test(word) && this.position.has(word)) out.push(word);
+    }
+    return out;
   }
 
   /**
@@ -341,7 +376,7 @@ class ExposureTally {
    * `query` is what the search received (`''`: the model issued none); `kept`: a sticky turn kept
    * its set (no search).
    */
-  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[], query: string, kept: boolean): Pick<QueryDetail, 'eager' | 'expanded' | 'exposure'> {
+  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[], query: string, kept: boolean): Pick<QueryDetail, 'eager' | 'expanded' | 'exposure'> & { exposureLeaks: string[] } {
     const entry = this.before(caller);
     const gold = [...new Set(c.expectedTools ?? [])];
     let loaded: readonly string[] = [];
@@ -350,11 +385,13 @@ class ExposureTally {
     let estimate = 0;
     let searches = 0;
     let opened = 0;
+    let definedIds: string[] = [];
     // An empty query: the model had nothing to search for and issued no search, so nothing was
     // added, unless a sticky session kept its set in front of the model (then counted, no call).
     if (this.searches && (query !== '' || ranked.length > 0)) {
       const added = this.profile.afterSearch(ranked, this.callerOf(caller), query);
       loaded = added.loaded;
+      definedIds = (added.definitions ?? []).map((d) => d.name);
       chars = added.text.length;
       tokens = this.meter.search(added);
       if (this.estimator) estimate = this.estimator.search(added);
@@ -368,8 +405,11 @@ class ExposureTally {
     const expanded = gold.filter((id) => !rankedIds.has(id) && loadedSet.has(id) && !before.includes(id));
     let loadedUnpinned = 0;
     for (const id of loaded) if (!rankedIds.has(id) && !this.tools[this.position.get(id) ?? -1]?.pinned) loadedUnpinned++;
+    const allowed = this.callerOf(caller).allowed;
+    const exposureLeaks = allowed ? [...new Set([...entry.leaks, ...this.outside(allowed, [...loaded, ...definedIds])])] : [];
     const calls = caseCalls(this.profile.calls, { gold, goldMode: c.goldMode ?? 'all', before, searched: [...rankedIds, ...loaded], searches, namespacesOpened: opened });
     return {
+      exposureLeaks,
       eager: before,
       ...(expanded.length ? { expanded } : {}),
       exposure: {

@@ -108,7 +108,7 @@ export const METRICS = {
     group: 'quality',
   },
   scopeLeakCount: {
-    description: "Total number of tools returned outside the caller's scopes, over all cases (must be 0).",
+    description: "Total number of tools outside the caller's scopes, over all cases (must be 0): returned by a search (and withheld), or, for a profile, put in front of the model anywhere — eager, callable from an SDK, on the wire, named in the advertisement, loaded or defined by a search.",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',
