@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, escapeMarkdown, escapeXml } from './escape.ts';
+import { escapeHtml, escapeMarkdown, escapeXml, showInvisible } from './escape.ts';
 
 const PAYLOADS = [
   '<script>alert(1)</script>',
@@ -57,8 +57,8 @@ describe('escapeXml', () => {
     expect(escapeXml(']]>')).toBe(']]&gt;');
   });
 
-  it('drops what XML 1.0 forbids and keeps tab, LF, CR and surrogate pairs', () => {
-    expect(escapeXml('a\u0000b\u0001c\u0008d\u000Be\u000Cf\u001Fg')).toBe('abcdefg');
+  it('shows the controls XML 1.0 forbids, drops what it cannot carry at all, and keeps tab, LF, CR and surrogate pairs', () => {
+    expect(escapeXml('a\u0000b\u0001c\u0008d\u000Be\u000Cf\u001Fg')).toBe('a[U+0000]b[U+0001]c[U+0008]d[U+000B]e[U+000C]f[U+001F]g');
     expect(escapeXml('t\tn\nr\r')).toBe('t\tn\nr\r');
     expect(escapeXml('x\uFFFEy\uFFFFz')).toBe('xyz');
     expect(escapeXml('lone \uD800 high, lone \uDC00 low, pair 😀')).toBe('lone  high, lone  low, pair 😀');
@@ -71,9 +71,26 @@ describe('escapeXml', () => {
       const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<r a="${escapeXml(p)}">${escapeXml(p)}</r>`;
       expect(XMLValidator.validate(xml)).toBe(true);
       const doc = parser.parse(xml) as { r: { a: string; '#text'?: string } };
-      const kept = p.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
+      const kept = showInvisible(p).replace(/[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '');
       expect(doc.r['#text'] ?? '').toBe(kept.replace(/\r\n?/g, '\n')); // XML parsers normalise line ends
     }
+  });
+});
+
+describe('invisible characters are shown, in every format', () => {
+  // a bidi override that makes "mcp__evil__txt.exe" read as "mcp__evil__exe.txt", a zero-width space, an isolate, a BEL
+  const sneaky = 'mcp__evil__\u202Etxt.exe \u200Bzero \u2066iso\u2069 bell\u0007';
+  it('as [U+XXXX] in HTML, XML and Markdown, so ids read as they are', () => {
+    expect(showInvisible(sneaky)).toBe('mcp__evil__[U+202E]txt.exe [U+200B]zero [U+2066]iso[U+2069] bell[U+0007]');
+    for (const out of [escapeHtml(sneaky), escapeXml(sneaky), escapeMarkdown(sneaky)]) {
+      expect(out).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/);
+      expect(out).toContain('U+202E');
+      expect(out).toContain('U+200B');
+    }
+  });
+  it('leaves the joiners of emoji and of scripts alone', () => {
+    const family = 'family \u{1F468}\u200D\u{1F469}\u200D\u{1F467}, Persian \u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645';
+    expect(escapeHtml(family)).toBe(family);
   });
 });
 

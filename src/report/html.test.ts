@@ -90,6 +90,22 @@ describe('htmlReport on a real run', () => {
     expect(htmlReport(run.results, { details: run.details, cases: input.cases, catalog: input.catalog })).toBe(html);
   });
 
+  it('folds a long request: its first 400 characters, then the whole text behind "show all"', () => {
+    const misses = html.slice(html.indexOf('<section id="worst-misses">'), html.indexOf('</section>', html.indexOf('<section id="worst-misses">')));
+    const first = [...misses.matchAll(/<tr><th scope="row"><code>([^<]*)<\/code>/g)][0]![1]!;
+    const long = `${'tell me about the weather '.repeat(4000)}\u202Eend`;
+    const cases = input.cases.map((c) => (c.id === first ? { ...c, request: long } : c));
+    const page = htmlReport(run.results, { details: run.details, cases, catalog: input.catalog });
+    const section = page.slice(page.indexOf('<section id="worst-misses">'), page.indexOf('</section>', page.indexOf('<section id="worst-misses">')));
+    const cell = section.slice(section.indexOf('<div class="request">'), section.indexOf('</details>') + '</details>'.length);
+    expect(cell).toContain(`<details class="fold"><summary>show all ${Array.from(long).length.toLocaleString('en-US')} characters</summary>`);
+    const shown = cell.slice('<div class="request">'.length, cell.indexOf('… <details'));
+    expect(shown).toBe(long.slice(0, 400));
+    expect(cell).toContain('end');
+    expect(cell).toContain('[U+202E]end');
+    expect(cell).not.toContain('\u202E');
+  });
+
   it('works with one retriever and nothing else, saying what is not in the run', () => {
     const { sessions: _s, ...bm25 } = run.results.retrievers.bm25!;
     const { profiles: _p, skills: _k, ...rest } = run.results;

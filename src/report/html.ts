@@ -147,6 +147,19 @@ function clip(s: string, n: number): string {
   return cps.length > n ? `${cps.slice(0, n).join('')}…` : s;
 }
 
+/** Characters of a request shown before the rest is folded away. */
+const REQUEST_CHARS = 400;
+
+/**
+ * Untrusted text that may be long, as HTML: escaped, and past `n` characters cut with the whole
+ * text behind a "show all" fold, so one 100 KB request cannot make a table thousands of pixels tall.
+ */
+function foldedText(s: string, n = REQUEST_CHARS): string {
+  const cps = Array.from(s);
+  if (cps.length <= n) return esc(s);
+  return `${esc(cps.slice(0, n).join(''))}… <details class="fold"><summary>show all ${esc(fmtInt(cps.length))} characters</summary><div class="whole">${esc(s)}</div></details>`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tables
 
@@ -471,7 +484,7 @@ function worstMissesSection(r: Results, all: readonly StrategyView[], opts: Html
   const where = (m: Miss) => (m.goldRank >= 0 ? `first gold at rank ${m.goldRank + 1}` : m.d.ranked.length ? `not in the ${m.d.ranked.length} ranked` : 'nothing ranked');
   const rows = misses.slice(0, WORST_MISSES).map((m) => [
     code(m.c.id),
-    { html: `<div class="request">${esc(m.c.request)}</div>${m.c.slices.length ? `<div class="slices">${m.c.slices.map((s) => `<span class="tag">${esc(s)}</span>`).join(' ')}</div>` : ''}` },
+    { html: `<div class="request">${foldedText(m.c.request)}</div>${m.c.slices.length ? `<div class="slices">${m.c.slices.map((s) => `<span class="tag">${esc(s)}</span>`).join(' ')}</div>` : ''}` },
     { html: `<ul class="gold">${m.gold.map(goldHtml).join('')}</ul>${m.c.goldMode === 'any' && m.gold.length > 1 ? '<div class="note">any one will do</div>' : ''}<div class="note">${esc(where(m))}</div>` },
     { html: instead(m) },
   ]);
@@ -656,6 +669,8 @@ table.wrap-last td:last-child { white-space: normal; max-width: 60em; }
 table.wrap-last td:last-child code { display: inline-block; margin: 1px 0; }
 table.misses td, table.misses th { white-space: normal; }
 table.misses .request { max-width: 28em; overflow-wrap: anywhere; }
+details.fold summary { cursor: pointer; color: #2f5d8a; font-size: 13px; }
+details.fold .whole { max-height: 24em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 table.misses ul.gold, table.misses ol.instead { margin: 0; padding-left: 1.2em; }
 table.misses ul.gold { list-style: none; padding-left: 0; max-width: 30em; }
 table.misses .desc { color: #4a4f57; font-size: 13px; overflow-wrap: anywhere; }

@@ -238,7 +238,7 @@ describe('junitXml with checks', () => {
 });
 
 describe('junitXml on hostile text', () => {
-  it('escapes names from the catalog and the cases and drops what XML cannot carry', () => {
+  it('escapes names from the catalog and the cases and shows the controls XML cannot carry', () => {
     const xml = junitXml(evil, [{ metric: 'recall@5', min: 0.9 }]);
     const doc = parse(xml);
     expect(xml).not.toContain('<script');
@@ -246,14 +246,14 @@ describe('junitXml on hostile text', () => {
     expect(xml).not.toContain('\u0001');
     expect(xml.match(/]]>/g)).toBeNull();
     const s = doc.testsuites.testsuite![0]!;
-    expect(s.name).toBe(EVIL_STRATEGY.replace('\u0001', ''));
-    expect(s.testcase![0]!.classname).toBe(`${EVIL_DATASET.replace('\u0001', '')}.${EVIL_STRATEGY.replace('\u0001', '')}`);
-    expect(props(s).dataset).toBe(EVIL_DATASET.replace('\u0001', ''));
+    expect(s.name).toBe(EVIL_STRATEGY.replace('\u0001', '[U+0001]'));
+    expect(s.testcase![0]!.classname).toBe(`${EVIL_DATASET.replace('\u0001', '[U+0001]')}.${EVIL_STRATEGY.replace('\u0001', '[U+0001]')}`);
+    expect(props(s).dataset).toBe(EVIL_DATASET.replace('\u0001', '[U+0001]'));
     expect(s.testcase![0]!.failure![0]!.message).toBe('recall@5 = 0.5, expected ≥ 0.9 (delta -0.4)');
     // the hostile gold tool was never surfaced (the markdown report lists it; here it only must not break the XML)
     expect(evil.retrievers[EVIL_STRATEGY]!.neverSurfaced.gold).toEqual([EVIL_ID]);
     const withId = junitXml(evil, [{ strategy: EVIL_ID, metric: 'top1' }]);
     const d2 = parse(withId);
-    expect(suite(d2, EVIL_ID.replace('\u0001', '')).testcase![0]!.error![0]!.message).toBe(`strategy "${EVIL_ID.replace('\u0001', '')}" is not in the results`);
+    expect(suite(d2, EVIL_ID.replace('\u0001', '[U+0001]')).testcase![0]!.error![0]!.message).toBe(`strategy "${EVIL_ID.replace('\u0001', '[U+0001]')}" is not in the results`);
   });
 });
