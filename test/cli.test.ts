@@ -231,6 +231,21 @@ describe('backpack eval and merge', () => {
     expect((await run('eval', '--dataset', dataset, '--profiles', 'bm25', '--quiet')).err).toMatch(/is a retriever/);
   });
 
+  it('one writer per results folder: a second eval stops with exit 2 naming the holder; a stale lock is taken over', async () => {
+    const out = join(tmp, 'locked');
+    writeFileSync(`${out}.lock`, `${process.ppid}\n`);
+    const busy = await run('eval', '--dataset', dataset, '--out', out, '--quiet');
+    expect(busy.code).toBe(2);
+    expect(busy.err).toContain(`pid ${process.ppid}`);
+    expect(existsSync(join(out, 'results.json'))).toBe(false);
+    writeFileSync(`${out}.lock`, '99999999\n');
+    const stale = await run('eval', '--dataset', dataset, '--out', out, '--quiet');
+    expect(stale.code, stale.err).toBe(0);
+    expect(stale.err).toMatch(/stale lock .*process 99999999 is gone/);
+    expect(existsSync(join(out, 'results.json'))).toBe(true);
+    expect(existsSync(`${out}.lock`)).toBe(false);
+  });
+
   it("applies a profile's default floor unless --floor names it, calibrates it with --calibrate-on, and takes --query-style", async () => {
     const floors = async (...extra: string[]) => {
       const out = join(tmp, `floors-${extra.join('-').replace(/[^a-z0-9]/gi, '')}`);

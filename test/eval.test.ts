@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { roleScope } from '../src/catalog/roles.ts';
@@ -222,6 +222,24 @@ describe('an evaluation run', () => {
     expect(readdirSync(tmp).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(existsSync(join(dir, 'runs', 'bm25.trec'))).toBe(true);
     expect(existsSync(join(dir, 'never-surfaced', 'bm25.txt'))).toBe(true);
+  });
+
+  it('swaps in the results with what the writer adds (a report, timings) in one rename: a failure while adding keeps the previous complete folder', async () => {
+    const run = await runEval(input, makeConfig(['bm25'], [5], { bm25: null }, null));
+    const dir = join(tmp, 'atomic-fill');
+    writeRunDir(dir, run, input.cases, input.catalog, {}, (t) => writeFileSync(join(t, 'timings.json'), '{"v":1}\n'));
+    expect(readFileSync(join(dir, 'timings.json'), 'utf8')).toBe('{"v":1}\n');
+    const before = readFileSync(join(dir, 'results.json'), 'utf8');
+    // the report stage dies after writing part of its files
+    expect(() =>
+      writeRunDir(dir, run, input.cases, input.catalog, {}, (t) => {
+        writeFileSync(join(t, 'timings.json'), '{"v":2}\n');
+        throw new Error('killed while writing the report');
+      }),
+    ).toThrow(/killed/);
+    expect(readFileSync(join(dir, 'timings.json'), 'utf8')).toBe('{"v":1}\n');
+    expect(readFileSync(join(dir, 'results.json'), 'utf8')).toBe(before);
+    expect(readdirSync(tmp).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 });
 

@@ -32,6 +32,7 @@ import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_CONTEXT_WINDOW, type QueryStyle } from '../profiles/types.ts';
 import { QUERY_STYLES } from '../profiles/keyword-query.ts';
+import { lockFolder } from '../eval/folder-lock.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { ReviewRequired } from '../diff/errors.ts';
 import { registerDiffCommand } from './diff.ts';
@@ -146,6 +147,7 @@ export function buildProgram(io: Io): Command {
     .option('--quiet', 'no progress output')
     .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; workers: number; floor: string; calibrateOn: string; split: string; queryStyle?: QueryStyle; quiet?: boolean }) => {
       const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
+      const out = resolve(opts.results ?? join('reports', `${opts.preset}-${opts.seed}`));
       const retrievers = parseRetrieverList(opts.retrievers);
       const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
       const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, true));
@@ -163,47 +165,58 @@ export function buildProgram(io: Io): Command {
       })();
       const progress = progressReporter(process.stderr, opts.quiet === true);
       assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
-      if (reusable(dir, params)) {
-        io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
-      } else {
-        io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
-        const g = await generateMeasured(params, (stage, done, total) => progress.update(stage, done, total));
-        writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total), g.extraFiles);
+      assertReplaceable(out, 'results folder', isResultsDir);
+      // one writer per results folder: a second run into it stops here (exit 2)
+      const release = lockFolder(out, io.err);
+      try {
+        if (reusable(dir, params)) {
+          io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
+        } else {
+          io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
+          const g = await generateMeasured(params, (stage, done, total) => progress.update(stage, done, total));
+          writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total), g.extraFiles);
+          progress.stop();
+          io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+          lap('generateMs');
+        }
+        // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
+        const d = loadDataset(dir);
+        io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
+        // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
+        const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };
+        if (!input.cases.length) throw new InputError(`--split: no case is in split "${opts.split}"`, { file: dir });
+        const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases);
+        for (const w of calibration.warnings) io.err(`${w}\n`);
+        lap('loadMs');
+        const run = await runEval(input, { ...makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}) }, {
+          workers: opts.workers,
+          workerSource: input.source,
+          calibration: calibration.set,
+          progress: (name, done, total) => progress.update(name, done, total),
+          indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
+        });
         progress.stop();
-        io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-        lap('generateMs');
+        lap('evaluateMs');
+        // Results, report and timings are written into one temporary folder, swapped in by one rename:
+        // a kill at any stage leaves the previous complete run or the new complete one.
+        let written: { pngs: number; timings: ReturnType<typeof runTimings> } | undefined;
+        writeRunDir(out, run, input.cases, input.catalog, {}, (tmp) => {
+          lap('writeResultsMs');
+          io.err('writing the report\n');
+          const report = writeReport(run, join(tmp, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
+          lap('writeReportMs');
+          const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
+          writeFileSync(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+          written = { pngs: report.files.filter((f) => f.endsWith('.png')).length, timings };
+        });
+        io.out(
+          `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
+            `report:  ${displayPath(join(out, 'report', 'report.html'))}  (+ ${written!.pngs} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
+            `stages:  ${formatStages(written!.timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
+        );
+      } finally {
+        release();
       }
-      // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
-      const d = loadDataset(dir);
-      io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
-      // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
-      const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };
-      if (!input.cases.length) throw new InputError(`--split: no case is in split "${opts.split}"`, { file: dir });
-      const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases);
-      for (const w of calibration.warnings) io.err(`${w}\n`);
-      lap('loadMs');
-      const run = await runEval(input, { ...makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}) }, {
-        workers: opts.workers,
-        workerSource: input.source,
-        calibration: calibration.set,
-        progress: (name, done, total) => progress.update(name, done, total),
-        indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
-      });
-      progress.stop();
-      lap('evaluateMs');
-      const out = resolve(opts.results ?? join('reports', `${opts.preset}-${opts.seed}`));
-      writeRunDir(out, run, input.cases, input.catalog);
-      lap('writeResultsMs');
-      io.err('writing the report\n');
-      const report = writeReport(run, join(out, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
-      lap('writeReportMs');
-      const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
-      writeFileSync(join(out, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
-      io.out(
-        `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
-          `report:  ${displayPath(report.html!)}  (+ ${report.files.filter((f) => f.endsWith('.png')).length} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
-          `stages:  ${formatStages(timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
-      );
     });
 
   program
@@ -347,25 +360,31 @@ export function buildProgram(io: Io): Command {
       };
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
-      if (snap) input = { ...input, source: snap.recordedSource(out) };
-      const progress = progressReporter(process.stderr, opts.quiet === true);
-      // Worker threads load the input themselves: only when it is exactly what the source gives.
-      const reproducible = opts.examplesFrom === undefined && opts.roles === undefined;
-      if (opts.workers > 1 && !reproducible) io.err('note: --workers is ignored with --examples-from or --roles (the threads could not load the same input)\n');
-      const run = await runEval(input, config, {
-        shard,
-        workers: opts.workers,
-        ...(reproducible ? { workerSource: snap?.loadSource ?? source } : {}),
-        ...(traces ? { traces } : {}),
-        ...(calibration ? { calibration: calibration.set } : {}),
-        ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
-        progress: (name, done, total) => progress.update(name, done, total),
-        indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
-      });
-      progress.stop();
-      writeRunDir(out, run, input.cases, input.catalog, snap?.files);
-      snap?.dispose();
-      io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
+      // one writer per results folder: a second eval into it stops here (exit 2)
+      const release = lockFolder(out, io.err);
+      try {
+        if (snap) input = { ...input, source: snap.recordedSource(out) };
+        const progress = progressReporter(process.stderr, opts.quiet === true);
+        // Worker threads load the input themselves: only when it is exactly what the source gives.
+        const reproducible = opts.examplesFrom === undefined && opts.roles === undefined;
+        if (opts.workers > 1 && !reproducible) io.err('note: --workers is ignored with --examples-from or --roles (the threads could not load the same input)\n');
+        const run = await runEval(input, config, {
+          shard,
+          workers: opts.workers,
+          ...(reproducible ? { workerSource: snap?.loadSource ?? source } : {}),
+          ...(traces ? { traces } : {}),
+          ...(calibration ? { calibration: calibration.set } : {}),
+          ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
+          progress: (name, done, total) => progress.update(name, done, total),
+          indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
+        });
+        progress.stop();
+        writeRunDir(out, run, input.cases, input.catalog, snap?.files);
+        snap?.dispose();
+        io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
+      } finally {
+        release();
+      }
     });
 
   program

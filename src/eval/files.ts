@@ -69,8 +69,12 @@ export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetai
   return catalog.tools.filter((t) => !t.pinned && !seen.has(t.id)).map((t) => t.id);
 }
 
-/** Write the results folder for `run` (replacing `dir` if it holds an earlier run). */
-export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog, extraFiles: Readonly<Record<string, string>> = {}): void {
+/**
+ * Write the results folder for `run` (replacing `dir` if it holds an earlier run). `fill` writes
+ * more into the temporary folder (a report, timings) before it is swapped in by one rename, so the
+ * folder is only ever the previous complete one or the new complete one.
+ */
+export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog, extraFiles: Readonly<Record<string, string>> = {}, fill?: (tmp: string) => void): void {
   const target = resolve(dir);
   assertReplaceable(target, 'results folder', isResultsDir);
   const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
@@ -95,6 +99,7 @@ export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], c
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, text);
     }
+    fill?.(tmp);
     replaceDir(tmp, target);
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
