@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { roleScope } from '../src/catalog/roles.ts';
@@ -222,6 +222,24 @@ describe('an evaluation run', () => {
     expect(readdirSync(tmp).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(existsSync(join(dir, 'runs', 'bm25.trec'))).toBe(true);
     expect(existsSync(join(dir, 'never-surfaced', 'bm25.txt'))).toBe(true);
+  });
+
+  it('a writer killed between the two renames of a swap: the previous complete run is put back on the next read or write', async () => {
+    const run = await runEval(input, makeConfig(['bm25'], [5], { bm25: null }, null));
+    const dir = join(tmp, 'interrupted');
+    writeRunDir(dir, run, input.cases, input.catalog);
+    const before = readFileSync(join(dir, 'results.json'), 'utf8');
+    // what a kill after `rename(dir, dir.old-PID)` leaves: no folder, the old one beside it (its writer gone)
+    renameSync(dir, `${dir}.old-99999999`);
+    const warnings: string[] = [];
+    expect(readRunDir(dir, (m) => warnings.push(m)).results.configHash).toBe(run.results.configHash);
+    expect(readFileSync(join(dir, 'results.json'), 'utf8')).toBe(before);
+    expect(existsSync(`${dir}.old-99999999`)).toBe(false);
+    expect(warnings.join('')).toMatch(/previous complete run is back in place/);
+    // a folder left by a writer still running is not touched
+    renameSync(dir, `${dir}.old-${process.pid}`);
+    expect(() => readRunDir(dir)).toThrow(/no results.json/);
+    renameSync(`${dir}.old-${process.pid}`, dir);
   });
 
   it('swaps in the results with what the writer adds (a report, timings) in one rename: a failure while adding keeps the previous complete folder', async () => {

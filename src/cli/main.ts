@@ -395,7 +395,7 @@ export function buildProgram(io: Io): Command {
     .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report)')
     .action((dir: string, opts: { format: string; out?: string }) => {
       const formats = parseFormats(opts.format);
-      const run = readRunDir(dir);
+      const run = readRunDir(dir, io.err);
       // The dataset only adds request texts and gold tools to the worst misses: report without it if it cannot be found.
       let data: { cases?: Case[]; catalog?: Catalog } = {};
       try {
@@ -436,7 +436,7 @@ export function buildProgram(io: Io): Command {
     .option('--traces <csv>', 'the agent-trace file the shards replayed (required if they did)')
     .action(async (dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
       assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
-      const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir) }));
+      const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir, io.err) }));
       // Shards of eval --catalog CONFIG: the snapshot they share goes into the merged folder.
       const snap = shardSnapshot(runs);
       const recorded = snap?.loadSource ?? runs[0]!.run.results.dataset.source;

@@ -16,13 +16,14 @@
  * empty has no line in the run (TREC has no way to write an empty ranking): evaluate with
  * `trec_eval -c` so it counts as a miss, as in results.json (docs/trec.md).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
 import { InputError } from '../catalog/errors.ts';
 import { parseJsonLines } from '../catalog/jsonl.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
+import { processAlive } from './folder-lock.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 
@@ -76,6 +77,7 @@ export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetai
  */
 export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog, extraFiles: Readonly<Record<string, string>> = {}, fill?: (tmp: string) => void): void {
   const target = resolve(dir);
+  recoverInterruptedSwap(target);
   assertReplaceable(target, 'results folder', isResultsDir);
   const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
   const inRun = cases.filter((c) => evaluated.has(c.id));
@@ -107,6 +109,27 @@ export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], c
   }
 }
 
+/**
+ * A writer killed between the two renames of a swap leaves the folder missing and the previous
+ * complete run beside it as `<folder>.old-<pid>`: put it back (the newest such copy whose writer is
+ * gone), with a warning. Returns whether it did.
+ */
+export function recoverInterruptedSwap(dir: string, warn: (message: string) => void = () => {}): boolean {
+  const target = resolve(dir);
+  if (existsSync(target)) return false;
+  const parent = dirname(target);
+  if (!existsSync(parent)) return false;
+  const prefix = `${basename(target)}.old-`;
+  const left = readdirSync(parent)
+    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)) && !processAlive(Number(n.slice(prefix.length))) && isResultsDir(join(parent, n)))
+    .map((n) => ({ n, at: statSync(join(parent, n)).mtimeMs }))
+    .sort((a, b) => b.at - a.at || (a.n < b.n ? -1 : 1));
+  if (!left.length) return false;
+  renameSync(join(parent, left[0]!.n), target);
+  warn(`warning: ${target} was being replaced when its writer stopped; the previous complete run is back in place (from ${left[0]!.n})\n`);
+  return true;
+}
+
 /** True if `dir` holds Backpack results (its results.json has the envelope's fields). */
 export function isResultsDir(dir: string): boolean {
   return isBackpackResults(join(dir, 'results.json'));
@@ -134,7 +157,8 @@ export function runInputSource(dir: string, results: Results): DatasetSource {
   return existsSync(here) ? { ...s, catalog: here } : s;
 }
 
-export function readRunDir(dir: string): EvalRun {
+export function readRunDir(dir: string, warn: (message: string) => void = () => {}): EvalRun {
+  recoverInterruptedSwap(dir, warn);
   const file = join(dir, 'results.json');
   if (!existsSync(file)) throw new InputError('no results.json here (not a Backpack results folder)', { file: dir });
   let results: Results;

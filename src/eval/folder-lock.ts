@@ -16,7 +16,7 @@ export function lockPath(folder: string): string {
 }
 
 /** Whether a process with this pid is running (one we may not signal counts as running). */
-function alive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -58,7 +58,7 @@ export function lockFolder(folder: string, warn: (message: string) => void = () 
     } catch {
       /* removed between the two calls: try again */
     }
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
       throw new InputError(`${resolve(folder)} is being written by another Backpack process (pid ${holder}); wait for it to finish, or remove ${file} if that process is not Backpack`, { file });
     }
     warn(`warning: taking over the stale lock ${file}${Number.isInteger(holder) && holder > 0 ? ` (process ${holder} is gone)` : ''}\n`);
