@@ -231,6 +231,23 @@ describe('backpack eval and merge', () => {
     expect((await run('eval', '--dataset', dataset, '--profiles', 'bm25', '--quiet')).err).toMatch(/is a retriever/);
   });
 
+  it('refuses a run with nothing to evaluate (an empty catalog, no labelled case) with exit 2, writing nothing', async () => {
+    const d = join(tmp, 'nothing');
+    mkdirSync(d, { recursive: true });
+    writeFileSync(join(d, 'empty.json'), '{"tools":[]}');
+    writeFileSync(join(d, 'one.json'), '{"tools":[{"name":"a","description":"do a","inputSchema":{"type":"object"}}]}');
+    writeFileSync(join(d, 'header-only.csv'), 'request,expected_tools\n');
+    writeFileSync(join(d, 'greeting.csv'), 'request,expected_tools\nhello,\n');
+    const empty = await run('eval', '--catalog', join(d, 'empty.json'), '--cases', join(d, 'greeting.csv'), '--out', join(d, 'out-a'), '--quiet');
+    expect(empty.code).toBe(2);
+    expect(empty.err).toMatch(/empty\.json: the catalog has no tools/);
+    const none = await run('eval', '--catalog', join(d, 'one.json'), '--cases', join(d, 'header-only.csv'), '--out', join(d, 'out-b'), '--quiet');
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/header-only\.csv: no case labelled for tools/);
+    expect(existsSync(join(d, 'out-a'))).toBe(false);
+    expect(existsSync(join(d, 'out-b'))).toBe(false);
+  });
+
   it('one writer per results folder: a second eval stops with exit 2 naming the holder; a stale lock is taken over', async () => {
     const out = join(tmp, 'locked');
     writeFileSync(`${out}.lock`, `${process.ppid}\n`);

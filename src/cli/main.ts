@@ -64,6 +64,17 @@ function checked(check: (value: string) => unknown): (value: string) => string {
   };
 }
 
+/** Refuse a run that could only print n/a: nothing to search (no tool, no skill) or no labelled case to score. */
+function assertEvaluable(input: { catalog: Catalog; cases: readonly Case[] }, source: DatasetSource): void {
+  const where = source.kind === 'dataset' ? source.ref : source.catalog;
+  const skillsOnly = input.catalog.skills.length > 0 && input.cases.some((c) => c.expectedSkill !== undefined);
+  if (!input.catalog.tools.length && !skillsOnly) throw new InputError('the catalog has no tools: nothing to evaluate', { file: where });
+  if (!input.cases.some((c) => c.expectedTools !== undefined) && !skillsOnly) {
+    const what = source.kind === 'dataset' && source.split !== null ? `in split "${source.split}"` : 'in the cases';
+    throw new InputError(`no case labelled for tools ${what}: nothing to evaluate`, { file: source.kind === 'dataset' ? source.ref : source.cases });
+  }
+}
+
 /** Whether `--floor` sets a strategy's floor (by name, or one setting for every strategy). */
 function floorNamed(text: string | undefined, name: string): boolean {
   if (text === undefined) return false;
@@ -344,6 +355,7 @@ export function buildProgram(io: Io): Command {
         input = { ...input, catalog: a.catalog, cases: a.scored };
         examples = { from: opts.examplesFrom, perTool: opts.examplesPerTool, added: a.added };
       }
+      assertEvaluable(input, source);
       const calibration = opts.calibrateOn !== undefined ? resolveCalibration(opts.calibrateOn, source, input.catalog, input.cases, source.kind === 'dataset' && source.split !== null ? `--split ${source.split}` : 'all cases', wantsCalibration(floors)) : undefined;
       for (const w of calibration?.warnings ?? []) io.err(`${w}\n`);
       if (calibration && opts.examplesFrom !== undefined && opts.calibrateOn === opts.examplesFrom) {
