@@ -92,7 +92,8 @@ describe('backpack bless then gate', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toBe(`${new Date().toISOString().slice(0, 10)} - ${run.results.dataset.catalogSha256.slice(0, 12)} first figures`);
     const spec = parseDocument(readFileSync(file, 'utf8')).toJS();
-    expect(spec.dataset).toEqual({ name: run.results.dataset.name, catalogSha256: run.results.dataset.catalogSha256 });
+    expect(spec.dataset).toEqual({ name: run.results.dataset.name, catalogSha256: run.results.dataset.catalogSha256, casesSha256: run.results.dataset.casesSha256 });
+    expect(run.results.dataset.casesSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(Object.keys(spec.strategies)).toEqual(['bm25', 'bm25-plain', 'codex']);
   });
 
@@ -220,6 +221,27 @@ describe('backpack bless then gate', () => {
     const r = await cli('gate', '--expect', other, '--results', dirs.a);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/^warning: the results' catalog sha256 [0-9a-f]{12}… differs from the file's ffffffffffff…/m);
+  });
+
+  it('refuses (exit 2) results scored on other cases than the file was blessed on, and names both hashes', async () => {
+    const other = join(tmp, 'other-cases.yaml');
+    writeFileSync(other, readFileSync(file, 'utf8').replace(run.results.dataset.casesSha256!, 'e'.repeat(64)));
+    const r = await cli('gate', '--expect', other, '--results', dirs.a);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`scored on other cases \\(cases sha256 ${run.results.dataset.casesSha256!.slice(0, 12)}…\\) than .*other-cases\\.yaml was blessed on \\(eeeeeeeeeeee…\\)`));
+    // a file blessed before cases were hashed still gates, and results without the hash only warn
+    const old = join(tmp, 'no-cases-hash.yaml');
+    writeFileSync(old, readFileSync(file, 'utf8').replace(/\n\s*casesSha256: [0-9a-f]{64}/, ''));
+    expect((await cli('gate', '--expect', old, '--results', dirs.a)).code).toBe(0);
+  });
+
+  it('the cases hash is the same for every shard of a run and for the merged run', async () => {
+    const parts = [1, 2].map((i) => runEval(input, makeConfig(['bm25'], [1, 5], { bm25: null }, null), { shard: { index: i, count: 2 } }));
+    const [a, b] = await Promise.all(parts);
+    expect(a!.results.dataset.casesSha256).toBe(run.results.dataset.casesSha256);
+    expect(b!.results.dataset.casesSha256).toBe(run.results.dataset.casesSha256);
+    const fewer = await runEval({ ...input, cases: input.cases.slice(1) }, makeConfig(['bm25'], [1, 5], { bm25: null }, null));
+    expect(fewer.results.dataset.casesSha256).not.toBe(run.results.dataset.casesSha256);
   });
 
   it('fails any scope leak, whatever the file expects or tolerates', async () => {

@@ -15,7 +15,7 @@ import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import type { DatasetSource } from './results.ts';
-import { catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, SESSION_TURNS, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
+import { casesHash, catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, SESSION_TURNS, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import { callFigures } from './calls.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
@@ -142,7 +142,7 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
   return {
     results: envelope({
-      dataset: { ...first.dataset, cases: input.cases.length },
+      dataset: { ...first.dataset, casesSha256: casesHash(input.cases), cases: input.cases.length },
       config,
       shard: null,
       retrievers,

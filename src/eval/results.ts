@@ -242,7 +242,12 @@ export interface ProfileResults extends RetrieverResults {
 export interface Results {
   schemaVersion: number;
   backpack: { version: string; gitSha: string | null };
-  dataset: { name: string; source: DatasetSource; catalogSha256: string; tools: number; cases: number };
+  /**
+   * `casesSha256`: sha256 of the canonical JSON of the run's cases (all of them, whatever the
+   * shard), so a gate or a comparison can refuse results scored on other cases. Absent in results
+   * written before it existed.
+   */
+  dataset: { name: string; source: DatasetSource; catalogSha256: string; casesSha256?: string; tools: number; cases: number };
   config: EvalConfig;
   /** sha256 of the canonical JSON of `config`. */
   configHash: string;
@@ -256,6 +261,11 @@ export interface Results {
   /** Skill listings of each harness against a searched skill index, at 250 and 2,500 skills (present when the dataset has skill cases). */
   skills?: SkillComparison;
   timings: { startedAt: string; durationMs: number };
+}
+
+/** sha256 of the canonical JSON of a run's cases (`dataset.casesSha256`). */
+export function casesHash(cases: readonly Case[]): string {
+  return sha256(canonicalJson(cases));
 }
 
 export function configHash(config: EvalConfig): string {

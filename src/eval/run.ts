@@ -8,7 +8,7 @@ import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { calibrationInfo } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { runInWorkers } from './parallel.ts';
-import { catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
+import { casesHash, catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome } from './strategy.ts';
 
@@ -66,7 +66,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   return {
     results: envelope({
-      dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, tools: input.catalog.tools.length, cases: cases.length },
+      dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, casesSha256: casesHash(input.cases), tools: input.catalog.tools.length, cases: cases.length },
       config: finalConfig,
       shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
       retrievers: results,

@@ -113,7 +113,11 @@ export function bless(opts: BlessOptions): BlessReport {
     if (others.length) warnings.push(`the file's catalog sha256 changes to the results' one, but ${others.join(', ')} keep figures blessed on the old catalog`);
   }
 
-  const update: BlessUpdate = { dataset: { name: r.dataset.name, catalogSha256: r.dataset.catalogSha256 }, strategies: {}, tolerances: {} };
+  if (existing?.spec.dataset.casesSha256 !== undefined && r.dataset.casesSha256 !== undefined && existing.spec.dataset.casesSha256 !== r.dataset.casesSha256) {
+    const others = Object.keys(existing.spec.strategies).filter((n) => !names.includes(n));
+    if (others.length) warnings.push(`the file's cases sha256 changes to the results' one, but ${others.join(', ')} keep figures blessed on the old cases`);
+  }
+  const update: BlessUpdate = { dataset: { name: r.dataset.name, catalogSha256: r.dataset.catalogSha256, ...(r.dataset.casesSha256 !== undefined ? { casesSha256: r.dataset.casesSha256 } : {}) }, strategies: {}, tolerances: {} };
   const written: Record<string, string[]> = {};
   const overrides = opts.tolerances ?? [];
   const used = new Set<ToleranceOverride>();

@@ -169,7 +169,7 @@ export function readRegressionFile(path: string): LoadedRegression {
 }
 
 export interface BlessUpdate {
-  dataset: { name: string; catalogSha256: string };
+  dataset: { name: string; catalogSha256: string; casesSha256?: string };
   /** Strategy → figure key → value (in the order to write new keys). */
   strategies: Record<string, Record<string, number>>;
   /** Strategy → figure key → tolerance to write (replacing the file's for that figure). */
@@ -203,6 +203,7 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
     }
     setValue(doc, ['dataset', 'name'], update.dataset.name);
     setValue(doc, ['dataset', 'catalogSha256'], update.dataset.catalogSha256);
+    if (update.dataset.casesSha256 !== undefined) setValue(doc, ['dataset', 'casesSha256'], update.dataset.casesSha256);
     for (const [name, figs] of Object.entries(update.strategies)) {
       for (const [key, v] of Object.entries(figs)) setValue(doc, ['strategies', name, 'figures', key], v);
     }
@@ -215,7 +216,7 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
   const spec: RegressionSpec = existing
     ? structuredClone(existing.spec)
     : { schemaVersion: REGRESSION_SCHEMA_VERSION, dataset: { ...update.dataset }, strategies: {} };
-  spec.dataset = { ...spec.dataset, name: update.dataset.name, catalogSha256: update.dataset.catalogSha256 };
+  spec.dataset = { ...spec.dataset, name: update.dataset.name, catalogSha256: update.dataset.catalogSha256, ...(update.dataset.casesSha256 !== undefined ? { casesSha256: update.dataset.casesSha256 } : {}) };
   for (const [name, figs] of Object.entries(update.strategies)) {
     const s = (spec.strategies[name] ??= { figures: {} });
     for (const [key, v] of Object.entries(figs)) s.figures[key] = v;

@@ -149,6 +149,11 @@ export function runGate(opts: GateOptions): GateReport {
   const warnings = [...file.warnings];
   const strict = opts.strict === true;
 
+  // Figures scored on other cases do not compare: refuse, rather than report a move the cases made.
+  if (spec.dataset.casesSha256 !== undefined && r.dataset.casesSha256 !== undefined && r.dataset.casesSha256 !== spec.dataset.casesSha256) {
+    throw new InputError(`the results were scored on other cases (cases sha256 ${short(r.dataset.casesSha256)}…) than ${opts.expect} was blessed on (${short(spec.dataset.casesSha256)}…): their figures do not compare; re-bless if the cases changed on purpose`, { file: opts.results });
+  }
+  if (spec.dataset.casesSha256 !== undefined && r.dataset.casesSha256 === undefined) warnings.push('the results carry no cases sha256 (written before it existed): the cases they were scored on cannot be checked');
   if (r.dataset.catalogSha256 !== spec.dataset.catalogSha256) {
     warnings.push(`the results' catalog sha256 ${short(r.dataset.catalogSha256)}… differs from the file's ${short(spec.dataset.catalogSha256)}… (blessed on another catalog): figures may move for that reason alone`);
   }
@@ -179,7 +184,10 @@ export function runGate(opts: GateOptions): GateReport {
       warnings.push(`significance skipped: the file's baseline ${baselineDir} does not exist`);
     } else base = readRunDir(baselineDir);
   }
-  if (base) {
+  const baseCases = base?.results.dataset.casesSha256;
+  if (base && baseCases !== undefined && r.dataset.casesSha256 !== undefined && baseCases !== r.dataset.casesSha256) {
+    warnings.push(`significance skipped: the baseline was scored on other cases (cases sha256 ${short(baseCases)}…, the results' ${short(r.dataset.casesSha256)}…): a paired test needs the same cases`);
+  } else if (base) {
     let input: EvalInput | undefined;
     try {
       input = (opts.loadInput ?? loadEvalInput)(runInputSource(opts.results, r));

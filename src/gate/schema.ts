@@ -26,7 +26,7 @@ export interface SignificanceSpec {
 
 export interface RegressionSpec {
   schemaVersion: 1;
-  dataset: { name: string; catalogSha256: string };
+  dataset: { name: string; catalogSha256: string; casesSha256?: string };
   defaults?: { tolerance?: Tolerance };
   significance?: SignificanceSpec;
   /** A results folder (relative to the regression file's folder) to test significance against. */
@@ -55,10 +55,11 @@ export const REGRESSION_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['name', 'catalogSha256'],
-      description: 'The dataset the figures were blessed on; the gate warns when the results were run on another catalog.',
+      description: 'The dataset the figures were blessed on; the gate warns when the results were run on another catalog, and refuses results scored on other cases (casesSha256).',
       properties: {
         name: { type: 'string', minLength: 1 },
         catalogSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        casesSha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'sha256 of the cases the figures were blessed on (results.json dataset.casesSha256); written by bless.' },
       },
     },
     defaults: {
