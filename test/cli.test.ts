@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,23 @@ describe('backpack CLI', () => {
     expect(readFileSync(join(out, 'summary.md'), 'utf8')).toBe(withHtml.replace(/\n\n[^\n]*report\.html[^\n]*/, ''));
     expect((await run('report', results, '--format', 'pdf')).err).toMatch(/unknown format "pdf"/);
     expect((await run('report', join(tmp, 'nowhere'))).code).toBe(2);
+    // --out naming a file: exit 2, the file untouched
+    const aFile = join(tmp, 'a-file.txt');
+    writeFileSync(aFile, 'mine');
+    const onFile = await run('report', results, '--out', aFile);
+    expect(onFile.code).toBe(2);
+    expect(onFile.err).toMatch(/a-file\.txt: is a file, not a folder/);
+    expect(readFileSync(aFile, 'utf8')).toBe('mine');
+    // a report that fails leaves no folder it created and no temporary file
+    const broken = join(tmp, 'broken-results');
+    cpSync(results, broken, { recursive: true });
+    const res = JSON.parse(readFileSync(join(broken, 'results.json'), 'utf8'));
+    res.retrievers.bm25.metrics = null; // a shape the report cannot draw
+    writeFileSync(join(broken, 'results.json'), JSON.stringify(res));
+    const failed = await run('report', broken, '--out', join(tmp, 'never-made'));
+    expect(failed.code).not.toBe(0);
+    expect(existsSync(join(tmp, 'never-made'))).toBe(false);
+    expect(readdirSync(tmp).filter((n) => n.includes('.tmp-'))).toEqual([]);
   });
 
   it('reports invalid catalog JSON with line and column', async () => {

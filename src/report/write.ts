@@ -9,7 +9,7 @@
  * Reporters read results (never a retriever); the dataset is loaded only to show request texts
  * and gold tools in the worst misses, when it can be found.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
@@ -37,8 +37,13 @@ export function parseFormats(list: string): ReportFormat[] {
 
 function writeAtomic(path: string, data: string | Buffer): void {
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 export interface WrittenReport {
@@ -47,9 +52,25 @@ export interface WrittenReport {
   html?: string;
 }
 
-/** Write the report of `run` into `dir` in `formats`; returns the files written (relative to `dir`). */
+/**
+ * Write the report of `run` into `dir` in `formats`; returns the files written (relative to `dir`).
+ * Each file is written atomically (a temporary sibling, renamed; removed when writing fails). A
+ * `dir` that is a file is refused (`InputError`); a folder this call created is removed again when
+ * the report fails, so a failed report leaves no empty folder behind.
+ */
 export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: { cases?: readonly Case[]; catalog?: Catalog } = {}): WrittenReport {
   const out = resolve(dir);
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new InputError('is a file, not a folder: give the report a folder to write into', { file: out });
+  const created = !existsSync(out);
+  try {
+    return writeReportFiles(run, out, formats, data);
+  } catch (err) {
+    if (created) rmSync(out, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: { cases?: readonly Case[]; catalog?: Catalog }): WrittenReport {
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
   if (formats.includes('html')) {
