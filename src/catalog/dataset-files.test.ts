@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -205,5 +205,31 @@ describe('writeDataset / readDataset', () => {
     }
     expect(() => readDataset(join(dir, 'nope'))).toThrow(/no such dataset folder/);
     expect(existsSync(dir)).toBe(true);
+  });
+});
+
+describe('a plain BEIR folder with queries no qrels file judges', () => {
+  /** corpus of two tools, three queries, qrels for q1 only (test) — and q4 judged in train. */
+  function beir(): string {
+    const dir = tmp();
+    const tool = (name: string) => JSON.stringify({ _id: name, title: name, text: `${name} things`, metadata: { inputSchema: { type: 'object' } } });
+    writeFileSync(join(dir, 'corpus.jsonl'), `${tool('alpha')}\n${tool('beta')}\n`);
+    writeFileSync(join(dir, 'queries.jsonl'), ['q1', 'q2', 'q3', 'q4'].map((id) => JSON.stringify({ _id: id, text: `find ${id}` })).join('\n') + '\n');
+    mkdirSync(join(dir, 'qrels'));
+    writeFileSync(join(dir, 'qrels', 'test.tsv'), `${QRELS_HEADER}\nq1\talpha\t1\n`);
+    writeFileSync(join(dir, 'qrels', 'train.tsv'), `${QRELS_HEADER}\nq4\tbeta\t1\n`);
+    return dir;
+  }
+
+  it('leaves them out with one counted warning naming them, not silently; a query judged in another split is not warned about', () => {
+    const dir = beir();
+    const warnings: string[] = [];
+    const d = readDataset(dir, { split: 'test', onWarning: (m) => warnings.push(m) });
+    expect(d.cases.map((c) => c.id)).toEqual(['q1']);
+    expect(warnings).toEqual(['2 queries of queries.jsonl have no judgement in any qrels file and no "expected" field, so they are left out: q2, q3']);
+    const all: string[] = [];
+    expect(readDataset(dir, { onWarning: (m) => all.push(m) }).cases.map((c) => c.id)).toEqual(['q1', 'q4']);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatch(/^2 queries .*q2, q3$/);
   });
 });

@@ -204,6 +204,8 @@ export interface ReadOptions {
    * result is the same with or without the memo.
    */
   toolLines?: ToolLineMemo;
+  /** Receives what the read leaves out and why (queries no qrels file judges); without it, nothing is said. */
+  onWarning?: (message: string) => void;
 }
 
 /** See `ReadOptions.toolLines`: corpus line → the tool parsed from it, and whether that read was vouched for. */
@@ -246,11 +248,19 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
   const skillQrels = readQrels(root, 'skill-qrels', opts.split);
   const cases: Located<Case>[] = [];
   const queriesPath = join(root, 'queries.jsonl');
+  // Queries no qrels file of any split judges and that say nothing of what they expect: left out
+  // (BEIR keeps such queries for other purposes), but never silently.
+  const unjudged: string[] = [];
   if (existsSync(queriesPath)) {
+    const judged = opts.split === undefined ? null : { tools: readQrels(root, 'qrels', undefined), skills: readQrels(root, 'skill-qrels', undefined) };
     for (const { value, file, where } of readJsonl('queries.jsonl')) {
       const c = caseFromRecord(value, file, where, qrels, skillQrels);
       if (c && (opts.split === undefined || (c.split ?? opts.split) === opts.split)) cases.push(located(c, file, where));
+      else if (!c && opts.onWarning && isUnjudged(value, judged ?? { tools: qrels, skills: skillQrels })) unjudged.push(String(value._id));
     }
+  }
+  if (unjudged.length && opts.onWarning) {
+    opts.onWarning(`${unjudged.length} ${unjudged.length === 1 ? 'query' : 'queries'} of queries.jsonl ${unjudged.length === 1 ? 'has' : 'have'} no judgement in any qrels file and no "expected" field, so ${unjudged.length === 1 ? 'it is' : 'they are'} left out: ${unjudged.slice(0, 3).join(', ')}${unjudged.length > 3 ? ', …' : ''}`);
   }
   const name = manifest?.name ?? root.split(/[\\/]/).pop() ?? 'dataset';
   const roles = existsSync(join(root, 'roles.json')) ? readRoleMap(join(root, 'roles.json'), catalog) : undefined;
@@ -444,6 +454,12 @@ function caseFromRecord(
     ...(split !== undefined ? { split } : {}),
   };
   return c;
+}
+
+/** A query record that no qrels file judges and that carries no label of its own. */
+function isUnjudged(r: Record<string, unknown>, judged: { tools: Map<string, unknown>; skills: Map<string, unknown> }): boolean {
+  const id = String(r._id);
+  return r.expected === undefined && r.expectedTools === undefined && r.expectedSkill === undefined && !judged.tools.has(id) && !judged.skills.has(id);
 }
 
 function stringArray(v: unknown, what: string, file: string, where: string): string[] {

@@ -29,7 +29,7 @@ export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInp
 /** `warn` receives the catalog loader's warnings (see `LoadOptions.onWarning`); without it they go nowhere. */
 export function loadEvalInput(source: DatasetSource, warn?: (message: string) => void): EvalInput {
   if (source.kind === 'dataset') {
-    const d = loadDataset(source.ref, source.split !== null ? { split: source.split } : {});
+    const d = loadDataset(source.ref, { ...(source.split !== null ? { split: source.split } : {}), ...(warn ? { onWarning: warn } : {}) });
     if (source.split !== null && d.cases.length === 0) {
       const all = loadDataset(source.ref, { verify: false });
       const splits = [...new Set(all.cases.map((c) => c.split ?? 'test'))].sort();
