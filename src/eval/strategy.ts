@@ -305,10 +305,11 @@ class ExposureTally {
   }
 
   private before(caller: { callerScopes?: readonly string[]; role?: string }): BeforeEntry {
-    const key = `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
+    const key = Policy.callerKey(caller);
     let entry = this.cache.get(key);
     if (!entry) {
-      const b = this.profile.beforeSearch(this.callerOf(caller));
+      const who = this.callerOf(caller);
+      const b = this.profile.beforeSearch(who);
       const eager = this.idMask(b.eager);
       const shown = b.callable?.length ? this.idMask(b.callable, eager.slice()) : eager;
       let unpinned = 0;
@@ -318,7 +319,7 @@ class ExposureTally {
         wire = 0;
         for (const id of b.wire) wire += this.meter.toolTokens(id);
       }
-      const allowed = this.callerOf(caller).allowed;
+      const allowed = who.allowed;
       const leaks = allowed ? this.outside(allowed, [...b.eager, ...(b.callable ?? []), ...(b.wire ?? []), ...this.namedIn(b.advertisement)]) : [];
       entry = { shown, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total, wire, leaks };
       this.cache.set(key, entry);
@@ -378,6 +379,7 @@ class ExposureTally {
    */
   record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[], query: string, kept: boolean): Pick<QueryDetail, 'eager' | 'expanded' | 'exposure'> & { exposureLeaks: string[] } {
     const entry = this.before(caller);
+    const who = this.callerOf(caller);
     const gold = [...new Set(c.expectedTools ?? [])];
     let loaded: readonly string[] = [];
     let chars = 0;
@@ -389,7 +391,7 @@ class ExposureTally {
     // An empty query: the model had nothing to search for and issued no search, so nothing was
     // added, unless a sticky session kept its set in front of the model (then counted, no call).
     if (this.searches && (query !== '' || ranked.length > 0)) {
-      const added = this.profile.afterSearch(ranked, this.callerOf(caller), query);
+      const added = this.profile.afterSearch(ranked, who, query);
       loaded = added.loaded;
       definedIds = (added.definitions ?? []).map((d) => d.name);
       chars = added.text.length;
@@ -405,8 +407,7 @@ class ExposureTally {
     const expanded = gold.filter((id) => !rankedIds.has(id) && loadedSet.has(id) && !before.includes(id));
     let loadedUnpinned = 0;
     for (const id of loaded) if (!rankedIds.has(id) && !this.tools[this.position.get(id) ?? -1]?.pinned) loadedUnpinned++;
-    const allowed = this.callerOf(caller).allowed;
-    const exposureLeaks = allowed ? [...new Set([...entry.leaks, ...this.outside(allowed, [...loaded, ...definedIds])])] : [];
+    const exposureLeaks = who.allowed ? [...new Set([...entry.leaks, ...this.outside(who.allowed, [...loaded, ...definedIds])])] : [];
     const calls = caseCalls(this.profile.calls, { gold, goldMode: c.goldMode ?? 'all', before, searched: [...rankedIds, ...loaded], searches, namespacesOpened: opened });
     return {
       exposureLeaks,

@@ -124,8 +124,8 @@ export class Policy {
    */
   private readonly sessions = new Map<string, { hits: Hit[]; caller: string }>();
 
-  /** A caller's identity for sticky sets: its scope set and its role. */
-  private static callerKey(caller: CallerContext): string {
+  /** A caller's identity (its scope set and its role): sticky sets and per-caller exposure are keyed by it. */
+  static callerKey(caller: Pick<CallerContext, 'callerScopes' | 'role'>): string {
     return `${caller.callerScopes ? [...caller.callerScopes].sort().join('\n') : '*'}\u0000${caller.role ?? ''}`;
   }
 
