@@ -265,6 +265,55 @@ describe('backpack eval and merge', () => {
     expect(existsSync(join(d, 'out-b'))).toBe(false);
   });
 
+  it('refuses a dataset whose manifest does not vouch for a file (exit 2, naming it); --re-sign accepts it and the results say so', async () => {
+    const copy = join(tmp, 'tampered');
+    cpSync(dataset, copy, { recursive: true });
+    const manifestFile = join(copy, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    // the attack of the issue: edit a case and delete its file's entry from the manifest
+    delete manifest.files['queries.jsonl'];
+    writeFileSync(manifestFile, JSON.stringify(manifest, null, 2));
+    const queries = readFileSync(join(copy, 'queries.jsonl'), 'utf8').split('\n');
+    const at = queries.findIndex((l) => l.includes('"split":"test"') && l.includes('"expected":"tool"'));
+    queries[at] = queries[at]!.replace('"text":"', '"text":"urgent: ');
+    writeFileSync(join(copy, 'queries.jsonl'), queries.join('\n'));
+    const refused = await run('eval', '--dataset', copy, '--out', join(tmp, 'tampered-out'), '--quiet');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`${join(copy, 'queries.jsonl')}: is not listed in manifest.json`);
+    expect(refused.err).toContain('--re-sign');
+    expect(existsSync(join(tmp, 'tampered-out'))).toBe(false);
+    const accepted = await run('eval', '--dataset', copy, '--re-sign', '--out', join(tmp, 'tampered-out'), '--quiet');
+    expect(accepted.code, accepted.err).toBe(0);
+    expect(accepted.err).toMatch(/warning: --re-sign: the manifest of tiny-4 was re-signed \(added queries.jsonl\)/);
+    const results = JSON.parse(readFileSync(join(tmp, 'tampered-out', 'results.json'), 'utf8'));
+    expect(results.dataset.reSigned).toEqual({ added: ['queries.jsonl'], removed: [], changed: [] });
+    expect(results.warnings).toEqual([expect.stringMatching(/^--re-sign: the manifest of tiny-4 was re-signed/)]);
+    const original = JSON.parse(readFileSync(join(tmp, 'eval-out', 'results.json'), 'utf8'));
+    expect(results.dataset.casesSha256).not.toBe(original.dataset.casesSha256);
+    expect(original.warnings).toBeUndefined();
+    // re-signed: the folder now reads without the flag
+    expect((await run('eval', '--dataset', copy, '--out', join(tmp, 'tampered-out-2'), '--quiet')).code).toBe(0);
+  });
+
+  it('warnings about the input land in results.json, and a merge of shards keeps them once', async () => {
+    const beir = join(tmp, 'beir-warned');
+    cpSync('fixtures/beir-mini', beir, { recursive: true });
+    const corpus = readFileSync(join(beir, 'corpus.jsonl'));
+    const at = corpus.indexOf('"text":"', corpus.indexOf(10)) + '"text":"'.length;
+    // one invalid byte in a description on the second line, and a query no qrels file judges
+    writeFileSync(join(beir, 'corpus.jsonl'), Buffer.concat([corpus.subarray(0, at), Buffer.from([0xff]), corpus.subarray(at)]));
+    writeFileSync(join(beir, 'queries.jsonl'), `${readFileSync(join(beir, 'queries.jsonl'), 'utf8').trimEnd()}\n${JSON.stringify({ _id: 'q-unjudged', text: 'what about this' })}\n`);
+    const whole = await run('eval', '--dataset', beir, '--out', join(tmp, 'beir-warned-out'), '--quiet');
+    expect(whole.code, whole.err).toBe(0);
+    const warnings = JSON.parse(readFileSync(join(tmp, 'beir-warned-out', 'results.json'), 'utf8')).warnings;
+    expect(warnings).toEqual([`${join(beir, 'corpus.jsonl')}: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)`, expect.stringMatching(/^1 query of queries.jsonl has no judgement .*: q-unjudged$/)]);
+    for (const w of warnings) expect(whole.err).toContain(`warning: ${w}`);
+    const shards = [1, 2].map((i) => join(tmp, `beir-warned-${i}`));
+    for (const [i, d] of shards.entries()) expect((await run('eval', '--dataset', beir, '--shard', `${i + 1}/2`, '--out', d, '--quiet')).code).toBe(0);
+    expect((await run('merge', ...shards, '--out', join(tmp, 'beir-warned-merged'))).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(tmp, 'beir-warned-merged', 'results.json'), 'utf8')).warnings).toEqual(warnings);
+  });
+
   it('one writer per results folder: a second eval stops with exit 2 naming the holder; a stale lock is taken over', async () => {
     const out = join(tmp, 'locked');
     writeFileSync(`${out}.lock`, `${process.ppid}\n`);

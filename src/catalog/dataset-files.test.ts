@@ -233,3 +233,141 @@ describe('a plain BEIR folder with queries no qrels file judges', () => {
     expect(all[0]).toMatch(/^2 queries .*q2, q3$/);
   });
 });
+
+/** The error `body` throws (undefined when it throws none). */
+function thrown(body: () => unknown): InputError | undefined {
+  try {
+    body();
+  } catch (e) {
+    return e as InputError;
+  }
+  return undefined;
+}
+
+describe('the manifest vouches for every file the loader reads (tamper evidence)', () => {
+  /** The sample written, with case a relabelled (`mcp__slack__search` as gold) the way a hand edit would. */
+  function relabelled(): string {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const queries = join(dir, 'queries.jsonl');
+    writeFileSync(queries, readFileSync(queries, 'utf8').replace('"expectedTools":["mcp__github__search"]', '"expectedTools":["mcp__slack__search"]'));
+    writeFileSync(join(dir, 'qrels', 'test.tsv'), readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8').replace('a\tmcp__github__search', 'a\tmcp__slack__search'));
+    return dir;
+  }
+  const editManifest = (dir: string, edit: (m: { files: Record<string, unknown> } & Record<string, unknown>) => void) => {
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    edit(m);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
+  };
+
+  it('refuses a relabelled file whose manifest entry was deleted, and a manifest with "files": {}', () => {
+    const dir = relabelled();
+    editManifest(dir, (m) => {
+      delete m.files['queries.jsonl'];
+      delete m.files['qrels/test.tsv'];
+    });
+    const err = thrown(() => readDataset(dir));
+    expect(err).toBeInstanceOf(InputError);
+    expect(err!.file).toBe(join(dir, 'queries.jsonl'));
+    expect(err!.message).toMatch(/is not listed in manifest.json.*--re-sign/);
+    editManifest(dir, (m) => (m.files = {}));
+    expect(thrown(() => readDataset(dir))!.file).toBe(join(dir, 'corpus.jsonl'));
+  });
+
+  it('refuses a file the loader reads that was added after the folder was written (another split\'s qrels, roles.json)', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    writeFileSync(join(dir, 'qrels', 'dev.tsv'), `${QRELS_HEADER}\nb\tmcp__github__search\t1\n`);
+    expect(thrown(() => readDataset(dir))!.file).toBe(join(dir, 'qrels', 'dev.tsv'));
+    rmSync(join(dir, 'qrels', 'dev.tsv'));
+    writeFileSync(join(dir, 'roles.json'), '{}');
+    expect(thrown(() => readDataset(dir))!.file).toBe(join(dir, 'roles.json'));
+    // a file the loader never reads (a README beside the data) is not the manifest's business
+    rmSync(join(dir, 'roles.json'));
+    writeFileSync(join(dir, 'README.md'), 'notes');
+    expect(readDataset(dir).cases).toHaveLength(4);
+  });
+
+  it('refuses a manifest it cannot trust the shape of, naming manifest.json', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const good = readFileSync(join(dir, 'manifest.json'), 'utf8');
+    const cases: Array<[string, (m: Record<string, unknown> & { files: Record<string, unknown> }) => void, RegExp]> = [
+      ['files as a list', (m) => (m.files = [] as unknown as Record<string, unknown>), /"files"/],
+      ['files null', (m) => (m.files = null as unknown as Record<string, unknown>), /"files"/],
+      ['an entry outside the folder', (m) => (m.files['../outside.jsonl'] = { sha256: 'a'.repeat(64), bytes: 1 }), /not a relative path inside the folder/],
+      ['an entry without sha256', (m) => (m.files['corpus.jsonl'] = null), /"corpus.jsonl" must be \{"sha256"/],
+      ['schemaVersion as text', (m) => (m.schemaVersion = '1'), /schemaVersion/],
+      ['an array', (m) => Object.assign(m, { __array: true }), /must hold a JSON object/],
+    ];
+    for (const [what, edit, message] of cases) {
+      writeFileSync(join(dir, 'manifest.json'), good);
+      if (what === 'an array') writeFileSync(join(dir, 'manifest.json'), '[]');
+      else editManifest(dir, edit);
+      const err = thrown(() => readDataset(dir));
+      expect(err, what).toBeInstanceOf(InputError);
+      expect(err!.file, what).toBe(join(dir, 'manifest.json'));
+      expect(err!.message, what).toMatch(message);
+    }
+  });
+
+  it('--re-sign accepts the folder as it is, rewrites its manifest with what changed, and the next read is vouched for', () => {
+    const dir = relabelled();
+    editManifest(dir, (m) => delete m.files['qrels/test.tsv']);
+    writeFileSync(join(dir, 'README.md'), 'notes');
+    const warnings: string[] = [];
+    const d = readDataset(dir, { reSign: true, onWarning: (w) => warnings.push(w) });
+    expect(d.reSigned).toEqual({ added: ['qrels/test.tsv'], removed: [], changed: ['queries.jsonl'] });
+    expect(d.cases.find((c) => c.id === 'a')!.expectedTools).toEqual(['mcp__slack__search']);
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    expect(m.reSigned).toEqual(d.reSigned);
+    expect(Object.keys(m.files)).not.toContain('README.md');
+    expect(m.files['queries.jsonl'].sha256).toBe(sha256(readFileSync(join(dir, 'queries.jsonl'))));
+    expect(readDataset(dir).cases.find((c) => c.id === 'a')!.expectedTools).toEqual(['mcp__slack__search']);
+    // nothing left to re-sign: empty lists, the manifest untouched
+    const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
+    expect(readDataset(dir, { reSign: true }).reSigned).toEqual({ added: [], removed: [], changed: [] });
+    expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
+    expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('--re-sign still checks every record: a stale tool hash is an error, and the manifest is left as it was', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    editByHand(dir, null);
+    const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
+    expect(() => readDataset(dir, { reSign: true })).toThrow(/stored hash does not match its definition/);
+    expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
+  });
+});
+
+describe('invalid UTF-8 is replaced with a counted warning, never silently', () => {
+  it('names the file, counts the sequences and gives the first line; a U+FFFD the bytes encode is not counted', () => {
+    const dir = tmp();
+    const tool = (name: string, text: string) => JSON.stringify({ _id: name, title: name, text, metadata: { inputSchema: { type: 'object' } } });
+    const lines = [tool('alpha', 'alpha things \uFFFD kept'), tool('beta', 'beta BAD things'), tool('gamma', 'gamma BAD BAD')].join('\n') + '\n';
+    const bytes = Buffer.from(lines, 'utf8');
+    // each "BAD" becomes one invalid byte (0xff), an invalid lead byte (0xc3 then ASCII) and one 0x80
+    const corrupt: number[] = [];
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes.subarray(i, i + 3).toString('latin1') === 'BAD') {
+        corrupt.push(0xff, 0xc3, 0x41, 0x80);
+        i += 2;
+      } else corrupt.push(bytes[i]!);
+    }
+    writeFileSync(join(dir, 'corpus.jsonl'), Buffer.from(corrupt));
+    writeFileSync(join(dir, 'queries.jsonl'), `${JSON.stringify({ _id: 'q1', text: 'find beta' })}\n`);
+    mkdirSync(join(dir, 'qrels'));
+    writeFileSync(join(dir, 'qrels', 'test.tsv'), `${QRELS_HEADER}\nq1\tbeta\t1\n`);
+    const warnings: string[] = [];
+    const d = readDataset(dir, { onWarning: (w) => warnings.push(w) });
+    expect(d.catalog.tools.find((t) => t.id === 'beta')!.description).toContain('\uFFFD');
+    // 3 "BAD"s × (0xff, 0xc3, 0x80) = 9 sequences; the encoded U+FFFD on line 1 is not one of them
+    expect(warnings).toEqual([`${join(dir, 'corpus.jsonl')}: 9 invalid UTF-8 byte sequences were replaced with U+FFFD (first on line 2)`]);
+    const quiet: string[] = [];
+    writeFileSync(join(dir, 'corpus.jsonl'), lines.replaceAll('BAD', 'ok'));
+    readDataset(dir, { onWarning: (w) => quiet.push(w) });
+    expect(quiet).toEqual([]);
+  });
+});

@@ -17,9 +17,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { InputError } from './errors.ts';
+import { InputError, isInputError } from './errors.ts';
 import { sha256 } from './hash.ts';
-import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type Realism } from './manifest.ts';
+import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
 import { nonBlankLines, parseJsonLine, parseJsonLines } from './jsonl.ts';
 import { readRoleMap } from './roles.ts';
@@ -204,8 +204,15 @@ export interface ReadOptions {
    * result is the same with or without the memo.
    */
   toolLines?: ToolLineMemo;
-  /** Receives what the read leaves out and why (queries no qrels file judges); without it, nothing is said. */
+  /** Receives what the read leaves out and why (queries no qrels file judges), and invalid UTF-8 replaced; without it, nothing is said. */
   onWarning?: (message: string) => void;
+  /**
+   * Accept the folder as it is now: every file is read with every check (nothing is taken as
+   * vouched for), then the manifest is rewritten to list the files the loader read and the
+   * catalog's hash (`LoadedDataset.reSigned` says what changed). Without it, a file the manifest
+   * does not vouch for is an error.
+   */
+  reSign?: boolean;
 }
 
 /** See `ReadOptions.toolLines`: corpus line → the tool parsed from it, and whether that read was vouched for. */
@@ -214,10 +221,16 @@ export type ToolLineMemo = Map<string, { tool: Tool; vouched: boolean }>;
 export interface LoadedDataset extends Dataset {
   manifest: Manifest | null;
   dir: string;
+  /** With `ReadOptions.reSign` and a manifest: what differed from the manifest before it was re-signed. */
+  reSigned?: ManifestDrift;
 }
 
 /** Read a dataset folder written by `writeDataset`, or a plain BEIR folder. */
 export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset {
+  return withTextWarnings(opts.onWarning, () => readDatasetFolder(dir, opts));
+}
+
+function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   const root = resolve(dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new InputError('no such dataset folder', { file: dir });
   if (!existsSync(join(root, 'corpus.jsonl'))) throw new InputError('not a dataset folder: corpus.jsonl is missing', { file: dir });
@@ -226,7 +239,8 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
   // input schema and content hash: those checks are not repeated (on a 50,000-tool corpus they are
   // half the load time). The catalog hash, recomputed from the stored tool hashes, must still
   // match the manifest's.
-  const vouched = manifest !== null && opts.verify !== false;
+  const vouched = manifest !== null && opts.verify !== false && opts.reSign !== true;
+  if (opts.reSign && manifest === null) opts.onWarning?.('--re-sign: the folder has no manifest.json, so there is nothing to re-sign (a plain BEIR folder is read as it is)');
   // The bytes hashed are the bytes parsed: each file is read once.
   const verified = vouched ? verifyFiles(root, manifest) : new Map<string, Buffer>();
   const readJsonl = (name: string) => {
@@ -241,7 +255,7 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
   const plugins = optionalJsonl('plugins.jsonl').map(({ value }) => value as unknown as Plugin);
   const catalog: Catalog = assembleCatalog({ tools, skills, servers, plugins });
   if (vouched && catalogHash(catalog) !== manifest.catalogSha256) {
-    throw new InputError('the catalog in corpus.jsonl, skills.jsonl, servers.jsonl and plugins.jsonl does not hash to manifest.json\'s catalogSha256', { file: join(root, 'manifest.json') });
+    throw new InputError(`the catalog in corpus.jsonl, skills.jsonl, servers.jsonl and plugins.jsonl does not hash to manifest.json's catalogSha256; ${RE_SIGN_HINT}`, { file: join(root, 'manifest.json') });
   }
 
   const qrels = readQrels(root, 'qrels', opts.split);
@@ -267,44 +281,133 @@ export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset 
   const checked = checkCases(cases, catalog);
   // Only a dataset that passed every check lends its tools to the next read.
   if (opts.toolLines) for (const [line, tool] of parsed) opts.toolLines.set(line, { tool, vouched });
-  return { name, catalog, cases: checked, ...(roles ? { roles } : {}), manifest, dir: root };
+  const reSigned = opts.reSign && manifest !== null ? reSign(root, manifest, catalog) : undefined;
+  return { name, catalog, cases: checked, ...(roles ? { roles } : {}), manifest: reSigned ? readManifest(root) : manifest, dir: root, ...(reSigned ? { reSigned } : {}) };
 }
 
 export function readManifest(root: string): Manifest {
   const file = join(root, 'manifest.json');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readText(file));
   } catch (err) {
+    if (isInputError(err)) throw err;
     throw new InputError(`manifest is not valid JSON: ${(err as Error).message}`, { file });
   }
   const m = parsed as Manifest;
-  if (typeof m !== 'object' || m === null || typeof m.files !== 'object' || typeof m.counts !== 'object') {
-    throw new InputError('manifest lacks "files" or "counts"', { file });
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new InputError('manifest.json must hold a JSON object', { file });
+  if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files) || typeof m.counts !== 'object' || m.counts === null) {
+    throw new InputError('manifest lacks "files" or "counts" (objects)', { file });
   }
+  if (typeof m.schemaVersion !== 'number') throw new InputError('manifest "schemaVersion" must be a number', { file });
   if (m.schemaVersion > DATASET_SCHEMA_VERSION) {
     throw new InputError(`dataset schemaVersion ${m.schemaVersion} is newer than this Backpack reads (${DATASET_SCHEMA_VERSION})`, { file });
+  }
+  if (m.catalogSha256 !== undefined && typeof m.catalogSha256 !== 'string') throw new InputError('manifest "catalogSha256" must be a string', { file });
+  for (const [path, entry] of Object.entries(m.files)) {
+    if (!isInsideRelative(path)) throw new InputError(`manifest "files" lists "${path}", which is not a relative path inside the folder`, { file });
+    const e = entry as Partial<FileEntry> | null;
+    if (typeof e !== 'object' || e === null || typeof e.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(e.sha256)) {
+      throw new InputError(`manifest "files" entry "${path}" must be {"sha256": 64 hex digits, "bytes": N}`, { file });
+    }
   }
   return m;
 }
 
+function isInsideRelative(path: string): boolean {
+  if (path === '' || path.startsWith('/') || path.includes('\\') || /^[A-Za-z]:/.test(path)) return false;
+  return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+/** The hint every tamper error ends with. */
+const RE_SIGN_HINT = 'if you changed the folder on purpose, re-sign it with `backpack eval --dataset DIR --re-sign …` (the results record it)';
+
 /**
- * Throw if a file listed in the manifest is missing or its sha256 differs. Returns the bytes
- * checked, by relative path, so that what is parsed is what was checked.
+ * The files of a dataset folder that `readDataset` (and `readRealism`) read, by relative path, as
+ * they are on disk: what the manifest must cover for the folder to be tamper-evident.
  */
-export function verifyFiles(root: string, manifest: Manifest): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const [path, entry] of Object.entries(manifest.files)) {
-    const p = join(root, path);
-    if (!existsSync(p)) throw new InputError(`file listed in manifest.json is missing`, { file: p });
-    const bytes = readFileSync(p);
-    const actual = sha256(bytes);
-    if (actual !== entry.sha256) {
-      throw new InputError(`sha256 ${actual.slice(0, 12)}… differs from manifest.json (${entry.sha256.slice(0, 12)}…): the file was changed after it was written`, { file: p });
-    }
-    out.set(path, bytes);
+export function loaderFiles(root: string): string[] {
+  const out = ['corpus.jsonl', 'skills.jsonl', 'servers.jsonl', 'plugins.jsonl', 'queries.jsonl', 'roles.json', 'realism.json'].filter((f) => existsSync(join(root, f)));
+  for (const sub of ['qrels', 'skill-qrels']) {
+    const dir = join(root, sub);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    for (const n of readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort()) out.push(`${sub}/${n}`);
   }
   return out;
+}
+
+/**
+ * Throw if the manifest does not vouch for the folder as the loader will read it: a file the
+ * loader reads that the manifest does not list (an added file, or an entry deleted from the
+ * manifest), a listed file that is missing, or one whose sha256 differs. Returns the bytes checked,
+ * by relative path, so that what is parsed is what was checked.
+ */
+export function verifyFiles(root: string, manifest: Manifest): Map<string, Buffer> {
+  const { bytes, drift } = checkFiles(root, manifest);
+  if (drift.added.length) {
+    throw new InputError(`is not listed in manifest.json, which must vouch for every file the loader reads (an added file, or an entry removed from the manifest); ${RE_SIGN_HINT}`, { file: join(root, drift.added[0]!) });
+  }
+  if (drift.removed.length) throw new InputError(`file listed in manifest.json is missing; ${RE_SIGN_HINT}`, { file: join(root, drift.removed[0]!) });
+  if (drift.changed.length) {
+    const path = drift.changed[0]!;
+    const actual = sha256(bytes.get(path)!);
+    const entry = manifest.files[path]!;
+    throw new InputError(`sha256 ${actual.slice(0, 12)}… differs from manifest.json (${entry.sha256.slice(0, 12)}…): the file was changed after it was written; ${RE_SIGN_HINT}`, { file: join(root, path) });
+  }
+  return bytes;
+}
+
+/** Every file the manifest lists or the loader reads, read once, and how they differ from the manifest. */
+function checkFiles(root: string, manifest: Manifest): { bytes: Map<string, Buffer>; drift: ManifestDrift } {
+  const bytes = new Map<string, Buffer>();
+  const drift: ManifestDrift = { added: [], removed: [], changed: [] };
+  for (const path of loaderFiles(root)) if (!Object.hasOwn(manifest.files, path)) drift.added.push(path);
+  for (const [path, entry] of Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const p = join(root, path);
+    if (!existsSync(p) || !statSync(p).isFile()) {
+      drift.removed.push(path);
+      continue;
+    }
+    const b = readBytes(p);
+    if (sha256(b) !== entry.sha256) drift.changed.push(path);
+    bytes.set(path, b);
+  }
+  for (const path of drift.added) bytes.set(path, readBytes(join(root, path)));
+  return { bytes, drift };
+}
+
+function readBytes(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new InputError(`cannot read file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { file });
+  }
+}
+
+/**
+ * Re-sign a dataset folder the user changed on purpose: its manifest is rewritten (atomically)
+ * to list every file the loader reads with its sha256 now, and the catalog hash of `catalog` (the
+ * catalog read from those files with every check done). Files the manifest listed that are gone
+ * are dropped from it. Returns what changed (empty lists when nothing did; the manifest is then
+ * left as it is).
+ */
+function reSign(root: string, manifest: Manifest, catalog: Catalog): ManifestDrift {
+  const { bytes, drift } = checkFiles(root, manifest);
+  const catalogSha256 = catalogHash(catalog);
+  if (!drift.added.length && !drift.removed.length && !drift.changed.length && catalogSha256 === manifest.catalogSha256) return drift;
+  const files: Record<string, FileEntry> = {};
+  for (const path of [...bytes.keys()].sort()) files[path] = { sha256: sha256(bytes.get(path)!), bytes: bytes.get(path)!.length };
+  const next: Manifest = { ...manifest, catalogSha256, files, reSigned: { added: drift.added, removed: drift.removed, changed: drift.changed } };
+  const file = join(root, 'manifest.json');
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw new InputError(`cannot re-sign the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { file });
+  }
+  return drift;
 }
 
 /**
@@ -331,13 +434,70 @@ function readTools(file: string, bytes: Buffer | undefined, vouched: boolean, me
  * `bytes`: the file as already read.
  */
 export function readText(file: string, bytes?: Buffer): string {
+  let buf: Buffer;
   try {
-    const text = bytes !== undefined ? bytes.toString('utf8') : readFileSync(file, 'utf8');
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    buf = bytes ?? readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (err as Error).message})`, { file });
+    throw new InputError(code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a folder, not a file' : `cannot read file (${code ?? (err as Error).message})`, { file });
   }
+  const text = buf.toString('utf8');
+  if (textWarning !== null && text.includes('\uFFFD')) warnReplaced(file, buf, text, textWarning);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Where `readText` says that it replaced invalid UTF-8 (see `withTextWarnings`); null: nowhere. */
+let textWarning: ((message: string) => void) | null = null;
+
+/**
+ * Run `body` (a synchronous load) with `warn` receiving one warning per file in which `readText`
+ * replaced invalid UTF-8 byte sequences with U+FFFD: a replaced byte changes a tool's text, so it
+ * is never silent.
+ */
+export function withTextWarnings<T>(warn: ((message: string) => void) | undefined, body: () => T): T {
+  if (warn === undefined) return body();
+  const outer = textWarning;
+  textWarning = warn;
+  try {
+    return body();
+  } finally {
+    textWarning = outer;
+  }
+}
+
+/** Warn when `text` holds U+FFFD characters that the bytes did not encode (EF BF BD): invalid UTF-8 replaced. */
+function warnReplaced(file: string, buf: Buffer, text: string, warn: (message: string) => void): void {
+  let decoded = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) decoded++;
+  let encoded = 0;
+  for (let i = buf.indexOf(REPLACEMENT_BYTES); i >= 0; i = buf.indexOf(REPLACEMENT_BYTES, i + 3)) encoded++;
+  const replaced = decoded - encoded;
+  if (replaced <= 0) return;
+  warn(`${file}: ${replaced} invalid UTF-8 byte sequence${replaced === 1 ? ' was' : 's were'} replaced with U+FFFD (first on line ${lineOfFirstInvalid(buf)})`);
+}
+
+const REPLACEMENT_BYTES = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/** 1-based line of the first invalid UTF-8 sequence in `buf`. */
+function lineOfFirstInvalid(buf: Buffer): number {
+  // bisect on the longest valid prefix: decode(prefix) throws once the prefix holds an invalid sequence
+  let lo = 0;
+  let hi = buf.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    let ok = true;
+    try {
+      // streaming: a prefix that ends inside a valid sequence is not an error
+      new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, mid), { stream: true });
+    } catch {
+      ok = false;
+    }
+    if (ok) lo = mid;
+    else hi = mid - 1;
+  }
+  let line = 1;
+  for (let i = buf.indexOf(10); i >= 0 && i < lo; i = buf.indexOf(10, i + 1)) line++;
+  return line;
 }
 
 /** qrels by query id: corpus ids with score > 0, from `<sub>/<split>.tsv` (every split when none is given). */

@@ -96,6 +96,15 @@ export interface Manifest {
   files: Record<string, FileEntry>;
   /** Free text: where the data came from, its licence. */
   provenance?: string;
+  /** Present once the folder was re-signed (`eval --re-sign`): what differed from the manifest it replaced. */
+  reSigned?: ManifestDrift;
+}
+
+/** How a folder's files differ from its manifest: files the loader reads that it does not list, listed files gone, files whose sha256 differs. */
+export interface ManifestDrift {
+  added: string[];
+  removed: string[];
+  changed: string[];
 }
 
 /**

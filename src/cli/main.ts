@@ -286,7 +286,7 @@ export function buildProgram(io: Io): Command {
         const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
         summary = summarize(opts.catalog, catalog, cases);
       } else {
-        const d = loadDataset(dataset!);
+        const d = loadDataset(dataset!, { onWarning: (w) => io.err(`warning: ${w}\n`) });
         summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
       }
       io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
@@ -300,6 +300,7 @@ export function buildProgram(io: Io): Command {
     .option('--catalog <path>', 'a catalog in any supported format (instead of --dataset)')
     .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
     .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
+    .option('--re-sign', 'accept a dataset folder whose files differ from its manifest.json (changed on purpose): read it with every check, rewrite its manifest, and record what changed in results.json (dataset.reSigned, warnings)')
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)', checked(parseRetrieverList))
     .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)', checked(parseProfileList))
@@ -346,7 +347,7 @@ export function buildProgram(io: Io): Command {
       if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null)) throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
       // An mcpServers configuration: its servers are snapshotted now, and the bundle is kept with the results.
       const snap = await snapshotForEval(source, io.err, opts.quiet === true);
-      let input = { ...loadEvalInput(snap?.loadSource ?? (opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source), (w) => io.err(`warning: ${w}\n`)), source: portableSource(source) };
+      let input = { ...loadEvalInput(snap?.loadSource ?? (opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source), (w) => io.err(`warning: ${w}\n`), opts.reSign ? { reSign: true } : {}), source: portableSource(source) };
       if (opts.roles !== undefined) input = { ...input, roles: readRoleMap(opts.roles, input.catalog) };
       let examples: { from: string; perTool: number; added: number } | undefined;
       if (opts.examplesFrom !== undefined && source.kind === 'dataset') {
@@ -475,6 +476,7 @@ function displayPath(p: string): string {
 
 interface EvalOptions {
   workers: number;
+  reSign?: boolean;
   queryStyle?: QueryStyle;
   roles?: string;
   model?: string;

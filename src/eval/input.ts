@@ -4,7 +4,8 @@ import { loadCases } from '../catalog/loaders/cases.ts';
 import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
 import { catalogHash } from '../catalog/manifest.ts';
-import type { LoadedDataset } from '../catalog/dataset-files.ts';
+import { withTextWarnings, type LoadedDataset } from '../catalog/dataset-files.ts';
+import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { loadDataset, namedDatasetDir, resolveDatasetPath } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
@@ -18,6 +19,15 @@ export interface EvalInput {
   catalog: Catalog;
   cases: Case[];
   catalogSha256: string;
+  /** What loading warned of (see `Results.warnings`), in order; absent or empty when nothing. */
+  warnings?: string[];
+  /** The dataset's manifest was re-signed on this load (`LoadInputOptions.reSign`): what had changed. */
+  reSigned?: ManifestDrift;
+}
+
+export interface LoadInputOptions {
+  /** Accept a dataset folder whose files differ from its manifest, and re-sign it (see `ReadOptions.reSign`). */
+  reSign?: boolean;
 }
 
 /** The evaluation input of a dataset already loaded. */
@@ -25,19 +35,38 @@ export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInp
   return { name: d.name, source, catalog: d.catalog, cases: d.cases, catalogSha256: d.manifest?.catalogSha256 ?? catalogHash(d.catalog), ...(d.roles ? { roles: d.roles } : {}) };
 }
 
-/** Load the input an evaluation (or a merge) names. */
-/** `warn` receives the catalog loader's warnings (see `LoadOptions.onWarning`); without it they go nowhere. */
-export function loadEvalInput(source: DatasetSource, warn?: (message: string) => void): EvalInput {
+/**
+ * Load the input an evaluation (or a merge) names. `warn` hears each of the loader's warnings
+ * (`LoadOptions.onWarning`, invalid UTF-8 replaced, a re-signed manifest) as it is said; the input
+ * keeps them all in `warnings`, for the results.
+ */
+export function loadEvalInput(source: DatasetSource, warn?: (message: string) => void, opts: LoadInputOptions = {}): EvalInput {
+  const warnings: string[] = [];
+  const onWarning = (message: string): void => {
+    warnings.push(message);
+    warn?.(message);
+  };
+  const input = withTextWarnings(onWarning, () => loadInput(source, onWarning, opts));
+  return { ...input, ...(warnings.length ? { warnings } : {}) };
+}
+
+function loadInput(source: DatasetSource, onWarning: (message: string) => void, opts: LoadInputOptions): EvalInput {
   if (source.kind === 'dataset') {
-    const d = loadDataset(source.ref, { ...(source.split !== null ? { split: source.split } : {}), ...(warn ? { onWarning: warn } : {}) });
+    const d = loadDataset(source.ref, { ...(source.split !== null ? { split: source.split } : {}), onWarning, ...(opts.reSign ? { reSign: true } : {}) });
     if (source.split !== null && d.cases.length === 0) {
       const all = loadDataset(source.ref, { verify: false });
       const splits = [...new Set(all.cases.map((c) => c.split ?? 'test'))].sort();
       throw new InputError(`no case is in split "${source.split}"; splits here: ${splits.join(', ') || 'none'}`, { file: source.ref });
     }
-    return inputOfDataset(d, source);
+    if (d.reSigned) {
+      const { added, removed, changed } = d.reSigned;
+      const what = [['added', added], ['removed', removed], ['changed', changed]].filter(([, l]) => l!.length).map(([k, l]) => `${k} ${(l as string[]).join(', ')}`);
+      onWarning(what.length ? `--re-sign: the manifest of ${d.name} was re-signed (${what.join('; ')}); these results are not comparable with results of the folder as it was` : `--re-sign: the files of ${d.name} match its manifest; nothing to re-sign`);
+    }
+    return { ...inputOfDataset(d, source), ...(d.reSigned ? { reSigned: d.reSigned } : {}) };
   }
-  const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), ...(warn ? { onWarning: warn } : {}) }), source.skills ?? null);
+  if (opts.reSign) onWarning('--re-sign applies to dataset folders (--dataset); a catalog file has no manifest to re-sign');
+  const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), onWarning }), source.skills ?? null);
   const cases = loadCases(source.cases, catalog);
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
   return { name, source, catalog, cases, catalogSha256: catalogHash(catalog) };

@@ -140,9 +140,12 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
   // over all cases: a shard without skill cases has no skills section, the whole run may
   const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
+  // every shard read the whole input: the same warnings, said once
+  const warnings = [...new Set(runs.flatMap(({ run }) => run.results.warnings ?? []))];
   return {
     results: envelope({
       dataset: { ...first.dataset, casesSha256: casesHash(input.cases), cases: input.cases.length },
+      ...(warnings.length ? { warnings } : {}),
       config,
       shard: null,
       retrievers,

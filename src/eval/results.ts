@@ -4,6 +4,7 @@
  * runs (or a sharded run merged) compare byte for byte.
  */
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { operatingCurve, recallAtRates, type AbstentionCase, type CurvePoint, type RatePoint } from '../metrics/abstention.ts';
 import { evaluate } from '../metrics/aggregate.ts';
@@ -247,7 +248,13 @@ export interface Results {
    * shard), so a gate or a comparison can refuse results scored on other cases. Absent in results
    * written before it existed.
    */
-  dataset: { name: string; source: DatasetSource; catalogSha256: string; casesSha256?: string; tools: number; cases: number };
+  dataset: { name: string; source: DatasetSource; catalogSha256: string; casesSha256?: string; tools: number; cases: number; reSigned?: ManifestDrift };
+  /**
+   * What reading the input left out, replaced or accepted with a caveat (queries without
+   * judgements, invalid UTF-8 replaced, a manifest re-signed…), one sentence each, in the order
+   * said. Absent when there is none.
+   */
+  warnings?: string[];
   config: EvalConfig;
   /** sha256 of the canonical JSON of `config`. */
   configHash: string;
@@ -360,6 +367,7 @@ export function envelope(parts: Omit<Results, 'schemaVersion' | 'backpack' | 'co
     schemaVersion: RESULTS_SCHEMA_VERSION,
     backpack: { version: VERSION, gitSha: gitSha() },
     dataset: parts.dataset,
+    ...(parts.warnings?.length ? { warnings: parts.warnings } : {}),
     config: parts.config,
     configHash: configHash(parts.config),
     shard: parts.shard,

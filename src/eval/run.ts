@@ -66,7 +66,8 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   return {
     results: envelope({
-      dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, casesSha256: casesHash(input.cases), tools: input.catalog.tools.length, cases: cases.length },
+      dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, casesSha256: casesHash(input.cases), tools: input.catalog.tools.length, cases: cases.length, ...(input.reSigned ? { reSigned: input.reSigned } : {}) },
+      ...(input.warnings?.length ? { warnings: [...input.warnings] } : {}),
       config: finalConfig,
       shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
       retrievers: results,
