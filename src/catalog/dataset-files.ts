@@ -17,6 +17,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { failpoint } from '../failpoint.ts';
 import { InputError, isInputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
@@ -114,6 +115,7 @@ export function writeDataset(
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, text);
       onProgress(++written, files.size);
+      failpoint('dataset-write');
     }
     writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(full, null, 2) + '\n');
     replaceDir(tmp, target);
@@ -178,6 +180,7 @@ export function replaceDir(from: string, to: string): void {
     const old = `${to}.old-${process.pid}`;
     rmSync(old, { recursive: true, force: true });
     renameSync(to, old);
+    failpoint('swap');
     renameSync(from, to);
     rmSync(old, { recursive: true, force: true });
   } else {

@@ -2,6 +2,7 @@
  * The `backpack` command. Thin: it parses arguments, calls the modules, prints, and maps errors to
  * exit codes (0 ok, 1 Backpack failed, 2 bad input).
  */
+import { failpoint } from '../failpoint.ts';
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -199,6 +200,7 @@ export function buildProgram(io: Io): Command {
         const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases);
         for (const w of calibration.warnings) io.err(`${w}\n`);
         lap('loadMs');
+        failpoint('load');
         const run = await runEval(input, { ...makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}) }, {
           workers: opts.workers,
           workerSource: input.source,
@@ -208,16 +210,19 @@ export function buildProgram(io: Io): Command {
         });
         progress.stop();
         lap('evaluateMs');
+        failpoint('evaluate');
         // Results, report and timings are written into one temporary folder, swapped in by one rename:
         // a kill at any stage leaves the previous complete run or the new complete one.
         let written: { pngs: number; timings: ReturnType<typeof runTimings> } | undefined;
         writeRunDir(out, run, input.cases, input.catalog, {}, (tmp) => {
           lap('writeResultsMs');
+          failpoint('results');
           io.err('writing the report\n');
           const report = writeReport(run, join(tmp, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
           lap('writeReportMs');
           const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
           writeFileSync(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+          failpoint('timings');
           written = { pngs: report.files.filter((f) => f.endsWith('.png')).length, timings };
         });
         io.out(

@@ -18,6 +18,7 @@ import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
 import { writePngs } from './png.ts';
+import { failpoint } from '../failpoint.ts';
 
 export const REPORT_FORMATS = ['html', 'png', 'md', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -76,6 +77,7 @@ function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFor
   if (formats.includes('html')) {
     writeAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : {}) }));
     files.push('report.html');
+    failpoint('report');
   }
   if (formats.includes('png')) files.push(...writePngs(run.results, out));
   if (formats.includes('md')) {
