@@ -263,6 +263,12 @@ describe('backpack eval and merge', () => {
     expect(none.err).toMatch(/header-only\.csv: no case labelled for tools/);
     expect(existsSync(join(d, 'out-a'))).toBe(false);
     expect(existsSync(join(d, 'out-b'))).toBe(false);
+    // a shard that gets no case is no error (the other shards have them), but never silent
+    writeFileSync(join(d, 'one-case.csv'), 'request,expected_tools\ndo a please,mcp__one__a\n');
+    const emptyShard = await run('eval', '--catalog', join(d, 'one.json'), '--cases', join(d, 'one-case.csv'), '--shard', '2/2', '--out', join(d, 'out-c'), '--quiet');
+    expect(emptyShard.code, emptyShard.err).toBe(0);
+    expect(emptyShard.err).toContain('warning: shard 2/2 holds none of the 1 cases: its figures are n/a');
+    expect(emptyShard.out).toMatch(/^bm25 +n\/a/m);
   });
 
   it('refuses a dataset whose manifest does not vouch for a file (exit 2, naming it); --re-sign accepts it and the results say so', async () => {

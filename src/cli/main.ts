@@ -397,6 +397,7 @@ export function buildProgram(io: Io): Command {
           indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
         });
         progress.stop();
+        if (shard && run.results.dataset.cases === 0) io.err(`warning: shard ${shard.index}/${shard.count} holds none of the ${input.cases.length} cases: its figures are n/a; merge the shards for the run's figures\n`);
         writeRunDir(out, run, input.cases, input.catalog, snap?.files);
         snap?.dispose();
         io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
