@@ -106,6 +106,15 @@ describe('htmlReport on a real run', () => {
     expect(cell).not.toContain('\u202E');
   });
 
+  it('shows the cases hash, a re-signed dataset and the input warnings in the provenance, escaped', () => {
+    expect(html).toContain(`<code class="hash">${run.results.dataset.casesSha256}</code>`);
+    expect(html).not.toContain('Input warnings');
+    const warned: Results = { ...run.results, dataset: { ...run.results.dataset, reSigned: { added: [], removed: [], changed: ['queries.jsonl'] } }, warnings: ['<img src=x onerror=alert(1)> left out', 'second'] };
+    const page = htmlReport(warned);
+    expect(page).toContain('<dt>Input warnings (2)</dt><dd><ul class="warnings"><li>&lt;img src=x onerror=alert(1)&gt; left out</li><li>second</li></ul></dd>');
+    expect(page).toContain('<dt>Re-signed</dt><dd>yes: changed queries.jsonl</dd>');
+  });
+
   it('works with one retriever and nothing else, saying what is not in the run', () => {
     const { sessions: _s, ...bm25 } = run.results.retrievers.bm25!;
     const { profiles: _p, skills: _k, ...rest } = run.results;

@@ -52,6 +52,7 @@ import {
   strategies,
   type Figure,
   type StrategyView,
+  reSignedText,
 } from './view.ts';
 
 export interface HtmlReportOptions {
@@ -295,6 +296,9 @@ function provenance(r: Results): string {
     ['Dataset', esc(d.name)],
     ['Source', esc(source)],
     ['Catalog sha256', `<code class="hash">${esc(d.catalogSha256)}</code>`],
+    ...(typeof d.casesSha256 === 'string' ? ([['Cases sha256', `<code class="hash">${esc(d.casesSha256)}</code>`]] as Array<[string, string]>) : []),
+    ...(d.reSigned ? ([['Re-signed', esc(reSignedText(d.reSigned))]] as Array<[string, string]>) : []),
+    ...(r.warnings?.length ? ([[`Input warnings (${r.warnings.length})`, `<ul class="warnings">${r.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>`]] as Array<[string, string]>) : []),
     ['Cases', esc(fmtInt(d.cases))],
     ['Tools', esc(fmtInt(d.tools))],
     ['Shard', r.shard ? esc(`${r.shard.index} of ${r.shard.count}`) : 'all cases'],

@@ -128,6 +128,16 @@ describe('markdownSummary on a real run', () => {
     expect(md).toContain(`${at.slice(0, 10)} ${at.slice(11, 16)} UTC`);
   });
 
+  it('lists the input warnings and a re-signed dataset, escaped', () => {
+    expect(markdownSummary(tiny)).not.toMatch(/input warning|re-signed/);
+    const warned: Results = { ...tiny, dataset: { ...tiny.dataset, reSigned: { added: ['qrels/<b>.tsv'], removed: [], changed: ['queries.jsonl'] } }, warnings: ['1 query of queries.jsonl has no judgement: <script>q|1</script>', 'x.jsonl: 2 invalid UTF-8 byte sequences were replaced'] };
+    const md = markdownSummary(warned);
+    expect(md).toContain(`**Dataset re-signed** (\`eval --re-sign\`): ${escapeMarkdown('yes: added qrels/<b>.tsv; changed queries.jsonl')}`);
+    expect(md).toContain('**2 input warnings:**');
+    expect(md).toContain(`- ${escapeMarkdown('1 query of queries.jsonl has no judgement: <script>q|1</script>')}`);
+    expect(md).not.toContain('<script>');
+  });
+
   it('is deterministic: the date is the run start, not now', () => {
     const fixed = { ...tiny, timings: { startedAt: '2024-01-02T03:04:05.678Z', durationMs: 1 } };
     const a = markdownSummary(fixed);

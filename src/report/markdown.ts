@@ -36,6 +36,7 @@ import {
   recallAtRatesOf,
   strategies,
   type StrategyView,
+  reSignedText,
 } from './view.ts';
 
 export interface MarkdownOptions {
@@ -121,7 +122,14 @@ function provenance(r: Results): string[] {
     ...(at ? [m ? `${m[1]} ${m[2]} UTC` : escapeMarkdown(at)] : []),
     ...(r.shard ? [`shard ${formatInt(r.shard.index)}/${formatInt(r.shard.count)}`] : []),
   ];
-  return [`## Backpack: ${escapeMarkdown(String(d?.name ?? 'results'))}`, '', facts.join(' · ')];
+  const warnings = Array.isArray(r.warnings) ? r.warnings : [];
+  return [
+    `## Backpack: ${escapeMarkdown(String(d?.name ?? 'results'))}`,
+    '',
+    facts.join(' · '),
+    ...(d?.reSigned ? ['', `**Dataset re-signed** (\`eval --re-sign\`): ${escapeMarkdown(reSignedText(d.reSigned))}`] : []),
+    ...(warnings.length ? ['', `**${formatInt(warnings.length)} input warning${warnings.length === 1 ? '' : 's'}:**`, '', ...warnings.map((w) => `- ${escapeMarkdown(String(w))}`)] : []),
+  ];
 }
 
 /** A code span for identifiers made of safe characters (hashes, versions); escaped text otherwise. */

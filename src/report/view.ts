@@ -308,3 +308,9 @@ export function operatingPoint(r: Results, s: StrategyView): { x: number; y: num
   const x = s.results.metrics?.overall?.noToolFalsePositiveRate;
   return finite(x) && finite(y) ? { x, y, floor: f.value, onCurve: false } : undefined;
 }
+
+/** What `eval --re-sign` found changed, as one line. */
+export function reSignedText(d: NonNullable<Results['dataset']['reSigned']>): string {
+  const parts = (['added', 'removed', 'changed'] as const).filter((k) => d[k].length).map((k) => `${k} ${d[k].join(', ')}`);
+  return parts.length ? `yes: ${parts.join('; ')}` : 'yes: nothing had changed';
+}
