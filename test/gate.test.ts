@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { XMLParser } from 'fast-xml-parser';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -221,6 +221,20 @@ describe('backpack bless then gate', () => {
     const r = await cli('gate', '--expect', other, '--results', dirs.a);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/^warning: the results' catalog sha256 [0-9a-f]{12}… differs from the file's ffffffffffff…/m);
+  });
+
+  it('passes on the run\'s own input warnings and a re-signed dataset as warnings, without failing', async () => {
+    const warned = join(tmp, 'warned');
+    cpSync(dirs.a, warned, { recursive: true });
+    const resultsFile = join(warned, 'results.json');
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    results.dataset.reSigned = { added: [], removed: [], changed: ['roles.json'] };
+    results.warnings = ['x.jsonl: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 3)'];
+    writeFileSync(resultsFile, JSON.stringify(results));
+    const r = await cli('gate', '--expect', file, '--results', warned);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('warning: the results were scored on a re-signed dataset (eval --re-sign: 0 added, 0 removed, 1 changed files)');
+    expect(r.err).toContain('warning: the run warned: x.jsonl: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 3)');
   });
 
   it('refuses (exit 2) results scored on other cases than the file was blessed on, and names both hashes', async () => {

@@ -157,6 +157,11 @@ export function runGate(opts: GateOptions): GateReport {
   if (r.dataset.catalogSha256 !== spec.dataset.catalogSha256) {
     warnings.push(`the results' catalog sha256 ${short(r.dataset.catalogSha256)}… differs from the file's ${short(spec.dataset.catalogSha256)}… (blessed on another catalog): figures may move for that reason alone`);
   }
+  if (r.dataset.reSigned) {
+    const { added, removed, changed } = r.dataset.reSigned;
+    warnings.push(`the results were scored on a re-signed dataset (eval --re-sign: ${added.length} added, ${removed.length} removed, ${changed.length} changed files): check that the change was meant`);
+  }
+  for (const w of r.warnings ?? []) warnings.push(`the run warned: ${w}`);
   if (r.dataset.name !== spec.dataset.name) warnings.push(`the results are of dataset "${r.dataset.name}", the file's figures of "${spec.dataset.name}"`);
   const inResults = strategyNames(r);
   const inFile = [...file.figures.keys()];
