@@ -11,18 +11,30 @@
  * map and the depth. Inside, rankings are keyed by the sha256 of the case's request, caller scopes
  * and role (what the policy layer passes to the retriever), so cases may come and go.
  *
- * Entries are exact: a file is only ever written with rankings computed for that key. Writes go
- * to a temporary file renamed into place; a concurrent writer at worst loses the other's entries.
+ * Format 2: `{"format": 2, "key": {…}, "cases": {"<case key>": {"r": ranking, "c": crc}}}`, where
+ * crc is the CRC-32 of `<case key>\n<JSON of the ranking>`, so an entry carries its key and a
+ * checksum over both. An entry whose checksum fails (or that is not such an object) is dropped,
+ * searched again and left out of the next save; a file that is not JSON at all counts as one bad
+ * entry. Bad entries are reported once per load (`warning: N cache records of FILE were corrupt
+ * and were recomputed`), and the file is rewritten by the next save even if nothing else changed.
+ *
+ * Entries are exact: a file is only ever written with rankings computed for that key. Writes take
+ * `<file>.lock` (`lockCacheFile`: a busy lock skips the save, a stale one is taken over with a
+ * warning) and go to a temporary file renamed into place; a concurrent writer at worst loses the
+ * other's entries. A save that fails (a read-only folder) is a warning, never an error.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { lockCacheFile } from '../eval/folder-lock.ts';
+import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
 import { CACHE_ROOT, PACKAGE_ROOT, VERSION } from '../version.ts';
 
 /** Default folder: `rankings/` in Backpack's cache folder (`CACHE_ROOT`), beside the vector cache. */
 export const DEFAULT_RANKINGS_DIR = join(CACHE_ROOT, 'rankings');
 
-export const RANKINGS_CACHE_FORMAT = 1;
+export const RANKINGS_CACHE_FORMAT = 2;
 
 export type Ranking = Array<[string, number]>;
 
@@ -60,6 +72,16 @@ export interface RankingKey {
   depth: number;
 }
 
+/** The checksum of a cache entry: its key and its ranking's JSON. */
+export function rankingChecksum(key: string, ranking: Ranking): number {
+  return crc32OfText(`${key}\n${JSON.stringify(ranking)}`);
+}
+
+/** A well-formed ranking: [tool id, score] pairs. */
+function isRanking(v: unknown): v is Ranking {
+  return Array.isArray(v) && v.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && (typeof e[1] === 'number' || e[1] === null));
+}
+
 export class RankingCache {
   readonly file: string;
   private readonly entries = new Map<string, Ranking>();
@@ -73,12 +95,23 @@ export class RankingCache {
     const slug = key.retriever.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40);
     this.file = join(dir, `${slug}-${sha256(canonicalJson(full)).slice(0, 32)}.json`);
     if (!existsSync(this.file) || !statSync(this.file).isFile()) return;
+    let corrupt = 0;
     try {
-      const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; cases?: Record<string, Ranking> };
-      if (data.format !== RANKINGS_CACHE_FORMAT || typeof data.cases !== 'object' || data.cases === null) return;
-      for (const [k, v] of Object.entries(data.cases)) if (Array.isArray(v)) this.entries.set(k, v);
+      const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; cases?: Record<string, unknown> };
+      if (data === null || typeof data !== 'object' || data.format !== RANKINGS_CACHE_FORMAT || typeof data.cases !== 'object' || data.cases === null) corrupt = 1;
+      else {
+        for (const [k, v] of Object.entries(data.cases)) {
+          const e = v as { r?: unknown; c?: unknown } | null;
+          if (e !== null && typeof e === 'object' && isRanking(e.r) && e.c === rankingChecksum(k, e.r)) this.entries.set(k, e.r);
+          else corrupt++;
+        }
+      }
     } catch {
-      // An unreadable cache file is a miss, never an error: it is rewritten on save.
+      corrupt = 1; // not JSON (a torn or damaged file): a miss, never an error
+    }
+    if (corrupt > 0) {
+      corruptWarning(corrupt, this.file);
+      this.dirty = true; // rewritten by the next save, without the bad entries
     }
   }
 
@@ -95,14 +128,30 @@ export class RankingCache {
     this.dirty = true;
   }
 
+  /** Write the entries (when any changed, or bad ones were dropped). Never throws: a cache that cannot be written is a warning. */
   save(): void {
     if (!this.dirty) return;
-    mkdirSync(this.dir, { recursive: true });
-    const cases: Record<string, Ranking> = {};
-    for (const k of [...this.entries.keys()].sort()) cases[k] = this.entries.get(k)!;
-    const tmp = `${this.file}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify({ format: RANKINGS_CACHE_FORMAT, key: this.key, cases }));
-    renameSync(tmp, this.file);
-    this.dirty = false;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const release = lockCacheFile(this.file, cacheWarning);
+      if (release === null) return; // another writer for seconds: it writes rankings as good as these
+      const tmp = `${this.file}.tmp-${process.pid}-${threadId}`;
+      try {
+        const cases: Record<string, { r: Ranking; c: number }> = {};
+        for (const k of [...this.entries.keys()].sort()) {
+          const r = this.entries.get(k)!;
+          cases[k] = { r, c: rankingChecksum(k, r) };
+        }
+        writeFileSync(tmp, JSON.stringify({ format: RANKINGS_CACHE_FORMAT, key: this.key, cases }));
+        renameSync(tmp, this.file);
+        this.dirty = false;
+      } finally {
+        rmSync(tmp, { force: true });
+        release();
+      }
+    } catch (e) {
+      this.dirty = false; // say it once
+      cacheWarning(`cannot write the rankings cache ${this.file} (${e instanceof Error ? e.message : String(e)}); the next diff searches again`);
+    }
   }
 }

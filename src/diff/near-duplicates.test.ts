@@ -7,7 +7,8 @@ import { makeTool } from '../catalog/model.ts';
 import type { Tool } from '../catalog/types.ts';
 import { generate, resolveParams } from '../generate/index.ts';
 import { analysePairs, analysePairsFrom, describePair, INCREMENTAL_SHARE, jaccard, nearDuplicates, similarPairs, type PairAnalysis } from './near-duplicates.ts';
-import { readPairCache, writePairCache } from './pair-cache.ts';
+import { readPairCache, sealPairFile, writePairCache } from './pair-cache.ts';
+import { corruptLine, warningsOf } from '../../test/cache-damage.ts';
 import { prng, shuffled } from '../../test/prng.ts';
 
 const tool = (server: string, name: string, description: string): Tool => makeTool({ name, source: 'mcp', server, summary: '', description });
@@ -160,17 +161,17 @@ describe('pair cache', () => {
     expect(readPairCache(dir, 'abc', 0.8)).toBeUndefined();
   });
 
-  it('treats a damaged file as a miss', () => {
+  it('treats a damaged file as a miss, saying so', () => {
     writePairCache(dir, 'damaged', ['a'], analysePairs(tools.slice(0, 1), 0.5));
     const file = readdirSync(join(dir, 'near-duplicates')).map((f) => join(dir, 'near-duplicates', f)).find((f) => readFileSync(f, 'utf8').includes('"damaged"'))!;
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, 40));
-    expect(readPairCache(dir, 'damaged', 0.5)).toBeUndefined();
+    expect(warningsOf(() => readPairCache(dir, 'damaged', 0.5))).toEqual({ value: undefined, warnings: [corruptLine(1, file)] });
   });
 
   it('treats a file that parses but does not hold a valid analysis as a miss', () => {
     writePairCache(dir, 'crafted', tools.map((t) => t.id), analysis);
     const file = readdirSync(join(dir, 'near-duplicates')).map((f) => join(dir, 'near-duplicates', f)).find((f) => readFileSync(f, 'utf8').includes('"crafted"'))!;
-    const good = JSON.parse(readFileSync(file, 'utf8'));
+    const good = JSON.parse(readFileSync(file, 'utf8')).data;
     expect(readPairCache(dir, 'crafted', 0.5)).toBeDefined();
     const bad = [
       { members: good.members.map((w: number, i: number) => (i === 0 ? good.words.length : w)) }, // a word id past the vocabulary
@@ -179,7 +180,7 @@ describe('pair cache', () => {
       { ids: [good.ids[0], good.ids[0], good.ids[2]] }, // a repeated id
     ];
     for (const change of bad) {
-      writeFileSync(file, JSON.stringify({ ...good, ...change }));
+      writeFileSync(file, sealPairFile({ ...good, ...change })); // a checksum that holds: the shape checks answer
       expect(readPairCache(dir, 'crafted', 0.5), JSON.stringify(change)).toBeUndefined();
     }
   });

@@ -8,18 +8,27 @@
  * sha256 of the canonical JSON of the format, Backpack's version, its code fingerprint (as the
  * rankings cache: a change to the word rules must not serve stale pairs), the catalog's content
  * hash and the threshold. Inside: the tool ids in the catalog's order, the vocabulary, the word
- * sets (flat, with their lengths) and the pairs (flat triples). A file that cannot be read, or
- * does not describe the catalog it is asked for, is a miss; writes go to a temporary file renamed
- * into place.
+ * sets (flat, with their lengths) and the pairs (flat triples).
+ *
+ * Format 2: the file is one record with its checksum, `{"crc32":N,"data":DATA}` where DATA is the
+ * JSON above and N the CRC-32 of DATA's exact text. A file whose checksum fails, or that is not
+ * of that form (a torn write, flipped bytes), is a miss reported once (`warning: 1 cache records
+ * of FILE were corrupt and were recomputed`) and rewritten by the caller; a missing file is a
+ * plain miss, as is a file whose checksum holds but that does not describe the catalog it is
+ * asked for. Writes take `<file>.lock` (`lockCacheFile`: a busy lock skips the write, a stale one
+ * is taken over with a warning) and go to a temporary file renamed into place.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { lockCacheFile } from '../eval/folder-lock.ts';
+import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
 import { VERSION } from '../version.ts';
 import { codeFingerprint } from './cache.ts';
 import type { PairAnalysis } from './near-duplicates.ts';
 
-export const PAIR_CACHE_FORMAT = 1;
+export const PAIR_CACHE_FORMAT = 2;
 
 /** A cached analysis with the ids of the tools its sets belong to (catalog order). */
 export interface CachedPairs {
@@ -42,12 +51,44 @@ function fileOf(dir: string, catalogSha256: string, similarity: number): { file:
   return { file: join(dir, 'near-duplicates', `${sha256(canonicalJson(key)).slice(0, 32)}.json`), key };
 }
 
+const SEALED = /^\{"crc32":(\d+),"data":/;
+
+/** The file's text for `data`: the data's JSON and its checksum. */
+export function sealPairFile(data: unknown): string {
+  const text = JSON.stringify(data);
+  return `{"crc32":${crc32OfText(text)},"data":${text}}\n`;
+}
+
+/** The data of a sealed file's text, or undefined when its checksum or its form is wrong. */
+function unsealed(text: string): unknown {
+  const m = SEALED.exec(text);
+  const end = text.endsWith('}\n') ? text.length - 2 : text.endsWith('}') ? text.length - 1 : -1;
+  if (m === null || end < m[0].length) return undefined;
+  const data = text.slice(m[0].length, end);
+  if (crc32OfText(data) !== Number(m[1])) return undefined;
+  try {
+    return JSON.parse(data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The cached analysis of the catalog hashed `catalogSha256` at `similarity`, or undefined. */
 export function readPairCache(dir: string, catalogSha256: string, similarity: number): CachedPairs | undefined {
   const { file, key } = fileOf(dir, catalogSha256, similarity);
   if (!existsSync(file)) return undefined;
+  let sealed: unknown;
   try {
-    const d = JSON.parse(readFileSync(file, 'utf8')) as PairFile;
+    sealed = unsealed(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined; // unreadable (a folder, no permission): a miss
+  }
+  if (sealed === undefined) {
+    corruptWarning(1, file);
+    return undefined;
+  }
+  try {
+    const d = sealed as PairFile;
     if (d.format !== PAIR_CACHE_FORMAT || canonicalJson(d.key) !== canonicalJson(key)) return undefined;
     const { ids, words, lengths, members, pairs } = d;
     if (![ids, words, lengths, members, pairs].every(Array.isArray) || lengths.length !== ids.length || pairs.length % 3 !== 0) return undefined;
@@ -94,9 +135,16 @@ export function writePairCache(dir: string, catalogSha256: string, ids: readonly
   };
   try {
     mkdirSync(join(dir, 'near-duplicates'), { recursive: true });
-    const tmp = `${file}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(body));
-    renameSync(tmp, file);
+    const release = lockCacheFile(file, cacheWarning);
+    if (release === null) return; // another writer for seconds: it writes the same analysis
+    const tmp = `${file}.tmp-${process.pid}-${threadId}`;
+    try {
+      writeFileSync(tmp, sealPairFile(body));
+      renameSync(tmp, file);
+    } finally {
+      rmSync(tmp, { force: true });
+      release();
+    }
   } catch {
     // read-only cache folder: the next diff computes the base again
   }

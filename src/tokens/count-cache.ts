@@ -4,22 +4,25 @@
  * listings and every search's result text), and the same texts come back on every run of the same
  * catalog. The count of a text never changes for one tokenizer version, so the memo is exact.
  *
- * Layout: `<dir>/<counter slug>/` holds `meta.json` (the counter and the tokenizer's version) and
- * `counts.bin`, a record log (`record-log.ts`) of 20-byte records: the first 16 bytes of
- * sha256(text, UTF-8), then the count as uint32 little-endian, appended once per flush (shards and
- * worker threads share it). A log written for another tokenizer version is replaced.
+ * Layout: `<dir>/<counter slug>/` holds `meta.json` (format 2, the counter and the tokenizer's
+ * version) and `counts.bin`, a record log (`record-log.ts`) of 24-byte records: the first 16 bytes
+ * of sha256(text, UTF-8), the count as uint32 little-endian, then a CRC-32 of those 20 bytes
+ * (uint32 little-endian), appended once per flush under the log's lock (shards and worker threads
+ * share it). A record whose checksum fails is skipped (its text is counted again), reported once
+ * and removed from the log on load. A log written for another tokenizer version, or of format 1
+ * (no checksums), is replaced.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { readRecordLog, writeRecordLog } from '../record-log.ts';
+import { CHECKSUM_BYTES, readRecordLog, RECORD_LOG_FORMAT, sealRecords, writeRecordLog } from '../record-log.ts';
 
-const RECORD_BYTES = 20;
 const HASH_BYTES = 16;
+const RECORD_BYTES = HASH_BYTES + 4 + CHECKSUM_BYTES;
 /** In-memory entries before the memo starts afresh (a bound on memory in long processes). */
 const MEMO_LIMIT = 1 << 21;
 
 interface Meta {
-  format: 1;
+  format: typeof RECORD_LOG_FORMAT;
   counter: string;
   tokenizer: string;
 }
@@ -34,7 +37,6 @@ export class TokenCountCache {
   private readonly pending: Array<[string, number]> = [];
   private readonly file: string | null;
   private readonly metaFile: string | null;
-  private replace = false;
   private unwritable = false;
   /** The log is read on first use, so a command that counts nothing (a diff, a gate) does not pay for it. */
   private loaded = false;
@@ -84,11 +86,11 @@ export class TokenCountCache {
       out.write(key, i * RECORD_BYTES, HASH_BYTES, 'latin1');
       out.writeUInt32LE(n, i * RECORD_BYTES + HASH_BYTES);
     });
+    sealRecords(out, RECORD_BYTES);
     try {
-      const meta: Meta = { format: 1, counter: this.counter, tokenizer: this.tokenizer };
-      writeRecordLog(this.file, this.metaFile, meta, out, this.replace);
-      this.replace = false;
-      this.pending.length = 0;
+      const meta: Meta = { format: RECORD_LOG_FORMAT, counter: this.counter, tokenizer: this.tokenizer };
+      // A busy lock (another writer for seconds) writes nothing: the counts stay pending for the next flush.
+      if (writeRecordLog(this.file, this.metaFile, meta, out, RECORD_BYTES)) this.pending.length = 0;
     } catch (e) {
       this.unwritable = true;
       this.pending.length = 0;
@@ -100,16 +102,13 @@ export class TokenCountCache {
     if (this.loaded) return;
     this.loaded = true;
     if (this.file === null || this.metaFile === null) return;
-    const log = readRecordLog<Meta>(this.file, this.metaFile, (m) => m.format === 1 && m.counter === this.counter && m.tokenizer === this.tokenizer);
-    if (log.meta === null) {
-      this.replace = log.replace;
-      return;
-    }
-    const buf = log.bytes;
-    const records = Math.floor(buf.length / RECORD_BYTES);
-    for (let r = 0; r < records; r++) {
-      const o = r * RECORD_BYTES;
-      this.counts.set(buf.toString('latin1', o, o + HASH_BYTES), buf.readUInt32LE(o + HASH_BYTES));
-    }
+    const log = readRecordLog<Meta>(
+      this.file,
+      this.metaFile,
+      (m) => m.format === RECORD_LOG_FORMAT && m.counter === this.counter && m.tokenizer === this.tokenizer,
+      () => RECORD_BYTES,
+    );
+    const buf = Buffer.from(log.records.buffer, log.records.byteOffset, log.records.length);
+    for (let o = 0; o < buf.length; o += RECORD_BYTES) this.counts.set(buf.toString('latin1', o, o + HASH_BYTES), buf.readUInt32LE(o + HASH_BYTES));
   }
 }

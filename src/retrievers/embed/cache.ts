@@ -2,19 +2,22 @@
  * An on-disk cache of text embeddings, keyed by model and by the sha256 of the text, so that
  * re-indexing a catalog after one tool changed encodes only that tool's text.
  *
- * Layout: `<dir>/<model slug>/` holds `meta.json` (the model key and the vector size) and
- * `vectors.bin`, an append-only log of fixed-size records: 32 bytes sha256(text, UTF-8), then
- * `dims` float32 little-endian. New vectors are appended with one `O_APPEND` write per batch, so
- * concurrent processes sharing a cache (shards) only ever add whole records; a trailing partial
- * record (a crash mid-write) is ignored on load, and a repeated hash keeps its last record (the
- * same text under the same model gives the same vector anyway).
+ * Layout: `<dir>/<model slug>/` holds `meta.json` (format 2, the model key and the vector size) and
+ * `vectors.bin`, a record log (`record-log.ts`) of fixed-size records: 32 bytes sha256(text,
+ * UTF-8), then `dims` float32 little-endian, then a CRC-32 of those bytes (uint32 little-endian),
+ * 36 + 4 × dims bytes in all. New vectors are appended with one `O_APPEND` write per batch under
+ * the log's lock, so concurrent processes and threads sharing a cache (shards, workers) only ever
+ * add whole records. A record whose checksum fails (a crash mid-write, flipped bytes) is skipped,
+ * so its text is encoded again, reported once and removed from the log on load; a repeated hash
+ * keeps its last record (the same text under the same model gives the same vector anyway). A log
+ * of format 1 (no checksums) is replaced.
  *
  * The slug is the model key made filename-safe plus the first 16 hex digits of its sha256, so two
  * models never share a folder.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { readRecordLog, writeRecordLog } from '../../record-log.ts';
+import { CHECKSUM_BYTES, readRecordLog, RECORD_LOG_FORMAT, sealRecords, writeRecordLog } from '../../record-log.ts';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -27,7 +30,7 @@ export function modelSlug(modelKey: string): string {
 }
 
 interface Meta {
-  format: 1;
+  format: typeof RECORD_LOG_FORMAT;
   model: string;
   dims: number;
 }
@@ -49,8 +52,6 @@ export class VectorCache {
   /** Hashes of `extra` that the log holds too (added again): counted once by `size`. */
   private shadowed = 0;
   private loaded = false;
-  /** The folder held a log this cache cannot read (another format or size): the next write replaces it. */
-  private replace = false;
   /** A write failed: stop trying (vectors stay in memory). */
   private unwritable = false;
 
@@ -63,21 +64,22 @@ export class VectorCache {
     this.metaFile = join(this.folder, 'meta.json');
   }
 
-  /** Read the folder's log (once; later calls are no-ops). A log with another model or size is ignored. */
+  /** Read the folder's log (once; later calls are no-ops). A log with another model or size is ignored (and replaced by the next write). */
   load(): void {
     if (this.loaded) return;
     this.loaded = true;
-    const log = readRecordLog<Meta>(this.file, this.metaFile, (m) => m.format === 1 && m.model === this.modelKey && Number.isInteger(m.dims) && m.dims > 0);
-    if (log.meta === null) {
-      this.replace = log.replace;
-      return;
-    }
-    const { meta, bytes: buf } = log;
-    this.dims = meta.dims;
-    const recordBytes = 32 + 4 * meta.dims;
-    const records = Math.floor(buf.length / recordBytes);
-    const aligned = new Uint8Array(records * recordBytes);
-    aligned.set(buf.subarray(0, records * recordBytes));
+    const log = readRecordLog<Meta>(
+      this.file,
+      this.metaFile,
+      (m) => m.format === RECORD_LOG_FORMAT && m.model === this.modelKey && Number.isInteger(m.dims) && m.dims > 0,
+      (m) => recordSize(m.dims),
+    );
+    if (log.meta === null) return;
+    this.dims = log.meta.dims;
+    const recordBytes = recordSize(log.meta.dims);
+    const records = log.records.length / recordBytes;
+    // Vectors are read as Float32Array views on the log: it must start 4-byte aligned (a file read whole does).
+    const aligned = log.records.byteOffset % 4 === 0 ? log.records : new Uint8Array(log.records);
     this.log = aligned;
     for (let r = 0; r < records; r++) {
       const o = r * recordBytes;
@@ -102,9 +104,8 @@ export class VectorCache {
     if (hashes.length === 0) return;
     if (data.length !== hashes.length * dims) throw new RangeError(`cache add: ${hashes.length} hashes but ${data.length} values of ${dims} dims`);
     if (this.dims !== undefined && this.dims !== dims) throw new Error(`embedding cache ${this.folder} holds ${this.dims}-dim vectors but the model gave ${dims}: delete that folder`);
-    const fresh = this.dims === undefined;
     this.dims = dims;
-    const recordBytes = 32 + 4 * dims;
+    const recordBytes = recordSize(dims);
     const out = Buffer.alloc(hashes.length * recordBytes);
     for (let i = 0; i < hashes.length; i++) {
       const o = i * recordBytes;
@@ -114,10 +115,10 @@ export class VectorCache {
       this.extra.set(hashes[i]!, data.subarray(i * dims, (i + 1) * dims)); // a view: `data` is not changed after
     }
     if (this.unwritable) return;
+    sealRecords(out, recordBytes);
     try {
-      const meta: Meta = { format: 1, model: this.modelKey, dims };
-      writeRecordLog(this.file, this.metaFile, meta, out, this.replace, fresh);
-      this.replace = false;
+      // A busy lock (another writer for seconds) skips this write: the vectors stay in memory.
+      writeRecordLog(this.file, this.metaFile, { format: RECORD_LOG_FORMAT, model: this.modelKey, dims } satisfies Meta, out, recordBytes);
     } catch (e) {
       // A read-only install must still retrieve: keep the vectors in memory, say so once.
       this.unwritable = true;
@@ -133,20 +134,25 @@ export class VectorCache {
 
   private hashAt(r: number): string {
     const log = this.log!;
-    return Buffer.from(log.buffer, log.byteOffset + r * (32 + 4 * this.dims!), 32).toString('hex');
+    return Buffer.from(log.buffer, log.byteOffset + r * recordSize(this.dims!), 32).toString('hex');
   }
 
   /** Record r's vector: a view on the log (little-endian host), or decoded through a DataView. */
   private vectorAt(r: number): Float32Array {
     const log = this.log!;
     const dims = this.dims!;
-    const o = log.byteOffset + r * (32 + 4 * dims) + 32;
+    const o = log.byteOffset + r * recordSize(dims) + 32;
     if (LITTLE_ENDIAN) return new Float32Array(log.buffer, o, dims);
     const view = new DataView(log.buffer);
     const v = new Float32Array(dims);
     for (let j = 0; j < dims; j++) v[j] = view.getFloat32(o + 4 * j, true);
     return v;
   }
+}
+
+/** Bytes of a record: the 32-byte hash, the vector, the checksum. */
+function recordSize(dims: number): number {
+  return 32 + 4 * dims + CHECKSUM_BYTES;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
