@@ -9,6 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, readRealism, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
+import { checkRealism } from '../catalog/realism-check.ts';
 import { readRoleMap } from '../catalog/roles.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
@@ -287,7 +288,7 @@ export function buildProgram(io: Io): Command {
         summary = summarize(opts.catalog, catalog, cases);
       } else {
         const d = loadDataset(dataset!);
-        summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
+        summary = summarize(d.name, d.catalog, d.cases, d.manifest, checkRealism(readRealism(d.dir), join(d.dir, 'realism.json')));
       }
       io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
     });
