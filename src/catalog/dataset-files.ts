@@ -22,7 +22,9 @@ import { InputError, isInputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
-import { nonBlankLines, parseJsonLine, parseJsonLines } from './jsonl.ts';
+import { checkTextFile, MAX_TEXT_BYTES, megabytes } from './bounded.ts';
+import { nonBlankLines, parseJson, parseJsonLine, parseJsonLines } from './jsonl.ts';
+import { checkRealism } from './realism-check.ts';
 import { readRoleMap } from './roles.ts';
 import type { Case, Catalog, Dataset, GoldMode, JsonSchema, Plugin, Server, Skill, Split, Tool, ToolSource } from './types.ts';
 import { assembleCatalog, checkCases, checkInputSchema, inputSchemaProblem, located, requireText, type Located } from './validate.ts';
@@ -290,14 +292,7 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
 
 export function readManifest(root: string): Manifest {
   const file = join(root, 'manifest.json');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readText(file));
-  } catch (err) {
-    if (isInputError(err)) throw err;
-    throw new InputError(`manifest is not valid JSON: ${(err as Error).message}`, { file });
-  }
-  const m = parsed as Manifest;
+  const m = parseJson(readText(file), file) as Manifest;
   if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new InputError('manifest.json must hold a JSON object', { file });
   if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files) || typeof m.counts !== 'object' || m.counts === null) {
     throw new InputError('manifest lacks "files" or "counts" (objects)', { file });
@@ -439,11 +434,14 @@ function readTools(file: string, bytes: Buffer | undefined, vouched: boolean, me
 export function readText(file: string, bytes?: Buffer): string {
   let buf: Buffer;
   try {
+    if (bytes === undefined) checkTextFile(file);
     buf = bytes ?? readFileSync(file);
   } catch (err) {
+    if (isInputError(err)) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a folder, not a file' : `cannot read file (${code ?? (err as Error).message})`, { file });
   }
+  if (buf.length > MAX_TEXT_BYTES) throw new InputError(`is ${megabytes(buf.length)}, more than the ${megabytes(MAX_TEXT_BYTES)} Backpack reads in a text file`, { file });
   const text = buf.toString('utf8');
   if (textWarning !== null && text.includes('\uFFFD')) warnReplaced(file, buf, text, textWarning);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -638,15 +636,10 @@ function stringArray(v: unknown, what: string, file: string, where: string): str
 export function readRealism(root: string): Realism | null {
   const file = join(resolve(root), 'realism.json');
   if (!existsSync(file)) return null;
-  let r: Realism;
-  try {
-    r = JSON.parse(readText(file)) as Realism;
-  } catch (err) {
-    throw new InputError(`realism.json is not valid JSON: ${(err as Error).message}`, { file });
-  }
+  const r = parseJson(readText(file), file) as Realism;
   if (typeof r !== 'object' || r === null || typeof r.schemaVersion !== 'number' || typeof r.overall !== 'object') throw new InputError('realism.json lacks "schemaVersion" or "overall"', { file });
   if (r.schemaVersion > REALISM_SCHEMA_VERSION) throw new InputError(`realism.json schemaVersion ${r.schemaVersion} is newer than this Backpack reads (${REALISM_SCHEMA_VERSION})`, { file });
-  return r;
+  return checkRealism(r, file);
 }
 
 /** Relative paths of every file under `root`, sorted (for tests and `inspect`). */

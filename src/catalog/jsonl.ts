@@ -1,9 +1,10 @@
+import { checkJsonNesting } from './bounded.ts';
 import { InputError } from './errors.ts';
 import type { Located } from './validate.ts';
 
 /**
  * Parse JSON Lines: one JSON object a line, blank lines skipped. A bad line is an `InputError`
- * naming the file and the line number.
+ * naming the file and the line number. Every value is bounded in nesting (see `bounded.ts`).
  */
 export function parseJsonLines(text: string, file: string): Array<Located<Record<string, unknown>>> {
   const out: Array<Located<Record<string, unknown>>> = [];
@@ -28,14 +29,26 @@ export function parseJsonLine(line: string, file: string, where: string): Record
   } catch (err) {
     throw new InputError(`invalid JSON: ${(err as Error).message}`, { file, where });
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError('each line must be a JSON object', { file, where });
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`each line must be a JSON object (got ${describe(value)})`, { file, where });
+  checkJsonNesting(line, value, file, where);
   return value as Record<string, unknown>;
 }
 
-/** Parse a whole JSON file, with an `InputError` naming the file, line and column on failure. */
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
+
+/**
+ * Parse a whole JSON file, with an `InputError` naming the file, line and column on failure; the
+ * value is bounded in nesting (see `bounded.ts`).
+ */
 export function parseJson(text: string, file: string): unknown {
+  if (text.trim() === '') throw new InputError('the file is empty: expected JSON', { file });
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     const message = (err as Error).message;
     const pos = /at position (\d+)/.exec(message);
@@ -49,4 +62,6 @@ export function parseJson(text: string, file: string): unknown {
     }
     throw new InputError(`invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`, { file, ...(where ? { where } : {}) });
   }
+  checkJsonNesting(text, value, file);
+  return value;
 }

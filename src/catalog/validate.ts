@@ -60,7 +60,10 @@ export function readInputSchema(schema: unknown, file: string, where: string): {
 
 /** Throw unless `text` is a non-empty string. */
 export function requireText(value: unknown, what: string, file: string, where: string): string {
-  if (typeof value !== 'string') throw new InputError(`${what} must be a string (got ${value === undefined ? 'nothing' : typeof value})`, { file, where });
+  if (typeof value !== 'string') {
+    const got = value === undefined ? 'nothing' : value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new InputError(`${what} must be a string (got ${got})`, { file, where });
+  }
   if (value.trim() === '') throw new InputError(`${what} is empty`, { file, where });
   return value;
 }

@@ -12,6 +12,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { checkTextFile, MAX_CONFIG_BYTES, yamlErrorMessage, yamlValue } from '../catalog/bounded.ts';
 import { InputError, isInputError } from '../catalog/errors.ts';
 import { parseJson } from '../catalog/jsonl.ts';
 import { didYouMean } from '../catalog/suggest.ts';
@@ -21,9 +22,6 @@ export const CONFIG_FILE_NAMES = ['backpack.config.json', 'backpack.config.yaml'
 
 /** Where the JSON Schema of the file is, relative to the package root (written by `npm run docs:gen`). */
 export const CONFIG_SCHEMA_PATH = 'schemas/backpack.config.schema.json';
-
-/** Aliases a YAML config may expand: far above any real file, far below a "billion laughs". */
-const MAX_ALIAS_COUNT = 100;
 
 interface Io {
   err(s: string): void;
@@ -103,20 +101,16 @@ function parseText(path: string, text: string): { data: unknown; doc: Document |
   if (extname(path).toLowerCase() === '.json') {
     const data = parseJson(text, path);
     // JSON.parse keeps the last of duplicate keys; the file is refused instead, as a YAML one is.
-    const located = parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false });
+    const located = parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
     const doc = located.errors.length ? undefined : located;
     const dup = doc ? duplicateKey(doc.contents, [], lc) : undefined;
     if (dup) throw new InputError(`duplicate key "${dup.segments[dup.segments.length - 1]}" (a key may be given once)`, { file: path, where: `${dup.line !== undefined ? `line ${dup.line} ` : ''}(${jsonPath(dup.segments)})` });
     return { data, doc, lc };
   }
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
   const err = doc.errors[0];
-  if (err) throw new InputError(`invalid YAML: ${err.message.split('\n')[0]}`, { file: path, where: `line ${lc.linePos(err.pos[0]).line}` });
-  try {
-    return { data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), doc, lc };
-  } catch (e) {
-    throw new InputError(`invalid YAML: ${(e as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`, { file: path });
-  }
+  if (err) throw new InputError(yamlErrorMessage(err.message), { file: path, where: `line ${lc.linePos(err.pos[0]).line}` });
+  return { data: yamlValue(doc, path), doc, lc };
 }
 
 /** The first key given twice in one object (depth first, in file order): its path and the line of its second occurrence. */
@@ -155,7 +149,8 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
   return x !== null && typeof x === 'object' && !Array.isArray(x);
 }
 
-const describeType = (x: unknown): string => (x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : `a ${typeof x}`);
+const describeType = (x: unknown): string =>
+  x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : typeof x === 'number' && !Number.isFinite(x) ? 'a number too large to read' : `a ${typeof x}`;
 
 /**
  * Read and validate a config file against the program's commands: every section a command, every
@@ -165,8 +160,11 @@ export function loadConfigFile(file: string, program: Command, label: string = f
   const path = label;
   let text: string;
   try {
+    // A config file is a few lines: one of megabytes is not one (and would be slow to parse as YAML).
+    checkTextFile(file, MAX_CONFIG_BYTES, 'config file');
     text = readFileSync(file, 'utf8');
   } catch (err) {
+    if (isInputError(err)) throw new InputError(err.message === 'file not found' ? 'cannot read the config file: no such file' : err.message, { file: path });
     throw new InputError(`cannot read the config file: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, { file: path });
   }
   const { data, doc, lc } = parseText(path, text.replace(/^\uFEFF/, ''));

@@ -20,12 +20,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { basename, dirname, join, resolve } from 'node:path';
 import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
 import { InputError } from '../catalog/errors.ts';
-import { parseJsonLines } from '../catalog/jsonl.ts';
+import { MAX_TEXT_BYTES, readTextFile } from '../catalog/bounded.ts';
+import { parseJson, parseJsonLines } from '../catalog/jsonl.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
 import { processAlive } from './folder-lock.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
+import { checkDetails, checkResults } from './results-validate.ts';
 
 /**
  * TREC run `qid Q0 docid rank score tag`, one line per ranked tool, cases in `details` order. A case
@@ -137,6 +139,7 @@ export function isResultsDir(dir: string): boolean {
 
 function isBackpackResults(file: string): boolean {
   try {
+    if (statSync(file).size > MAX_TEXT_BYTES) return false;
     const r = JSON.parse(readFileSync(file, 'utf8')) as Partial<Results>;
     return typeof r.schemaVersion === 'number' && typeof r.retrievers === 'object' && typeof r.configHash === 'string';
   } catch {
@@ -144,7 +147,6 @@ function isBackpackResults(file: string): boolean {
   }
 }
 
-/** Read a results folder back: the envelope and the per-query details of every retriever. */
 /**
  * Where the input of the run in `dir` is: the source its results record, except that a catalog
  * snapshot kept in the results folder is read from this folder when the recorded path is gone
@@ -157,24 +159,30 @@ export function runInputSource(dir: string, results: Results): DatasetSource {
   return existsSync(here) ? { ...s, catalog: here } : s;
 }
 
+/**
+ * Read a results folder back: the envelope and the per-query details of every strategy, each
+ * checked before anything uses it (results.json against schemas/results.schema.json, every details
+ * line for the fields report, gate and merge read: see results-validate.ts). Anything else is an
+ * `InputError` naming the file.
+ */
 export function readRunDir(dir: string, warn: (message: string) => void = () => {}): EvalRun {
   recoverInterruptedSwap(dir, warn);
+  if (!existsSync(dir)) throw new InputError('no results.json here: no such folder (a results folder is what eval, merge or run wrote)', { file: dir });
+  if (!statSync(dir).isDirectory()) throw new InputError('is a file, not a results folder (the folder eval, merge or run wrote)', { file: dir });
   const file = join(dir, 'results.json');
   if (!existsSync(file)) throw new InputError('no results.json here (not a Backpack results folder)', { file: dir });
-  let results: Results;
-  try {
-    results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-  } catch (err) {
-    throw new InputError(`invalid JSON: ${(err as Error).message}`, { file });
+  const value = parseJson(readTextFile(file), file);
+  const version = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { schemaVersion?: unknown }).schemaVersion : undefined;
+  if (typeof version !== 'number' || version > RESULTS_SCHEMA_VERSION) {
+    throw new InputError(`results schemaVersion ${JSON.stringify(version) ?? 'missing'} is not one this Backpack reads (≤ ${RESULTS_SCHEMA_VERSION})`, { file });
   }
-  if (typeof results.schemaVersion !== 'number' || results.schemaVersion > RESULTS_SCHEMA_VERSION) {
-    throw new InputError(`results schemaVersion ${String(results.schemaVersion)} is not one this Backpack reads (≤ ${RESULTS_SCHEMA_VERSION})`, { file });
-  }
+  checkResults(value, file);
+  const results = value;
   const details: Record<string, QueryDetail[]> = {};
   for (const name of [...Object.keys(results.retrievers), ...Object.keys(results.profiles ?? {})]) {
     const p = join(dir, 'details', `${name}.jsonl`);
     if (!existsSync(p)) throw new InputError('per-query details are missing', { file: p });
-    details[name] = parseJsonLines(readFileSync(p, 'utf8'), p).map((l) => l.value as unknown as QueryDetail);
+    details[name] = checkDetails(parseJsonLines(readTextFile(p), p), p);
   }
   return { results, details };
 }

@@ -3,9 +3,12 @@
  * unsharded run gives: the per-query details are put back in dataset order and the metrics
  * recomputed from them, so everything but timings is identical.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { readTextFile } from '../catalog/bounded.ts';
 import { InputError } from '../catalog/errors.ts';
+import { parseJson } from '../catalog/jsonl.ts';
+import { describeJson, isObject } from '../catalog/loaders/common.ts';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
 import { runInputSource } from './files.ts';
@@ -32,16 +35,13 @@ export interface ShardSnapshot {
 
 /** sha256 of a snapshot bundle without its `takenAt` fields: shards snapshot at different times. */
 function snapshotSha256(text: string, file: string): string {
-  let bundle: { snapshot?: Record<string, unknown>; servers?: Array<{ snapshot?: Record<string, unknown> }> };
-  try {
-    bundle = JSON.parse(text) as typeof bundle;
-  } catch (err) {
-    throw new InputError(`invalid JSON: ${(err as Error).message}`, { file });
-  }
+  const value = parseJson(text, file);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`a configuration snapshot must be a bundle {"snapshot":{…},"servers":[…]} (got ${describeJson(value)})`, { file, where: '$' });
+  const bundle = value as { snapshot?: Record<string, unknown>; servers?: Array<{ snapshot?: Record<string, unknown> }> };
   const timeless = {
     ...bundle,
-    ...(bundle.snapshot ? { snapshot: { ...bundle.snapshot, takenAt: null } } : {}),
-    ...(Array.isArray(bundle.servers) ? { servers: bundle.servers.map((s) => (s?.snapshot ? { ...s, snapshot: { ...s.snapshot, takenAt: null } } : s)) } : {}),
+    ...(isObject(bundle.snapshot) ? { snapshot: { ...bundle.snapshot, takenAt: null } } : {}),
+    ...(Array.isArray(bundle.servers) ? { servers: bundle.servers.map((s) => (isObject(s) && isObject(s.snapshot) ? { ...s, snapshot: { ...s.snapshot, takenAt: null } } : s)) } : {}),
   };
   return sha256(canonicalJson(timeless));
 }
@@ -63,7 +63,7 @@ export function shardSnapshot(runs: ReadonlyArray<{ dir: string; run: EvalRun }>
     const s = sources[i]!;
     if (s.kind !== 'files' || basename(s.catalog) !== EVAL_SNAPSHOT_FILE) throw new InputError('was not evaluated on a configuration snapshot, unlike the first shard', { file: dir });
     if (!existsSync(s.catalog)) throw new InputError(`the configuration snapshot ${EVAL_SNAPSHOT_FILE} is missing`, { file: dir });
-    const t = readFileSync(s.catalog, 'utf8');
+    const t = readTextFile(s.catalog);
     const sha = snapshotSha256(t, s.catalog);
     if (i === 0) {
       text = t;
@@ -106,7 +106,8 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
     for (const { run } of runs) for (const d of run.details[name] ?? []) byCase.set(d.caseId, d);
     const ordered = input.cases.filter((c) => byCase.has(c.id));
     if (ordered.length !== input.cases.length) {
-      throw new InputError(`the shards cover ${ordered.length} of the dataset's ${input.cases.length} cases for ${kind} ${name}`);
+      const gap = input.cases.find((c) => !byCase.has(c.id))!;
+      throw new InputError(`the shards' details/${name}.jsonl cover ${ordered.length} of the dataset's ${input.cases.length} cases for ${kind} ${name} (case "${gap.id}" is in none): a shard's details are incomplete, or the shards were run on other cases`);
     }
     const list = ordered.map((c) => byCase.get(c.id)!);
     const lat = runs.map(({ run }) => (kind === 'retriever' ? run.results.retrievers[name] : run.results.profiles?.[name])!.latency);

@@ -11,9 +11,10 @@
  * its key order (JSON has no comments).
  */
 import { Ajv, type ErrorObject } from 'ajv';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, basename } from 'node:path';
 import { Document, isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
+import { checkNesting, checkConfigSize, MAX_TEXT_BYTES, MAX_CONFIG_BYTES, readTextFile, yamlErrorMessage, yamlValue } from '../catalog/bounded.ts';
 import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { parseFigure, type Figure } from './figures.ts';
@@ -108,14 +109,18 @@ export function parseRegression(text: string, path: string, format: RegressionFo
       const line = pos ? text.slice(0, Number(pos[1])).split('\n').length : undefined;
       throw new InputError(`invalid JSON: ${msg}`, { file: path, ...(line !== undefined ? { where: `line ${line}` } : {}) });
     }
-    // The YAML parser reads JSON too: only to point errors at lines.
-    const located = parseDocument(text, { lineCounter: lc });
-    if (!located.errors.length) doc = located;
+    checkNesting(data, path);
+    // The YAML parser reads JSON too: only to point errors at lines (a file this small is cheap to parse twice).
+    if (Buffer.byteLength(text, 'utf8') <= MAX_CONFIG_BYTES) {
+      const located = parseDocument(text, { lineCounter: lc, logLevel: 'error' });
+      if (!located.errors.length) doc = located;
+    }
   } else {
-    doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
+    checkConfigSize(text, path);
+    doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
     const err = doc.errors[0];
-    if (err) throw new InputError(`invalid YAML: ${err.message.split('\n')[0]}`, { file: path, where: `line ${lc.linePos(err.pos[0]).line}` });
-    data = doc.toJS();
+    if (err) throw new InputError(yamlErrorMessage(err.message), { file: path, where: `line ${lc.linePos(err.pos[0]).line}` });
+    data = yamlValue(doc, path);
   }
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     const v = (data as { schemaVersion?: unknown }).schemaVersion;
@@ -159,13 +164,7 @@ export function parseRegression(text: string, path: string, format: RegressionFo
 export function readRegressionFile(path: string): LoadedRegression {
   const format = formatOf(path);
   if (!existsSync(path)) throw new InputError('no such regression file (write one with backpack bless)', { file: path });
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read: ${(err as Error).message}`, { file: path });
-  }
-  return parseRegression(text, path, format);
+  return parseRegression(readTextFile(path, format === 'yaml' ? MAX_CONFIG_BYTES : MAX_TEXT_BYTES, 'regression file'), path, format);
 }
 
 export interface BlessUpdate {

@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../catalog/errors.ts';
+import { checkTextFile, MAX_CONFIG_BYTES } from '../catalog/bounded.ts';
 import { parseJson } from '../catalog/jsonl.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { stripJsonc } from './jsonc.ts';
@@ -81,6 +82,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** Read, validate and expand the configuration at `file`. */
 export function readMcpConfig(file: string, env: Env = process.env): McpConfig {
   requireExists(file);
+  // A configuration is a few kB: refuse a huge file before reading it (or blanking its comments, which takes a character array).
+  checkTextFile(file, MAX_CONFIG_BYTES, 'configuration');
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);

@@ -6,6 +6,7 @@
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { InputError } from '../catalog/errors.ts';
+import { MAX_NESTING, tooDeep } from '../catalog/bounded.ts';
 import { bundleServer, bundleServerProblem, bundleText, makeBundle, type BundleServer, type SnapshotBundle } from './bundle.ts';
 import { chooseServersFromFlags, type McpConfig } from './config.ts';
 import { killLiveServers } from './connect.ts';
@@ -56,8 +57,12 @@ export async function takeSnapshot(config: McpConfig, opts: SnapshotOptions = {}
   const outcomes = await mapBounded(specs, opts.concurrency ?? DEFAULT_CONCURRENCY, async (spec) => {
     let outcome = await snapshotServer(spec, opts.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000, now);
     if (outcome.ok) {
-      const problem = bundleServerProblem(bundleServer(outcome.snapshot), config.file);
-      if (problem !== null) outcome = { ok: false, failure: { name: spec.name, spec, reason: `its tools do not load as a catalog: ${problem}` } };
+      // What the server answered becomes a bundle file (root → servers[] → this server): it must nest
+      // no deeper than any catalog file may, or hashing and writing it would overflow.
+      const x = outcome.snapshot;
+      const deep = tooDeep({ tools: x.tools, prompts: x.prompts, resources: x.resources, resourceTemplates: x.resourceTemplates, snapshot: { serverInfo: x.serverInfo } }, MAX_NESTING - 2);
+      const problem = deep !== undefined ? `its answers nest arrays and objects more than ${MAX_NESTING} levels deep in the bundle (at ${deep.replace(/^\$/, `$.servers[${JSON.stringify(spec.name)}]`)})` : bundleServerProblem(bundleServer(outcome.snapshot), config.file);
+      if (problem !== null) outcome = { ok: false, failure: { name: spec.name, spec, reason: deep !== undefined ? problem : `its tools do not load as a catalog: ${problem}` } };
     }
     if (!interrupted) opts.onServer?.(outcome);
     return outcome;

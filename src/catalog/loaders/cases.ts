@@ -25,11 +25,11 @@ import { parse } from 'csv-parse/sync';
 import { extname } from 'node:path';
 import { InputError } from '../errors.ts';
 import { parseJson, parseJsonLines } from '../jsonl.ts';
-import { readText } from '../dataset-files.ts';
+import { readTextFile } from '../bounded.ts';
 import { didYouMean } from '../suggest.ts';
 import type { Case, Catalog, GoldMode, Split } from '../types.ts';
 import { checkCases, requireText, type Located } from '../validate.ts';
-import { describeJson, isObject } from './common.ts';
+import { describeJson, isObject, quoted } from './common.ts';
 
 export const CSV_REQUIRED_COLUMNS = ['request', 'expected_tools'] as const;
 export const CSV_OPTIONAL_COLUMNS = [
@@ -206,13 +206,13 @@ interface RawCase {
 function buildCase(r: RawCase, file: string, where: string, names: { goldMode: string; split: string; turn: string }): Case {
   const at = { file, where };
   if (r.goldMode !== undefined && r.goldMode !== 'all' && r.goldMode !== 'any') {
-    throw new InputError(`case "${r.id}": "${names.goldMode}" must be "all" or "any" (got ${JSON.stringify(r.goldMode)})`, at);
+    throw new InputError(`case "${r.id}": "${names.goldMode}" must be "all" or "any" (got ${quoted(r.goldMode)})`, at);
   }
   if (r.split !== undefined && r.split !== 'train' && r.split !== 'test') {
-    throw new InputError(`case "${r.id}": "${names.split}" must be "train" or "test" (got ${JSON.stringify(r.split)})`, at);
+    throw new InputError(`case "${r.id}": "${names.split}" must be "train" or "test" (got ${quoted(r.split)})`, at);
   }
   if (r.turn !== undefined && !(typeof r.turn === 'number' && Number.isInteger(r.turn) && r.turn >= 0)) {
-    throw new InputError(`case "${r.id}": "${names.turn}" must be a whole number ≥ 0 (got ${JSON.stringify(r.turn)})`, at);
+    throw new InputError(`case "${r.id}": "${names.turn}" must be a whole number ≥ 0 (got ${quoted(r.turn)})`, at);
   }
   return {
     id: r.id,
@@ -236,7 +236,7 @@ export function readCases(path: string): Array<Located<Case>> {
   if (ext !== '.csv' && ext !== '.jsonl' && ext !== '.json') {
     throw new InputError(`unsupported cases file "${ext || '(no extension)'}": use .csv, .jsonl or .json`, { file: path });
   }
-  const text = readText(path);
+  const text = readTextFile(path);
   if (ext === '.csv') return parseCasesCsv(text, path);
   if (ext === '.jsonl') return parseCasesJsonl(text, path);
   return parseCasesJson(text, path);

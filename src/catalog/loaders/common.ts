@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { InputError } from '../errors.ts';
 import { parseJson } from '../jsonl.ts';
-import { readText } from '../dataset-files.ts';
+import { readTextFile } from '../bounded.ts';
 import { firstSentence, makeTool } from '../model.ts';
 import type { JsonSchema, Server, Tool } from '../types.ts';
 import type { WarningSink } from './load-notes.ts';
@@ -30,7 +30,7 @@ export function absentIfNull(v: unknown): unknown {
 
 /** Read and parse a JSON file: `file not found` / `invalid JSON` as `InputError`s naming the file. */
 export function readJsonFile(file: string): unknown {
-  return parseJson(readText(file), file);
+  return parseJson(readTextFile(file), file);
 }
 
 /** A plain JSON object (not an array, not null). */
@@ -45,6 +45,13 @@ export function describeJson(v: unknown): string {
   if (Array.isArray(v)) return 'an array';
   if (typeof v === 'object') return 'an object';
   return `a ${typeof v}`;
+}
+
+/** A value as a message quotes it: its JSON, cut to 60 characters (`nothing` for undefined). */
+export function quoted(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
 export const SERVER_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -28,13 +28,13 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { InputError } from '../errors.ts';
 import { parseJsonLines } from '../jsonl.ts';
-import { readText } from '../dataset-files.ts';
+import { readTextFile } from '../bounded.ts';
 import { didYouMean } from '../suggest.ts';
 import { firstSentence, makeTool } from '../model.ts';
 import { sha256 } from '../hash.ts';
 import type { Case, Catalog, Dataset, Plugin } from '../types.ts';
 import { assembleCatalog, checkCases, requireText, type Located } from '../validate.ts';
-import { describeJson, isObject, readJsonFile } from './common.ts';
+import { describeJson, isObject, quoted, readJsonFile } from './common.ts';
 
 export const METATOOL_FILES = {
   catalog: 'plugin_des.json',
@@ -90,9 +90,8 @@ export function loadMetaTool(dir: string): Dataset {
   const catalog = loadMetaToolCatalog(dir);
   const known = new Set(catalog.tools.map((t) => t.id));
   const checkTool = (name: unknown, file: string, where: string): string => {
-    if (typeof name !== 'string' || !known.has(name)) {
-      throw new InputError(`unknown tool ${JSON.stringify(name)}${typeof name === 'string' ? didYouMean(name, known) : ''}`, { file, where });
-    }
+    if (typeof name !== 'string') throw new InputError(`a tool is named by a string (got ${describeJson(name)})`, { file, where });
+    if (!known.has(name)) throw new InputError(`unknown tool ${quoted(name)}${didYouMean(name, known)}`, { file, where });
     return name;
   };
 
@@ -101,7 +100,7 @@ export function loadMetaTool(dir: string): Dataset {
   const csvFile = join(dir, METATOOL_FILES.singleTool);
   let rows: string[][];
   try {
-    rows = parse(readText(csvFile), { bom: true, skip_empty_lines: true }) as string[][];
+    rows = parse(readTextFile(csvFile), { bom: true, skip_empty_lines: true }) as string[][];
   } catch (err) {
     if (err instanceof InputError) throw err;
     const e = err as Error & { lines?: number };
@@ -124,7 +123,7 @@ export function loadMetaTool(dir: string): Dataset {
   // Awareness: negatives are no-tool cases; positives not yet seen become single-tool cases.
   const awFile = join(dir, METATOOL_FILES.awareness);
   const negatives: Array<Located<string>> = [];
-  for (const { value, where } of parseJsonLines(readText(awFile), awFile)) {
+  for (const { value, where } of parseJsonLines(readTextFile(awFile), awFile)) {
     const request = requireText(value.query, '"query"', awFile, where);
     if (value.label === 'negative') {
       if (value.gold_tool !== null && value.gold_tool !== undefined) throw new InputError('a negative row must have "gold_tool": null', { file: awFile, where });
@@ -135,7 +134,7 @@ export function loadMetaTool(dir: string): Dataset {
       if (entry === undefined) singles.set(request, { labels: [tool], file: awFile, where });
       else if (!entry.labels.includes(tool)) entry.labels.push(tool);
     } else {
-      throw new InputError(`"label" must be "positive" or "negative" (got ${JSON.stringify(value.label)})`, { file: awFile, where });
+      throw new InputError(`"label" must be "positive" or "negative" (got ${quoted(value.label)})`, { file: awFile, where });
     }
   }
 

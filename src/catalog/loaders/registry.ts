@@ -27,7 +27,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readText } from '../dataset-files.ts';
+import { MAX_CONFIG_BYTES, readTextFile } from '../bounded.ts';
 import { InputError } from '../errors.ts';
 import { parseJson } from '../jsonl.ts';
 import { isDatasetDir, readDataset } from '../dataset-files.ts';
@@ -160,7 +160,7 @@ export function loadCatalog(path: string, opts: LoadOptions & { format?: string 
   const name = format ?? detectCatalogFormat(path);
   if (name === undefined) {
     // A file that is not even JSON gets the parser's own error, with line and column.
-    if (isFile(path) && /\.json$/i.test(path)) parseJson(readText(path), path);
+    if (isFile(path) && /\.json$/i.test(path)) parseJson(readTextFile(path), path);
     const kind = isDirectory(path) ? 'folder' : 'file';
     throw new InputError(`cannot tell the catalog format of this ${kind}: tried ${DETECTION_ORDER.join(', ')}; name one with a format option`, { file: path });
   }
@@ -192,7 +192,7 @@ function peekJson(path: string): unknown {
     if (lastPeek?.key === key) return lastPeek.value;
     let value: unknown;
     try {
-      value = JSON.parse(readText(path));
+      value = JSON.parse(readTextFile(path));
     } catch {
       value = undefined;
     }
@@ -203,11 +203,11 @@ function peekJson(path: string): unknown {
   }
 }
 
-/** Parsed JSON-with-comments of a file (comments and trailing commas blanked), or `undefined`. */
+/** Parsed JSON-with-comments of a file no larger than a configuration is (comments and trailing commas blanked), or `undefined`. */
 function peekJsonc(path: string): unknown {
   if (!isFile(path)) return undefined;
   try {
-    return JSON.parse(stripJsonc(readText(path)));
+    return JSON.parse(stripJsonc(readTextFile(path, MAX_CONFIG_BYTES)));
   } catch {
     return undefined;
   }

@@ -25,11 +25,11 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument, isMap, isScalar } from 'yaml';
 import { InputError } from '../errors.ts';
-import { readText } from '../dataset-files.ts';
+import { checkConfigSize, readTextFile, yamlErrorMessage, yamlValue } from '../bounded.ts';
 import { makeSkill } from '../model.ts';
 import type { Catalog, Skill } from '../types.ts';
 import { assembleCatalog, type Located } from '../validate.ts';
-import { describeJson, isDirectory, isObject, requireExists } from './common.ts';
+import { describeJson, isDirectory, isObject, quoted, requireExists } from './common.ts';
 
 export const SKILL_FILE = 'SKILL.md';
 /** How many folders below the root a `SKILL.md` may sit. */
@@ -91,14 +91,15 @@ export function parseSkillMarkdown(text: string, file: string, ctx: SkillFileCon
   const yamlText = lines.slice(1, close).join('\n');
   // Line i of the YAML text is line i + 1 of the file.
   const fileLine = (yamlLine: number): string => `line ${yamlLine + 1}`;
+  checkConfigSize(yamlText, file, 'line 2', 'YAML front matter');
   const counter = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter: counter, prettyErrors: false });
+  const doc = parseDocument(yamlText, { lineCounter: counter, prettyErrors: false, logLevel: 'error' });
   const err = doc.errors[0];
   if (err) {
     const line = counter.linePos(err.pos[0]).line;
-    throw new InputError(`invalid YAML in front matter: ${err.message.split('\n')[0]}`, { file, where: fileLine(line) });
+    throw new InputError(yamlErrorMessage(err.message, 'YAML in front matter'), { file, where: fileLine(line) });
   }
-  const data: unknown = doc.toJS();
+  const data: unknown = yamlValue(doc, file, 'line 2', 'YAML in front matter');
   if (!isObject(data)) throw new InputError(`front matter must be a YAML mapping (got ${describeJson(data)})`, { file, where: 'line 2' });
   const keyLine = (key: string): string => {
     if (isMap(doc.contents)) {
@@ -123,7 +124,7 @@ export function parseSkillMarkdown(text: string, file: string, ctx: SkillFileCon
   const whenToUse = text_('when_to_use', false);
   const dmi = data['disable-model-invocation'];
   if (dmi !== undefined && dmi !== null && typeof dmi !== 'boolean') {
-    throw new InputError(`"disable-model-invocation" must be true or false (got ${JSON.stringify(dmi)})`, { file, where: keyLine('disable-model-invocation') });
+    throw new InputError(`"disable-model-invocation" must be true or false (got ${quoted(dmi)})`, { file, where: keyLine('disable-model-invocation') });
   }
   let category = text_('category', false);
   if (category === undefined && isObject(data.metadata) && data.metadata.category !== undefined) {
@@ -156,7 +157,7 @@ export function loadSkillsFolder(root: string): Catalog {
     const parent = dirname(skillDir);
     const category = skillDir !== absRoot && parent !== absRoot ? basename(parent) : undefined;
     const locator = relative(base, resolve(file)).split(sep).join('/');
-    const { skill, where } = parseSkillMarkdown(readText(file), file, { ...(category !== undefined ? { category } : {}), locator });
+    const { skill, where } = parseSkillMarkdown(readTextFile(file), file, { ...(category !== undefined ? { category } : {}), locator });
     return { value: skill, file, where };
   });
   return assembleCatalog({ tools: [], skills });

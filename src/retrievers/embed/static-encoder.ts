@@ -29,6 +29,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import { checkTextFile, MAX_NESTING, MAX_TEXT_BYTES, tooDeep } from '../../catalog/bounded.ts';
+import { InputError } from '../../catalog/errors.ts';
 import { floatData, int64Data, int8Data, ONNX_FLOAT, ONNX_INT64, ONNX_INT8, readOnnxModel, type OnnxModelInfo, type OnnxNodeInfo, type OnnxTensorInfo } from './onnx-weights.ts';
 
 /** The folder is not a static encoder this module computes exactly (transformers.js must load it). */
@@ -51,16 +53,54 @@ export interface StaticEncoder {
   readonly config: Record<string, unknown>;
 }
 
+/**
+ * A JSON object file of the model folder. Unreadable, invalid or too deeply nested JSON, or a value
+ * that is not an object, is an Error naming the file (a broken folder, whichever library reads it).
+ */
 function readJson(path: string): Record<string, unknown> {
-  const value = JSON.parse(readFileSync(path, 'utf8')) as unknown;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new StaticEncoderMismatch(`${path} is not a JSON object`);
+  let value: unknown;
+  try {
+    checkTextFile(path, MAX_TEXT_BYTES, 'model file');
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`${path}: ${e instanceof SyntaxError ? 'invalid JSON: ' : ''}${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${path}: must be a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
+  const deep = tooDeep(value);
+  if (deep !== undefined) throw new Error(`${path}: arrays and objects nested more than ${MAX_NESTING} levels deep (at ${deep})`);
   return value as Record<string, unknown>;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Why a parsed tokenizer.json is not one the tokenizer library can build (the parts it reads
+ * first: the model and its vocabulary, the optional pipeline steps, the added tokens), or
+ * undefined. The library's own errors name no file and no field ("Cannot read properties of null").
+ */
+export function tokenizerProblem(json: Record<string, unknown>): string | undefined {
+  const describe = (v: unknown) => (v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
+  const model = json.model;
+  if (!isRecord(model) || typeof model.type !== 'string') return `"model" must be an object with a "type" (got ${describe(model)})`;
+  if (!isRecord(model.vocab) && !Array.isArray(model.vocab)) return `"model.vocab" must be an object of token → id (got ${describe(model.vocab)})`;
+  for (const step of ['normalizer', 'pre_tokenizer', 'post_processor', 'decoder'] as const) {
+    const v = json[step];
+    if (v === undefined) return `"${step}" is missing (null when the tokenizer has none)`;
+    if (v !== null && !(isRecord(v) && typeof v.type === 'string')) return `"${step}" must be null or an object with a "type" (got ${describe(v)})`;
+  }
+  const added = json.added_tokens;
+  if (!Array.isArray(added)) return `"added_tokens" must be a list (got ${describe(added)})`;
+  const bad = added.findIndex((t) => !isRecord(t) || typeof t.id !== 'number' || typeof t.content !== 'string');
+  if (bad >= 0) return `"added_tokens[${bad}]" must be an object with a numeric "id" and a "content" string`;
+  return undefined;
 }
 
 /**
  * The dtype the folder would be loaded with (the requested one, else config.json's
  * `transformers.js_config.dtype`) when config.json describes a static BERT (`model_type: bert`,
- * `num_hidden_layers: 0`) and that dtype is `q8` or `fp32`; otherwise null. Reads config.json only.
+ * `num_hidden_layers: 0`) and that dtype is `q8` or `fp32`; otherwise null. Reads config.json only:
+ * one that is there but cannot be read as a JSON object is an `InputError` naming it (no library
+ * could load the folder; transformers.js would say so less clearly).
  */
 export function staticEncoderDtype(dir: string, dtype?: string): StaticDtype | null {
   const path = join(dir, 'config.json');
@@ -68,8 +108,8 @@ export function staticEncoderDtype(dir: string, dtype?: string): StaticDtype | n
   let config: Record<string, unknown>;
   try {
     config = readJson(path);
-  } catch {
-    return null;
+  } catch (e) {
+    throw new InputError(`not a model configuration: ${(e as Error).message.slice(path.length + 2)}`, { file: path, cause: e });
   }
   if (config.model_type !== 'bert' || config.num_hidden_layers !== 0) return null;
   const tjs = config['transformers.js_config'] as { dtype?: unknown } | undefined;
@@ -170,6 +210,8 @@ export function loadStaticEncoder(dir: string, dtype?: string): StaticEncoder {
   }
   const { q, scales, table, types } = tablesOf(model, d, vocab, hidden, typeVocab);
   const tokenizerJson = readJson(join(dir, 'tokenizer.json'));
+  const problem = tokenizerProblem(tokenizerJson);
+  if (problem !== undefined) throw new Error(`${join(dir, 'tokenizer.json')}: ${problem}`);
   const tokenizerConfig = readJson(join(dir, 'tokenizer_config.json'));
   // PreTrainedTokenizer.model_max_length: tokenizer_config.json's, else unlimited.
   const mml = tokenizerConfig.model_max_length;

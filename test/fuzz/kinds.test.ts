@@ -1,0 +1,78 @@
+/**
+ * The fixed list of malformed-input kinds (kinds.ts), each run through the command that reads it:
+ * every one must exit 0 or 2 (or a documented verdict), with no stack trace and no partial output
+ * (harness.ts). Prints the counts: kinds tried, exit 0, exit 2, verdicts, crashes, by category.
+ * `BACKPACK_FUZZ_REPORT=FILE` also writes every kind's outcome there as JSON (BACKPACK_FUZZ_LOG=FILE
+ * appends each as it finishes); BACKPACK_FUZZ_ONLY=TEXT runs only the kinds whose name contains TEXT.
+ */
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildBases, type Bases } from './bases.ts';
+import { cleanup, firstError, freshRoot, loadMain, runCase, type Main } from './harness.ts';
+import { allKinds, group, isKnownOpen } from './kinds.ts';
+
+/**
+ * `npm run fuzz` (npm sets npm_lifecycle_event) or BACKPACK_FUZZ_FULL=1: the full sweep, every
+ * field × every wrong value and every slow kind (3,000+ kinds), not only the fixed list.
+ */
+const FULL = process.env.BACKPACK_FUZZ_FULL === '1' || (process.env.npm_lifecycle_event === 'fuzz' && process.env.BACKPACK_FUZZ_FULL !== '0');
+const root = freshRoot('kinds');
+let main: Main;
+let bases: Bases;
+
+beforeAll(async () => {
+  main = await loadMain(root);
+  bases = await buildBases(main, root);
+});
+afterAll(() => cleanup(root));
+
+interface Row {
+  kind: string;
+  category: string;
+  code: number | null;
+  problems: string[];
+  message: string;
+  ms: number;
+}
+
+it('every kind of malformed input exits 0 or 2, with a message and no stack trace, and leaves no partial output', async () => {
+  const kinds = allKinds({ full: FULL });
+  const only = process.env.BACKPACK_FUZZ_ONLY;
+  const rows: Row[] = [];
+  for (const [i, kind] of kinds.entries()) {
+    if (only !== undefined && !kind.name.includes(only)) continue;
+    const dir = join(root, 'cases', String(i));
+    mkdirSync(dir, { recursive: true });
+    let argv: string[];
+    try {
+      argv = kind.build(dir, bases);
+    } catch (err) {
+      rows.push({ kind: kind.name, category: kind.category, code: null, problems: [`the test could not build the case: ${(err as Error).message}`], message: '', ms: 0 });
+      continue;
+    }
+    const o = await runCase(main, argv, dir, kind.verdicts);
+    rows.push({ kind: kind.name, category: kind.category, code: o.code, problems: o.problems, message: firstError(o.err), ms: Math.round(o.ms) });
+    if (process.env.BACKPACK_FUZZ_LOG) appendFileSync(process.env.BACKPACK_FUZZ_LOG, `${JSON.stringify(rows[rows.length - 1])}\n`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const open = rows.filter((r) => r.problems.length > 0 && isKnownOpen(r.category));
+  const crashed = rows.filter((r) => r.problems.length > 0 && !isKnownOpen(r.category));
+  const count = (f: (r: Row) => boolean) => rows.filter(f).length;
+  const byGroup = new Map<string, { kinds: number; crashed: number }>();
+  for (const r of rows) {
+    const g = byGroup.get(group(r.category)) ?? { kinds: 0, crashed: 0 };
+    g.kinds++;
+    if (r.problems.length) g.crashed++;
+    byGroup.set(group(r.category), g);
+  }
+  const summary = [
+    `fuzz kinds (${FULL ? 'full sweep' : 'fixed list'}): ${rows.length} tried; exit 0: ${count((r) => r.code === 0)}; exit 2: ${count((r) => r.code === 2)}; documented verdicts (gate/diff 100, snapshot 1 or 3): ${count((r) => r.code !== null && r.code !== 0 && r.code !== 2 && r.problems.length === 0)}; crashed: ${crashed.length}; crashed in known-open inputs: ${open.length}`,
+    `  by input: ${[...byGroup].map(([g, c]) => `${g} ${c.kinds}${c.crashed ? ` (${c.crashed} crashed)` : ''}`).join(', ')}`,
+    ...crashed.slice(0, 40).map((r) => `  CRASH ${r.kind}: ${r.problems.join('; ')}${r.message ? ` — ${r.message}` : ''}`),
+    ...open.map((r) => `  open (${r.category.split(' (')[0]}, fixed elsewhere) ${r.kind}: ${r.problems.join('; ')}${r.message ? ` — ${r.message}` : ''}`),
+  ];
+  console.log(summary.join('\n'));
+  if (process.env.BACKPACK_FUZZ_REPORT) writeFileSync(process.env.BACKPACK_FUZZ_REPORT, `${JSON.stringify(rows, null, 1)}\n`);
+  expect(crashed.map((r) => `${r.kind}: ${r.problems.join('; ')} — ${r.message}`)).toEqual([]);
+}, 600_000);

@@ -1,0 +1,1085 @@
+/**
+ * The fixed list of malformed-input kinds: every input file Backpack reads × every mutation that
+ * fits its format (truncation, invalid JSON/YAML/CSV/TSV, wrong top-level types, 10,000-level
+ * nesting, YAML alias bombs, huge strings and files, BOMs, CRLF, invalid UTF-8, NUL bytes, duplicate
+ * keys, `__proto__`, a folder where a file is expected, a missing file) and, field by field, every
+ * wrong type (missing, null, number, string, array, object, 10,000-level nesting); plus bad flag
+ * values. Each kind names the file it breaks and the command line that reads it.
+ */
+import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stringify as yamlStringify, parse as yamlParse } from 'yaml';
+import { UNSET_VAR, type Bases } from './bases.ts';
+
+export interface Kind {
+  /** `category: mutation`, unique. */
+  name: string;
+  /** The input (file type and the command that reads it). */
+  category: string;
+  /** Write the case's inputs into `dir` (empty, existing); returns the argv. */
+  build(dir: string, b: Bases): string[];
+  /** Exit codes the command documents as a verdict on good input (gate and diff: 100). */
+  verdicts?: readonly number[];
+}
+
+/**
+ * Inputs whose reader is being rewritten outside this suite's fixes (readManifest and manifest
+ * verification, src/catalog/dataset-files.ts): their crashes are listed in the summary but do not
+ * fail the run. Remove an entry once its reader keeps the properties.
+ */
+export const KNOWN_OPEN: readonly RegExp[] = [/^dataset manifest\.json /];
+export const isKnownOpen = (category: string): boolean => KNOWN_OPEN.some((re) => re.test(category));
+
+/** Nesting depth of the deep kinds (the issue's 10,000 levels). */
+export const DEEP = 10_000;
+/** Length of the huge strings (4 MB: far beyond any real field, cheap enough to write per case). */
+export const HUGE = 4 * 1024 * 1024;
+/** Size the huge-file kinds report (a sparse file: nothing is written). */
+export const HUGE_FILE = 600 * 1024 * 1024;
+
+const DIRECTORY = Symbol('directory');
+const MISSING = Symbol('missing');
+const SPARSE = Symbol('sparse');
+type Content = string | Buffer | typeof DIRECTORY | typeof MISSING | typeof SPARSE;
+type Mutation = (text: string) => Content;
+
+export function put(file: string, content: Content): void {
+  rmSync(file, { recursive: true, force: true });
+  if (content === MISSING) return;
+  mkdirSync(dirname(file), { recursive: true });
+  if (content === DIRECTORY) mkdirSync(file);
+  else if (content === SPARSE) {
+    writeFileSync(file, '');
+    truncateSync(file, HUGE_FILE);
+  } else writeFileSync(file, content);
+}
+
+const deepArray = (n = DEEP) => `${'['.repeat(n)}${']'.repeat(n)}`;
+const deepObject = (n = DEEP) => `${'{"a":'.repeat(n)}{}${'}'.repeat(n)}`;
+/** Stands for a 10,000-level value in a field edit: serialisers overflow on the real thing, so it is put into the text afterwards. */
+const DEEP_TOKEN = '__fuzz_deep_value__';
+
+/** Bytes of `text` with invalid UTF-8 inserted inside the first string value (or at the start). */
+function invalidUtf8(text: string): Buffer {
+  const i = text.indexOf('"') + 1;
+  return Buffer.concat([Buffer.from(text.slice(0, i)), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from(text.slice(i))]);
+}
+
+/** `text` with `insert` placed inside the first string value. */
+function inFirstString(text: string, insert: string): string {
+  const i = text.indexOf('"') + 1;
+  return i > 0 ? text.slice(0, i) + insert + text.slice(i) : insert + text;
+}
+
+/** `text` with the first string value replaced by a huge one. */
+function hugeFirstString(text: string): string {
+  const m = /"(?:[^"\\]|\\.)*"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(text);
+  if (!m) return `${text}\n${'x'.repeat(HUGE)}`;
+  const at = m.index + m[0].length - m[1]!.length - 1;
+  return text.slice(0, at) + 'x'.repeat(HUGE) + text.slice(at + m[1]!.length);
+}
+
+/** `text` (a JSON object) with `"key": value` inserted right after its first `{`. */
+function afterFirstBrace(text: string, member: string): string {
+  const i = text.indexOf('{');
+  return i < 0 ? text : `${text.slice(0, i + 1)}${member},${text.slice(i + 1)}`;
+}
+
+/** The first key of the JSON object text, given again with null at the end (JSON.parse keeps the last). */
+function duplicateKey(text: string): string {
+  const m = /\{\s*("(?:[^"\\]|\\.)*")\s*:/.exec(text);
+  const end = text.lastIndexOf('}');
+  if (!m || end < 0) return text;
+  return `${text.slice(0, end)}, ${m[1]}: null${text.slice(end)}`;
+}
+
+const JSON_MUTATIONS: Record<string, Mutation> = {
+  empty: () => '',
+  whitespace: () => '  \n\t \n',
+  truncated: (t) => t.slice(0, Math.floor(t.length / 2)),
+  'not JSON': () => 'this is not JSON\n',
+  'trailing garbage': (t) => `${t}\n}}]`,
+  'top-level null': () => 'null\n',
+  'top-level number': () => '42\n',
+  'top-level string': () => '"text"\n',
+  'top-level true': () => 'true\n',
+  'empty array': () => '[]\n',
+  'empty object': () => '{}\n',
+  'array of nulls': () => '[null, null]\n',
+  [`${DEEP}-level arrays`]: () => deepArray(),
+  [`${DEEP}-level objects`]: () => deepObject(),
+  'huge string': hugeFirstString,
+  BOM: (t) => `\uFEFF${t}`,
+  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  'invalid UTF-8': invalidUtf8,
+  'NUL byte in a string': (t) => inFirstString(t, '\u0000'),
+  'escaped lone surrogate': (t) => inFirstString(t, '\\ud800'),
+  'duplicate key': duplicateKey,
+  '__proto__ key': (t) => afterFirstBrace(t, '"__proto__": {"polluted": true}'),
+  'number 1e400': (t) => t.replace(/(:\s*)(\d+(?:\.\d+)?)/, '$11e400'),
+  'a folder instead': () => DIRECTORY,
+  missing: () => MISSING,
+  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+};
+
+const JSONL_MUTATIONS: Record<string, Mutation> = {
+  empty: () => '',
+  'blank lines only': () => '\n  \n\t\n',
+  'last line truncated': (t) => {
+    const lines = t.trimEnd().split('\n');
+    const last = lines.pop()!;
+    return `${[...lines, last.slice(0, Math.floor(last.length / 2))].join('\n')}\n`;
+  },
+  'a line not JSON': (t) => `${t}this is not JSON\n`,
+  'an array line': (t) => `${t}[1, 2]\n`,
+  'a number line': (t) => `${t}42\n`,
+  'a null line': (t) => `${t}null\n`,
+  'a string line': (t) => `${t}"text"\n`,
+  'an empty object line': (t) => `${t}{}\n`,
+  [`a ${DEEP}-level array line`]: (t) => `${t}${deepArray()}\n`,
+  [`a ${DEEP}-level object line`]: (t) => `${t}${deepObject()}\n`,
+  [`a ${DEEP}-level field`]: (t) => afterFirstBrace(t, `"deep": ${deepArray()}`),
+  'huge string': hugeFirstString,
+  BOM: (t) => `\uFEFF${t}`,
+  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  'invalid UTF-8': invalidUtf8,
+  'NUL byte in a string': (t) => inFirstString(t, '\u0000'),
+  'first line repeated': (t) => `${t.split('\n')[0]}\n${t}`,
+  'duplicate key': (t) => {
+    const [first, ...rest] = t.split('\n');
+    return [duplicateKey(first!), ...rest].join('\n');
+  },
+  '__proto__ key': (t) => afterFirstBrace(t, '"__proto__": {"polluted": true}'),
+  'a folder instead': () => DIRECTORY,
+  missing: () => MISSING,
+  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+};
+
+const aliasBomb = (key = 'x'): string => {
+  const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i < 9; i++) {
+    const prev = String.fromCharCode(97 + i - 1);
+    const cur = String.fromCharCode(97 + i);
+    lines.push(`${cur}: &${cur} [${Array(9).fill(`*${prev}`).join(',')}]`);
+  }
+  lines.push(`${key}: *i`);
+  return `${lines.join('\n')}\n`;
+};
+const deepBlock = (n = DEEP) => {
+  let s = '';
+  for (let i = 0; i < n; i++) s += `${' '.repeat(i)}- \n`;
+  return `${s}${' '.repeat(n)}x\n`;
+};
+
+const YAML_MUTATIONS: Record<string, Mutation> = {
+  empty: () => '',
+  whitespace: () => '  \n\n',
+  'comment only': () => '# nothing here\n',
+  truncated: (t) => t.slice(0, Math.floor(t.length / 2)),
+  'not YAML': () => 'key: [unclosed\n  - : :\n\t"\n',
+  'tab indentation': (t) => t.replace(/^ {2}/gm, '\t'),
+  'alias bomb': () => aliasBomb(),
+  'alias bomb in a value': (t) => `${t}\n${aliasBomb('bomb')}`,
+  [`${DEEP}-level flow sequences`]: () => `x: ${deepArray()}\n`,
+  [`${DEEP}-level block sequences`]: () => deepBlock(),
+  'duplicate key': (t) => `${t}\n${t.split('\n').find((l) => /^[A-Za-z$]/.test(l)) ?? 'x: 1'}\n`,
+  'top-level scalar': () => '42\n',
+  'top-level list': () => '- a\n- b\n',
+  'unknown tag': (t) => `${t}\nextra: !!js/function "function () {}"\n`,
+  'binary tag': () => 'x: !!binary aGVsbG8=\n',
+  'merge key': (t) => `base: &b {k: 1}\n${t}\nmerged:\n  <<: *b\n`,
+  'two documents': (t) => `${t}\n---\n${t}`,
+  'huge string': (t) => `${t}\nhuge: "${'x'.repeat(HUGE)}"\n`,
+  BOM: (t) => `\uFEFF${t}`,
+  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  'invalid UTF-8': (t) => Buffer.concat([Buffer.from('# '), Buffer.from([0xff, 0xfe]), Buffer.from(`\n${t}`)]),
+  'NUL byte': (t) => `${t}\nx: "a\u0000b"\n`,
+  'a folder instead': () => DIRECTORY,
+  missing: () => MISSING,
+  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+};
+
+const TSV_MUTATIONS: Record<string, Mutation> = {
+  empty: () => '',
+  'header only': () => 'query-id\tcorpus-id\tscore\n',
+  'two columns': (t) => `${t}q000001\tbash\n`,
+  'one column': (t) => `${t}q000001\n`,
+  'four columns': (t) => `${t}q000001\tbash\t1\textra\n`,
+  'spaces instead of tabs': (t) => `${t}q000001 bash 1\n`,
+  'score not a number': (t) => `${t}q000001\tbash\tone\n`,
+  'score NaN': (t) => `${t}q000001\tbash\tNaN\n`,
+  'score Infinity': (t) => `${t}q000001\tbash\tInfinity\n`,
+  'score negative': (t) => `${t}q000001\tbash\t-1\n`,
+  'unknown query id': (t) => `${t}nope-query\tbash\t1\n`,
+  'unknown corpus id': (t) => `${t.split('\n').slice(0, 2).join('\n').replace(/\t[^\t]+\t1$/, '\tno_such_tool\t1')}\n`,
+  '__proto__ query id': (t) => `${t}__proto__\tbash\t1\n`,
+  'empty ids': (t) => `${t}\t\t1\n`,
+  'huge line': (t) => `${t}${'x'.repeat(HUGE)}\tbash\t1\n`,
+  BOM: (t) => `\uFEFF${t}`,
+  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  'invalid UTF-8': (t) => Buffer.concat([Buffer.from(t), Buffer.from([0xff, 0xfe, 0x09, 0x62, 0x09, 0x31, 0x0a])]),
+  'NUL byte': (t) => `${t}q\u0000\tbash\t1\n`,
+  'a folder instead': () => DIRECTORY,
+};
+
+const CSV_MUTATIONS: Record<string, Mutation> = {
+  empty: () => '',
+  'header only': (t) => `${t.split('\n')[0]}\n`,
+  'unknown column': (t) => t.split('\n').map((r, i) => (r === '' ? r : `${r},${i === 0 ? 'bogus' : 'x'}`)).join('\n'),
+  'no header': (t) => t.split('\n').slice(1).join('\n'),
+  'duplicate column': (t) => {
+    const [h, ...rest] = t.split('\n');
+    const first = h!.split(',')[0];
+    return [`${h},${first}`, ...rest.map((r) => (r === '' ? r : `${r},x`))].join('\n');
+  },
+  'unclosed quote': (t) => `${t}"never closed,\n`,
+  'ragged row': (t) => `${t}a,b,c,d,e,f,g,h,i,j,k,l,m,n,o\n`,
+  'short row': (t) => `${t}only-one-cell\n`,
+  'quote inside an unquoted cell': (t) => `${t}ab"c,d\n`,
+  'formula cell': (t) => t.replace(/\n([^,\n]*),/, '\n=cmd|"/c calc"!A1,'),
+  'huge cell': (t) => `${t}"${'x'.repeat(HUGE)}",x\n`,
+  BOM: (t) => `\uFEFF${t}`,
+  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  'invalid UTF-8': (t) => Buffer.concat([Buffer.from(t), Buffer.from([0xff, 0xfe, 0x2c, 0x78, 0x0a])]),
+  'NUL byte': (t) => `${t}a\u0000b,x\n`,
+  'a folder instead': () => DIRECTORY,
+  missing: () => MISSING,
+};
+
+const MD_MUTATIONS: Record<string, Mutation> = {
+  empty: () => '',
+  'no front matter': () => '# A skill\n\nJust markdown.\n',
+  'unclosed front matter': () => '---\nname: x\ndescription: y\n',
+  'empty front matter': () => '---\n---\nbody\n',
+  'front matter not YAML': () => '---\nname: [unclosed\n  - : :\n---\nbody\n',
+  'front matter a list': () => '---\n- a\n- b\n---\nbody\n',
+  'front matter a scalar': () => '---\n42\n---\nbody\n',
+  'alias bomb': () => `---\n${aliasBomb('name')}description: boom\n---\nbody\n`,
+  'alias bomb in metadata': () => `---\nname: bomb\ndescription: boom\nmetadata:\n${aliasBomb('category').replace(/^/gm, '  ').trimEnd()}\n---\nbody\n`,
+  [`${DEEP}-level flow sequences`]: () => `---\nname: deep\ndescription: d\nmetadata: ${deepArray()}\n---\nbody\n`,
+  [`${DEEP}-level block sequences`]: () => `---\nname: deep\ndescription: d\nmetadata:\n${deepBlock().replace(/^/gm, '  ').trimEnd()}\n---\nbody\n`,
+  'duplicate key': (t) => t.replace(/^---\n/, '---\nname: first\n'),
+  'unknown tag': (t) => t.replace(/^---\n/, '---\nextra: !!js/function "function () {}"\n'),
+  'huge body': (t) => `${t}\n${'word '.repeat(HUGE / 5)}\n`,
+  'huge front matter': (t) => t.replace(/^---\n/, `---\nhuge: "${'x'.repeat(HUGE)}"\n`),
+  BOM: (t) => `\uFEFF${t}`,
+  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  'invalid UTF-8': (t) => Buffer.concat([Buffer.from(t.slice(0, 4)), Buffer.from('description_x: "'), Buffer.from([0xff, 0xfe]), Buffer.from('"\n'), Buffer.from(t.slice(4))]),
+  'NUL byte': (t) => t.replace(/^---\n/, '---\nextra: "a\u0000b"\n'),
+  'a folder instead': () => DIRECTORY,
+  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+};
+
+const BINARY_MUTATIONS: Record<string, (bytes: Buffer) => Content> = {
+  empty: () => '',
+  truncated: (b) => b.subarray(0, Math.floor(b.length / 2)),
+  'first bytes only': (b) => b.subarray(0, 64),
+  garbage: () => Buffer.from('this is not a protocol buffer at all \u0000\u0001\u0002'),
+  'a folder instead': () => DIRECTORY,
+  missing: () => MISSING,
+};
+
+/** The wrong values a field gets, by name; a value of the field's own type is skipped. */
+const FIELD_VALUES: Record<string, () => unknown> = {
+  missing: () => MISSING,
+  null: () => null,
+  number: () => 12345,
+  string: () => 'wrong',
+  array: () => ['wrong'],
+  object: () => ({ wrong: true }),
+  [`${DEEP}-level`]: () => DEEP_TOKEN,
+};
+
+const typeName = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+export type PathSeg = string | number;
+
+function getAt(value: unknown, path: readonly PathSeg[]): unknown {
+  let v = value;
+  for (const s of path) v = v === null || typeof v !== 'object' ? undefined : (v as Record<string, unknown>)[s as string];
+  return v;
+}
+
+function setAt(value: unknown, path: readonly PathSeg[], to: unknown): void {
+  let v = value as Record<string, unknown>;
+  for (const s of path.slice(0, -1)) v = v[s as string] as Record<string, unknown>;
+  const last = path[path.length - 1]!;
+  if (to === MISSING) {
+    if (Array.isArray(v)) v.splice(last as number, 1);
+    else delete v[last as string];
+  } else v[last as string] = to;
+}
+
+export type Format = 'json' | 'jsonl' | 'yaml' | 'tsv' | 'csv' | 'md' | 'binary';
+
+export interface Target {
+  category: string;
+  format: Format;
+  /** Copy the inputs into `dir`; the file the kinds break, and the command line. */
+  prepare(dir: string, b: Bases): { file: string; argv: string[] };
+  /** Fields to break: JSON paths into the file's value (JSONL: into the record `line` picks). */
+  fields?: PathSeg[][];
+  /** JSONL: the record the field kinds break (index among the non-blank lines). */
+  line?: (records: Array<Record<string, unknown>>) => number;
+  /** Only these generic mutations (default: all for the format). */
+  only?: readonly string[];
+  /** Leave these generic mutations out. */
+  skip?: readonly string[];
+  /** Only these field values. */
+  values?: readonly string[];
+  /** The string that stands for a wrong string value (default "wrong"). */
+  text?: string;
+  verdicts?: readonly number[];
+  /** In the fixed list run by `npm test` (the full sweep, `npm run fuzz`, takes everything): fewer of the slow kinds. */
+  fast?: { only?: readonly string[]; skip?: readonly string[]; fields?: PathSeg[][]; values?: readonly string[] };
+  /** The slow kinds (`HEAVY`) the fixed list keeps for this target. */
+  heavy?: readonly string[];
+}
+
+/** The slow kinds (megabytes written, or read): in the fixed list only for the targets that name them in `heavy`. */
+const HEAVY = ['huge string', 'huge line', 'huge cell', 'huge body', 'huge front matter', `${HUGE_FILE / 1024 / 1024} MB file`];
+const SPARSE_KIND = `${HUGE_FILE / 1024 / 1024} MB file`;
+
+/**
+ * The field values of the fixed list: a missing field, a value of another type (a number, or a
+ * string for a number) and 10,000 levels of nesting. (null reads as missing nearly everywhere; the
+ * full sweep gives every field null, a number, a string, an array and an object too.)
+ */
+const FAST_VALUES = ['missing', 'wrong type', `${DEEP}-level`];
+
+const copy = (from: string, to: string): string => {
+  cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+  return to;
+};
+
+/** A copy of the dataset in `dir`: without its manifest (so every file is parsed and checked), unless `keepManifest`. */
+function datasetCopy(dir: string, b: Bases, keepManifest = false): string {
+  const ds = copy(b.dataset, join(dir, 'ds'));
+  if (!keepManifest) rmSync(join(ds, 'manifest.json'));
+  return ds;
+}
+
+function datasetTarget(name: string, fields: PathSeg[][], opts: Partial<Target> = {}, via: 'inspect' | 'eval' = 'inspect'): Target {
+  return {
+    category: `dataset ${name} (${via})`,
+    format: name.endsWith('.jsonl') ? 'jsonl' : name.endsWith('.tsv') ? 'tsv' : 'json',
+    prepare: (dir, b) => {
+      const ds = datasetCopy(dir, b, name === 'manifest.json');
+      const argv = via === 'inspect' ? ['inspect', ds] : ['eval', '--dataset', ds, '--retrievers', 'bm25', '--profiles', 'role-gating', '--out', join(dir, 'out'), '--quiet'];
+      return { file: join(ds, name), argv };
+    },
+    fields,
+    ...opts,
+  };
+}
+
+const report = (res: string, dir: string) => ['report', res, '--format', 'md', '--out', join(dir, 'rep')];
+
+const RESULT_FIELDS: PathSeg[][] = [
+  ['schemaVersion'], ['backpack'], ['backpack', 'version'], ['dataset'], ['dataset', 'name'], ['dataset', 'source'], ['dataset', 'source', 'kind'], ['dataset', 'source', 'ref'],
+  ['dataset', 'catalogSha256'], ['dataset', 'tools'], ['dataset', 'cases'], ['config'], ['config', 'retrievers'], ['config', 'profiles'], ['config', 'ks'], ['config', 'ks', 0],
+  ['config', 'depth'], ['config', 'floors'], ['config', 'traces'], ['config', 'cache'], ['configHash'], ['shard'], ['retrievers'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'metrics'],
+  ['retrievers', 'bm25', 'metrics', 'overall'], ['retrievers', 'bm25', 'metrics', 'overall', 'top1'], ['retrievers', 'bm25', 'metrics', 'slices'], ['retrievers', 'bm25', 'metrics', 'namespaces'],
+  ['retrievers', 'bm25', 'latency'], ['retrievers', 'bm25', 'config'], ['retrievers', 'bm25', 'neverSurfaced'], ['retrievers', 'bm25', 'abstention'], ['retrievers', 'bm25', 'recallAtFalsePositiveRate'],
+  ['retrievers', 'bm25', 'sessions'], ['profiles'], ['profiles', 'deferred'], ['profiles', 'deferred', 'tokens'], ['profiles', 'deferred', 'tokens', 'perCase'], ['profiles', 'deferred', 'exposure'],
+  ['profiles', 'deferred', 'calls'], ['profiles', 'deferred', 'metrics'], ['tokenTable'], ['skills'], ['timings'], ['timings', 'startedAt'],
+];
+
+/** The first detail line with a non-empty ranking. */
+const ranked = (rs: Array<Record<string, unknown>>) => Math.max(0, rs.findIndex((r) => Array.isArray(r.ranked) && r.ranked.length > 0));
+
+const DETAIL_FIELDS: PathSeg[][] = [['caseId'], ['ranked'], ['ranked', 0], ['ranked', 0, 1], ['pinned'], ['leaks'], ['ms']];
+
+export const TARGETS: Target[] = [
+  // The dataset folder, read by inspect (every file) and eval.
+  datasetTarget('corpus.jsonl', ['_id', 'title', 'text', 'name', 'source', 'server', 'namespace', 'summary', 'description', 'inputSchema', ['inputSchema', 'type'], ['inputSchema', 'properties'], ['inputSchema', 'required'], 'examples', 'scopes', 'pinned', 'annotations', 'hash'].map((f) => (Array.isArray(f) ? f : [f])), {
+    line: (rs) => Math.max(0, rs.findIndex((r) => r.source === 'mcp' && r.annotations !== undefined)),
+    heavy: ['huge string'],
+  }),
+  datasetTarget('skills.jsonl', ['_id', 'name', 'description', 'text', 'whenToUse', 'category', 'body', 'locator', 'disableModelInvocation'].map((f) => [f])),
+  datasetTarget('servers.jsonl', ['name', 'source', 'description', 'instructions'].map((f) => [f])),
+  datasetTarget('plugins.jsonl', ['name', 'description'].map((f) => [f])),
+  datasetTarget('queries.jsonl', ['_id', 'text', 'expected', 'expectedTools', 'goldMode', 'expectedSkill', 'callerScopes', 'role', 'slices', 'sessionId', 'turn', 'hardNegatives', 'split'].map((f) => [f]), {
+    line: (rs) => Math.max(0, rs.findIndex((r) => Array.isArray(r.expectedTools) && (r.expectedTools as unknown[]).length > 0 && typeof r.role === 'string')),
+  }),
+  datasetTarget('qrels/test.tsv', []),
+  datasetTarget('skill-qrels/test.tsv', []),
+  datasetTarget('roles.json', [['schemaVersion'], ['always'], ['always', 0], ['alwaysTools'], ['alwaysTools', 0], ['roles'], ['roles', 'sre'], ['roles', 'sre', 'namespaces'], ['roles', 'sre', 'tools'], ['roles', 'sre', 'tools', 0], ['roles', 'sre', 'description']]),
+  datasetTarget('realism.json', [['schemaVersion'], ['retriever'], ['k'], ['overall'], ['overall', 'bm25RecallAt5'], ['overall', 'cases'], ['slices'], ['fillers'], ['fillers', 'top5'], ['fillers', 'top'], ['placeholders'], ['noTool'], ['noTool', 'cases']]),
+  datasetTarget('manifest.json', [['schemaVersion'], ['name'], ['generator'], ['seed'], ['preset'], ['params'], ['counts'], ['counts', 'tools'], ['slices'], ['splits'], ['catalogSha256'], ['files'], ['files', 'corpus.jsonl'], ['files', 'corpus.jsonl', 'sha256'], ['files', 'corpus.jsonl', 'bytes']]),
+  // The same files where eval reads them (roles for gating, every case scored).
+  datasetTarget('corpus.jsonl', [['inputSchema'], ['namespace'], ['pinned'], ['server']], { only: [`a ${DEEP}-level field`, 'huge string', 'first line repeated', '__proto__ key'], values: ['null', 'number', 'array', 'object'] }, 'eval'),
+  datasetTarget('queries.jsonl', [['role'], ['callerScopes'], ['sessionId'], ['turn'], ['hardNegatives'], ['slices']], { only: ['first line repeated', '__proto__ key', 'huge string'], values: ['null', 'number', 'string', 'array', 'object'] }, 'eval'),
+  datasetTarget('roles.json', [['always'], ['roles', 'sre', 'namespaces'], ['roles', 'sre', 'tools', 0], ['alwaysTools', 0]], { only: ['__proto__ key', 'duplicate key'], values: ['null', 'string', 'array', 'object'] }, 'eval'),
+
+  // Catalog files of every format, read by inspect --catalog.
+  {
+    category: 'catalog mcp-tools-list',
+    heavy: ['huge string', SPARSE_KIND],
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.toolsList, join(dir, 'github.json'));
+      return { file, argv: ['inspect', '--catalog', file] };
+    },
+    fields: [['result'], ['result', 'tools'], ['result', 'tools', 0], ['result', 'tools', 0, 'name'], ['result', 'tools', 0, 'title'], ['result', 'tools', 0, 'description'], ['result', 'tools', 0, 'inputSchema'], ['result', 'tools', 0, 'inputSchema', 'type'], ['result', 'tools', 0, 'inputSchema', 'properties'], ['result', 'tools', 0, 'inputSchema', 'properties', 'query'], ['result', 'tools', 0, 'inputSchema', 'required'], ['result', 'tools', 0, 'annotations'], ['result', 'nextCursor'], ['result', 'description'], ['jsonrpc'], ['id']],
+  },
+  {
+    category: 'catalog mcp-bundle',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.bundle, join(dir, 'bundle.json'));
+      return { file, argv: ['inspect', '--catalog', file] };
+    },
+    fields: [['servers'], ['servers', 0], ['servers', 0, 'name'], ['servers', 0, 'description'], ['servers', 0, 'instructions'], ['servers', 0, 'tools'], ['servers', 0, 'pages'], ['servers', 0, 'nextCursor'], ['servers', 0, 'tools', 0, 'name'], ['servers', 0, 'tools', 0, 'inputSchema'], ['servers', 0, 'tools', 0, 'inputSchema', 'properties']],
+  },
+  {
+    category: 'catalog mcp-folder',
+    format: 'json',
+    prepare: (dir, b) => {
+      const folder = copy(b.mcpFolder, join(dir, 'mcp'));
+      return { file: join(folder, 'github.json'), argv: ['inspect', '--catalog', folder] };
+    },
+    fields: [['tools'], ['tools', 0], ['tools', 0, 'name'], ['tools', 0, 'inputSchema']],
+    skip: ['missing'],
+  },
+  {
+    category: 'catalog openai',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.openai, join(dir, 'openai.json'));
+      return { file, argv: ['inspect', '--catalog', file, '--format', 'openai'] };
+    },
+    fields: [[0], [0, 'type'], [0, 'function'], [0, 'function', 'name'], [0, 'function', 'description'], [0, 'function', 'parameters'], [0, 'function', 'strict'], [1, 'name'], [1, 'parameters']],
+  },
+  {
+    category: 'catalog anthropic',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.anthropic, join(dir, 'anthropic.json'));
+      return { file, argv: ['inspect', '--catalog', file, '--format', 'anthropic'] };
+    },
+    fields: [[0], [0, 'name'], [0, 'description'], [0, 'input_schema'], [0, 'input_schema', 'properties'], [0, 'type']],
+  },
+  {
+    category: 'catalog snapshot bundle',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.snapshotBundle, join(dir, 'snapshot.json'));
+      return { file, argv: ['inspect', '--catalog', file] };
+    },
+    fields: [['snapshot'], ['snapshot', 'config'], ['snapshot', 'servers'], ['snapshot', 'failed'], ['servers', 0, 'snapshot'], ['servers', 0, 'snapshot', 'serverInfo'], ['servers', 0, 'prompts']],
+    only: ['truncated', `${DEEP}-level objects`, 'duplicate key', '__proto__ key'],
+  },
+  {
+    category: 'catalog skills-folder SKILL.md',
+    heavy: ['huge body', 'huge front matter', SPARSE_KIND],
+    format: 'md',
+    prepare: (dir, b) => {
+      const folder = copy(b.skills, join(dir, 'skills'));
+      return { file: join(folder, 'writing', 'commit-message', 'SKILL.md'), argv: ['inspect', '--catalog', folder] };
+    },
+    fields: [['name'], ['description'], ['when_to_use'], ['disable-model-invocation'], ['category'], ['metadata'], ['metadata', 'category']],
+  },
+  {
+    category: 'catalog metatool plugin_des.json',
+    format: 'json',
+    prepare: (dir, b) => {
+      const folder = copy(b.metatool, join(dir, 'metatool'));
+      return { file: join(folder, 'plugin_des.json'), argv: ['inspect', '--catalog', folder, '--format', 'metatool'] };
+    },
+    fields: [['WeatherTool'], ['']],
+  },
+  {
+    category: 'dataset metatool all_clean_data.csv',
+    format: 'csv',
+    prepare: (dir, b) => {
+      const folder = copy(b.metatool, join(dir, 'metatool'));
+      return { file: join(folder, 'all_clean_data.csv'), argv: ['inspect', folder] };
+    },
+  },
+  {
+    category: 'dataset metatool multi_tool_query_golden.json',
+    format: 'json',
+    prepare: (dir, b) => {
+      const folder = copy(b.metatool, join(dir, 'metatool'));
+      return { file: join(folder, 'multi_tool_query_golden.json'), argv: ['inspect', folder] };
+    },
+    fields: [[0], [0, 'query'], [0, 'tool'], [0, 'tool', 0]],
+    only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level arrays`, 'missing', 'a folder instead'],
+  },
+  {
+    category: 'dataset metatool awareness_1040.jsonl',
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const folder = copy(b.metatool, join(dir, 'metatool'));
+      return { file: join(folder, 'awareness_1040.jsonl'), argv: ['inspect', folder] };
+    },
+    fields: [['query'], ['label'], ['gold_tool']],
+    only: ['empty', 'a line not JSON', 'an array line', `a ${DEEP}-level field`, 'missing', 'a folder instead'],
+  },
+  {
+    category: 'mcpServers configuration (snapshot)',
+    heavy: [SPARSE_KIND],
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.mcpConfig, join(dir, 'mcp.json'));
+      return { file, argv: ['snapshot', '--config', file, '--out', join(dir, 'bundle.json'), '--timeout', '5', '--quiet'] };
+    },
+    fields: [['mcpServers'], ['mcpServers', 'srv'], ['mcpServers', 'srv', 'command'], ['mcpServers', 'srv', 'args'], ['mcpServers', 'srv', 'args', 0], ['mcpServers', 'srv', 'env'], ['mcpServers', 'srv', 'env', 'TOKEN'], ['mcpServers', 'srv', 'cwd'], ['mcpServers', 'srv', 'type'], ['mcpServers', 'srv', 'url'], ['mcpServers', 'srv', 'headers'], ['mcpServers', 'srv', 'disabled']],
+    text: `\${${UNSET_VAR}}`,
+    // the configuration may be JSON with comments: strip the first line's comment before editing fields
+  },
+  {
+    category: 'mcpServers configuration (eval --catalog)',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.mcpConfig, join(dir, 'mcp.json'));
+      return { file, argv: ['eval', '--catalog', file, '--cases', b.evalCases, '--out', join(dir, 'out'), '--quiet'] };
+    },
+    only: ['truncated', 'not JSON', `${DEEP}-level objects`, 'top-level null', 'empty object', 'duplicate key'],
+  },
+
+  // Labelled cases, read by inspect --catalog … --cases.
+  {
+    category: 'cases .jsonl',
+    heavy: [SPARSE_KIND],
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const file = copy(b.casesJsonl, join(dir, 'cases.jsonl'));
+      return { file, argv: ['inspect', '--catalog', b.mcpFolder, '--skills', b.skills, '--cases', file] };
+    },
+    fields: [['id'], ['request'], ['expectedTools'], ['expectedTools', 0], ['goldMode'], ['expectedSkill'], ['callerScopes'], ['role'], ['slices'], ['sessionId'], ['turn'], ['hardNegatives'], ['split'], ['unknownField']],
+    line: (rs) => Math.max(0, rs.findIndex((r) => r.id === 'j-turn')),
+  },
+  {
+    category: 'cases .csv',
+    heavy: ['huge cell'],
+    format: 'csv',
+    prepare: (dir, b) => {
+      const file = copy(b.casesCsv, join(dir, 'cases.csv'));
+      return { file, argv: ['inspect', '--catalog', b.mcpFolder, '--skills', b.skills, '--cases', file] };
+    },
+  },
+  {
+    category: 'cases .json',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.casesJson, join(dir, 'cases.json'));
+      return { file, argv: ['inspect', '--catalog', b.mcpFolder, '--cases', file] };
+    },
+    fields: [[0], [0, 'id'], [0, 'request'], [0, 'expectedTools'], [0, 'turn'], [0, 'split']],
+  },
+  {
+    category: 'cases .jsonl (eval)',
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const file = copy(b.evalCases, join(dir, 'cases.jsonl'));
+      return { file, argv: ['eval', '--catalog', b.evalCatalog, '--cases', file, '--out', join(dir, 'out'), '--quiet'] };
+    },
+    only: ['empty', 'first line repeated', 'an empty object line', `a ${DEEP}-level field`, 'huge string'],
+    fields: [['expectedTools'], ['split'], ['turn']],
+    values: ['null', 'number', 'object'],
+  },
+  {
+    category: 'agent traces .csv (eval --traces)',
+    format: 'csv',
+    prepare: (dir, b) => {
+      const file = copy(b.traces, join(dir, 'traces.csv'));
+      return { file, argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--traces', file, '--out', join(dir, 'out'), '--quiet'] };
+    },
+    skip: ['huge cell'],
+  },
+
+  // The config file, read before any command.
+  {
+    category: 'config file .yaml',
+    heavy: ['huge string', SPARSE_KIND],
+    format: 'yaml',
+    prepare: (dir, b) => {
+      const file = copy(b.configYaml, join(dir, 'backpack.config.yaml'));
+      return { file, argv: ['--config-file', file, 'list'] };
+    },
+    fields: [['eval'], ['eval', 'k'], ['eval', 'k', 0], ['eval', 'retrievers'], ['eval', 'workers'], ['report'], ['report', 'format'], ['inspect', 'json'], ['$schema']],
+  },
+  {
+    category: 'config file .json',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.configJson, join(dir, 'backpack.config.json'));
+      return { file, argv: ['--config-file', file, 'list'] };
+    },
+    fields: [['eval'], ['eval', 'k'], ['eval', 'workers'], ['report', 'format']],
+  },
+
+  // Expected figures, read by gate.
+  {
+    category: 'expected figures .yaml (gate)',
+    heavy: [SPARSE_KIND],
+    format: 'yaml',
+    prepare: (dir, b) => {
+      const file = copy(b.gateYaml, join(dir, 'gate.yaml'));
+      return { file, argv: ['gate', '--expect', file, '--results', b.results, '--junit', join(dir, 'junit.xml'), '--markdown', join(dir, 'gate.md')] };
+    },
+    fields: [['schemaVersion'], ['dataset'], ['dataset', 'name'], ['dataset', 'catalogSha256'], ['dataset', 'casesSha256'], ['strategies'], ['strategies', 'bm25'], ['strategies', 'bm25', 'figures'], ['strategies', 'bm25', 'figures', 'top1'], ['strategies', 'bm25', 'tolerance'], ['defaults'], ['significance'], ['baseline']],
+    verdicts: [100],
+  },
+  {
+    category: 'expected figures .json (gate)',
+    heavy: ['huge string'],
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.gateJson, join(dir, 'gate.json'));
+      return { file, argv: ['gate', '--expect', file, '--results', b.results] };
+    },
+    fields: [['strategies', 'bm25', 'figures'], ['strategies', 'bm25', 'figures', 'top1'], ['dataset', 'catalogSha256']],
+    verdicts: [100],
+  },
+
+  // Results folders, read by report, gate and merge.
+  {
+    category: 'results.json (report)',
+    heavy: ['huge string', SPARSE_KIND],
+    format: 'json',
+    prepare: (dir, b) => {
+      const res = copy(b.results, join(dir, 'res'));
+      return { file: join(res, 'results.json'), argv: report(res, dir) };
+    },
+    fields: RESULT_FIELDS,
+  },
+  {
+    category: 'results.json (gate)',
+    format: 'json',
+    prepare: (dir, b) => {
+      const res = copy(b.results, join(dir, 'res'));
+      return { file: join(res, 'results.json'), argv: ['gate', '--expect', b.gateYaml, '--results', res] };
+    },
+    fields: [['dataset'], ['dataset', 'catalogSha256'], ['config', 'ks'], ['retrievers'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'metrics'], ['retrievers', 'bm25', 'metrics', 'overall'], ['retrievers', 'bm25', 'metrics', 'overall', 'top1'], ['profiles', 'deferred', 'tokens'], ['timings']],
+    only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level objects`, '__proto__ key', 'a folder instead', 'missing'],
+    verdicts: [100],
+  },
+  {
+    category: 'results.json (merge)',
+    format: 'json',
+    prepare: (dir, b) => {
+      const s1 = copy(b.shards[0], join(dir, 's1'));
+      const s2 = copy(b.shards[1], join(dir, 's2'));
+      return { file: join(s1, 'results.json'), argv: ['merge', s1, s2, '--out', join(dir, 'merged')] };
+    },
+    fields: [['shard'], ['shard', 'index'], ['shard', 'count'], ['configHash'], ['config'], ['config', 'retrievers'], ['config', 'ks'], ['dataset', 'source'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'latency'], ['retrievers', 'bm25', 'config'], ['timings', 'startedAt']],
+    only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level objects`, '__proto__ key', 'a folder instead', 'missing'],
+  },
+  {
+    category: 'results.json (bless)',
+    format: 'json',
+    prepare: (dir, b) => {
+      const res = copy(b.results, join(dir, 'res'));
+      return { file: join(res, 'results.json'), argv: ['bless', '--results', res, '--expect', join(dir, 'expected.yaml'), '--reason', 'fuzz'] };
+    },
+    fields: [['retrievers', 'bm25', 'metrics', 'overall'], ['dataset', 'name'], ['profiles', 'deferred', 'tokens']],
+    only: ['empty object', `${DEEP}-level objects`],
+  },
+  {
+    category: 'details/bm25.jsonl (report)',
+    heavy: ['huge string'],
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const res = copy(b.results, join(dir, 'res'));
+      return { file: join(res, 'details', 'bm25.jsonl'), argv: report(res, dir) };
+    },
+    fields: DETAIL_FIELDS,
+    line: ranked,
+    skip: [`${HUGE_FILE / 1024 / 1024} MB file`],
+  },
+  {
+    category: 'details/deferred.jsonl (report)',
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const res = copy(b.results, join(dir, 'res'));
+      return { file: join(res, 'details', 'deferred.jsonl'), argv: report(res, dir) };
+    },
+    fields: [...DETAIL_FIELDS, ['eager'], ['exposure'], ['exposure', 'beforeTokens'], ['exposure', 'calls']],
+    line: ranked,
+    only: ['empty', 'an empty object line', 'first line repeated', 'missing'],
+  },
+  {
+    category: 'details/bm25.jsonl (gate --baseline)',
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const res = copy(b.results, join(dir, 'res'));
+      return { file: join(res, 'details', 'bm25.jsonl'), argv: ['gate', '--expect', b.gateYaml, '--results', b.results, '--baseline', res] };
+    },
+    fields: [['caseId'], ['ranked'], ['ranked', 0]],
+    only: ['empty', 'an empty object line', 'first line repeated', 'missing', 'a folder instead'],
+    verdicts: [100],
+  },
+  {
+    category: 'details/bm25.jsonl (merge)',
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const s1 = copy(b.shards[0], join(dir, 's1'));
+      const s2 = copy(b.shards[1], join(dir, 's2'));
+      return { file: join(s1, 'details', 'bm25.jsonl'), argv: ['merge', s1, s2, '--out', join(dir, 'merged')] };
+    },
+    fields: [['caseId'], ['ranked'], ['ms'], ['pinned']],
+    only: ['empty', 'an empty object line', 'first line repeated', 'missing'],
+  },
+  {
+    category: 'catalog-snapshot.json (merge)',
+    format: 'json',
+    prepare: (dir, b) => {
+      const shards = b.snapShards.map((s, i) => {
+        const to = copy(s, join(dir, `s${i + 1}`));
+        // the recorded catalog is gone: merge reads the copy kept in each shard's folder
+        const r = JSON.parse(readFileSync(join(to, 'results.json'), 'utf8')) as { dataset: { source: { catalog: string } } };
+        const base = r.dataset.source.catalog;
+        r.dataset.source.catalog = join(dir, 'gone', 'catalog-snapshot.json');
+        put(join(to, 'results.json'), JSON.stringify(r, null, 2));
+        cpSync(base, join(to, 'catalog-snapshot.json'));
+        return to;
+      });
+      return { file: join(shards[0]!, 'catalog-snapshot.json'), argv: ['merge', shards[0]!, shards[1]!, '--out', join(dir, 'merged')] };
+    },
+    fields: [['snapshot'], ['servers'], ['servers', 0, 'snapshot'], ['servers', 0, 'tools']],
+    only: ['truncated', 'not JSON', 'top-level null', `${DEEP}-level arrays`, `${DEEP}-level objects`, 'duplicate key', 'missing', 'a folder instead'],
+  },
+
+  // The static embedding model, read by eval --retrievers embed --model DIR.
+  ...['config.json', 'tokenizer.json', 'tokenizer_config.json'].map(
+    (name): Target => ({
+      category: `static model ${name} (eval --model)`,
+      format: 'json',
+      prepare: (dir, b) => {
+        const model = copy(b.model, join(dir, 'model'));
+        return { file: join(model, name), argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--retrievers', 'embed', '--model', model, '--out', join(dir, 'out'), '--quiet'] };
+      },
+      fields: name === 'config.json' ? [['hidden_size'], ['vocab_size'], ['type_vocab_size'], ['num_hidden_layers'], ['model_type'], ['transformers.js_config', 'dtype']] : name === 'tokenizer_config.json' ? [['model_max_length'], ['do_lower_case'], ['unk_token']] : [['model'], ['model', 'vocab'], ['normalizer'], ['pre_tokenizer'], ['added_tokens']],
+      values: ['missing', 'null', 'number', 'string', 'array', `${DEEP}-level`],
+      only: ['empty', 'truncated', 'not JSON', 'top-level null', 'empty object', `${DEEP}-level objects`, 'a folder instead', 'missing'],
+      // each case loads a model (70 ms): the fixed list takes a few
+      fast: { only: name === 'config.json' ? ['truncated', 'a folder instead'] : ['truncated'], fields: name === 'config.json' ? [['hidden_size']] : name === 'tokenizer.json' ? [['model']] : [], values: ['null', 'wrong type'] },
+    }),
+  ),
+  {
+    category: 'static model onnx/model_quantized.onnx (eval --model)',
+    format: 'binary',
+    prepare: (dir, b) => {
+      const model = copy(b.model, join(dir, 'model'));
+      return { file: join(model, 'onnx', 'model_quantized.onnx'), argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--retrievers', 'embed', '--model', model, '--out', join(dir, 'out'), '--quiet'] };
+    },
+    fast: { only: ['truncated'] },
+  },
+
+  // Registry diff of two catalogs.
+  {
+    category: 'catalog mcp-bundle (diff --new)',
+    format: 'json',
+    prepare: (dir, b) => {
+      const file = copy(b.bundle, join(dir, 'new.json'));
+      return { file, argv: ['diff', '--old', b.bundle, '--new', file, '--cases', b.evalCases] };
+    },
+    fields: [['servers', 0, 'tools', 0, 'inputSchema'], ['servers', 0, 'tools', 0, 'description'], ['servers', 0, 'name']],
+    only: ['truncated', `${DEEP}-level objects`, 'huge string', 'duplicate key', 'top-level null'],
+    verdicts: [100],
+  },
+];
+
+/**
+ * A stdio MCP server (no SDK) whose answers are hostile, for `snapshot` and `eval --catalog CONFIG`:
+ * `node server.mjs <mode>`, modes `deep-schema` (an inputSchema 10,000 levels deep), `deep-info`
+ * (serverInfo with a 10,000-level field), `deep-tools` (tools itself 10,000 arrays deep).
+ */
+const HOSTILE_SERVER = `import { createInterface } from 'node:readline';
+const mode = process.argv[2];
+const deep = '['.repeat(${DEEP}) + ']'.repeat(${DEEP});
+const send = (s) => process.stdout.write(s + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  let m;
+  try { m = JSON.parse(line); } catch { return; }
+  const id = JSON.stringify(m.id);
+  if (m.method === 'initialize') {
+    const info = mode === 'deep-info' ? '{"name":"hostile","version":"1","extra":' + deep + '}' : '{"name":"hostile","version":"1"}';
+    return send('{"jsonrpc":"2.0","id":' + id + ',"result":{"protocolVersion":' + JSON.stringify(m.params.protocolVersion) + ',"capabilities":{"tools":{}},"serverInfo":' + info + '}}');
+  }
+  if (m.method === 'tools/list') {
+    const tools = mode === 'deep-tools' ? deep : '[{"name":"a","description":"A.","inputSchema":{"type":"object","properties":{"x":' + (mode === 'deep-schema' ? deep : '{"type":"string"}') + '}}}]';
+    return send('{"jsonrpc":"2.0","id":' + id + ',"result":{"tools":' + tools + '}}');
+  }
+  if (m.id !== undefined) send('{"jsonrpc":"2.0","id":' + id + ',"error":{"code":-32601,"message":"Method not found"}}');
+});
+`;
+
+function hostileServerKinds(): Kind[] {
+  const setup = (dir: string, mode: string) => {
+    writeFileSync(join(dir, 'server.mjs'), HOSTILE_SERVER);
+    const config = join(dir, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { hostile: { command: process.execPath, args: [join(dir, 'server.mjs'), mode] } } }));
+    return config;
+  };
+  // snapshot exits 1 when every server failed and 3 when some did (its documented verdicts); eval --catalog CONFIG exits 1 when one failed.
+  return ['deep-schema', 'deep-info', 'deep-tools'].flatMap((mode): Kind[] => [
+    { name: `live MCP server (snapshot): ${mode}`, category: 'live MCP server (snapshot)', verdicts: [1, 3], build: (dir) => ['snapshot', '--config', setup(dir, mode), '--out', join(dir, 'bundle.json'), '--timeout', '20', '--quiet'] },
+    { name: `live MCP server (eval --catalog): ${mode}`, category: 'live MCP server (eval --catalog)', verdicts: [1], build: (dir, b) => ['eval', '--catalog', setup(dir, mode), '--cases', b.evalCases, '--out', join(dir, 'out'), '--quiet'] },
+  ]);
+}
+
+/** Bad flag values and command lines: each is a kind of its own. */
+function flagKinds(): Kind[] {
+  const k = (name: string, argv: (dir: string, b: Bases) => string[], verdicts?: readonly number[]): Kind => ({ name: `flags: ${name}`, category: 'flags', build: argv, ...(verdicts ? { verdicts } : {}) });
+  const ev = (dir: string, b: Bases, ...more: string[]) => ['eval', '--dataset', b.dataset, '--out', join(dir, 'out'), '--quiet', ...more];
+  return [
+    k('unknown command', () => ['frobnicate']),
+    k('unknown option', () => ['list', '--bogus']),
+    k('--config-file missing', (dir) => ['--config-file', join(dir, 'nope.yaml'), 'list']),
+    k('--config-file a folder', (dir) => ['--config-file', dir, 'list']),
+    k('eval --k 0', (d, b) => ev(d, b, '--k', '0')),
+    k('eval --k abc', (d, b) => ev(d, b, '--k', 'abc')),
+    k('eval --k 1001', (d, b) => ev(d, b, '--k', '1001')),
+    k('eval --k ""', (d, b) => ev(d, b, '--k', '')),
+    k('eval --workers 0', (d, b) => ev(d, b, '--workers', '0')),
+    k('eval --workers 1e3', (d, b) => ev(d, b, '--workers', '1e3')),
+    k('eval --shard 3/2', (d, b) => ev(d, b, '--shard', '3/2')),
+    k('eval --shard 0/0', (d, b) => ev(d, b, '--shard', '0/0')),
+    k('eval --shard x', (d, b) => ev(d, b, '--shard', 'x')),
+    k('eval --floor abc', (d, b) => ev(d, b, '--floor', 'abc')),
+    k('eval --floor bm25=', (d, b) => ev(d, b, '--floor', 'bm25=')),
+    k('eval --floor auto:2', (d, b) => ev(d, b, '--floor', 'auto:2', '--calibrate-on', 'train')),
+    k('eval --floor nope=1', (d, b) => ev(d, b, '--floor', 'nope=1')),
+    k('eval --context-window 0', (d, b) => ev(d, b, '--profiles', 'deferred', '--context-window', '0')),
+    k('eval --cache-write-ratio -1', (d, b) => ev(d, b, '--cache-write-ratio', '-1')),
+    k('eval --cache-read-ratio NaN', (d, b) => ev(d, b, '--cache-read-ratio', 'NaN')),
+    k('eval --retrievers nope', (d, b) => ev(d, b, '--retrievers', 'nope')),
+    k('eval --retrievers ""', (d, b) => ev(d, b, '--retrievers', '')),
+    k('eval --profiles nope', (d, b) => ev(d, b, '--profiles', 'nope')),
+    k('eval --query-style nope', (d, b) => ev(d, b, '--query-style', 'nope')),
+    k('eval --split nope', (d, b) => ev(d, b, '--split', 'nope')),
+    k('eval --calibrate-on nope', (d, b) => ev(d, b, '--split', 'test', '--calibrate-on', 'nope')),
+    k('eval --calibrate-on a missing file', (d, b) => ev(d, b, '--calibrate-on', join(d, 'nope.jsonl'))),
+    k('eval --examples-per-tool 0', (d, b) => ev(d, b, '--examples-from', 'train', '--split', 'test', '--examples-per-tool', '0')),
+    k('eval --model a missing folder', (d, b) => ev(d, b, '--retrievers', 'embed', '--model', join(d, 'nope'))),
+    k('eval --model a folder without config.json', (d, b) => {
+      mkdirSync(join(d, 'empty-model'));
+      return ev(d, b, '--retrievers', 'embed', '--model', join(d, 'empty-model'));
+    }),
+    k('eval --roles a missing file', (d, b) => ev(d, b, '--roles', join(d, 'nope.json'))),
+    k('eval --traces a missing file', (d, b) => ev(d, b, '--traces', join(d, 'nope.csv'))),
+    k('eval --catalog without --cases', (d, b) => ['eval', '--catalog', b.bundle, '--out', join(d, 'out')]),
+    k('eval --catalog --format nope', (d, b) => ['eval', '--catalog', b.bundle, '--cases', b.evalCases, '--format', 'nope', '--out', join(d, 'out')]),
+    k('eval --catalog --format openai on a bundle', (d, b) => ['eval', '--catalog', b.bundle, '--cases', b.evalCases, '--format', 'openai', '--out', join(d, 'out')]),
+    k('eval --dataset a file', (d, b) => ev(d, b).map((a) => (a === b.dataset ? b.bundle : a))),
+    k('eval --out a file', (d, b) => {
+      writeFileSync(join(d, 'file'), 'x');
+      return ['eval', '--dataset', b.dataset, '--out', join(d, 'file'), '--quiet'];
+    }),
+    k('eval --out a folder of someone else', (d, b) => {
+      mkdirSync(join(d, 'mine'));
+      writeFileSync(join(d, 'mine', 'thesis.tex'), 'x');
+      return ['eval', '--dataset', b.dataset, '--out', join(d, 'mine'), '--quiet'];
+    }),
+    k('generate --preset nope', (d) => ['generate', '--preset', 'nope', '--out', join(d, 'g')]),
+    k('generate --seed -1', (d) => ['generate', '--seed', '-1', '--out', join(d, 'g')]),
+    k('generate --tools 1', (d) => ['generate', '--preset', 'tiny', '--tools', '1', '--out', join(d, 'g')]),
+    k('generate --tools 99999999999999999999', (d) => ['generate', '--preset', 'tiny', '--tools', '99999999999999999999', '--out', join(d, 'g')]),
+    k('generate --cases 0', (d) => ['generate', '--preset', 'tiny', '--cases', '0', '--out', join(d, 'g')]),
+    k('generate --skills 1e9', (d) => ['generate', '--preset', 'tiny', '--skills', '1e9', '--out', join(d, 'g')]),
+    k('generate --skills 999999', (d) => ['generate', '--preset', 'tiny', '--skills', '999999', '--out', join(d, 'g')]),
+    k('run --seed abc', () => ['run', '--seed', 'abc']),
+    k('run --calibrate-on test --split test', (d) => ['run', '--preset', 'tiny', '--out', join(d, 'ds'), '--results', join(d, 'res'), '--calibrate-on', 'test', '--split', 'test']),
+    k('report --format nope', (d, b) => ['report', b.results, '--format', 'nope', '--out', join(d, 'rep')]),
+    k('report --out a file', (d, b) => {
+      writeFileSync(join(d, 'file'), 'x');
+      return ['report', b.results, '--out', join(d, 'file'), '--format', 'md'];
+    }),
+    k('report on a missing folder', (d) => ['report', join(d, 'nope'), '--out', join(d, 'rep')]),
+    k('report on a file', (d, b) => ['report', b.gateYaml, '--out', join(d, 'rep')]),
+    k('report on a dataset folder', (d, b) => ['report', b.dataset, '--out', join(d, 'rep')]),
+    k('gate --expect .txt', (d, b) => {
+      writeFileSync(join(d, 'x.txt'), 'x');
+      return ['gate', '--expect', join(d, 'x.txt'), '--results', b.results];
+    }),
+    k('gate --expect missing', (d, b) => ['gate', '--expect', join(d, 'nope.yaml'), '--results', b.results]),
+    k('gate --results missing', (d, b) => ['gate', '--expect', b.gateYaml, '--results', join(d, 'nope')]),
+    k('gate --baseline missing', (d, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--baseline', join(d, 'nope')]),
+    k('gate --junit into a missing folder', (d, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--junit', join(d, 'no', 'such', 'j.xml')], [100]),
+    k('gate --markdown a folder', (d, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--markdown', d], [100]),
+    k('bless without --reason', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.yaml')]),
+    k('bless --reason ""', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.yaml'), '--reason', '']),
+    k('bless --reason two lines', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.yaml'), '--reason', 'a\nb']),
+    k('bless --tolerance bad', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.yaml'), '--reason', 'x', '--tolerance', 'top1=lots']),
+    k('bless --strategies nope', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.yaml'), '--reason', 'x', '--strategies', 'nope']),
+    k('bless --expect .txt', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.txt'), '--reason', 'x']),
+    k('merge one unsharded folder', (d, b) => ['merge', b.results, '--out', join(d, 'merged')]),
+    k('merge the same shard twice', (d, b) => ['merge', b.shards[0], b.shards[0], '--out', join(d, 'merged')]),
+    k('merge a missing folder', (d, b) => ['merge', b.shards[0], join(d, 'nope'), '--out', join(d, 'merged')]),
+    k('merge --traces missing', (d, b) => ['merge', b.shards[0], b.shards[1], '--out', join(d, 'merged'), '--traces', join(d, 'nope.csv')]),
+    k('merge --dataset missing', (d, b) => ['merge', b.shards[0], b.shards[1], '--out', join(d, 'merged'), '--dataset', join(d, 'nope')]),
+    k('diff --k 0', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--k', '0']),
+    k('diff --threshold -1', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--threshold', '-1']),
+    k('diff --similarity 2', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--similarity', '2']),
+    k('diff --old missing', (d, b) => ['diff', '--old', join(d, 'nope.json'), '--new', b.bundle, '--cases', b.evalCases]),
+    k('diff --retriever nope', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--retriever', 'nope']),
+    k('snapshot --timeout 0', (d, b) => ['snapshot', '--config', b.mcpConfig, '--out', join(d, 'b.json'), '--timeout', '0']),
+    k('snapshot --out a folder', (d, b) => ['snapshot', '--config', b.mcpConfig, '--out', d]),
+    k('snapshot --out the config', (d, b) => {
+      const f = copy(b.mcpConfig, join(d, 'mcp.json'));
+      return ['snapshot', '--config', f, '--out', f];
+    }),
+    k('snapshot --server nope', (d, b) => ['snapshot', '--config', b.mcpConfig, '--out', join(d, 'b.json'), '--server', 'nope']),
+    k('inspect both a dataset and --catalog', (d, b) => ['inspect', b.dataset, '--catalog', b.bundle]),
+    k('inspect --format nope', (d, b) => ['inspect', '--catalog', b.bundle, '--format', 'nope']),
+    k('inspect --server "bad name!"', (d, b) => ['inspect', '--catalog', b.toolsList, '--server', 'bad name!']),
+    k('inspect --catalog an empty folder', (d) => {
+      mkdirSync(join(d, 'empty'));
+      return ['inspect', '--catalog', join(d, 'empty')];
+    }),
+    k('inspect --catalog a binary file', (d) => {
+      writeFileSync(join(d, 'x.bin'), Buffer.from([0, 1, 2, 255, 254]));
+      return ['inspect', '--catalog', join(d, 'x.bin')];
+    }),
+  ];
+}
+
+function formatMutations(format: Format): Record<string, Mutation> {
+  switch (format) {
+    case 'json':
+      return JSON_MUTATIONS;
+    case 'jsonl':
+      return JSONL_MUTATIONS;
+    case 'yaml':
+      return YAML_MUTATIONS;
+    case 'tsv':
+      return TSV_MUTATIONS;
+    case 'csv':
+      return CSV_MUTATIONS;
+    case 'md':
+      return MD_MUTATIONS;
+    case 'binary':
+      return {};
+  }
+}
+
+/** The text of a JSON file that may carry comments on whole lines (the mcpServers configuration). */
+const withoutLineComments = (text: string) => text.replace(/^\s*\/\/.*$/gm, '');
+
+/** Edit the value of the file `format` holds (for Markdown: the front matter). */
+function editValue(format: Format, text: string, edit: (value: unknown) => void, line: Target['line']): string {
+  switch (format) {
+    case 'json': {
+      const v = JSON.parse(withoutLineComments(text)) as unknown;
+      edit(v);
+      return `${JSON.stringify(v, null, 2)}\n`;
+    }
+    case 'jsonl': {
+      const lines = text.split('\n');
+      const records = lines.filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const i = line ? line(records) : 0;
+      const rec = records[i]!;
+      edit(rec);
+      let n = -1;
+      return lines.map((l) => (l.trim() === '' ? l : ++n === i ? JSON.stringify(rec) : l)).join('\n');
+    }
+    case 'yaml': {
+      const v = yamlParse(text) as unknown;
+      edit(v);
+      return yamlStringify(v);
+    }
+    case 'md': {
+      const m = /^---\n([\s\S]*?)\n---\n/.exec(text)!;
+      const v = (yamlParse(m[1]!) ?? {}) as unknown;
+      edit(v);
+      return `---\n${yamlStringify(v)}---\n${text.slice(m[0].length)}`;
+    }
+    default:
+      throw new Error(`no field edits for ${format}`);
+  }
+}
+
+/** Set the field at `path` of the value `file` holds (a target's format) to `value` (undefined: remove it). */
+export function editField(t: Target, file: string, path: readonly PathSeg[], value: unknown): void {
+  const text = readFileSync(file, 'utf8');
+  put(file, editValue(t.format, text, (v) => setAt(v, path, value === undefined ? MISSING : value), t.line));
+}
+
+/** `n` levels of nested arrays (`[[…]]`) or objects (`{"a":{…}}`), as JSON text (also YAML flow text). */
+export function nestedText(n: number, kind: 'array' | 'object'): string {
+  return kind === 'array' ? deepArray(n) : deepObject(n);
+}
+
+/** Set the field at `path` to the raw JSON text `raw` (nesting no serialiser would write). */
+export function editFieldRaw(t: Target, file: string, path: readonly PathSeg[], raw: string): void {
+  const text = readFileSync(file, 'utf8');
+  const edited = editValue(t.format, text, (v) => setAt(v, path, DEEP_TOKEN), t.line);
+  const quoted = t.format === 'json' || t.format === 'jsonl' ? `"${DEEP_TOKEN}"` : DEEP_TOKEN;
+  put(file, edited.split(quoted).join(raw));
+}
+
+/** The edited text with the placeholder of a deep value replaced by 10,000 nested arrays (flow style in YAML). */
+function withDeepValue(format: Format, text: string): string {
+  if (!text.includes(DEEP_TOKEN)) return text;
+  const quoted = format === 'json' || format === 'jsonl' ? `"${DEEP_TOKEN}"` : DEEP_TOKEN;
+  return text.split(quoted).join(deepArray());
+}
+
+/** Every kind of the fixed list, in a fixed order. */
+export function allKinds(opts: { full?: boolean } = {}): Kind[] {
+  const full = opts.full === true;
+  const kinds: Kind[] = [];
+  for (const t of TARGETS) {
+    const add = (mutation: string, apply: (file: string) => void) => {
+      kinds.push({
+        name: `${t.category}: ${mutation}`,
+        category: t.category,
+        build: (dir, b) => {
+          const { file, argv } = t.prepare(dir, b);
+          apply(file);
+          return argv;
+        },
+        ...(t.verdicts ? { verdicts: t.verdicts } : {}),
+      });
+    };
+    const fast = full ? undefined : t.fast;
+    if (t.format === 'binary') {
+      for (const [name, m] of Object.entries(BINARY_MUTATIONS)) if (!fast?.only || fast.only.includes(name)) add(name, (file) => put(file, m(readFileSync(file))));
+    }
+    for (const [name, m] of Object.entries(formatMutations(t.format))) {
+      if (t.only && !t.only.includes(name)) continue;
+      if (t.skip?.includes(name)) continue;
+      if (fast?.only && !fast.only.includes(name)) continue;
+      if (!full && (fast?.skip ?? []).includes(name)) continue;
+      if (!full && HEAVY.includes(name) && !(t.heavy ?? []).includes(name)) continue;
+      add(name, (file) => put(file, m(readFileSync(file, 'utf8'))));
+    }
+    const values = full ? Object.keys(FIELD_VALUES) : (fast?.values ?? FAST_VALUES);
+    for (const path of fast?.fields ?? t.fields ?? []) {
+      for (const vname of values) {
+        if (full && t.values && !t.values.includes(vname)) continue;
+        const label = `${path.map(String).join('.') || '(empty key)'} ${vname === 'missing' ? 'missing' : `= ${vname}`}`;
+        add(label, (file) => {
+          const text = readFileSync(file, 'utf8');
+          const edit = (v: unknown) => {
+            const own = getAt(v, path);
+            const wrongText = t.text ?? 'wrong';
+            if (vname === 'wrong type') setAt(v, path, typeof own === 'number' ? wrongText : 12345);
+            else if (vname === 'missing' || vname === `${DEEP}-level`) setAt(v, path, FIELD_VALUES[vname]!());
+            else if (typeName(own) === typeName(FIELD_VALUES[vname]!())) {
+              // a value of the field's own type: the empty one instead ("", [], {}, -1)
+              setAt(v, path, typeof own === 'string' ? '' : Array.isArray(own) ? [] : typeof own === 'number' ? -1 : {});
+            } else setAt(v, path, vname === 'string' ? wrongText : FIELD_VALUES[vname]!());
+          };
+          put(file, withDeepValue(t.format, editValue(t.format, text, edit, t.line)));
+        });
+      }
+    }
+  }
+  kinds.push(...hostileServerKinds(), ...flagKinds());
+  const seen = new Set<string>();
+  for (const k of kinds) {
+    if (seen.has(k.name)) throw new Error(`fuzz kind listed twice: ${k.name}`);
+    seen.add(k.name);
+  }
+  return kinds;
+}
+
+/** The category label of the file a kind breaks, for summaries: `dataset corpus.jsonl (inspect)` → `dataset`. */
+export function group(category: string): string {
+  return category.split(' ')[0]!;
+}
