@@ -22,13 +22,6 @@ export interface Kind {
   verdicts?: readonly number[];
 }
 
-/**
- * Inputs whose reader is being rewritten outside this suite's fixes (readManifest and manifest
- * verification, src/catalog/dataset-files.ts): their crashes are listed in the summary but do not
- * fail the run. Remove an entry once its reader keeps the properties.
- */
-export const KNOWN_OPEN: readonly RegExp[] = [/^dataset manifest\.json /];
-export const isKnownOpen = (category: string): boolean => KNOWN_OPEN.some((re) => re.test(category));
 
 /** Nesting depth of the deep kinds (the 10,000 levels). */
 export const DEEP = 10_000;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBases, type Bases } from './bases.ts';
 import { cleanup, firstError, freshRoot, loadMain, runCase, type Main, type Outcome } from './harness.ts';
 import { MAX_NESTING } from '../../src/catalog/bounded.ts';
-import { editField, editFieldRaw, isKnownOpen, nestedText, put, TARGETS, type Target } from './kinds.ts';
+import { editField, editFieldRaw, nestedText, put, TARGETS, type Target } from './kinds.ts';
 
 /** `npm run fuzz` (npm sets npm_lifecycle_event): the larger sweep. */
 const SWEEP = process.env.npm_lifecycle_event === 'fuzz';
@@ -26,7 +26,7 @@ const root = freshRoot('props');
 let main: Main;
 let bases: Bases;
 let n = 0;
-const tally = { runs: 0, exit0: 0, exit2: 0, verdicts: 0, crashed: 0, knownOpen: 0 };
+const tally = { runs: 0, exit0: 0, exit2: 0, verdicts: 0, crashed: 0 };
 const crashes: string[] = [];
 
 beforeAll(async () => {
@@ -34,12 +34,12 @@ beforeAll(async () => {
   bases = await buildBases(main, root);
 });
 afterAll(() => {
-  console.log(`fuzz properties (seed ${SEED}, ${RUNS} runs per property): ${tally.runs} runs; exit 0: ${tally.exit0}; exit 2: ${tally.exit2}; documented verdicts: ${tally.verdicts}; crashed: ${tally.crashed}${tally.knownOpen ? `; crashed in known-open inputs (manifest.json): ${tally.knownOpen}` : ''}`);
+  console.log(`fuzz properties (seed ${SEED}, ${RUNS} runs per property): ${tally.runs} runs; exit 0: ${tally.exit0}; exit 2: ${tally.exit2}; documented verdicts: ${tally.verdicts}; crashed: ${tally.crashed}`);
   cleanup(root);
 });
 
 /** Run one generated case in a fresh folder: `setup` writes the inputs and returns the argv. */
-async function check(label: string, setup: (dir: string) => { argv: string[]; verdicts?: readonly number[] }, category = ''): Promise<Outcome> {
+async function check(label: string, setup: (dir: string) => { argv: string[]; verdicts?: readonly number[] }): Promise<Outcome> {
   const dir = join(root, 'cases', String(n++));
   mkdirSync(dir, { recursive: true });
   const { argv, verdicts } = setup(dir);
@@ -49,10 +49,6 @@ async function check(label: string, setup: (dir: string) => { argv: string[]; ve
   if (o.code === 0) tally.exit0++;
   else if (o.code === 2) tally.exit2++;
   else if (verdicts?.includes(o.code)) tally.verdicts++;
-  if (o.problems.length && isKnownOpen(category)) {
-    tally.knownOpen++;
-    return { ...o, problems: [] };
-  }
   if (o.problems.length) {
     tally.crashed++;
     crashes.push(`${label}: ${o.problems.join('; ')} — ${firstError(o.err)}`);
@@ -86,7 +82,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
           const { file, argv } = t.prepare(dir, bases);
           editField(t, file, path, v);
           return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        }, t.category);
+        });
         return ok(o);
       }),
       params,
@@ -103,7 +99,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
           const { file, argv } = t.prepare(dir, bases);
           editFieldRaw(t, file, path, nestedText(n, kind));
           return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        }, t.category);
+        });
         return ok(o);
       }),
       params,
@@ -125,7 +121,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
           const { file, argv } = t.prepare(dir, bases);
           put(file, text);
           return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        }, t.category);
+        });
         return ok(o);
       }),
       params,
@@ -148,7 +144,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
           const before = keep ? readFileSync(file, 'utf8') : '';
           put(file, `${before}${lines.join('\n')}\n`);
           return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        }, t.category);
+        });
         return ok(o);
       }),
       params,
@@ -166,7 +162,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
           const { file, argv } = t.prepare(dir, bases);
           put(file, t.format === 'md' ? `---\n${yaml}\n---\nbody\n` : yaml);
           return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        }, t.category);
+        });
         return ok(o);
       }),
       params,
@@ -185,7 +181,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
           const header = t.format === 'tsv' ? 'query-id\tcorpus-id\tscore' : readFileSync(file, 'utf8').split('\n')[0]!;
           put(file, [header, ...rows].join(eol) + eol);
           return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        }, t.category);
+        });
         return ok(o);
       }),
       params,
