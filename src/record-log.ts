@@ -26,7 +26,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { dirname } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { crc32 as zlibCrc32 } from 'node:zlib';
-import { lockCacheFile } from './eval/folder-lock.ts';
+import { lockCacheFile } from './file-lock.ts';
 
 /** The record format of every log (in `meta.json`): 2 = records end with a CRC-32. */
 export const RECORD_LOG_FORMAT = 2;

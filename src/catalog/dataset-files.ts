@@ -18,6 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { failpoint } from '../failpoint.ts';
+import { processAlive } from '../file-lock.ts';
 import { InputError, isInputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
@@ -153,15 +154,6 @@ function recoverInterrupted(target: string): void {
     const p = join(parent, name);
     if (m[1] === 'old' && !existsSync(target)) renameSync(p, target);
     else rmSync(p, { recursive: true, force: true });
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

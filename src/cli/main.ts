@@ -33,7 +33,7 @@ import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_CONTEXT_WINDOW, type QueryStyle } from '../profiles/types.ts';
 import { QUERY_STYLES } from '../profiles/keyword-query.ts';
-import { lockFolder } from '../eval/folder-lock.ts';
+import { lockFolder } from '../file-lock.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { ReviewRequired } from '../diff/errors.ts';
 import { registerDiffCommand } from './diff.ts';

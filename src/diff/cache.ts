@@ -27,7 +27,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join, relative } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
-import { lockCacheFile } from '../eval/folder-lock.ts';
+import { lockCacheFile } from '../file-lock.ts';
 import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
 import { CACHE_ROOT, PACKAGE_ROOT, VERSION } from '../version.ts';
 

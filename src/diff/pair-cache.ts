@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
-import { lockCacheFile } from '../eval/folder-lock.ts';
+import { lockCacheFile } from '../file-lock.ts';
 import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
 import { VERSION } from '../version.ts';
 import { codeFingerprint } from './cache.ts';

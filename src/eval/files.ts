@@ -24,7 +24,7 @@ import { MAX_TEXT_BYTES, readTextFile } from '../catalog/bounded.ts';
 import { parseJson, parseJsonLines } from '../catalog/jsonl.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
-import { processAlive } from './folder-lock.ts';
+import { processAlive } from '../file-lock.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 import { checkDetails, checkResults } from './results-validate.ts';

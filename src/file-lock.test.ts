@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../catalog/errors.ts';
-import { lockCacheFile, lockFolder, lockPath } from './folder-lock.ts';
+import { InputError } from './catalog/errors.ts';
+import { lockCacheFile, lockFolder, lockPath } from './file-lock.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'backpack-lock-'));
 /** A pid above Linux's largest pid_max (2^22): no process can have it. */
