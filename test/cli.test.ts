@@ -312,12 +312,24 @@ describe('backpack eval and merge', () => {
     const whole = await run('eval', '--dataset', beir, '--out', join(tmp, 'beir-warned-out'), '--quiet');
     expect(whole.code, whole.err).toBe(0);
     const warnings = JSON.parse(readFileSync(join(tmp, 'beir-warned-out', 'results.json'), 'utf8')).warnings;
-    expect(warnings).toEqual([`${join(beir, 'corpus.jsonl')}: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)`, expect.stringMatching(/^1 query of queries.jsonl has no judgement .*: q-unjudged$/)]);
+    // named relative to the dataset folder: the results do not depend on where it sits
+    expect(warnings).toEqual(['corpus.jsonl: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)', expect.stringMatching(/^1 query of queries.jsonl has no judgement .*: q-unjudged$/)]);
     for (const w of warnings) expect(whole.err).toContain(`warning: ${w}`);
     const shards = [1, 2].map((i) => join(tmp, `beir-warned-${i}`));
     for (const [i, d] of shards.entries()) expect((await run('eval', '--dataset', beir, '--shard', `${i + 1}/2`, '--out', d, '--quiet')).code).toBe(0);
     expect((await run('merge', ...shards, '--out', join(tmp, 'beir-warned-merged'))).code).toBe(0);
     expect(JSON.parse(readFileSync(join(tmp, 'beir-warned-merged', 'results.json'), 'utf8')).warnings).toEqual(warnings);
+    // a catalog file and a cases file: the same, once per file although detection reads the catalog too
+    const catalog = join(tmp, 'warned-catalog.json');
+    writeFileSync(catalog, Buffer.concat([Buffer.from('{"tools":[{"name":"a","description":"do a '), Buffer.from([0xff, 0xfe]), Buffer.from('","inputSchema":{"type":"object"}}]}')]));
+    const cases = join(tmp, 'warned-cases.csv');
+    writeFileSync(cases, Buffer.concat([Buffer.from('request,expected_tools\ndo a '), Buffer.from([0xc3]), Buffer.from(' please,mcp__warned-catalog__a\n')]));
+    const fromFiles = await run('eval', '--catalog', catalog, '--cases', cases, '--out', join(tmp, 'warned-files-out'), '--quiet');
+    expect(fromFiles.code, fromFiles.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(tmp, 'warned-files-out', 'results.json'), 'utf8')).warnings).toEqual([
+      `${catalog}: 2 invalid UTF-8 byte sequences were replaced with U+FFFD (first on line 1)`,
+      `${cases}: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)`,
+    ]);
   });
 
   it('one writer per results folder: a second eval stops with exit 2 naming the holder; a stale lock is taken over', async () => {

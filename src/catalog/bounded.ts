@@ -18,6 +18,7 @@
  *    `maxAliasCount`), far above any real file, far below a "billion laughs".
  */
 import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Document } from 'yaml';
 import { InputError } from './errors.ts';
 
@@ -130,14 +131,96 @@ export function checkTextFile(file: string, max = MAX_TEXT_BYTES, what = 'text f
 /** Read `file` as UTF-8 text (a byte-order mark removed) within the size limit; every failure an `InputError` naming it. */
 export function readTextFile(file: string, max = MAX_TEXT_BYTES, what = 'text file'): string {
   checkTextFile(file, max, what);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (err as Error).message})`, { file });
   }
+  return decodeText(bytes, file);
+}
+
+/**
+ * A file's bytes as UTF-8 text, a byte-order mark removed. Invalid UTF-8 is replaced with U+FFFD,
+ * never silently: within `withTextWarnings` one warning per file says how many sequences were
+ * replaced and on which line the first is.
+ */
+export function decodeText(bytes: Buffer, file: string): string {
+  const text = bytes.toString('utf8');
+  if (textWarning !== null && text.includes('\uFFFD')) warnReplaced(file, bytes, text, textWarning);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Where `decodeText` says that it replaced invalid UTF-8 (see `withTextWarnings`); null: nowhere. */
+let textWarning: ((message: string) => void) | null = null;
+/** The folder the files of the current load are named relative to (a dataset folder), or null. */
+let textBase: string | null = null;
+
+/**
+ * Run `body` (a synchronous load) with `warn` receiving one warning per file in which invalid
+ * UTF-8 byte sequences were replaced with U+FFFD: a replaced byte changes a tool's text, so it is
+ * never silent. Files are named relative to `base` (a dataset folder) when inside it, else to the
+ * working folder when inside it, so that the warnings recorded in results do not depend on where
+ * the data sits.
+ */
+export function withTextWarnings<T>(warn: ((message: string) => void) | undefined, body: () => T, base?: string): T {
+  if (warn === undefined) return body();
+  const outer = { warn: textWarning, base: textBase };
+  textWarning = warn;
+  textBase = base === undefined ? null : resolve(base);
+  try {
+    return body();
+  } finally {
+    textWarning = outer.warn;
+    textBase = outer.base;
+  }
+}
+
+function displayName(file: string): string {
+  const abs = resolve(file);
+  for (const base of [textBase, process.cwd()]) {
+    if (base === null) continue;
+    const rel = relative(base, abs);
+    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
+  }
+  return abs;
+}
+
+/** Warn when `text` holds U+FFFD characters that the bytes did not encode (EF BF BD): invalid UTF-8 replaced. */
+function warnReplaced(file: string, bytes: Buffer, text: string, warn: (message: string) => void): void {
+  let decoded = 0;
+  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) decoded++;
+  let encoded = 0;
+  for (let i = bytes.indexOf(REPLACEMENT_BYTES); i >= 0; i = bytes.indexOf(REPLACEMENT_BYTES, i + 3)) encoded++;
+  const replaced = decoded - encoded;
+  if (replaced <= 0) return;
+  warn(`${displayName(file)}: ${replaced} invalid UTF-8 byte sequence${replaced === 1 ? ' was' : 's were'} replaced with U+FFFD (first on line ${lineOfFirstInvalid(bytes)})`);
+}
+
+const REPLACEMENT_BYTES = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/**
+ * 1-based line of the first invalid UTF-8 sequence in `bytes`, in one pass: a line feed is never
+ * part of a multi-byte sequence, so each line that holds a byte ≥ 0x80 is checked on its own.
+ */
+function lineOfFirstInvalid(bytes: Buffer): number {
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  for (let start = 0; start < bytes.length; line++) {
+    const nl = bytes.indexOf(10, start);
+    const end = nl < 0 ? bytes.length : nl;
+    const slice = bytes.subarray(start, end);
+    if (slice.some((b) => b >= 0x80)) {
+      try {
+        strict.decode(slice);
+      } catch {
+        return line;
+      }
+    }
+    start = end + 1;
+  }
+  return line;
 }
 
 /** Throw unless a YAML text (`what`) is within {@link MAX_CONFIG_BYTES}. */

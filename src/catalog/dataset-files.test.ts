@@ -364,7 +364,7 @@ describe('invalid UTF-8 is replaced with a counted warning, never silently', () 
     const d = readDataset(dir, { onWarning: (w) => warnings.push(w) });
     expect(d.catalog.tools.find((t) => t.id === 'beta')!.description).toContain('\uFFFD');
     // 3 "BAD"s × (0xff, 0xc3, 0x80) = 9 sequences; the encoded U+FFFD on line 1 is not one of them
-    expect(warnings).toEqual([`${join(dir, 'corpus.jsonl')}: 9 invalid UTF-8 byte sequences were replaced with U+FFFD (first on line 2)`]);
+    expect(warnings).toEqual([`corpus.jsonl: 9 invalid UTF-8 byte sequences were replaced with U+FFFD (first on line 2)`]);
     const quiet: string[] = [];
     writeFileSync(join(dir, 'corpus.jsonl'), lines.replaceAll('BAD', 'ok'));
     readDataset(dir, { onWarning: (w) => quiet.push(w) });

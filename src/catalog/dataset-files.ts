@@ -23,7 +23,7 @@ import { InputError, isInputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
-import { checkTextFile, MAX_TEXT_BYTES, megabytes } from './bounded.ts';
+import { checkTextFile, decodeText, MAX_TEXT_BYTES, megabytes, withTextWarnings } from './bounded.ts';
 import { nonBlankLines, parseJson, parseJsonLine, parseJsonLines } from './jsonl.ts';
 import { checkRealism } from './realism-check.ts';
 import { readRoleMap } from './roles.ts';
@@ -224,7 +224,7 @@ export interface LoadedDataset extends Dataset {
 
 /** Read a dataset folder written by `writeDataset`, or a plain BEIR folder. */
 export function readDataset(dir: string, opts: ReadOptions = {}): LoadedDataset {
-  return withTextWarnings(opts.onWarning, () => readDatasetFolder(dir, opts));
+  return withTextWarnings(opts.onWarning, () => readDatasetFolder(dir, opts), resolve(dir));
 }
 
 function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
@@ -434,63 +434,7 @@ export function readText(file: string, bytes?: Buffer): string {
     throw new InputError(code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a folder, not a file' : `cannot read file (${code ?? (err as Error).message})`, { file });
   }
   if (buf.length > MAX_TEXT_BYTES) throw new InputError(`is ${megabytes(buf.length)}, more than the ${megabytes(MAX_TEXT_BYTES)} Backpack reads in a text file`, { file });
-  const text = buf.toString('utf8');
-  if (textWarning !== null && text.includes('\uFFFD')) warnReplaced(file, buf, text, textWarning);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
-/** Where `readText` says that it replaced invalid UTF-8 (see `withTextWarnings`); null: nowhere. */
-let textWarning: ((message: string) => void) | null = null;
-
-/**
- * Run `body` (a synchronous load) with `warn` receiving one warning per file in which `readText`
- * replaced invalid UTF-8 byte sequences with U+FFFD: a replaced byte changes a tool's text, so it
- * is never silent.
- */
-export function withTextWarnings<T>(warn: ((message: string) => void) | undefined, body: () => T): T {
-  if (warn === undefined) return body();
-  const outer = textWarning;
-  textWarning = warn;
-  try {
-    return body();
-  } finally {
-    textWarning = outer;
-  }
-}
-
-/** Warn when `text` holds U+FFFD characters that the bytes did not encode (EF BF BD): invalid UTF-8 replaced. */
-function warnReplaced(file: string, buf: Buffer, text: string, warn: (message: string) => void): void {
-  let decoded = 0;
-  for (let i = text.indexOf('\uFFFD'); i >= 0; i = text.indexOf('\uFFFD', i + 1)) decoded++;
-  let encoded = 0;
-  for (let i = buf.indexOf(REPLACEMENT_BYTES); i >= 0; i = buf.indexOf(REPLACEMENT_BYTES, i + 3)) encoded++;
-  const replaced = decoded - encoded;
-  if (replaced <= 0) return;
-  warn(`${file}: ${replaced} invalid UTF-8 byte sequence${replaced === 1 ? ' was' : 's were'} replaced with U+FFFD (first on line ${lineOfFirstInvalid(buf)})`);
-}
-
-const REPLACEMENT_BYTES = Buffer.from([0xef, 0xbf, 0xbd]);
-
-/** 1-based line of the first invalid UTF-8 sequence in `buf`. */
-function lineOfFirstInvalid(buf: Buffer): number {
-  // bisect on the longest valid prefix: decode(prefix) throws once the prefix holds an invalid sequence
-  let lo = 0;
-  let hi = buf.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    let ok = true;
-    try {
-      // streaming: a prefix that ends inside a valid sequence is not an error
-      new TextDecoder('utf-8', { fatal: true }).decode(buf.subarray(0, mid), { stream: true });
-    } catch {
-      ok = false;
-    }
-    if (ok) lo = mid;
-    else hi = mid - 1;
-  }
-  let line = 1;
-  for (let i = buf.indexOf(10); i >= 0 && i < lo; i = buf.indexOf(10, i + 1)) line++;
-  return line;
+  return decodeText(buf, file);
 }
 
 /** qrels by query id: corpus ids with score > 0, from `<sub>/<split>.tsv` (every split when none is given). */

@@ -4,7 +4,8 @@ import { loadCases } from '../catalog/loaders/cases.ts';
 import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
 import { catalogHash } from '../catalog/manifest.ts';
-import { withTextWarnings, type LoadedDataset } from '../catalog/dataset-files.ts';
+import { withTextWarnings } from '../catalog/bounded.ts';
+import type { LoadedDataset } from '../catalog/dataset-files.ts';
 import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { loadDataset, namedDatasetDir, resolveDatasetPath } from '../catalog/resolve.ts';
@@ -43,6 +44,7 @@ export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInp
 export function loadEvalInput(source: DatasetSource, warn?: (message: string) => void, opts: LoadInputOptions = {}): EvalInput {
   const warnings: string[] = [];
   const onWarning = (message: string): void => {
+    if (warnings.includes(message)) return; // a file read twice (format detection, then the load) warns once
     warnings.push(message);
     warn?.(message);
   };
