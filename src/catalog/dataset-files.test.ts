@@ -371,3 +371,27 @@ describe('invalid UTF-8 is replaced with a counted warning, never silently', () 
     expect(quiet).toEqual([]);
   });
 });
+
+describe('names the loader reads that are of the wrong kind', () => {
+  it('a qrels that is a file, or a realism.json that is a folder, is exit-2 bad input with or without --re-sign, and the manifest is left as it was', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
+    rmSync(join(dir, 'skill-qrels'), { recursive: true });
+    writeFileSync(join(dir, 'skill-qrels'), 'not a folder');
+    for (const opts of [{}, { reSign: true }, { verify: false }]) {
+      const err = thrown(() => readDataset(dir, opts));
+      expect(err, JSON.stringify(opts)).toBeInstanceOf(InputError);
+      expect(err!.file).toBe(join(dir, 'skill-qrels'));
+      expect(err!.message).toMatch(/is a file, not a folder of skill-qrels files/);
+    }
+    rmSync(join(dir, 'skill-qrels'));
+    mkdirSync(join(dir, 'realism.json'));
+    for (const opts of [{}, { reSign: true }]) {
+      const err = thrown(() => readDataset(dir, opts));
+      expect(err, JSON.stringify(opts)).toBeInstanceOf(InputError);
+      expect(err!.file).toBe(join(dir, 'realism.json'));
+    }
+    expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
+  });
+});

@@ -317,13 +317,25 @@ const RE_SIGN_HINT = 'if you changed the folder on purpose, re-sign it with `bac
  * they are on disk: what the manifest must cover for the folder to be tamper-evident.
  */
 export function loaderFiles(root: string): string[] {
-  const out = ['corpus.jsonl', 'skills.jsonl', 'servers.jsonl', 'plugins.jsonl', 'queries.jsonl', 'roles.json', 'realism.json'].filter((f) => existsSync(join(root, f)));
-  for (const sub of ['qrels', 'skill-qrels']) {
-    const dir = join(root, sub);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
-    for (const n of readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort()) out.push(`${sub}/${n}`);
+  const out: string[] = [];
+  for (const f of ['corpus.jsonl', 'skills.jsonl', 'servers.jsonl', 'plugins.jsonl', 'queries.jsonl', 'roles.json', 'realism.json']) {
+    const p = join(root, f);
+    if (!existsSync(p)) continue;
+    if (!statSync(p).isFile()) throw new InputError('is a folder, not a file: the loader reads this name as a file', { file: p });
+    out.push(f);
   }
+  for (const sub of ['qrels', 'skill-qrels']) for (const n of qrelsFiles(root, sub)) out.push(`${sub}/${n}`);
   return out;
+}
+
+/** The `.tsv` files of `<root>/<sub>` (qrels, skill-qrels), sorted; none when it is absent, an `InputError` when it is not a folder. */
+function qrelsFiles(root: string, sub: string): string[] {
+  const dir = join(root, sub);
+  if (!existsSync(dir)) return [];
+  if (!statSync(dir).isDirectory()) throw new InputError(`is a file, not a folder of ${sub} files (<split>.tsv)`, { file: dir });
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.tsv'))
+    .sort();
 }
 
 /**
@@ -441,9 +453,7 @@ export function readText(file: string, bytes?: Buffer): string {
 function readQrels(root: string, sub: string, split: string | undefined): Map<string, Array<{ id: string; split: string }>> {
   const out = new Map<string, Array<{ id: string; split: string }>>();
   const dir = join(root, sub);
-  if (!existsSync(dir)) return out;
-  const names = readdirSync(dir).filter((n) => n.endsWith('.tsv')).sort();
-  for (const n of names) {
+  for (const n of qrelsFiles(root, sub)) {
     const s = n.slice(0, -4);
     if (split !== undefined && s !== split) continue;
     const file = join(dir, n);
