@@ -290,15 +290,27 @@ describe('backpack eval and merge', () => {
     expect(existsSync(join(tmp, 'tampered-out'))).toBe(false);
     const accepted = await run('eval', '--dataset', copy, '--re-sign', '--out', join(tmp, 'tampered-out'), '--quiet');
     expect(accepted.code, accepted.err).toBe(0);
-    expect(accepted.err).toMatch(/warning: --re-sign: the manifest of tiny-4 was re-signed \(added queries.jsonl\)/);
+    const said = 'dataset tiny-4 was re-signed with eval --re-sign (added queries.jsonl): its figures do not compare with the folder as first written';
+    expect(accepted.err).toContain(`warning: ${said}`);
     const results = JSON.parse(readFileSync(join(tmp, 'tampered-out', 'results.json'), 'utf8'));
     expect(results.dataset.reSigned).toEqual({ added: ['queries.jsonl'], removed: [], changed: [] });
-    expect(results.warnings).toEqual([expect.stringMatching(/^--re-sign: the manifest of tiny-4 was re-signed/)]);
+    expect(results.warnings).toEqual([said]);
     const original = JSON.parse(readFileSync(join(tmp, 'eval-out', 'results.json'), 'utf8'));
     expect(results.dataset.casesSha256).not.toBe(original.dataset.casesSha256);
     expect(original.warnings).toBeUndefined();
-    // re-signed: the folder now reads without the flag
-    expect((await run('eval', '--dataset', copy, '--out', join(tmp, 'tampered-out-2'), '--quiet')).code).toBe(0);
+    // re-signed: the folder now reads without the flag, and every run on it still says so
+    const later = await run('eval', '--dataset', copy, '--re-sign', '--out', join(tmp, 'tampered-out-2'), '--quiet');
+    expect(later.code, later.err).toBe(0);
+    expect(later.err).toContain('warning: --re-sign: the files of tiny-4 match its manifest; nothing to re-sign');
+    const again = JSON.parse(readFileSync(join(tmp, 'tampered-out-2', 'results.json'), 'utf8'));
+    expect(again.dataset.reSigned).toEqual(results.dataset.reSigned);
+    expect(again.warnings).toEqual([said]);
+    // shards of the folder before and after its re-sign do not merge
+    expect((await run('eval', '--dataset', copy, '--shard', '1/2', '--out', join(tmp, 'resigned-shard-1'), '--quiet')).code).toBe(0);
+    expect((await run('eval', '--dataset', dataset, '--shard', '2/2', '--out', join(tmp, 'resigned-shard-2'), '--quiet')).code).toBe(0);
+    const mixed = await run('merge', join(tmp, 'resigned-shard-1'), join(tmp, 'resigned-shard-2'), '--out', join(tmp, 'resigned-merged'));
+    expect(mixed.code).toBe(2);
+    expect(mixed.err).toMatch(/resigned-shard-2: read the dataset folder re-signed otherwise than the first shard did/);
   });
 
   it('warnings about the input land in results.json, and a merge of shards keeps them once', async () => {

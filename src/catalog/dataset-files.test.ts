@@ -318,18 +318,27 @@ describe('the manifest vouches for every file the loader reads (tamper evidence)
     const warnings: string[] = [];
     const d = readDataset(dir, { reSign: true, onWarning: (w) => warnings.push(w) });
     expect(d.reSigned).toEqual({ added: ['qrels/test.tsv'], removed: [], changed: ['queries.jsonl'] });
+    expect(d.reSignedNow).toBe(true);
     expect(d.cases.find((c) => c.id === 'a')!.expectedTools).toEqual(['mcp__slack__search']);
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
     expect(m.reSigned).toEqual(d.reSigned);
     expect(Object.keys(m.files)).not.toContain('README.md');
     expect(m.files['queries.jsonl'].sha256).toBe(sha256(readFileSync(join(dir, 'queries.jsonl'))));
     expect(readDataset(dir).cases.find((c) => c.id === 'a')!.expectedTools).toEqual(['mcp__slack__search']);
-    // nothing left to re-sign: empty lists, the manifest untouched
+    // every later read says the folder was re-signed; nothing left to re-sign leaves the manifest untouched
+    expect(readDataset(dir).reSigned).toEqual(d.reSigned);
     const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
-    expect(readDataset(dir, { reSign: true }).reSigned).toEqual({ added: [], removed: [], changed: [] });
+    const again = readDataset(dir, { reSign: true });
+    expect(again.reSignedNow).toBe(false);
+    expect(again.reSigned).toEqual(d.reSigned);
     expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
     expect(readdirSync(dir).filter((n) => n.includes('.tmp-'))).toEqual([]);
     expect(warnings).toEqual([]);
+    // a second change, re-signed again: the manifest gathers both; a hand-edited catalog hash is a change of manifest.json
+    rmSync(join(dir, 'README.md'));
+    editManifest(dir, (m) => (m.catalogSha256 = 'f'.repeat(64)));
+    expect(readDataset(dir, { reSign: true }).reSigned).toEqual({ added: ['qrels/test.tsv'], removed: [], changed: ['manifest.json', 'queries.jsonl'] });
+    expect(readDataset(dir).cases).toHaveLength(4);
   });
 
   it('--re-sign still checks every record: a stale tool hash is an error, and the manifest is left as it was', () => {

@@ -203,6 +203,8 @@ export interface ReadOptions {
   toolLines?: ToolLineMemo;
   /** Receives what the read leaves out and why (queries no qrels file judges), and invalid UTF-8 replaced; without it, nothing is said. */
   onWarning?: (message: string) => void;
+  /** Receives what is said about this read only, not about the data (`--re-sign` with nothing to re-sign). */
+  onNote?: (message: string) => void;
   /**
    * Accept the folder as it is now: every file is read with every check (nothing is taken as
    * vouched for), then the manifest is rewritten to list the files the loader read and the
@@ -218,8 +220,14 @@ export type ToolLineMemo = Map<string, { tool: Tool; vouched: boolean }>;
 export interface LoadedDataset extends Dataset {
   manifest: Manifest | null;
   dir: string;
-  /** With `ReadOptions.reSign` and a manifest: what differed from the manifest before it was re-signed. */
+  /**
+   * The folder was re-signed (`eval --re-sign`, now or before): every file that differed from the
+   * manifest as first written, over all its re-signs (the manifest's `reSigned`). Every load of a
+   * re-signed folder carries it, so every run on it says so.
+   */
   reSigned?: ManifestDrift;
+  /** With `ReadOptions.reSign`: whether this load rewrote the manifest (false: the files matched it). */
+  reSignedNow?: boolean;
 }
 
 /** Read a dataset folder written by `writeDataset`, or a plain BEIR folder. */
@@ -237,7 +245,7 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   // half the load time). The catalog hash, recomputed from the stored tool hashes, must still
   // match the manifest's.
   const vouched = manifest !== null && opts.verify !== false && opts.reSign !== true;
-  if (opts.reSign && manifest === null) opts.onWarning?.('--re-sign: the folder has no manifest.json, so there is nothing to re-sign (a plain BEIR folder is read as it is)');
+  if (opts.reSign && manifest === null) opts.onNote?.('--re-sign: the folder has no manifest.json, so there is nothing to re-sign (a plain BEIR folder is read as it is)');
   // The bytes hashed are the bytes parsed: each file is read once.
   const verified = vouched ? verifyFiles(root, manifest) : new Map<string, Buffer>();
   const readJsonl = (name: string) => {
@@ -278,8 +286,18 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   const checked = checkCases(cases, catalog);
   // Only a dataset that passed every check lends its tools to the next read.
   if (opts.toolLines) for (const [line, tool] of parsed) opts.toolLines.set(line, { tool, vouched });
-  const reSigned = opts.reSign && manifest !== null ? reSign(root, manifest, catalog) : undefined;
-  return { name, catalog, cases: checked, ...(roles ? { roles } : {}), manifest: reSigned ? readManifest(root) : manifest, dir: root, ...(reSigned ? { reSigned } : {}) };
+  const reSignedNow = opts.reSign === true && manifest !== null && reSign(root, manifest, catalog);
+  const final = reSignedNow ? readManifest(root) : manifest;
+  return {
+    name,
+    catalog,
+    cases: checked,
+    ...(roles ? { roles } : {}),
+    manifest: final,
+    dir: root,
+    ...(final?.reSigned ? { reSigned: final.reSigned } : {}),
+    ...(opts.reSign ? { reSignedNow } : {}),
+  };
 }
 
 export function readManifest(root: string): Manifest {
@@ -390,16 +408,19 @@ function readBytes(file: string): Buffer {
  * Re-sign a dataset folder the user changed on purpose: its manifest is rewritten (atomically)
  * to list every file the loader reads with its sha256 now, and the catalog hash of `catalog` (the
  * catalog read from those files with every check done). Files the manifest listed that are gone
- * are dropped from it. Returns what changed (empty lists when nothing did; the manifest is then
- * left as it is).
+ * are dropped from it. The manifest's `reSigned` gathers what differed, over every re-sign (a
+ * hand-edited catalog hash counts as a change of manifest.json). Returns whether it rewrote the
+ * manifest (false: the folder matched it).
  */
-function reSign(root: string, manifest: Manifest, catalog: Catalog): ManifestDrift {
+function reSign(root: string, manifest: Manifest, catalog: Catalog): boolean {
   const { bytes, drift } = checkFiles(root, manifest);
   const catalogSha256 = catalogHash(catalog);
-  if (!drift.added.length && !drift.removed.length && !drift.changed.length && catalogSha256 === manifest.catalogSha256) return drift;
+  if (catalogSha256 !== manifest.catalogSha256) drift.changed.push('manifest.json');
+  if (!drift.added.length && !drift.removed.length && !drift.changed.length) return false;
   const files: Record<string, FileEntry> = {};
   for (const path of [...bytes.keys()].sort()) files[path] = { sha256: sha256(bytes.get(path)!), bytes: bytes.get(path)!.length };
-  const next: Manifest = { ...manifest, catalogSha256, files, reSigned: { added: drift.added, removed: drift.removed, changed: drift.changed } };
+  const union = (k: keyof ManifestDrift) => [...new Set([...(manifest.reSigned?.[k] ?? []), ...drift[k]])].sort();
+  const next: Manifest = { ...manifest, catalogSha256, files, reSigned: { added: union('added'), removed: union('removed'), changed: union('changed') } };
   const file = join(root, 'manifest.json');
   const tmp = `${file}.tmp-${process.pid}`;
   try {
@@ -409,7 +430,7 @@ function reSign(root: string, manifest: Manifest, catalog: Catalog): ManifestDri
     rmSync(tmp, { force: true });
     throw new InputError(`cannot re-sign the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { file });
   }
-  return drift;
+  return true;
 }
 
 /**

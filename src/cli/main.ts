@@ -571,6 +571,8 @@ function reusable(dir: string, params: ReturnType<typeof resolveParams>): boolea
   if (!existsSync(join(dir, 'manifest.json'))) return false;
   try {
     const m = readManifest(dir);
+    // a folder changed by hand and re-signed is not the built-in default any more: generate it again
+    if (m.reSigned) return false;
     if (m.generator?.version !== GENERATOR.version || JSON.stringify(m.params) !== JSON.stringify(params)) return false;
     verifyFiles(dir, m);
     return true;

@@ -22,7 +22,7 @@ export interface EvalInput {
   catalogSha256: string;
   /** What loading warned of (see `Results.warnings`), in order; absent or empty when nothing. */
   warnings?: string[];
-  /** The dataset's manifest was re-signed on this load (`LoadInputOptions.reSign`): what had changed. */
+  /** The dataset folder was re-signed (`eval --re-sign`, on this load or before): what had changed. */
   reSigned?: ManifestDrift;
 }
 
@@ -48,26 +48,24 @@ export function loadEvalInput(source: DatasetSource, warn?: (message: string) =>
     warnings.push(message);
     warn?.(message);
   };
-  const input = withTextWarnings(onWarning, () => loadInput(source, onWarning, opts));
+  const input = withTextWarnings(onWarning, () => loadInput(source, onWarning, warn ?? (() => {}), opts));
   return { ...input, ...(warnings.length ? { warnings } : {}) };
 }
 
-function loadInput(source: DatasetSource, onWarning: (message: string) => void, opts: LoadInputOptions): EvalInput {
+/** `onWarning`: said and kept in the results; `note`: said only (about this load, not the data). */
+function loadInput(source: DatasetSource, onWarning: (message: string) => void, note: (message: string) => void, opts: LoadInputOptions): EvalInput {
   if (source.kind === 'dataset') {
-    const d = loadDataset(source.ref, { ...(source.split !== null ? { split: source.split } : {}), onWarning, ...(opts.reSign ? { reSign: true } : {}) });
+    const d = loadDataset(source.ref, { ...(source.split !== null ? { split: source.split } : {}), onWarning, onNote: note, ...(opts.reSign ? { reSign: true } : {}) });
     if (source.split !== null && d.cases.length === 0) {
       const all = loadDataset(source.ref, { verify: false });
       const splits = [...new Set(all.cases.map((c) => c.split ?? 'test'))].sort();
       throw new InputError(`no case is in split "${source.split}"; splits here: ${splits.join(', ') || 'none'}`, { file: source.ref });
     }
-    if (d.reSigned) {
-      const { added, removed, changed } = d.reSigned;
-      const what = [['added', added], ['removed', removed], ['changed', changed]].filter(([, l]) => l!.length).map(([k, l]) => `${k} ${(l as string[]).join(', ')}`);
-      onWarning(what.length ? `--re-sign: the manifest of ${d.name} was re-signed (${what.join('; ')}); these results are not comparable with results of the folder as it was` : `--re-sign: the files of ${d.name} match its manifest; nothing to re-sign`);
-    }
+    if (d.reSigned) onWarning(reSignedWarning(d.name, d.reSigned));
+    if (d.reSignedNow === false) note(`--re-sign: the files of ${d.name} match its manifest; nothing to re-sign`);
     return { ...inputOfDataset(d, source), ...(d.reSigned ? { reSigned: d.reSigned } : {}) };
   }
-  if (opts.reSign) onWarning('--re-sign applies to dataset folders (--dataset); a catalog file has no manifest to re-sign');
+  if (opts.reSign) note('--re-sign applies to dataset folders (--dataset); a catalog file has no manifest to re-sign');
   const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), onWarning }), source.skills ?? null);
   const cases = loadCases(source.cases, catalog);
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
@@ -90,4 +88,10 @@ export function withSkills(catalog: Catalog, skillsDir: string | null): Catalog 
 export function portableRef(ref: string): string {
   const path = resolveDatasetPath(ref);
   return namedDatasetDir(ref) === path ? ref : path;
+}
+
+/** The warning every run on a re-signed folder carries (the same for every load: shards agree). */
+export function reSignedWarning(name: string, d: ManifestDrift): string {
+  const what = (['added', 'removed', 'changed'] as const).filter((k) => d[k].length).map((k) => `${k} ${d[k].join(', ')}`);
+  return `dataset ${name} was re-signed with eval --re-sign (${what.join('; ')}): its figures do not compare with the folder as first written`;
 }

@@ -91,6 +91,9 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
     if (r.dataset.catalogSha256 !== input.catalogSha256) throw new InputError(`was run on another catalog (sha256 ${r.dataset.catalogSha256.slice(0, 12)}…, the dataset now has ${input.catalogSha256.slice(0, 12)}…)`, { file: dir });
     if (r.shard.count !== count) throw new InputError(`is shard ${r.shard.index}/${r.shard.count}, others are of ${count}`, { file: dir });
     if (seenShards.has(r.shard.index)) throw new InputError(`shard ${r.shard.index}/${count} is given twice`, { file: dir });
+    if (canonicalJson(r.dataset.reSigned ?? null) !== canonicalJson(first.dataset.reSigned ?? null)) {
+      throw new InputError('read the dataset folder re-signed otherwise than the first shard did (eval --re-sign between the shards): run every shard on the folder as it is now', { file: dir });
+    }
     seenShards.add(r.shard.index);
   }
   const missing = Array.from({ length: count! }, (_, i) => i + 1).filter((i) => !seenShards.has(i));
@@ -141,8 +144,9 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
   // over all cases: a shard without skill cases has no skills section, the whole run may
   const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
-  // every shard read the whole input: the same warnings, said once
-  const warnings = [...new Set(runs.flatMap(({ run }) => run.results.warnings ?? []))];
+  // every shard read the whole input: the same warnings, said once, in shard order (not argument order)
+  const byShard = [...runs].sort((a, b) => a.run.results.shard!.index - b.run.results.shard!.index);
+  const warnings = [...new Set(byShard.flatMap(({ run }) => run.results.warnings ?? []))];
   return {
     results: envelope({
       dataset: { ...first.dataset, casesSha256: casesHash(input.cases), cases: input.cases.length },
