@@ -229,8 +229,10 @@ export function writeRecordLog(file: string, metaFile: string, meta: object, byt
   try {
     const onDisk = existsSync(file) ? readMeta<object>(metaFile) : null;
     if (onDisk === null || JSON.stringify(onDisk) !== JSON.stringify(meta)) {
-      replaceFile(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+      // the log first, its meta last: a kill between the two leaves new records under the old meta,
+      // which the next load does not accept (and replaces), never old records under the new meta
       replaceFile(file, bytes);
+      replaceFile(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
       return true;
     }
     const fd = openSync(file, 'a');
