@@ -31,6 +31,29 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
+ * Create the lock file `file` holding `holder` (throws EEXIST when it exists); returns the function
+ * that removes it, once, and only while it still holds `holder`: never a lock a later writer took over.
+ */
+function createLock(file: string, holder: string): () => void {
+  const fd = openSync(file, 'wx');
+  try {
+    writeSync(fd, holder);
+  } finally {
+    closeSync(fd);
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    try {
+      if (readFileSync(file, 'utf8') === holder) rmSync(file, { force: true });
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+/**
  * Take the lock of `folder` for this process; returns the function that releases it. Throws an
  * `InputError` when a running process holds it; takes over (calling `warn`) a lock left by a
  * process that is gone or that cannot be read.
@@ -40,20 +63,7 @@ export function lockFolder(folder: string, warn: (message: string) => void = () 
   mkdirSync(dirname(file), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        // only our own lock: never remove one a later writer took over
-        try {
-          if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file, { force: true });
-        } catch {
-          /* already gone */
-        }
-      };
+      return createLock(file, `${process.pid}\n`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
@@ -106,22 +116,7 @@ export function lockCacheFile(file: string, warn: (message: string) => void, wai
   const deadline = Date.now() + waitMs;
   for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
     try {
-      const fd = openSync(lock, 'wx');
-      try {
-        writeSync(fd, me);
-      } finally {
-        closeSync(fd);
-      }
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        try {
-          if (readFileSync(lock, 'utf8') === me) rmSync(lock, { force: true });
-        } catch {
-          /* already gone */
-        }
-      };
+      return createLock(lock, me);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
