@@ -23,7 +23,7 @@ import { InputError, isInputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
-import { checkTextFile, decodeText, MAX_TEXT_BYTES, megabytes, withTextWarnings } from './bounded.ts';
+import { decodeText, readTextFile, withTextWarnings } from './bounded.ts';
 import { nonBlankLines, parseJson, parseJsonLine, parseJsonLines } from './jsonl.ts';
 import { checkRealism } from './realism-check.ts';
 import { readRoleMap } from './roles.ts';
@@ -457,17 +457,7 @@ function readTools(file: string, bytes: Buffer | undefined, vouched: boolean, me
  * `bytes`: the file as already read.
  */
 export function readText(file: string, bytes?: Buffer): string {
-  let buf: Buffer;
-  try {
-    if (bytes === undefined) checkTextFile(file);
-    buf = bytes ?? readFileSync(file);
-  } catch (err) {
-    if (isInputError(err)) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a folder, not a file' : `cannot read file (${code ?? (err as Error).message})`, { file });
-  }
-  if (buf.length > MAX_TEXT_BYTES) throw new InputError(`is ${megabytes(buf.length)}, more than the ${megabytes(MAX_TEXT_BYTES)} Backpack reads in a text file`, { file });
-  return decodeText(buf, file);
+  return bytes !== undefined ? decodeText(bytes, file) : readTextFile(file);
 }
 
 /** qrels by query id: corpus ids with score > 0, from `<sub>/<split>.tsv` (every split when none is given). */

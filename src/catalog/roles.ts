@@ -19,7 +19,7 @@
  */
 import { InputError } from './errors.ts';
 import { parseJson } from './jsonl.ts';
-import { readText } from './dataset-files.ts';
+import { readTextFile } from './bounded.ts';
 import { didYouMean } from './suggest.ts';
 import type { Catalog, Tool } from './types.ts';
 
@@ -242,5 +242,5 @@ class ToolIndex {
 }
 
 export function readRoleMap(file: string, catalog?: Catalog): RoleMap {
-  return checkRoleMap(parseJson(readText(file), file), file, catalog);
+  return checkRoleMap(parseJson(readTextFile(file), file), file, catalog);
 }

@@ -9,7 +9,6 @@ import {
   checkCalibratedOptions,
   CALIBRATED_DEFAULT_OPTIONS,
   checkHybridOptions,
-  createHybrid,
   defaultDepth,
   firstK,
   HYBRID_DEFAULT_COEFFICIENTS,
@@ -21,7 +20,7 @@ import {
 } from './hybrid.ts';
 import { fitLogistic, sigmoid } from './logistic.ts';
 import { Policy } from './policy.ts';
-import { createRetriever } from './registry.ts';
+import { createHybrid, createRetriever } from './registry.ts';
 import { rankStable } from './rank.ts';
 import { isCalibrating, type CalibrationCase, type Hit, type Retriever, type SearchContext } from './types.ts';
 import { prng } from '../../test/prng.ts';
@@ -739,8 +738,8 @@ describe('CalibratedHybridRetriever from dense scores', () => {
 
 /* The shared retriever contract on the calibrated variants over bm25 + bm25-plain. */
 describe.each([
-  ['calibrated zscore', (): Retriever => new CalibratedHybridRetriever('hybrid', 'bm25', 'bm25-plain')],
-  ['calibrated rrf', (): Retriever => new CalibratedHybridRetriever('hybrid', 'bm25', 'bm25-plain', { features: 'rrf' })],
+  ['calibrated zscore', (): Retriever => new CalibratedHybridRetriever('hybrid', createRetriever('bm25'), createRetriever('bm25-plain'))],
+  ['calibrated rrf', (): Retriever => new CalibratedHybridRetriever('hybrid', createRetriever('bm25'), createRetriever('bm25-plain'), { features: 'rrf' })],
 ] as const)('contract: hybrid %s', (_method, make) => {
   retrieverContract(make);
 });

@@ -41,7 +41,6 @@ import type { Catalog } from '../catalog/types.ts';
 import { fitLogistic, sigmoid, type LogisticFit } from './logistic.ts';
 import { Policy } from './policy.ts';
 import { checkedMask, compareHits, rankStable } from './rank.ts';
-import { createRetriever } from './registry.ts';
 import {
   hasDenseScores,
   isDescribable,
@@ -166,13 +165,13 @@ export class HybridRetriever implements Retriever, Describable, Prefetching {
   /** Catalog-sized working arrays of `fuseZDense`, reused by every request (it runs synchronously, so requests never share them at once). */
   private work = fuseWork(0);
 
-  /** `a` and `b` are child retrievers, or registry names (created with `createRetriever`). */
-  constructor(name: string, a: Retriever | string, b: Retriever | string, options: Partial<HybridOptions> = {}) {
+  /** `a` and `b` are the child retrievers (by registry name: `createHybrid` in registry.ts). */
+  constructor(name: string, a: Retriever, b: Retriever, options: Partial<HybridOptions> = {}) {
     const o: HybridOptions = { ...HYBRID_DEFAULT_OPTIONS, ...options, weights: [...(options.weights ?? HYBRID_DEFAULT_OPTIONS.weights)] as [number, number] };
     checkHybridOptions(o);
     this.name = name;
     this.options = o;
-    this.children = [typeof a === 'string' ? createRetriever(a) : a, typeof b === 'string' ? createRetriever(b) : b];
+    this.children = [a, b];
   }
 
   describe(): Record<string, unknown> {
@@ -441,11 +440,6 @@ export function firstK(hits: readonly Hit[], k: number): Hit[] {
   return top;
 }
 
-/** A hybrid retriever named `name` fusing the registered retrievers `a` and `b`. */
-export function createHybrid(name: string, a: string, b: string, options: Partial<HybridOptions> = {}): HybridRetriever {
-  return new HybridRetriever(name, a, b, options);
-}
-
 /** The features of the calibrated fusion (see {@link CalibratedHybridRetriever}). */
 export type CalibratedFeatures = 'zscore' | 'rrf';
 
@@ -599,13 +593,13 @@ export class CalibratedHybridRetriever implements Retriever, Describable, Prefet
   /** Catalog-sized working arrays (contents mean nothing between requests; features are computed synchronously). */
   private work = calibratedWork(0);
 
-  constructor(name: string, a: Retriever | string, b: Retriever | string, options: Partial<CalibratedHybridOptions> = {}) {
+  constructor(name: string, a: Retriever, b: Retriever, options: Partial<CalibratedHybridOptions> = {}) {
     const o: CalibratedHybridOptions = { ...CALIBRATED_DEFAULT_OPTIONS, ...options };
     checkCalibratedOptions(o);
     this.name = name;
     this.options = o;
     this.coefficients = [...(o.coefficients ?? HYBRID_DEFAULT_COEFFICIENTS[o.features])];
-    this.children = [typeof a === 'string' ? createRetriever(a) : a, typeof b === 'string' ? createRetriever(b) : b];
+    this.children = [a, b];
   }
 
   /** The coefficients in use, [β₀ … β₆] (a copy). */

@@ -7,7 +7,7 @@ import { didYouMean } from '../catalog/suggest.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed } from './embed/index.ts';
 import { createGate } from './gate.ts';
-import { CalibratedHybridRetriever, HybridRetriever } from './hybrid.ts';
+import { CalibratedHybridRetriever, HybridRetriever, type HybridOptions } from './hybrid.ts';
 import { createNamespace } from './namespace.ts';
 import type { Retriever, RetrieverFactory, RetrieverOptions } from './types.ts';
 
@@ -30,17 +30,17 @@ export const RETRIEVERS = {
   hybrid: {
     description:
       "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.708 (hybrid-zscore 0.702, bm25 0.650, embed 0.562); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.292 vs bm25 0.206, embed 0.283, hybrid-zscore 0.146; floor calibrated on train no-tool cases: 0.260 at test FP 0.072 (bm25 0.145 at 0.056)",
-    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, 'bm25', registryEmbed(options), { features: 'zscore' }),
+    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'zscore' }),
   },
   'hybrid-rrf': {
     description:
       "calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.697 (per-request RRF k 60 was 0.658); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.300 vs bm25 0.206 (per-request RRF could not abstain: its top scores are capped at 2/61); floor calibrated on train: 0.300 at test FP 0.104",
-    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, 'bm25', registryEmbed(options), { features: 'rrf' }),
+    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'rrf' }),
   },
   'hybrid-zscore': {
     description:
       "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly: MetaTool test split recall@5 0.702, at a no-tool false-positive rate of 0.1 0.146 (hybrid 0.292)",
-    create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, 'bm25', registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
+    create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
   },
   gate: {
     description:
@@ -105,4 +105,9 @@ export function parseRetrieverList(list: string): string[] {
     if (!retrieverNames().includes(n)) createRetriever(n); // throws the "unknown retriever" error
   }
   return names;
+}
+
+/** A hybrid retriever named `name` fusing the registered retrievers `a` and `b` (by name). */
+export function createHybrid(name: string, a: string, b: string, options: Partial<HybridOptions> = {}): HybridRetriever {
+  return new HybridRetriever(name, createRetriever(a), createRetriever(b), options);
 }
