@@ -22,10 +22,10 @@
  * (format 1 had no checksums) is therefore replaced, not reported as corrupt; so is a log whose
  * meta is missing or unreadable.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { threadId } from 'node:worker_threads';
 import { crc32 as zlibCrc32 } from 'node:zlib';
+import { writeFileAtomic } from './atomic-write.ts';
 import { lockCacheFile } from './file-lock.ts';
 
 /** The record format of every log (in `meta.json`): 2 = records end with a CRC-32. */
@@ -146,18 +146,6 @@ function readMeta<M>(metaFile: string): M | null {
   }
 }
 
-/** Write `data` to `file` through a temporary file renamed into place. */
-function replaceFile(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.tmp-${process.pid}-${threadId}`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
 export interface LogRead<M> {
   /** The log's meta when it exists and `accepts` it; else null (and no records). */
   meta: M | null;
@@ -204,7 +192,7 @@ export function readRecordLog<M>(file: string, metaFile: string, accepts: (meta:
     corruptWarning(log.corrupt, file);
     if (release !== null) {
       try {
-        replaceFile(file, log.records);
+        writeFileAtomic(file, log.records);
       } catch {
         // not repaired (a read-only folder): the next load skips the same records
       }
@@ -231,8 +219,8 @@ export function writeRecordLog(file: string, metaFile: string, meta: object, byt
     if (onDisk === null || JSON.stringify(onDisk) !== JSON.stringify(meta)) {
       // the log first, its meta last: a kill between the two leaves new records under the old meta,
       // which the next load does not accept (and replaces), never old records under the new meta
-      replaceFile(file, bytes);
-      replaceFile(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
+      writeFileAtomic(file, bytes);
+      writeFileAtomic(metaFile, `${JSON.stringify(meta, null, 2)}\n`);
       return true;
     }
     const fd = openSync(file, 'a');

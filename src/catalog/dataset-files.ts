@@ -17,9 +17,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { failpoint } from '../failpoint.ts';
 import { processAlive } from '../file-lock.ts';
-import { InputError, isInputError } from './errors.ts';
+import { InputError } from './errors.ts';
 import { sha256 } from './hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
@@ -422,12 +423,9 @@ function reSign(root: string, manifest: Manifest, catalog: Catalog): boolean {
   const union = (k: keyof ManifestDrift) => [...new Set([...(manifest.reSigned?.[k] ?? []), ...drift[k]])].sort();
   const next: Manifest = { ...manifest, catalogSha256, files, reSigned: { added: union('added'), removed: union('removed'), changed: union('changed') } };
   const file = join(root, 'manifest.json');
-  const tmp = `${file}.tmp-${process.pid}`;
   try {
-    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
-    renameSync(tmp, file);
+    writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
   } catch (err) {
-    rmSync(tmp, { force: true });
     throw new InputError(`cannot re-sign the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { file });
   }
   return true;

@@ -23,9 +23,9 @@
  * warning) and go to a temporary file renamed into place; a concurrent writer at worst loses the
  * other's entries. A save that fails (a read-only folder) is a warning, never an error.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import { lockCacheFile } from '../file-lock.ts';
 import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
@@ -135,18 +135,15 @@ export class RankingCache {
       mkdirSync(this.dir, { recursive: true });
       const release = lockCacheFile(this.file, cacheWarning);
       if (release === null) return; // another writer for seconds: it writes rankings as good as these
-      const tmp = `${this.file}.tmp-${process.pid}-${threadId}`;
       try {
         const cases: Record<string, { r: Ranking; c: number }> = {};
         for (const k of [...this.entries.keys()].sort()) {
           const r = this.entries.get(k)!;
           cases[k] = { r, c: rankingChecksum(k, r) };
         }
-        writeFileSync(tmp, JSON.stringify({ format: RANKINGS_CACHE_FORMAT, key: this.key, cases }));
-        renameSync(tmp, this.file);
+        writeFileAtomic(this.file, JSON.stringify({ format: RANKINGS_CACHE_FORMAT, key: this.key, cases }));
         this.dirty = false;
       } finally {
-        rmSync(tmp, { force: true });
         release();
       }
     } catch (e) {

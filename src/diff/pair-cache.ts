@@ -18,9 +18,9 @@
  * asked for. Writes take `<file>.lock` (`lockCacheFile`: a busy lock skips the write, a stale one
  * is taken over with a warning) and go to a temporary file renamed into place.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { canonicalJson, sha256 } from '../catalog/hash.ts';
 import { lockCacheFile } from '../file-lock.ts';
 import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
@@ -137,12 +137,9 @@ export function writePairCache(dir: string, catalogSha256: string, ids: readonly
     mkdirSync(join(dir, 'near-duplicates'), { recursive: true });
     const release = lockCacheFile(file, cacheWarning);
     if (release === null) return; // another writer for seconds: it writes the same analysis
-    const tmp = `${file}.tmp-${process.pid}-${threadId}`;
     try {
-      writeFileSync(tmp, sealPairFile(body));
-      renameSync(tmp, file);
+      writeFileAtomic(file, sealPairFile(body));
     } finally {
-      rmSync(tmp, { force: true });
       release();
     }
   } catch {

@@ -20,12 +20,13 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { InputError } from '../catalog/errors.ts';
 import { didYouMean } from '../catalog/suggest.ts';
 import { readRunDir } from '../eval/files.ts';
 import type { Results } from '../eval/results.ts';
 import { DEFAULT_TOKEN_FIGURES, figureValue, parseFigure, strategyNames } from './figures.ts';
-import { blessedText, formatOf, parseRegression, readRegressionFile, writeAtomic, type BlessUpdate } from './file.ts';
+import { blessedText, formatOf, parseRegression, readRegressionFile, type BlessUpdate } from './file.ts';
 import type { Tolerance } from './schema.ts';
 import { blessTolerance, overrideFor, type ToleranceOverride } from './tolerance.ts';
 
@@ -160,7 +161,7 @@ export function bless(opts: BlessOptions): BlessReport {
   } catch (err) {
     throw new Error(`bless produced a regression file that does not read back: ${err instanceof InputError ? err.describe() : (err as Error).message}`, { cause: err });
   }
-  writeAtomic(opts.expect, text);
+  writeFileAtomic(opts.expect, text);
 
   const date = (opts.now ?? new Date()).toISOString().slice(0, 10);
   const sha = opts.gitSha !== undefined ? opts.gitSha : headCommit(dirname(resolve(opts.expect)));

@@ -10,9 +10,9 @@
  * blessed values (and the tolerances bless writes, one flow map a line) change; a JSON file keeps
  * its key order (JSON has no comments).
  */
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, extname, join, basename } from 'node:path';
 import { Document, isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
 import { checkNesting, checkConfigSize, MAX_TEXT_BYTES, MAX_CONFIG_BYTES, readTextFile, yamlErrorMessage, yamlValue } from '../catalog/bounded.ts';
 import { InputError } from '../catalog/errors.ts';
@@ -227,14 +227,3 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
   return `${JSON.stringify(spec, null, 2)}\n`;
 }
 
-/** Write `text` to `path` atomically (a temporary sibling, renamed into place). */
-export function writeAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-}

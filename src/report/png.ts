@@ -9,9 +9,10 @@
  * nothing is tree-shaken away. Both chart.js and the canvas are loaded on the first render, so
  * commands that draw no chart do not pay for them.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
 import type { Results } from '../eval/results.ts';
 import { chartsOf, type ChartSpec } from './charts.ts';
 
@@ -111,14 +112,7 @@ export function writePngs(results: Results, dir: string, size: PngSize = DEFAULT
   for (const spec of chartsOf(results)) {
     const name = `${spec.id}.png`;
     const target = join(dir, name);
-    const tmp = join(dir, `.${name}.tmp-${process.pid}`);
-    try {
-      writeFileSync(tmp, renderPng(spec, size));
-      renameSync(tmp, target);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
+    writeFileAtomic(target, renderPng(spec, size));
     names.push(name);
   }
   return names;

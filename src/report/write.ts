@@ -9,8 +9,9 @@
  * Reporters read results (never a retriever); the dataset is loaded only to show request texts
  * and gold tools in the worst misses, when it can be found.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { InputError } from '../catalog/errors.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalRun } from '../eval/run.ts';
@@ -34,17 +35,6 @@ export function parseFormats(list: string): ReportFormat[] {
     out.push(n as ReportFormat);
   }
   return out;
-}
-
-function writeAtomic(path: string, data: string | Buffer): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }
 
 export interface WrittenReport {
@@ -75,17 +65,17 @@ function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFor
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
   if (formats.includes('html')) {
-    writeAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : {}) }));
+    writeFileAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : {}) }));
     files.push('report.html');
     failpoint('report');
   }
   if (formats.includes('png')) files.push(...writePngs(run.results, out));
   if (formats.includes('md')) {
-    writeAtomic(join(out, 'summary.md'), markdownSummary(run.results, formats.includes('html') ? { reportPath: 'report.html' } : {}));
+    writeFileAtomic(join(out, 'summary.md'), markdownSummary(run.results, formats.includes('html') ? { reportPath: 'report.html' } : {}));
     files.push('summary.md');
   }
   if (formats.includes('junit')) {
-    writeAtomic(join(out, 'junit.xml'), junitXml(run.results));
+    writeFileAtomic(join(out, 'junit.xml'), junitXml(run.results));
     files.push('junit.xml');
   }
   return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };

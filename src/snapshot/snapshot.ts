@@ -4,7 +4,7 @@
  * kept. Writing is atomic: a temporary file beside the target, renamed into place. While servers
  * may run, SIGINT and SIGTERM end them all and exit 130 or 143.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic as writeAtomically } from '../atomic-write.ts';
 import { InputError } from '../catalog/errors.ts';
 import { MAX_NESTING, tooDeep } from '../catalog/bounded.ts';
 import { bundleServer, bundleServerProblem, bundleText, makeBundle, type BundleServer, type SnapshotBundle } from './bundle.ts';
@@ -106,12 +106,9 @@ function holdSignals(): () => void {
 
 /** Write `text` to `file` atomically (a temporary sibling renamed into place). */
 export function writeFileAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
   try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    writeAtomically(file, text);
   } catch (err) {
-    rmSync(tmp, { force: true });
     throw new InputError(`cannot write: ${(err as Error).message}`, { file });
   }
 }
