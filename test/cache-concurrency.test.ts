@@ -5,7 +5,7 @@
  * in the middle of another's write as corrupt, nor takes over a live writer's lock.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
@@ -39,9 +39,12 @@ function inProcess(job: WriterJob): Promise<{ warnings: string[] }> {
   });
 }
 
+/** One folder for every test here, removed after them (a `tempDir` made inside a test is never removed). */
+const root = tempDir('cache-concurrency');
+
 describe('caches shared by concurrent writers', () => {
   it('threads and processes appending at once: every record whole, no corruption reported, no lock taken over', async () => {
-    const dir = tempDir('cache-concurrency');
+    const dir = mkdtempSync(join(root, 'concurrency-'));
     const rounds = 60;
     const start = Date.now() + 3000; // the processes take about a second to start
     const jobs = ['t1', 't2', 't3', 'p1', 'p2'].map((name) => ({ kind: 'rounds' as const, dir, name, rounds, start }));
@@ -72,11 +75,11 @@ describe('caches shared by concurrent writers', () => {
 
 describe('a write in progress', () => {
   it('is not a corrupt record: a load that sees half a record waits for the writer and reads it whole', async () => {
-    const dir = tempDir('cache-slow');
+    const dir = mkdtempSync(join(root, 'slow-'));
     const counts = new TokenCountCache(dir, 'o200k', 'tok@1');
     ['a', 'b', 'c'].forEach((t) => counts.count(t, (x) => x.length));
     counts.flush();
-    const one = tempDir('cache-slow-one');
+    const one = mkdtempSync(join(root, 'slow-one-'));
     const other = new TokenCountCache(one, 'o200k', 'tok@1');
     other.count('the slow one', () => 42);
     other.flush();

@@ -12,10 +12,18 @@ import { generate, resolveParams } from '../src/generate/index.ts';
 /** Absolute path of `fixtures/` (with a trailing slash). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
-/** A fresh temporary folder, removed after the calling test file's tests. */
+/** Folders `tempDir` made in this test file, removed after its tests. */
+const made: string[] = [];
+// Registered once, when a test file imports this module: a `tempDir` made inside a test (where
+// `afterAll` registers nothing) is removed too.
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed after the calling test file's tests (made at file level or inside a test). */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `backpack-${prefix}-`));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  made.push(dir);
   return dir;
 }
 
