@@ -86,6 +86,19 @@ function duplicateKey(text: string): string {
   return `${text.slice(0, end)}, ${m[1]}: null${text.slice(end)}`;
 }
 
+/** Mutations of any text file's encoding (every text format takes them). */
+const ENCODINGS: Record<string, Mutation> = {
+  BOM: (t) => `\uFEFF${t}`,
+  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+};
+
+/** The file is not there to read as it should be: a folder, missing, or too large. */
+const NOT_A_READABLE_FILE: Record<string, Mutation> = {
+  'a folder instead': () => DIRECTORY,
+  missing: () => MISSING,
+  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+};
+
 const JSON_MUTATIONS: Record<string, Mutation> = {
   empty: () => '',
   whitespace: () => '  \n\t \n',
@@ -102,17 +115,14 @@ const JSON_MUTATIONS: Record<string, Mutation> = {
   [`${DEEP}-level arrays`]: () => deepArray(),
   [`${DEEP}-level objects`]: () => deepObject(),
   'huge string': hugeFirstString,
-  BOM: (t) => `\uFEFF${t}`,
-  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  ...ENCODINGS,
   'invalid UTF-8': invalidUtf8,
   'NUL byte in a string': (t) => inFirstString(t, '\u0000'),
   'escaped lone surrogate': (t) => inFirstString(t, '\\ud800'),
   'duplicate key': duplicateKey,
   '__proto__ key': (t) => afterFirstBrace(t, '"__proto__": {"polluted": true}'),
   'number 1e400': (t) => t.replace(/(:\s*)(\d+(?:\.\d+)?)/, '$11e400'),
-  'a folder instead': () => DIRECTORY,
-  missing: () => MISSING,
-  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+  ...NOT_A_READABLE_FILE,
 };
 
 const JSONL_MUTATIONS: Record<string, Mutation> = {
@@ -133,8 +143,7 @@ const JSONL_MUTATIONS: Record<string, Mutation> = {
   [`a ${DEEP}-level object line`]: (t) => `${t}${deepObject()}\n`,
   [`a ${DEEP}-level field`]: (t) => afterFirstBrace(t, `"deep": ${deepArray()}`),
   'huge string': hugeFirstString,
-  BOM: (t) => `\uFEFF${t}`,
-  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  ...ENCODINGS,
   'invalid UTF-8': invalidUtf8,
   'NUL byte in a string': (t) => inFirstString(t, '\u0000'),
   'first line repeated': (t) => `${t.split('\n')[0]}\n${t}`,
@@ -143,9 +152,7 @@ const JSONL_MUTATIONS: Record<string, Mutation> = {
     return [duplicateKey(first!), ...rest].join('\n');
   },
   '__proto__ key': (t) => afterFirstBrace(t, '"__proto__": {"polluted": true}'),
-  'a folder instead': () => DIRECTORY,
-  missing: () => MISSING,
-  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+  ...NOT_A_READABLE_FILE,
 };
 
 const aliasBomb = (key = 'x'): string => {
@@ -183,13 +190,10 @@ const YAML_MUTATIONS: Record<string, Mutation> = {
   'merge key': (t) => `base: &b {k: 1}\n${t}\nmerged:\n  <<: *b\n`,
   'two documents': (t) => `${t}\n---\n${t}`,
   'huge string': (t) => `${t}\nhuge: "${'x'.repeat(HUGE)}"\n`,
-  BOM: (t) => `\uFEFF${t}`,
-  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  ...ENCODINGS,
   'invalid UTF-8': (t) => Buffer.concat([Buffer.from('# '), Buffer.from([0xff, 0xfe]), Buffer.from(`\n${t}`)]),
   'NUL byte': (t) => `${t}\nx: "a\u0000b"\n`,
-  'a folder instead': () => DIRECTORY,
-  missing: () => MISSING,
-  [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
+  ...NOT_A_READABLE_FILE,
 };
 
 const TSV_MUTATIONS: Record<string, Mutation> = {
@@ -208,8 +212,7 @@ const TSV_MUTATIONS: Record<string, Mutation> = {
   '__proto__ query id': (t) => `${t}__proto__\tbash\t1\n`,
   'empty ids': (t) => `${t}\t\t1\n`,
   'huge line': (t) => `${t}${'x'.repeat(HUGE)}\tbash\t1\n`,
-  BOM: (t) => `\uFEFF${t}`,
-  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  ...ENCODINGS,
   'invalid UTF-8': (t) => Buffer.concat([Buffer.from(t), Buffer.from([0xff, 0xfe, 0x09, 0x62, 0x09, 0x31, 0x0a])]),
   'NUL byte': (t) => `${t}q\u0000\tbash\t1\n`,
   'a folder instead': () => DIRECTORY,
@@ -231,8 +234,7 @@ const CSV_MUTATIONS: Record<string, Mutation> = {
   'quote inside an unquoted cell': (t) => `${t}ab"c,d\n`,
   'formula cell': (t) => t.replace(/\n([^,\n]*),/, '\n=cmd|"/c calc"!A1,'),
   'huge cell': (t) => `${t}"${'x'.repeat(HUGE)}",x\n`,
-  BOM: (t) => `\uFEFF${t}`,
-  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  ...ENCODINGS,
   'invalid UTF-8': (t) => Buffer.concat([Buffer.from(t), Buffer.from([0xff, 0xfe, 0x2c, 0x78, 0x0a])]),
   'NUL byte': (t) => `${t}a\u0000b,x\n`,
   'a folder instead': () => DIRECTORY,
@@ -255,8 +257,7 @@ const MD_MUTATIONS: Record<string, Mutation> = {
   'unknown tag': (t) => t.replace(/^---\n/, '---\nextra: !!js/function "function () {}"\n'),
   'huge body': (t) => `${t}\n${'word '.repeat(HUGE / 5)}\n`,
   'huge front matter': (t) => t.replace(/^---\n/, `---\nhuge: "${'x'.repeat(HUGE)}"\n`),
-  BOM: (t) => `\uFEFF${t}`,
-  CRLF: (t) => t.replace(/\n/g, '\r\n'),
+  ...ENCODINGS,
   'invalid UTF-8': (t) => Buffer.concat([Buffer.from(t.slice(0, 4)), Buffer.from('description_x: "'), Buffer.from([0xff, 0xfe]), Buffer.from('"\n'), Buffer.from(t.slice(4))]),
   'NUL byte': (t) => t.replace(/^---\n/, '---\nextra: "a\u0000b"\n'),
   'a folder instead': () => DIRECTORY,
