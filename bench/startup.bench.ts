@@ -8,7 +8,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { reportSuite, type SuiteResult } from './report.ts';
 
 const iterations = Number(process.env.BACKPACK_BENCH_ITERATIONS ?? 20);

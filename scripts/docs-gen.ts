@@ -11,7 +11,7 @@ import { METRICS } from '../src/metrics/ids.ts';
 import { createProfile, profileEntries } from '../src/profiles/registry.ts';
 import type { CallProtocol } from '../src/profiles/types.ts';
 import { retrieverEntries } from '../src/retrievers/registry.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { buildProgram } from '../src/cli/main.ts';
 import { CONFIG_SCHEMA_PATH, configSchema } from '../src/cli/config-file.ts';
 

@@ -20,7 +20,7 @@ import { parseFloors, profileDefaultFloors } from '../src/cli/calibration.ts';
 import { profileNames, profileUsesModel } from '../src/profiles/registry.ts';
 import { calibrationSet, type CalibrationSet } from '../src/eval/calibrate.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 
 export interface Figures {
   suite: string;

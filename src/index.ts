@@ -19,10 +19,10 @@ import type { DatasetSource, FloorSetting } from './eval/results.ts';
 import { makeConfig, runEval, type EvalRun, type RunOptions } from './eval/run.ts';
 import { parseProfileList } from './profiles/registry.ts';
 import { parseRetrieverList } from './retrievers/registry.ts';
-import { InputError } from './catalog/errors.ts';
+import { InputError } from './util/errors.ts';
 
-export { VERSION, CACHE_ROOT } from './version.ts';
-export { InputError, isInputError } from './catalog/errors.ts';
+export { VERSION, CACHE_ROOT } from './util/version.ts';
+export { InputError, isInputError } from './util/errors.ts';
 export type { Case, Catalog, Tool } from './catalog/types.ts';
 
 /** Catalogs: `loadCatalog(path, { format })` reads any supported format (detected when not given). */

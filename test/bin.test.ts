@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 
 const tmp = tempDir('bin');
 let root: string;

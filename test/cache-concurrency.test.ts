@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex, VectorCache } from '../src/retrievers/embed/cache.ts';
 import { TokenCountCache } from '../src/tokens/count-cache.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { warningsOf } from './cache-damage.ts';
 import type { WriterJob } from './cache-writer.ts';
 import { tempDir } from './helpers.ts';

@@ -19,7 +19,7 @@ import { tempDir } from './helpers.ts';
 
 const tmp = tempDir('cache-corruption');
 const cacheRoot = join(tmp, 'cache');
-// CACHE_ROOT is read when src/version.ts is first imported: set it before importing the CLI.
+// CACHE_ROOT is read when src/util/version.ts is first imported: set it before importing the CLI.
 const before = process.env.BACKPACK_CACHE_DIR;
 process.env.BACKPACK_CACHE_DIR = cacheRoot;
 afterAll(() => {
@@ -27,7 +27,7 @@ afterAll(() => {
   else process.env.BACKPACK_CACHE_DIR = before;
 });
 const { main } = await import('../src/cli/main.ts');
-const { CACHE_ROOT } = await import('../src/version.ts');
+const { CACHE_ROOT } = await import('../src/util/version.ts');
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string; warnings: string[] }> {
   let out = '';

@@ -9,7 +9,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { lockCacheFile } from '../src/file-lock.ts';
+import { lockCacheFile } from '../src/util/file-lock.ts';
 import { sha256Hex, VectorCache } from '../src/retrievers/embed/cache.ts';
 import { TokenCountCache } from '../src/tokens/count-cache.ts';
 

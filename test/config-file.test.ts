@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { configSchema, findConfigFile, loadConfigFile, useConfigFile } from '../src/cli/config-file.ts';
 import { buildProgram, main } from '../src/cli/main.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { inputError, tempDir } from './helpers.ts';
 
 const tmp = tempDir('config');

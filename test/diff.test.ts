@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeDataset } from '../src/catalog/dataset-files.ts';
-import { isInputError } from '../src/catalog/errors.ts';
+import { isInputError } from '../src/util/errors.ts';
 import { makeTool } from '../src/catalog/model.ts';
 import type { Catalog, Tool } from '../src/catalog/types.ts';
 import { registerDiffCommand } from '../src/cli/diff.ts';

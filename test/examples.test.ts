@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NameMatchRetriever } from '../examples/name-match-retriever.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { catalogHash } from '../src/catalog/manifest.ts';
 import { makeConfig, runEval } from '../src/eval/run.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeDataset } from '../src/catalog/dataset-files.ts';
-import { isInputError } from '../src/catalog/errors.ts';
+import { isInputError } from '../src/util/errors.ts';
 import { GateFailed, registerGateCommands } from '../src/cli/gate.ts';
 import { writeRunDir } from '../src/eval/files.ts';
 import { loadEvalInput, type EvalInput } from '../src/eval/input.ts';
@@ -19,7 +19,7 @@ import { parseRegression } from '../src/gate/file.ts';
 import { schemaBlock } from '../src/gate/schema.ts';
 import { num, signed } from '../src/gate/report.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { tempDir } from './helpers.ts';
 
 const tmp = tempDir('gate');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
-import { InputError } from '../src/catalog/errors.ts';
+import { InputError } from '../src/util/errors.ts';
 import { catalogHash } from '../src/catalog/manifest.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';

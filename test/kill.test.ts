@@ -2,7 +2,7 @@
  * `backpack run` killed (SIGKILL, no chance to clean up) at each of its stages leaves the previous
  * complete run or the new complete one: the dataset folder and the results folder (results,
  * report, timings) each hold one whole run once the next command has repaired an interrupted swap,
- * as it does first. The kill points are the failpoints of `src/failpoint.ts`.
+ * as it does first. The kill points are the failpoints of `src/util/failpoint.ts`.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertReplaceable, isBackpackManifest, listFiles, readDataset } from '../src/catalog/dataset-files.ts';
 import { readRunDir, recoverInterruptedSwap } from '../src/eval/files.ts';
-import { sha256 } from '../src/catalog/hash.ts';
+import { sha256 } from '../src/util/hash.ts';
 import { tempDir } from './helpers.ts';
 
 const tmp = tempDir('kill');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.ts';
-import { PACKAGE_ROOT } from '../src/version.ts';
+import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { tempDir } from './helpers.ts';
 
 const tmp = tempDir('results-schema');

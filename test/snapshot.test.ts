@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson, sha256 } from '../src/catalog/hash.ts';
+import { canonicalJson, sha256 } from '../src/util/hash.ts';
 import { loadCatalog } from '../src/catalog/loaders/registry.ts';
 import { main } from '../src/cli/main.ts';
 import { runInputSource } from '../src/eval/files.ts';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listFiles, QRELS_HEADER, readDataset, writeDataset, type ToolLineMemo } from './dataset-files.ts';
-import { InputError } from './errors.ts';
-import { sha256 } from './hash.ts';
+import { InputError } from '../util/errors.ts';
+import { sha256 } from '../util/hash.ts';
 import { makeSkill, makeTool } from './model.ts';
 import type { Dataset } from './types.ts';
 

@@ -17,15 +17,15 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
-import { failpoint } from '../failpoint.ts';
-import { processAlive } from '../file-lock.ts';
-import { InputError } from './errors.ts';
-import { sha256 } from './hash.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { failpoint } from '../util/failpoint.ts';
+import { processAlive } from '../util/file-lock.ts';
+import { InputError } from '../util/errors.ts';
+import { sha256 } from '../util/hash.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
 import { makeSkill, makeTool, toolHash } from './model.ts';
-import { decodeText, readTextFile, withTextWarnings } from './bounded.ts';
-import { nonBlankLines, parseJson, parseJsonLine, parseJsonLines } from './jsonl.ts';
+import { decodeText, readTextFile, withTextWarnings } from '../util/bounded.ts';
+import { nonBlankLines, parseJson, parseJsonLine, parseJsonLines } from '../util/jsonl.ts';
 import { checkRealism } from './realism-check.ts';
 import { readRoleMap } from './roles.ts';
 import type { Case, Catalog, Dataset, GoldMode, JsonSchema, Plugin, Server, Skill, Split, Tool, ToolSource } from './types.ts';

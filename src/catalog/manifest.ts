@@ -1,4 +1,4 @@
-import { canonicalJson, sha256 } from './hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Catalog } from './types.ts';
 
 /** Version of the dataset folder layout (manifest, file names, JSONL fields). */

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256 } from './hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { JsonSchema, Skill, Tool, ToolSource } from './types.ts';
 
 /** The canonical id of a tool: `mcp__<server>__<name>`, `plugin__<plugin>__<name>`, or the plain name of a core tool. */

@@ -4,7 +4,7 @@
  * or truncated file is an `InputError` naming the file and the field (exit 2), not a crash while
  * formatting. Reading the file (JSON, schema version) is `readRealism`'s (dataset-files.ts).
  */
-import { InputError } from './errors.ts';
+import { InputError } from '../util/errors.ts';
 import type { Realism } from './manifest.ts';
 
 const describe = (v: unknown): string => (v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);

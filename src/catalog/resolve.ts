@@ -2,9 +2,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { caseSplit, readDataset, type LoadedDataset, type ReadOptions } from './dataset-files.ts';
-import { InputError } from './errors.ts';
+import { InputError } from '../util/errors.ts';
 import { isMetaToolDir, loadMetaTool } from './loaders/metatool.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../util/suggest.ts';
 
 /**
  * `datasets/` under the working directory: where generated datasets are written (`backpack run`

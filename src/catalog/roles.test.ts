@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inputError, tempDir } from '../../test/helpers.ts';
-import { canonicalJson } from './hash.ts';
+import { canonicalJson } from '../util/hash.ts';
 import { makeTool } from './model.ts';
 import { checkRoleMap, isToolPattern, patternRegExp, readRoleMap, roleMask, roleScope, roleSees, visibleCounts, type RoleMap } from './roles.ts';
 import type { Catalog, Tool } from './types.ts';

@@ -17,10 +17,10 @@
  * by every role. {@link roleScope} is the one place that decides whether a role sees a tool: the
  * gate retriever, the gating profiles and the generator's caller assignment all go through it.
  */
-import { InputError } from './errors.ts';
-import { parseJson } from './jsonl.ts';
-import { readTextFile } from './bounded.ts';
-import { didYouMean } from './suggest.ts';
+import { InputError } from '../util/errors.ts';
+import { parseJson } from '../util/jsonl.ts';
+import { readTextFile } from '../util/bounded.ts';
+import { didYouMean } from '../util/suggest.ts';
 import type { Catalog, Tool } from './types.ts';
 
 export interface RoleEntry {

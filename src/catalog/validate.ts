@@ -1,16 +1,11 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { InputError } from './errors.ts';
+import { InputError } from '../util/errors.ts';
+import type { Located } from '../util/jsonl.ts';
 import { normaliseSchemaDraft, type SchemaForm } from './schema-drafts.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../util/suggest.ts';
 import type { Case, Catalog, JsonSchema, Plugin, Server, Skill, Tool } from './types.ts';
 
-/** A value with the place it was read from, so a later check can point at the file and line. */
-export interface Located<T> {
-  value: T;
-  file: string;
-  /** `line 3`, `$.tools[2]`, `row 5`… */
-  where: string;
-}
+export type { Located } from '../util/jsonl.ts';
 
 export function located<T>(value: T, file: string, where: string): Located<T> {
   return { value, file, where };

@@ -8,7 +8,7 @@ import { createProfile } from '../profiles/registry.ts';
 import type { ProfileOptions } from '../profiles/types.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { caseSplit } from '../catalog/dataset-files.ts';
 import { loadDataset } from '../catalog/resolve.ts';

@@ -12,10 +12,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { checkTextFile, MAX_CONFIG_BYTES, yamlErrorMessage, yamlValue } from '../catalog/bounded.ts';
-import { InputError, isInputError } from '../catalog/errors.ts';
-import { parseJson } from '../catalog/jsonl.ts';
-import { didYouMean } from '../catalog/suggest.ts';
+import { checkTextFile, MAX_CONFIG_BYTES, yamlErrorMessage, yamlValue } from '../util/bounded.ts';
+import { InputError, isInputError } from '../util/errors.ts';
+import { parseJson } from '../util/jsonl.ts';
+import { didYouMean } from '../util/suggest.ts';
 
 /** The names looked for in the working folder, in this order (two of them at once is an error). */
 export const CONFIG_FILE_NAMES = ['backpack.config.json', 'backpack.config.yaml', 'backpack.config.yml'] as const;

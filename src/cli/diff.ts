@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDatasetDir, type ToolLineMemo } from '../catalog/dataset-files.ts';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { isDirectory } from '../catalog/loaders/common.ts';
 import { isMetaToolDir } from '../catalog/loaders/metatool.ts';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { bless } from '../gate/bless.ts';
 import { GateFailed, runGate } from '../gate/gate.ts';
 import { gateJson, gateJunit, gateLines, gateMarkdown } from '../gate/report.ts';

@@ -2,13 +2,13 @@
  * The `backpack` command. Thin: it parses arguments, calls the modules, prints, and maps errors to
  * exit codes (0 ok, 1 Backpack failed, 2 bad input).
  */
-import { failpoint } from '../failpoint.ts';
+import { failpoint } from '../util/failpoint.ts';
 import { availableParallelism } from 'node:os';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, readRealism, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
-import { InputError, isInputError } from '../catalog/errors.ts';
+import { InputError, isInputError } from '../util/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { readRoleMap } from '../catalog/roles.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
@@ -21,7 +21,7 @@ import { augmentCatalog } from '../eval/examples.ts';
 import { inputOfDataset, loadEvalInput, portableRef, withSkills } from '../eval/input.ts';
 import { DEFAULT_TOKEN_CACHE_DIR, useTokenCountCache } from '../tokens/count.ts';
 import { isResultsDir, readRunDir, runInputSource, writeRunDir } from '../eval/files.ts';
-import { sha256 } from '../catalog/hash.ts';
+import { sha256 } from '../util/hash.ts';
 import { mergeRuns, shardSnapshot } from '../eval/merge.ts';
 import { DEFAULT_CACHE_PRICES, type DatasetSource, type FloorSetting, type Results } from '../eval/results.ts';
 import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
@@ -33,7 +33,7 @@ import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_CONTEXT_WINDOW, type QueryStyle } from '../profiles/types.ts';
 import { QUERY_STYLES } from '../profiles/keyword-query.ts';
-import { lockFolder } from '../file-lock.ts';
+import { lockFolder } from '../util/file-lock.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { ReviewRequired } from '../diff/errors.ts';
 import { registerDiffCommand } from './diff.ts';
@@ -43,7 +43,7 @@ import { snapshotForEval } from '../snapshot/for-catalog.ts';
 import { parseFloors, profileDefaultFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
 import { progressReporter } from './progress.ts';
 import { useConfigFile } from './config-file.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../util/version.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2 } as const;
 

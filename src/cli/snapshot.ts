@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { chooseServersFromFlags, noServerError, readMcpConfig } from '../snapshot/config.ts';
 import { EXIT_SNAPSHOT_FAILED, EXIT_SNAPSHOT_INCOMPLETE, SnapshotIncomplete } from '../snapshot/errors.ts';
 import { failureLine, outcomeLine, summaryLine, warningLines } from '../snapshot/report.ts';

@@ -25,11 +25,11 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
-import { lockCacheFile } from '../file-lock.ts';
-import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
-import { CACHE_ROOT, PACKAGE_ROOT, VERSION } from '../version.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
+import { lockCacheFile } from '../util/file-lock.ts';
+import { cacheWarning, corruptWarning, crc32OfText } from '../util/record-log.ts';
+import { CACHE_ROOT, PACKAGE_ROOT, VERSION } from '../util/version.ts';
 
 /** Default folder: `rankings/` in Backpack's cache folder (`CACHE_ROOT`), beside the vector cache. */
 export const DEFAULT_RANKINGS_DIR = join(CACHE_ROOT, 'rankings');

@@ -3,9 +3,9 @@
  * removed and changed (with the fields that differ), matched by id. Deterministic: lists are in
  * tool-id order (code-unit order), fields in the order of the `Tool` type.
  */
-import { canonicalJson } from '../catalog/hash.ts';
+import { canonicalJson } from '../util/hash.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
-import { compareStrings } from '../catalog/unicode.ts';
+import { compareStrings } from '../util/unicode.ts';
 import { contentWordForms, wordsOnlyIn } from './words.ts';
 
 /** The fields of a tool definition, in the order changes are listed (any other field comes after, sorted). */

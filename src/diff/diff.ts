@@ -11,7 +11,7 @@
 import type { RoleMap } from '../catalog/roles.ts';
 import { catalogHash } from '../catalog/manifest.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import type { Retriever, RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_RANKINGS_DIR } from './cache.ts';
 import { catalogChanges, statusMap, type CatalogChanges } from './changes.ts';

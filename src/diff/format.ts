@@ -3,7 +3,7 @@
  * so a tool description cannot move the cursor or recolour the screen) and Markdown for a pull
  * request comment or a step summary (untrusted text through `escapeMarkdown`).
  */
-import { escapeMarkdown } from '../report/escape.ts';
+import { escapeMarkdown } from '../util/escape.ts';
 import type { ToolStatus } from './changes.ts';
 import type { DiffReport, DiffTimings } from './diff.ts';
 import type { SideStats } from './rankings.ts';

@@ -4,7 +4,7 @@
  * (descending), then tool ids; examples and case lists follow case order.
  */
 import type { Case, Catalog } from '../catalog/types.ts';
-import { compareStrings } from '../catalog/unicode.ts';
+import { compareStrings } from '../util/unicode.ts';
 import { evaluate } from '../metrics/aggregate.ts';
 import type { CaseLabel, CaseResult, CatalogFacts } from '../metrics/types.ts';
 import type { Ranking } from './cache.ts';

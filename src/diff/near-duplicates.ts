@@ -18,7 +18,7 @@
  * exactly. No hashing, no randomness: the output depends only on the catalog.
  */
 import type { Tool } from '../catalog/types.ts';
-import { compareStrings } from '../catalog/unicode.ts';
+import { compareStrings } from '../util/unicode.ts';
 import { contentWordForms, wordsOnlyIn } from './words.ts';
 
 export const DEFAULT_SIMILARITY = 0.8;

@@ -20,11 +20,11 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
-import { lockCacheFile } from '../file-lock.ts';
-import { cacheWarning, corruptWarning, crc32OfText } from '../record-log.ts';
-import { VERSION } from '../version.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
+import { lockCacheFile } from '../util/file-lock.ts';
+import { cacheWarning, corruptWarning, crc32OfText } from '../util/record-log.ts';
+import { VERSION } from '../util/version.ts';
 import { codeFingerprint } from './cache.ts';
 import type { PairAnalysis } from './near-duplicates.ts';
 

@@ -18,7 +18,7 @@
  * Index counters (`stats()`: `embedded`, `cacheHits` for `embed`) are kept per index built.
  */
 import type { RoleMap } from '../catalog/roles.ts';
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { rankStable } from '../retrievers/rank.ts';

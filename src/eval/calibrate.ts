@@ -9,7 +9,7 @@
  * - A retriever that fits its score scale (`Calibrating`, e.g. the hybrid fusions) is given every
  *   tool-labelled calibration case before it searches anything.
  */
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { floorForRate, topUnpinned } from '../metrics/abstention.ts';
 import { Policy } from '../retrievers/policy.ts';

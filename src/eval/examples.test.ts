@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { augmentCatalog } from './examples.ts';

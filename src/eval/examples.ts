@@ -4,7 +4,7 @@
  * an example is never scored: the two splits are disjoint by construction, and `augmentCatalog`
  * refuses to run on overlapping ones.
  */
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 

@@ -19,12 +19,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
-import { InputError } from '../catalog/errors.ts';
-import { MAX_TEXT_BYTES, readTextFile } from '../catalog/bounded.ts';
-import { parseJson, parseJsonLines } from '../catalog/jsonl.ts';
+import { InputError } from '../util/errors.ts';
+import { MAX_TEXT_BYTES, readTextFile } from '../util/bounded.ts';
+import { parseJson, parseJsonLines } from '../util/jsonl.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
-import { processAlive } from '../file-lock.ts';
+import { processAlive } from '../util/file-lock.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 import { checkDetails, checkResults } from './results-validate.ts';

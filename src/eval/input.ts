@@ -1,10 +1,10 @@
 /** What an evaluation runs on: a catalog, its labelled cases, and where they came from. */
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
 import { catalogHash } from '../catalog/manifest.ts';
-import { withTextWarnings } from '../catalog/bounded.ts';
+import { withTextWarnings } from '../util/bounded.ts';
 import type { LoadedDataset } from '../catalog/dataset-files.ts';
 import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { RoleMap } from '../catalog/roles.ts';

@@ -5,11 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { readTextFile } from '../catalog/bounded.ts';
-import { InputError } from '../catalog/errors.ts';
-import { parseJson } from '../catalog/jsonl.ts';
+import { readTextFile } from '../util/bounded.ts';
+import { InputError } from '../util/errors.ts';
+import { parseJson } from '../util/jsonl.ts';
 import { describeJson, isObject } from '../catalog/loaders/common.ts';
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
 import { runInputSource } from './files.ts';
 import type { EvalInput } from './input.ts';

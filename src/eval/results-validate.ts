@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { InputError } from '../catalog/errors.ts';
-import { PACKAGE_ROOT } from '../version.ts';
+import { InputError } from '../util/errors.ts';
+import { PACKAGE_ROOT } from '../util/version.ts';
 import type { QueryDetail, Results } from './results.ts';
 
 /** Where the schema is, relative to the package root (the package's `files` include `schemas`). */

@@ -3,7 +3,7 @@
  * is a deterministic function of the dataset, the configuration and the per-query details, so two
  * runs (or a sharded run merged) compare byte for byte.
  */
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { operatingCurve, recallAtRates, type AbstentionCase, type CurvePoint, type RatePoint } from '../metrics/abstention.ts';
@@ -14,7 +14,7 @@ import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } fro
 import type { SessionFigures } from './sessions.ts';
 import { compareSkillStrategies, type SkillComparison } from '../skills/compare.ts';
 import { tokenTable, type TokenTable } from '../tokens/table.ts';
-import { gitSha, VERSION } from '../version.ts';
+import { gitSha, VERSION } from '../util/version.ts';
 import { agentMetrics, type AgentMetrics, type Trace } from './traces.ts';
 
 /** Bump when a field of results.json changes meaning or moves. Readers accept this version and older ones. */

@@ -1,4 +1,4 @@
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import type { Case } from '../catalog/types.ts';
 
 export interface Shard {

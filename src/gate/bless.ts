@@ -20,9 +20,9 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
-import { InputError } from '../catalog/errors.ts';
-import { didYouMean } from '../catalog/suggest.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { InputError } from '../util/errors.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { readRunDir } from '../eval/files.ts';
 import type { Results } from '../eval/results.ts';
 import { DEFAULT_TOKEN_FIGURES, figureValue, parseFigure, strategyNames } from './figures.ts';

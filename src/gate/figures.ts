@@ -10,7 +10,7 @@
  * gate only checks deterministic figures.
  */
 import type { Results } from '../eval/results.ts';
-import { didYouMean } from '../catalog/suggest.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { METRICS, parseMetricId, type MetricId } from '../metrics/ids.ts';
 
 /** Which way a figure should move: `none` for counts (any change beyond tolerance is a change for the worse). */

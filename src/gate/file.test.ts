@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { blessedText, jsonPath, parseRegression } from './file.ts';
 
 const SHA = 'a'.repeat(64);

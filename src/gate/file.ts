@@ -14,9 +14,9 @@ import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { Document, isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
-import { checkNesting, checkConfigSize, MAX_TEXT_BYTES, MAX_CONFIG_BYTES, readTextFile, yamlErrorMessage, yamlValue } from '../catalog/bounded.ts';
-import { InputError } from '../catalog/errors.ts';
-import { didYouMean } from '../catalog/suggest.ts';
+import { checkNesting, checkConfigSize, MAX_TEXT_BYTES, MAX_CONFIG_BYTES, readTextFile, yamlErrorMessage, yamlValue } from '../util/bounded.ts';
+import { InputError } from '../util/errors.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { parseFigure, type Figure } from './figures.ts';
 import { REGRESSION_SCHEMA, REGRESSION_SCHEMA_VERSION, type RegressionSpec, type Tolerance } from './schema.ts';
 

@@ -27,7 +27,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { readRunDir, runInputSource } from '../eval/files.ts';
 import { loadEvalInput, type EvalInput } from '../eval/input.ts';
 import { caseLabel, caseResultOf, catalogFacts, type DatasetSource } from '../eval/results.ts';

@@ -8,7 +8,7 @@
  * checks are two-sided bounds on metric ids, and cannot carry OKISH, IMPROVED, p-values or token
  * figures. The escaping is the same (`escapeXml`).
  */
-import { escapeMarkdown, escapeXml } from '../report/escape.ts';
+import { escapeMarkdown, escapeXml } from '../util/escape.ts';
 import type { GateReport, Verdict } from './gate.ts';
 
 /** A figure value: at most 6 significant digits. */

@@ -15,7 +15,7 @@
  *   from 0: `(1 + #{|mean* − mean| ≥ |mean|}) / (samples + 1)`; p = 1 when nothing changed.
  *   It costs O(n · samples) where randomization costs O(m · samples).
  */
-import { Rng } from '../generate/rng.ts';
+import { Rng } from '../util/rng.ts';
 
 export type SignificanceMethod = 'randomization' | 'bootstrap';
 

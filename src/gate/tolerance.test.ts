@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { parseFigure } from './figures.ts';
 import { allowance, judge } from './gate.ts';
 import { denominatorOf, matchesPattern, overrideFor, parseToleranceOverrides, rateTolerance, roundUp3 } from './tolerance.ts';

@@ -27,7 +27,7 @@
  * written value is never tighter than the rule's.
  */
 import type { Results } from '../eval/results.ts';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { METRICS } from '../metrics/ids.ts';
 import type { Figure } from './figures.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';

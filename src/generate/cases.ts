@@ -4,7 +4,7 @@
  * deliberately reuses tool-name words, the paraphrase slice provably shares none.
  */
 import type { Case } from '../catalog/types.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import type { SkillMeta } from './skills.ts';
 import { sharesNoNameWord, spaced } from './text.ts';
 import { fill, type ServerPlan, type ToolMeta } from './tools.ts';

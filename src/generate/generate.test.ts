@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { datasetFiles, readDataset, writeDataset } from '../catalog/dataset-files.ts';
-import { sha256 } from '../catalog/hash.ts';
+import { sha256 } from '../util/hash.ts';
 import { roleSees } from '../catalog/roles.ts';
 import { GENERATED_SLICES } from '../catalog/types.ts';
 import { checkCases, inputSchemaProblem } from '../catalog/validate.ts';

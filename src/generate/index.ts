@@ -7,7 +7,7 @@ import { sliceStats } from '../catalog/overlap.ts';
 import type { Case, Catalog, Dataset, Tool } from '../catalog/types.ts';
 import { generateCases } from './cases.ts';
 import { PRESETS, type GenerateParams, type Overrides, type PresetName } from './presets.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../util/rng.ts';
 import { assignRoles, companyRoles } from './roles.ts';
 import { roleScope } from '../catalog/roles.ts';
 import { generateSkills, skillCapacity } from './skills.ts';

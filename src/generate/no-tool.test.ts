@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generate, resolveParams } from './index.ts';
 import { answerableBy, noToolCatalog, noToolDataProblems, noToolRequest, sessionAside, type NoToolRequest } from './no-tool.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../util/rng.ts';
 import { coreTools, planServers, pluginTools, serverTools, type ToolMeta } from './tools.ts';
 import { ARCHETYPES } from './vocab/archetypes.ts';
 import { SERVERS } from './vocab/servers.ts';

@@ -10,7 +10,7 @@
  * - The rest is chit-chat, clarifications and off-topic requests: frames × slots from
  *   `data/no-tool.json`, so that few requests repeat.
  */
-import { Rng } from './rng.ts';
+import { Rng } from '../util/rng.ts';
 import { capitalize, spaced } from './text.ts';
 import { fill, pluralPhrase, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';

@@ -3,7 +3,7 @@ import lexicon from './data/lexicon.json' with { type: 'json' };
 import phrasing from './data/phrasing.json' with { type: 'json' };
 import { extractLexicon } from '../../scripts/extract-lexicon.ts';
 import { classVerbs, operationPhrasing, paraphraseVerbPhrase, phrasedOperations, phrasingProblems, requestFrame } from './phrasing.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../util/rng.ts';
 import { OPERATIONS } from './vocab/operations.ts';
 import { sharesNoNameWord } from './text.ts';
 

@@ -7,7 +7,7 @@
 import lexicon from './data/lexicon.json' with { type: 'json' };
 import phrasing from './data/phrasing.json' with { type: 'json' };
 import { generatorDataErrors } from './data-schema.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { fill } from './tools.ts';
 
 /**

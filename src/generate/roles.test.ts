@@ -3,7 +3,7 @@ import { checkRoleMap, roleScope, roleSees, visibleCounts, type RoleMap } from '
 import { makeTool } from '../catalog/model.ts';
 import type { Case, Catalog, Tool } from '../catalog/types.ts';
 import { generate, resolveParams } from './index.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../util/rng.ts';
 import { assignRoles, objectPatterns } from './roles.ts';
 import type { ServerPlan } from './tools.ts';
 import { COMPANY_DEPARTMENTS, COMPANY_PLUGINS, departmentErrors } from './vocab/departments.ts';

@@ -15,7 +15,7 @@
  */
 import { patternRegExp, roleScope, type RoleMap, type RoleScope } from '../catalog/roles.ts';
 import type { Case, Catalog, Tool } from '../catalog/types.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { styleName } from './text.ts';
 import type { ServerPlan, ToolMeta } from './tools.ts';
 import { COMPANY_DEPARTMENTS, COMPANY_PLUGINS, type DepartmentSpec } from './vocab/departments.ts';

@@ -3,7 +3,7 @@
  * optional parameters and enums: the realistic token-size spread the seed article describes.
  */
 import type { JsonSchema } from '../catalog/types.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { styleName, type NameStyle } from './text.ts';
 import type { ParamKind } from './vocab/operations.ts';
 import type { ParamSpec } from './vocab/types.ts';

@@ -5,7 +5,7 @@
  * ("now do the same for staging"), another operation on the same object ("and assign it to
  * Priya"), or an aside that needs no tool.
  */
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import type { ToolMeta } from './tools.ts';
 import { wrapTurn, capitalizeFirst, fillFrame, key, pickShape, productName, resolveShape, slotValues, WORKFLOWS, type FlowDraft, type TextKit, type WorkflowIndex } from './workflows.ts';
 

@@ -4,7 +4,7 @@
  */
 import { makeSkill } from '../catalog/model.ts';
 import type { Skill } from '../catalog/types.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { docFor, phrasesFor } from './products.ts';
 import { capitalize } from './text.ts';
 import type { ServerPlan, ToolMeta } from './tools.ts';

@@ -4,7 +4,7 @@ import { measureRealism } from '../eval/realism.ts';
 import { wrapperPhrases } from './cases.ts';
 import surfaceData from './data/surface.json' with { type: 'json' };
 import { generate, resolveParams } from './index.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../util/rng.ts';
 import { articleFor, fixArticles, placeholderValues, plural, productName, surfaceErrors, SURFACE, withArticle } from './surface.ts';
 import { ARCHETYPES } from './vocab/archetypes.ts';
 import { OPERATIONS } from './vocab/operations.ts';

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import inflection from 'inflection';
 import surfaceData from './data/surface.json' with { type: 'json' };
 import { generatorDataErrors } from './data-schema.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 
 export type SurfaceData = typeof surfaceData;
 

@@ -5,7 +5,7 @@
 import { plural } from './surface.ts';
 import { firstSentence, makeTool } from '../catalog/model.ts';
 import type { Plugin, Server, Tool } from '../catalog/types.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { docFor } from './products.ts';
 import { handSchema, operationSchema, type DocStyle } from './schemas.ts';
 import { article, capitalize, spaced, styleName, type NameStyle } from './text.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { roleSees } from '../catalog/roles.ts';
 import raw from './data/workflows.json' with { type: 'json' };
 import { generate, resolveParams } from './index.ts';
-import { Rng } from './rng.ts';
+import { Rng } from '../util/rng.ts';
 import { DEPARTMENTS, shapesMatching, WORKFLOWS, workflowErrors } from './workflows.ts';
 import { SERVERS } from './vocab/servers.ts';
 

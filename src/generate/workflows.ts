@@ -6,7 +6,7 @@
  */
 import raw from './data/workflows.json' with { type: 'json' };
 import { generatorDataErrors } from './data-schema.ts';
-import type { Rng } from './rng.ts';
+import type { Rng } from '../util/rng.ts';
 import { ANCHORS, type ServerPlan, type ToolMeta } from './tools.ts';
 import { uniqueAliases } from './products.ts';
 

@@ -7,7 +7,7 @@
  * positive decimal integer without leading zeros. Every string `parseMetricId` accepts is returned
  * unchanged by `formatMetricId(parseMetricId(s))`.
  */
-import { didYouMean } from '../catalog/suggest.ts';
+import { didYouMean } from '../util/suggest.ts';
 
 /** Quality metrics computed from ranked ids and labels. */
 export type MetricKind =

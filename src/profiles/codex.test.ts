@@ -21,7 +21,7 @@ import {
   type CodexOptions,
   type NamespaceRow,
 } from './codex/index.ts';
-import { utf8Bytes } from '../catalog/unicode.ts';
+import { utf8Bytes } from '../util/unicode.ts';
 
 const HEAD = '<tools>\nDeferred tool namespaces:\n';
 const TAIL = '</tools>';

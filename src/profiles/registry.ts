@@ -3,8 +3,8 @@
  * list`, the docs table and the shared profile contract test iterate it. Profile names never
  * collide with retriever names: results, details files and report columns are keyed by name.
  */
-import { InputError } from '../catalog/errors.ts';
-import { didYouMean } from '../catalog/suggest.ts';
+import { InputError } from '../util/errors.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { retrieverNames } from '../retrievers/registry.ts';
 import { createDeepSeekNative, DeepSeekCodeProfile, DeepSeekPreselectProfile } from './deepseek.ts';
 import { createClaudeCodeProfile } from './claude-code/index.ts';

@@ -1,6 +1,6 @@
 /**
  * Helpers the exposure models share: a tool's definition as a provider receives it, and the tools
- * a caller's mask lets through. (Byte and character budgets: `../catalog/unicode.ts`.)
+ * a caller's mask lets through. (Byte and character budgets: `../util/unicode.ts`.)
  */
 import type { Tool } from '../catalog/types.ts';
 import type { ToolDefinition } from './types.ts';

@@ -28,7 +28,7 @@ import type { Case, Tool } from '../catalog/types.ts';
 import type { QueryDetail, Results } from '../eval/results.ts';
 import type { SkillComparison } from '../skills/compare.ts';
 import { chartsOf, type ChartSpec } from './charts.ts';
-import { escapeHtml } from './escape.ts';
+import { escapeHtml } from '../util/escape.ts';
 import {
   bestStrategy,
   bestValue,

@@ -38,7 +38,7 @@
  */
 import type { Results } from '../eval/results.ts';
 import { parseMetricId } from '../metrics/ids.ts';
-import { escapeXml } from './escape.ts';
+import { escapeXml } from '../util/escape.ts';
 import { headlineMetrics } from './markdown.ts';
 import { contextFit, figure, fitNote, fitsNowhere, NO_NO_TOOL_CASE, strategies, type StrategyView } from './view.ts';
 

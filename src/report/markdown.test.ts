@@ -5,7 +5,7 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
-import { escapeMarkdown } from './escape.ts';
+import { escapeMarkdown } from '../util/escape.ts';
 import { formatInt, headlineMetrics, markdownSummary } from './markdown.ts';
 import { tinyInput } from '../../test/helpers.ts';
 

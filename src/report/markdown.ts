@@ -15,7 +15,7 @@
  * cases is marked ("fits 80% of cases") and never bolded nor named best.
  */
 import type { Results } from '../eval/results.ts';
-import { escapeMarkdown } from './escape.ts';
+import { escapeMarkdown } from '../util/escape.ts';
 import {
   bestStrategy,
   bestValue,

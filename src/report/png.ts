@@ -12,7 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
 import type { Results } from '../eval/results.ts';
 import { chartsOf, type ChartSpec } from './charts.ts';
 

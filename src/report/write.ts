@@ -11,15 +11,15 @@
  */
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
-import { InputError } from '../catalog/errors.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { InputError } from '../util/errors.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
 import { writePngs } from './png.ts';
-import { failpoint } from '../failpoint.ts';
+import { failpoint } from '../util/failpoint.ts';
 
 export const REPORT_FORMATS = ['html', 'png', 'md', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

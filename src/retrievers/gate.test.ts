@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import type { Catalog } from '../catalog/types.ts';

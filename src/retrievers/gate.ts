@@ -6,9 +6,9 @@
  * twice as well), or nothing inside matches, the search widens to every tool the scopes allow.
  * Callers with no role, or a role the map does not know, are not gated.
  */
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { roleMask, type RoleMap } from '../catalog/roles.ts';
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { createBm25 } from './bm25/presets.ts';
 import type { Describable, Hit, Retriever, SearchContext } from './types.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { retrieverContract } from '../../test/contract/contract.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { createBm25 } from './bm25/presets.ts';
-import { sha256 } from '../catalog/hash.ts';
+import { sha256 } from '../util/hash.ts';
 import {
   CalibratedHybridRetriever,
   calibrationBudget,

@@ -36,7 +36,7 @@
  * comparable across requests. `hybrid-zscore` is `zscore` over bm25 and embed, weights 0.4 / 0.6
  * (the former `hybrid`).
  */
-import { sha256 } from '../catalog/hash.ts';
+import { sha256 } from '../util/hash.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { fitLogistic, sigmoid, type LogisticFit } from './logistic.ts';
 import { Policy } from './policy.ts';

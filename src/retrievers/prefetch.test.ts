@@ -14,7 +14,7 @@ import { tempDir, tinyInput } from '../../test/helpers.ts';
 import type { Case } from '../catalog/types.ts';
 import { makeConfig, runEval, type EvalRun } from '../eval/run.ts';
 import { generate, resolveParams } from '../generate/index.ts';
-import { Rng } from '../generate/rng.ts';
+import { Rng } from '../util/rng.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed, PREFETCH_LIMIT, REGISTRY_RECIPE, type EmbedRetriever } from './embed/index.ts';
 import { CalibratedHybridRetriever, HybridRetriever } from './hybrid.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 import { CalibratedHybridRetriever, HybridRetriever } from './hybrid.ts';
 import { createRetriever, parseRetrieverList, registerRetriever, RETRIEVERS, retrieverNames, unregisterRetriever } from './registry.ts';
 import { isCalibrating } from './types.ts';

@@ -2,8 +2,8 @@
  * The one table of named retrievers. CLI help, the docs table and the shared contract test all
  * iterate it, so a retriever added here is documented and tested without further edits.
  */
-import { InputError } from '../catalog/errors.ts';
-import { didYouMean } from '../catalog/suggest.ts';
+import { InputError } from '../util/errors.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed } from './embed/index.ts';
 import { createGate } from './gate.ts';

@@ -19,7 +19,7 @@
  */
 import type { Skill } from '../catalog/types.ts';
 import { normalizeWhitespace, shortDescription } from '../profiles/hermes/index.ts';
-import { charBytes, charCount, compareStrings, cutToChars, utf8Bytes } from '../catalog/unicode.ts';
+import { charBytes, charCount, compareStrings, cutToChars, utf8Bytes } from '../util/unicode.ts';
 
 export interface SkillListingOptions {
   /** Context window in tokens; `null` = unknown (Codex then falls back to `Characters(8000)`, Claude Code to 8,000 chars). */

@@ -9,7 +9,7 @@
  */
 import type { Skill } from '../catalog/types.ts';
 import { countTokens } from '../tokens/count.ts';
-import { cutToBytes, utf8Bytes } from '../catalog/unicode.ts';
+import { cutToBytes, utf8Bytes } from '../util/unicode.ts';
 
 export const MAX_SKILL_PROMPT_BYTES = 8_000;
 export const CLAUDE_SKILL_REATTACH_TOKENS = 5_000;

@@ -16,11 +16,11 @@
  * their names; nor are `args`, `url` or `cwd` (they can carry tokens too).
  */
 import { basename } from 'node:path';
-import { canonicalJson, sha256 } from '../catalog/hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import { mcpBundleParts } from '../catalog/loaders/mcp.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { assembleCatalog } from '../catalog/validate.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../util/version.ts';
 import type { McpConfig } from './config.ts';
 import type { ServerSnapshot } from './server.ts';
 

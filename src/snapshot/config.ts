@@ -14,10 +14,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError } from '../catalog/errors.ts';
-import { checkTextFile, MAX_CONFIG_BYTES } from '../catalog/bounded.ts';
-import { parseJson } from '../catalog/jsonl.ts';
-import { didYouMean } from '../catalog/suggest.ts';
+import { InputError } from '../util/errors.ts';
+import { checkTextFile, MAX_CONFIG_BYTES } from '../util/bounded.ts';
+import { parseJson } from '../util/jsonl.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { stripJsonc } from './jsonc.ts';
 import { describeJson, normaliseServerName, requireExists } from '../catalog/loaders/common.ts';
 import { expandValue, type Env } from './expand.ts';

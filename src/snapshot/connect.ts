@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../util/version.ts';
 import type { RemoteSpec, ServerSpec, StdioSpec } from './config.ts';
 
 /** The transport a session ended up on. */

@@ -8,7 +8,7 @@
  */
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { InputError } from '../catalog/errors.ts';
+import { InputError } from '../util/errors.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -4,9 +4,9 @@
  * kept. Writing is atomic: a temporary file beside the target, renamed into place. While servers
  * may run, SIGINT and SIGTERM end them all and exit 130 or 143.
  */
-import { writeFileAtomic as writeAtomically } from '../atomic-write.ts';
-import { InputError } from '../catalog/errors.ts';
-import { MAX_NESTING, tooDeep } from '../catalog/bounded.ts';
+import { writeFileAtomic as writeAtomically } from '../util/atomic-write.ts';
+import { InputError } from '../util/errors.ts';
+import { MAX_NESTING, tooDeep } from '../util/bounded.ts';
 import { bundleServer, bundleServerProblem, bundleText, makeBundle, type BundleServer, type SnapshotBundle } from './bundle.ts';
 import { chooseServersFromFlags, type McpConfig } from './config.ts';
 import { killLiveServers } from './connect.ts';

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CHECKSUM_BYTES, readRecordLog, RECORD_LOG_FORMAT, sealRecords, writeRecordLog } from '../record-log.ts';
+import { CHECKSUM_BYTES, readRecordLog, RECORD_LOG_FORMAT, sealRecords, writeRecordLog } from '../util/record-log.ts';
 
 const HASH_BYTES = 16;
 const RECORD_BYTES = HASH_BYTES + 4 + CHECKSUM_BYTES;

@@ -9,8 +9,8 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { charCount, utf8Bytes } from '../catalog/unicode.ts';
-import { CACHE_ROOT } from '../version.ts';
+import { charCount, utf8Bytes } from '../util/unicode.ts';
+import { CACHE_ROOT } from '../util/version.ts';
 import { TokenCountCache } from './count-cache.ts';
 
 export interface TokenCounter {

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { generate, resolveParams } from '../../src/generate/index.ts';
-import { Rng } from '../../src/generate/rng.ts';
+import { Rng } from '../../src/util/rng.ts';
 import { rankStable } from '../../src/retrievers/rank.ts';
 import { isDescribable, type Retriever } from '../../src/retrievers/types.ts';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProfile, profileNames } from '../../src/profiles/registry.ts';
 import type { Profile } from '../../src/profiles/types.ts';
-import { Rng } from '../../src/generate/rng.ts';
+import { Rng } from '../../src/util/rng.ts';
 import { retrieverNames } from '../../src/retrievers/registry.ts';
 import { CONTRACT_DATA, retrieverContract } from './contract.ts';
 

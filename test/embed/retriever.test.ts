@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTool } from '../../src/catalog/model.ts';
 import type { Catalog, Tool } from '../../src/catalog/types.ts';
 import { generate, resolveParams } from '../../src/generate/index.ts';
-import { Rng } from '../../src/generate/rng.ts';
+import { Rng } from '../../src/util/rng.ts';
 import { createEmbed, EMBED_FACTORY, type EmbedOptionsInput } from '../../src/retrievers/embed/index.ts';
 import { kernelWasm, VectorIndex } from '../../src/retrievers/embed/kernel.ts';
 import { INDEX_RECIPES, splitName } from '../../src/retrievers/embed/recipes.ts';

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBases, type Bases } from './bases.ts';
 import { cleanup, firstError, freshRoot, loadMain, runCase, type Main, type Outcome } from './harness.ts';
-import { MAX_NESTING } from '../../src/catalog/bounded.ts';
+import { MAX_NESTING } from '../../src/util/bounded.ts';
 import { editField, editFieldRaw, nestedText, put, TARGETS, type Target } from './kinds.ts';
 
 /** `npm run fuzz` (npm sets npm_lifecycle_event): the larger sweep. */

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.ts';
-import { PACKAGE_ROOT } from '../../src/version.ts';
+import { PACKAGE_ROOT } from '../../src/util/version.ts';
 
 const tmp = tempDir('package');
 const consumer = join(tmp, 'consumer');

@@ -14,7 +14,7 @@
  *
  * Options as for OpenAI: none → core tools; `server` / `namespace` → MCP tools of that server.
  */
-import { InputError } from '../errors.ts';
+import { InputError } from '../../util/errors.ts';
 import type { Catalog, Server, Tool } from '../types.ts';
 import { assembleCatalog, readInputSchema, requireText, type Located } from '../validate.ts';
 import {

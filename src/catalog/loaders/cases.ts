@@ -23,10 +23,10 @@
  */
 import { parse } from 'csv-parse/sync';
 import { extname } from 'node:path';
-import { InputError } from '../errors.ts';
-import { parseJson, parseJsonLines } from '../jsonl.ts';
-import { readTextFile } from '../bounded.ts';
-import { didYouMean } from '../suggest.ts';
+import { InputError } from '../../util/errors.ts';
+import { parseJson, parseJsonLines } from '../../util/jsonl.ts';
+import { readTextFile } from '../../util/bounded.ts';
+import { didYouMean } from '../../util/suggest.ts';
 import type { Case, Catalog, GoldMode, Split } from '../types.ts';
 import { checkCases, requireText, type Located } from '../validate.ts';
 import { describeJson, isObject, quoted } from './common.ts';

@@ -3,9 +3,9 @@
  * server names, describing JSON values in messages.
  */
 import { existsSync, statSync } from 'node:fs';
-import { InputError } from '../errors.ts';
-import { parseJson } from '../jsonl.ts';
-import { readTextFile } from '../bounded.ts';
+import { InputError } from '../../util/errors.ts';
+import { parseJson } from '../../util/jsonl.ts';
+import { readTextFile } from '../../util/bounded.ts';
 import { firstSentence, makeTool } from '../model.ts';
 import type { JsonSchema, Server, Tool } from '../types.ts';
 import type { WarningSink } from './load-notes.ts';

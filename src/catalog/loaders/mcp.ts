@@ -26,7 +26,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { InputError } from '../errors.ts';
+import { InputError } from '../../util/errors.ts';
 import { firstSentence, makeTool } from '../model.ts';
 import type { Catalog, Server, Tool } from '../types.ts';
 import { assembleCatalog, readInputSchema, requireText, type Located } from '../validate.ts';

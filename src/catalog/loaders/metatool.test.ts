@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/helpers.ts';
-import { InputError } from '../errors.ts';
+import { InputError } from '../../util/errors.ts';
 import { isMetaToolDir, loadMetaTool, loadMetaToolCatalog } from './metatool.ts';
 
 // The project's own copy (datasets/metatool), never the shared one.

@@ -26,12 +26,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { InputError } from '../errors.ts';
-import { parseJsonLines } from '../jsonl.ts';
-import { readTextFile } from '../bounded.ts';
-import { didYouMean } from '../suggest.ts';
+import { InputError } from '../../util/errors.ts';
+import { parseJsonLines } from '../../util/jsonl.ts';
+import { readTextFile } from '../../util/bounded.ts';
+import { didYouMean } from '../../util/suggest.ts';
 import { firstSentence, makeTool } from '../model.ts';
-import { sha256 } from '../hash.ts';
+import { sha256 } from '../../util/hash.ts';
 import type { Case, Catalog, Dataset, Plugin } from '../types.ts';
 import { assembleCatalog, checkCases, requireText, type Located } from '../validate.ts';
 import { describeJson, isObject, quoted, readJsonFile } from './common.ts';

@@ -17,7 +17,7 @@
  * Without options the tools are core tools (id = name). With `server` or `namespace` they become
  * MCP tools of that server: ids `mcp__<server>__<name>`, plus a `Server` entry.
  */
-import { InputError } from '../errors.ts';
+import { InputError } from '../../util/errors.ts';
 import { EMPTY_INPUT_SCHEMA } from '../model.ts';
 import type { Catalog, Server, Tool } from '../types.ts';
 import { assembleCatalog, readInputSchema, requireText, type Located } from '../validate.ts';

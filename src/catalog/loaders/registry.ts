@@ -27,11 +27,11 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { MAX_CONFIG_BYTES, readTextFile } from '../bounded.ts';
-import { InputError } from '../errors.ts';
-import { parseJson } from '../jsonl.ts';
+import { MAX_CONFIG_BYTES, readTextFile } from '../../util/bounded.ts';
+import { InputError } from '../../util/errors.ts';
+import { parseJson } from '../../util/jsonl.ts';
 import { isDatasetDir, readDataset } from '../dataset-files.ts';
-import { didYouMean } from '../suggest.ts';
+import { didYouMean } from '../../util/suggest.ts';
 import type { Catalog } from '../types.ts';
 import { isDirectory, isFile, requireExists, type LoadOptions } from './common.ts';
 import { CONFIG_NEEDS_SNAPSHOT, isMcpConfigShape } from '../../snapshot/config-shape.ts';

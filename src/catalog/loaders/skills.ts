@@ -24,8 +24,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument, isMap, isScalar } from 'yaml';
-import { InputError } from '../errors.ts';
-import { checkConfigSize, readTextFile, yamlErrorMessage, yamlValue } from '../bounded.ts';
+import { InputError } from '../../util/errors.ts';
+import { checkConfigSize, readTextFile, yamlErrorMessage, yamlValue } from '../../util/bounded.ts';
 import { makeSkill } from '../model.ts';
 import type { Catalog, Skill } from '../types.ts';
 import { assembleCatalog, type Located } from '../validate.ts';

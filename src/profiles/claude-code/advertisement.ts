@@ -7,7 +7,7 @@
  * that decides `auto:N`.
  */
 import type { Tool } from '../../catalog/types.ts';
-import { charCount, cutToBytes } from '../../catalog/unicode.ts';
+import { charCount, cutToBytes } from '../../util/unicode.ts';
 import { DEFAULT_CONTEXT_WINDOW, type ToolDefinition } from '../types.ts';
 import { CLAUDE_CODE_DEFAULTS, type ToolSearchMode } from './config.ts';
 

@@ -10,7 +10,7 @@
  * `Deferred tool namespaces:`): an evaluation case is one turn, so the `Added…`/`Removed…` diffs
  * of later turns never arise.
  */
-import { cutToBytes, utf8Bytes } from '../../catalog/unicode.ts';
+import { cutToBytes, utf8Bytes } from '../../util/unicode.ts';
 
 /** The whole fragment, `<tools>` and `</tools>` included. */
 export const MAX_RENDERED_FRAGMENT_BYTES = 4 * 1024;

@@ -26,7 +26,7 @@
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
-import { utf8Bytes } from '../../catalog/unicode.ts';
+import { utf8Bytes } from '../../util/unicode.ts';
 import { isDeferrable } from '../deferral.ts';
 import { allowedIds } from '../text.ts';
 import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';

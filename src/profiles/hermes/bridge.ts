@@ -4,7 +4,7 @@
  * deferred tools, and the `tool_search` answer (`dispatch_tool_search`) as the model reads it.
  */
 import type { Tool } from '../../catalog/types.ts';
-import { charCount, cutToChars } from '../../catalog/unicode.ts';
+import { charCount, cutToChars } from '../../util/unicode.ts';
 import type { ToolDefinition } from '../types.ts';
 import { hermesSourceKind, hermesToolset } from './config.ts';
 import type { ListingForm } from './listing.ts';

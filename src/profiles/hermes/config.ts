@@ -5,7 +5,7 @@
  * and sources.
  */
 import type { Tool } from '../../catalog/types.ts';
-import { charCount } from '../../catalog/unicode.ts';
+import { charCount } from '../../util/unicode.ts';
 import type { DeferralExceptions } from '../deferral.ts';
 import { DEFAULT_CONTEXT_WINDOW, type ProfileOptions, type QueryStyle } from '../types.ts';
 

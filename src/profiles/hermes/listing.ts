@@ -4,7 +4,7 @@
  * tools grouped by source label, degraded along a ladder (full → names → groups collapsed to
  * summaries, largest first → none) until it fits the budget at chars/4.
  */
-import { charCount, cutToChars } from '../../catalog/unicode.ts';
+import { charCount, cutToChars } from '../../util/unicode.ts';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from './bridge.ts';
 import { CHARS_PER_TOKEN } from './config.ts';
 import { compareCodePoints, normalizeWhitespace, PY_WS } from './python.ts';

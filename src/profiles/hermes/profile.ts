@@ -46,7 +46,7 @@
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { checkedMask } from '../../retrievers/rank.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
-import { charCount } from '../../catalog/unicode.ts';
+import { charCount } from '../../util/unicode.ts';
 import { deferrablePositions } from '../deferral.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, QueryStyle, SearchAddition } from '../types.ts';
 import { searchResultText, TOOL_CALL, TOOL_CALL_NAME, TOOL_DESCRIBE, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME, MAX_DESCRIBE_NAMES_PER_CALL, MAX_QUERIES_PER_CALL, toolSearchDefinition, type SourceCount } from './bridge.ts';

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { CHECKSUM_BYTES, readRecordLog, RECORD_LOG_FORMAT, sealRecords, writeRecordLog } from '../../record-log.ts';
+import { CHECKSUM_BYTES, readRecordLog, RECORD_LOG_FORMAT, sealRecords, writeRecordLog } from '../../util/record-log.ts';
 
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');

@@ -29,7 +29,7 @@
 import { join } from 'node:path';
 import { checkedMask } from '../rank.ts';
 import type { Catalog } from '../../catalog/types.ts';
-import { CACHE_ROOT } from '../../version.ts';
+import { CACHE_ROOT } from '../../util/version.ts';
 import type { Describable, Hit, Prefetching, Retriever, SearchContext } from '../types.ts';
 import { sha256Hex, VectorCache } from './cache.ts';
 import { VectorIndex, type PreparedQuery, type VectorType } from './kernel.ts';

@@ -21,11 +21,11 @@
  * nothing for runs that do not use it. Its `env` is global: loads run one at a time, set the
  * fields they need and restore them after.
  */
-import { InputError } from '../../catalog/errors.ts';
+import { InputError } from '../../util/errors.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../../version.ts';
+import { PACKAGE_ROOT } from '../../util/version.ts';
 import { loadStaticEncoder, StaticEncoderMismatch, staticEncoderDtype, type StaticEncoder } from './static-encoder.ts';
 
 /** Name of the committed offline model (a folder under `models/`). */

@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMetaTool } from '../../catalog/loaders/metatool.ts';
 import { generate, resolveParams } from '../../generate/index.ts';
-import { PACKAGE_ROOT } from '../../version.ts';
+import { PACKAGE_ROOT } from '../../util/version.ts';
 import { tempDir } from '../../../test/helpers.ts';
 import { tinyWords, writeTinyModel } from '../../../test/embed/tiny-model.ts';
 import { DEFAULT_MODEL_DIR, loadExtractor, loadWithTransformers, makeEncoder, modelKey, resolveModel, type Encoder } from './model.ts';

@@ -29,8 +29,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { checkTextFile, MAX_NESTING, MAX_TEXT_BYTES, tooDeep } from '../../catalog/bounded.ts';
-import { InputError } from '../../catalog/errors.ts';
+import { checkTextFile, MAX_NESTING, MAX_TEXT_BYTES, tooDeep } from '../../util/bounded.ts';
+import { InputError } from '../../util/errors.ts';
 import { floatData, int64Data, int8Data, ONNX_FLOAT, ONNX_INT64, ONNX_INT8, readOnnxModel, type OnnxModelInfo, type OnnxNodeInfo, type OnnxTensorInfo } from './onnx-weights.ts';
 
 /** The folder is not a static encoder this module computes exactly (transformers.js must load it). */

@@ -5,7 +5,7 @@ import { isAbsolute, join, resolve, win32 } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The folder Backpack is installed in (the package root). */
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The user's cache folder for Backpack on this platform: `$XDG_CACHE_HOME/backpack` or
@@ -28,7 +28,7 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: Nod
 export const CACHE_ROOT = process.env.BACKPACK_CACHE_DIR ? resolve(process.env.BACKPACK_CACHE_DIR) : userCacheDir();
 
 /** Backpack's version, from package.json (the one place it is written). */
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 let sha: string | null | undefined;
 

@@ -13,7 +13,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { InputError } from './catalog/errors.ts';
+import { InputError } from './errors.ts';
 
 /** The lock file of an output folder. */
 export function lockPath(folder: string): string {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from './catalog/errors.ts';
+import { InputError } from './errors.ts';
 import { lockCacheFile, lockFolder, lockPath } from './file-lock.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'backpack-lock-'));

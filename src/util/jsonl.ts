@@ -1,11 +1,18 @@
 import { checkJsonNesting } from './bounded.ts';
 import { InputError } from './errors.ts';
-import type { Located } from './validate.ts';
 
 /**
  * Parse JSON Lines: one JSON object a line, blank lines skipped. A bad line is an `InputError`
  * naming the file and the line number. Every value is bounded in nesting (see `bounded.ts`).
  */
+/** A value with the place it was read from, so a later check can point at the file and line. */
+export interface Located<T> {
+  value: T;
+  file: string;
+  /** `line 3`, `$.tools[2]`, `row 5`… */
+  where: string;
+}
+
 export function parseJsonLines(text: string, file: string): Array<Located<Record<string, unknown>>> {
   const out: Array<Located<Record<string, unknown>>> = [];
   for (const { text: line, where } of nonBlankLines(text)) out.push({ value: parseJsonLine(line, file, where), file, where });
