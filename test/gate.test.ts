@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { XMLParser } from 'fast-xml-parser';
-import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +175,12 @@ describe('backpack bless then gate', () => {
     doc.set('baseline', 'run-a');
     doc.set('significance', { require: true, alpha: 1e-9 });
     writeFileSync(withBase, doc.toString());
+    // The results folder keeps its cases and tool facts: the paired test needs no dataset.
+    const kept = await cli('gate', '--expect', withBase, '--results', join(tmp, 'run-lost'));
+    expect(kept.err).not.toMatch(/significance skipped/);
+    expect(line(kept.out, 'bm25', 'top1')).toMatch(/ p=0\.\d+ /);
+    // A folder written before it kept them (no cases.jsonl, tools.jsonl) falls back to its dataset.
+    for (const f of ['cases.jsonl', 'tools.jsonl']) rmSync(join(tmp, 'run-lost', f));
     const l = await cli('gate', '--expect', withBase, '--results', join(tmp, 'run-lost'));
     expect(l.code).toBe(100);
     expect(l.err).toMatch(/warning: significance skipped: the run's dataset .* could not be loaded/);

@@ -11,27 +11,13 @@ import { GateFailed, runGate } from '../gate/gate.ts';
 import { gateJson, gateJunit, gateLines, gateMarkdown } from '../gate/report.ts';
 import { parseToleranceOverrides } from '../gate/tolerance.ts';
 
-export { GateFailed } from '../gate/gate.ts';
+import { checked, type Io } from './options.ts';
 
-interface Io {
-  out(s: string): void;
-  err(s: string): void;
-}
+export { GateFailed } from '../gate/gate.ts';
 
 /** A shell word, quoted when it needs to be. */
 function sh(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/**
- * A commander parser that only checks a value (the action parses it again), as `checked` in
- * main.ts: a bad value from the config file is reported with the file and its JSON path.
- */
-function checked(check: (value: string) => unknown): (value: string) => string {
-  return (value) => {
-    check(value);
-    return value;
-  };
 }
 
 /** `--reason`'s value: not empty, one line (bless checks again, and that a reason was given at all). */

@@ -7,6 +7,8 @@
  *   runs/<retriever>.trec         TREC run: `qid Q0 docid rank score tag`
  *   runs/qrels.txt                TREC qrels of the graded cases: `qid 0 docid 1`
  *   runs/cases.tsv                every evaluated case: expected (tool | none | skill-only), gold mode, slices
+ *   cases.jsonl                   every evaluated case as it was scored (request, gold tools, slices…; case-records.ts)
+ *   tools.jsonl                   every catalog tool: id, namespace, pinned; the summary of gold tools (case-records.ts)
  *   never-surfaced/<retriever>.txt  tools no case brought into the top k, one id a line
  *   catalog-snapshot.json         when the catalog was an mcpServers configuration: the snapshot evaluated (docs/snapshot.md)
  *
@@ -28,6 +30,7 @@ import { processAlive } from '../util/file-lock.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 import { checkDetails, checkResults } from './results-validate.ts';
+import { CASES_FILE, casesJsonl, TOOLS_FILE, toolsJsonl } from './case-records.ts';
 
 /**
  * TREC run `qid Q0 docid rank score tag`, one line per ranked tool, cases in `details` order. A case
@@ -93,6 +96,8 @@ export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], c
   }
   files.set('runs/qrels.txt', trecQrels(inRun));
   files.set('runs/cases.tsv', casesTsv(inRun));
+  files.set(CASES_FILE, casesJsonl(inRun));
+  files.set(TOOLS_FILE, toolsJsonl(catalog, inRun));
   files.set('results.json', `${JSON.stringify(run.results, null, 2)}\n`);
   for (const [path, text] of Object.entries(extraFiles)) files.set(path, text);
   const tmp = `${target}.tmp-${process.pid}`;

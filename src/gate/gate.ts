@@ -33,7 +33,9 @@ import { loadEvalInput, type EvalInput } from '../eval/input.ts';
 import { caseLabel, caseResultOf, catalogFacts, type DatasetSource } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { evaluate } from '../metrics/aggregate.ts';
-import type { CaseResult } from '../metrics/types.ts';
+import type { CaseResult, CatalogFacts } from '../metrics/types.ts';
+import type { Case } from '../catalog/types.ts';
+import { factsOfRecords, readCaseRecords } from '../eval/case-records.ts';
 import { figureValue, isPerCaseMean, strategyNames, type Direction, type Figure } from './figures.ts';
 import { readRegressionFile } from './file.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
@@ -112,9 +114,37 @@ export interface GateOptions {
 /** Per-case scores of one strategy of a run: case id → metric id → score. */
 type PerCase = Map<string, Record<string, number>>;
 
-function perCaseScores(run: EvalRun, strategy: string, input: EvalInput, ks: readonly number[]): PerCase {
+/** What a run's per-case scores are computed from: its cases and its catalog's facts. */
+interface Scoring {
+  cases: readonly Case[];
+  facts: CatalogFacts;
+}
+
+/** The cases and tool facts the results folder `dir` keeps (`cases.jsonl`, `tools.jsonl`), if it does. */
+function savedScoring(dir: string, run: EvalRun): Scoring | undefined {
+  const saved = readCaseRecords(dir, Object.values(run.details)[0]?.map((d) => d.caseId));
+  return saved && { cases: saved.cases, facts: factsOfRecords(saved.tools) };
+}
+
+/** The run's dataset loaded again (results folders written before they kept their cases); a warning and undefined when it cannot be. */
+function datasetScoring(opts: GateOptions, r: EvalRun['results'], warnings: string[]): Scoring | undefined {
+  let input: EvalInput;
+  try {
+    input = (opts.loadInput ?? loadEvalInput)(runInputSource(opts.results, r));
+  } catch (err) {
+    warnings.push(`significance skipped: the run's dataset (${JSON.stringify(r.dataset.source)}) could not be loaded: ${err instanceof InputError ? err.describe() : (err as Error).message}`);
+    return undefined;
+  }
+  if (input.catalogSha256 !== r.dataset.catalogSha256) {
+    warnings.push(`significance skipped: the dataset at ${JSON.stringify(r.dataset.source)} has changed since the run (catalog sha256 ${short(input.catalogSha256)}…, the run's ${short(r.dataset.catalogSha256)}…)`);
+    return undefined;
+  }
+  return { cases: input.cases, facts: catalogFacts(input.catalog) };
+}
+
+function perCaseScores(run: EvalRun, strategy: string, scoring: Scoring, ks: readonly number[]): PerCase {
   const details = run.details[strategy] ?? [];
-  const byId = new Map(input.cases.map((c) => [c.id, c]));
+  const byId = new Map(scoring.cases.map((c) => [c.id, c]));
   const results: CaseResult[] = [];
   const labels = [];
   for (const d of details) {
@@ -123,7 +153,7 @@ function perCaseScores(run: EvalRun, strategy: string, input: EvalInput, ks: rea
     labels.push(caseLabel(c));
     results.push(caseResultOf(d, run.results.config));
   }
-  const ev = evaluate(labels, results, catalogFacts(input.catalog), ks);
+  const ev = evaluate(labels, results, scoring.facts, ks);
   return new Map(ev.perCase.map((p) => [p.caseId, p.scores]));
 }
 
@@ -181,7 +211,7 @@ export function runGate(opts: GateOptions): GateReport {
 
   // The baseline run and the per-case scores of both runs, when a paired test is possible.
   const baselineDir = opts.baseline !== undefined ? resolve(opts.baseline) : spec.baseline !== undefined ? (isAbsolute(spec.baseline) ? spec.baseline : resolve(dirname(opts.expect), spec.baseline)) : null;
-  let paired: { base: EvalRun; input: EvalInput; ks: number[] } | undefined;
+  let paired: { base: EvalRun; current: Scoring; baseline: Scoring; ks: number[] } | undefined;
   let base: EvalRun | undefined;
   if (baselineDir !== null) {
     if (opts.baseline === undefined && !existsSync(baselineDir)) {
@@ -193,17 +223,10 @@ export function runGate(opts: GateOptions): GateReport {
   if (base && baseCases !== undefined && r.dataset.casesSha256 !== undefined && baseCases !== r.dataset.casesSha256) {
     warnings.push(`significance skipped: the baseline was scored on other cases (cases sha256 ${short(baseCases)}…, the results' ${short(r.dataset.casesSha256)}…): a paired test needs the same cases`);
   } else if (base) {
-    let input: EvalInput | undefined;
-    try {
-      input = (opts.loadInput ?? loadEvalInput)(runInputSource(opts.results, r));
-    } catch (err) {
-      warnings.push(`significance skipped: the run's dataset (${JSON.stringify(r.dataset.source)}) could not be loaded: ${err instanceof InputError ? err.describe() : (err as Error).message}`);
-    }
-    if (input && input.catalogSha256 !== r.dataset.catalogSha256) {
-      warnings.push(`significance skipped: the dataset at ${JSON.stringify(r.dataset.source)} has changed since the run (catalog sha256 ${short(input.catalogSha256)}…, the run's ${short(r.dataset.catalogSha256)}…)`);
-      input = undefined;
-    }
-    if (input) paired = { base, input, ks: r.config.ks };
+    // Each run is scored on the cases and tool facts its folder keeps; a folder written before it
+    // kept them falls back to its dataset, loaded again (the current run's, for both runs).
+    const current = savedScoring(opts.results, run) ?? datasetScoring(opts, r, warnings);
+    if (current) paired = { base, current, baseline: savedScoring(baselineDir!, base) ?? current, ks: r.config.ks };
   } else if (baselineDir === null && sig.require) {
     warnings.push('significance.require is set but no baseline run was given (--baseline or the file\'s baseline): drops beyond the margin fail untested');
   }
@@ -219,8 +242,8 @@ export function runGate(opts: GateOptions): GateReport {
       if (!strategyNames(paired.base.results).includes(name)) warnings.push(`strategy "${name}" is not in the baseline run: no p-values for it`);
       else {
         try {
-          current = perCaseScores(run, name, paired.input, paired.ks);
-          baseline = perCaseScores(paired.base, name, paired.input, paired.ks);
+          current = perCaseScores(run, name, paired.current, paired.ks);
+          baseline = perCaseScores(paired.base, name, paired.baseline, paired.ks);
         } catch (err) {
           warnings.push(`significance skipped for ${name}: ${(err as Error).message}`);
         }

@@ -6,8 +6,8 @@
  *   summary.md      a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment
  *   junit.xml       one test suite per strategy, one test case per checked metric (skipped, with
  *                   the reason, where the figure does not apply; see junit.ts)
- * Reporters read results (never a retriever); the dataset is loaded only to show request texts
- * and gold tools in the worst misses, when it can be found.
+ * Reporters read results (never a retriever or a dataset): the request texts and gold tools of the
+ * worst misses come from the results folder's `cases.jsonl` and `tools.jsonl`.
  */
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalRun } from '../eval/run.ts';
+import type { ToolRecord } from '../eval/case-records.ts';
 import { htmlReport } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
@@ -37,6 +38,16 @@ export function parseFormats(list: string): ReportFormat[] {
   return out;
 }
 
+/**
+ * What a report shows beyond the results: the scored cases (request texts, gold tools) and either the
+ * catalog or the tool records a results folder keeps (`tools.jsonl`), for the worst misses.
+ */
+export interface ReportInput {
+  cases?: readonly Case[];
+  catalog?: Catalog;
+  tools?: readonly ToolRecord[];
+}
+
 export interface WrittenReport {
   dir: string;
   files: string[];
@@ -49,7 +60,7 @@ export interface WrittenReport {
  * `dir` that is a file is refused (`InputError`); a folder this call created is removed again when
  * the report fails, so a failed report leaves no empty folder behind.
  */
-export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: { cases?: readonly Case[]; catalog?: Catalog } = {}): WrittenReport {
+export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: ReportInput = {}): WrittenReport {
   const out = resolve(dir);
   if (existsSync(out) && !statSync(out).isDirectory()) throw new InputError('is a file, not a folder: give the report a folder to write into', { file: out });
   const created = !existsSync(out);
@@ -61,11 +72,11 @@ export function writeReport(run: EvalRun, dir: string, formats: readonly ReportF
   }
 }
 
-function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: { cases?: readonly Case[]; catalog?: Catalog }): WrittenReport {
+function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput): WrittenReport {
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
   if (formats.includes('html')) {
-    writeFileAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : {}) }));
+    writeFileAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : data.tools ? { catalog: { tools: data.tools.map((t) => ({ id: t.id, summary: t.summary ?? '', description: '' })) } as unknown as Catalog } : {}) }));
     files.push('report.html');
     failpoint('report');
   }

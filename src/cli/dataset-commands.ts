@@ -1,0 +1,85 @@
+/**
+ * `backpack generate` and `backpack inspect`: write a seeded dataset; summarise a dataset or catalog.
+ */
+import { DEFAULT_SEED } from './run-command.ts';
+import { wholeNumber, type Io } from './options.ts';
+import { Command, Option } from 'commander';
+import { join, resolve } from 'node:path';
+import { assertReplaceable, isBackpackManifest, readRealism, writeDataset } from '../catalog/dataset-files.ts';
+import { InputError } from '../util/errors.ts';
+import { loadCases } from '../catalog/loaders/cases.ts';
+import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
+import { loadDataset } from '../catalog/resolve.ts';
+import { formatSummary, summarize } from '../catalog/summary.ts';
+import { resolveParams } from '../generate/index.ts';
+import { generateMeasured } from '../eval/realism.ts';
+import { PRESETS } from '../generate/presets.ts';
+import { withSkills } from '../eval/input.ts';
+import { progressReporter } from './progress.ts';
+
+
+/** Add `generate` and `inspect` to the program. */
+export function registerDatasetCommands(program: Command, io: Io): void {
+  program
+    .command('generate')
+    .description('Write a seeded synthetic dataset (the "monster company": tools, skills, labelled cases) to a folder.')
+    .addOption(new Option('--preset <name>', 'size preset').choices(Object.keys(PRESETS)).default('monster'))
+    .option('--seed <n>', 'random seed (same seed and version give byte-identical files)', wholeNumber('--seed'), DEFAULT_SEED)
+    .requiredOption('--out <dir>', 'dataset folder to write (replaced atomically if it holds a dataset)')
+    .option('--tools <n>', 'total tools (core + plugin + MCP), overriding the preset', wholeNumber('--tools'))
+    .option('--skills <n>', 'number of skills, overriding the preset', wholeNumber('--skills'))
+    .option('--cases <n>', 'number of labelled cases, overriding the preset', wholeNumber('--cases'))
+    .option('--quiet', 'no progress output')
+    .addHelpText(
+      'after',
+      `\nPresets:\n${Object.entries(PRESETS)
+        .map(([k, p]) => `  ${k.padEnd(8)} ${p.mcpTools.toLocaleString('en-US')} MCP tools on ${p.servers} servers, ${p.plugins} plugins, ${p.coreTools} core tools, ${p.skills.toLocaleString('en-US')} skills, ${p.cases.toLocaleString('en-US')} cases`)
+        .join('\n')}\n`,
+    )
+    .action(async (opts: { preset: string; seed: number; out: string; tools?: number; skills?: number; cases?: number; quiet?: boolean }) => {
+      const dir = resolve(opts.out);
+      assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
+      const params = resolveParams(opts.preset, opts.seed, {
+        ...(opts.tools !== undefined ? { tools: opts.tools } : {}),
+        ...(opts.skills !== undefined ? { skills: opts.skills } : {}),
+        ...(opts.cases !== undefined ? { cases: opts.cases } : {}),
+      });
+      const t0 = Date.now();
+      const progress = progressReporter(process.stderr, opts.quiet === true);
+      const g = await generateMeasured(params, (stage, done, total) => progress.update(stage, done, total));
+      const manifest = writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total), g.extraFiles);
+      progress.stop();
+      const c = manifest.counts;
+      io.out(
+        `wrote ${opts.out}: ${c.tools.toLocaleString('en-US')} tools, ${c.skills.toLocaleString('en-US')} skills, ${c.cases.toLocaleString('en-US')} cases ` +
+          `(${Object.keys(manifest.slices).length} slices) in ${((Date.now() - t0) / 1000).toFixed(1)} s\ncatalog sha256 ${manifest.catalogSha256}\n`,
+      );
+    });
+
+  program
+    .command('inspect')
+    .description('Summarise a dataset (folder or name) or any supported catalog: counts, largest namespaces, slices, schema token sizes.')
+    .argument('[dataset]', 'dataset folder, or a name under datasets/ (e.g. metatool)')
+    .option('--catalog <path>', 'inspect a catalog file or folder instead of a dataset')
+    .option('--cases <file>', 'with --catalog: labelled cases to check against it (CSV or JSONL)')
+    .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
+    .addOption(new Option('--format <name>', 'catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
+    .option('--server <name>', 'server name for a single MCP tools/list file (default: from the file name)')
+    .option('--json', 'print JSON instead of text')
+    .addHelpText('after', `\nCatalog formats:\n${Object.entries(CATALOG_FORMATS).map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`).join('\n')}\n`)
+    .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean }) => {
+      if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
+      if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined) throw new InputError('--cases and --skills go with --catalog');
+      let summary;
+      if (opts.catalog !== undefined) {
+        const catalog = withSkills(loadCatalog(opts.catalog, { ...(opts.format ? { format: opts.format } : {}), ...(opts.server ? { server: opts.server } : {}), onWarning: (w) => io.err(`warning: ${w}\n`) }), opts.skills ?? null);
+        const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
+        summary = summarize(opts.catalog, catalog, cases);
+      } else {
+        const d = loadDataset(dataset!, { onWarning: (w) => io.err(`warning: ${w}\n`) });
+        summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
+      }
+      io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
+    });
+
+}

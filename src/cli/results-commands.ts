@@ -1,0 +1,81 @@
+/**
+ * `backpack report` and `backpack merge`: commands that read results folders.
+ */
+import { readCaseRecords } from '../eval/case-records.ts';
+import type { ReportInput } from '../report/write.ts';
+import { checked, displayPath, type Io } from './options.ts';
+import { formatRunSummary } from './summary.ts';
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { assertReplaceable } from '../catalog/dataset-files.ts';
+import { InputError } from '../util/errors.ts';
+import { loadEvalInput, portableRef } from '../eval/input.ts';
+import { isResultsDir, readRunDir, runInputSource, writeRunDir } from '../eval/files.ts';
+import { sha256 } from '../util/hash.ts';
+import { mergeRuns, shardSnapshot } from '../eval/merge.ts';
+import { type DatasetSource } from '../eval/results.ts';
+import { type EvalRun } from '../eval/run.ts';
+import { loadTraces } from '../eval/traces.ts';
+import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
+
+
+/** Add `report` and `merge` to the program. */
+export function registerResultsCommands(program: Command, io: Io): void {
+  program
+    .command('report')
+    .description('Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML.')
+    .argument('<results-dir>', 'a results folder (written by eval, merge or run)')
+    .option('--format <list>', `formats to write: ${REPORT_FORMATS.join(',')}`, checked(parseFormats), REPORT_FORMATS.join(','))
+    .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report)')
+    .action((dir: string, opts: { format: string; out?: string }) => {
+      const formats = parseFormats(opts.format);
+      const run = readRunDir(dir, io.err);
+      const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io));
+      io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
+    });
+
+  program
+    .command('merge')
+    .description('Combine the results folders of a sharded evaluation (--shard i/n) into the results of one unsharded run.')
+    .argument('<dirs...>', 'the shard results folders')
+    .requiredOption('--out <dir>', 'results folder to write')
+    .option('--dataset <dir|name>', 'where the dataset is on this machine (default: where the shards recorded it)')
+    .option('--traces <csv>', 'the agent-trace file the shards replayed (required if they did)')
+    .action(async (dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
+      assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
+      const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir, io.err) }));
+      // Shards of eval --catalog CONFIG: the snapshot they share goes into the merged folder.
+      const snap = shardSnapshot(runs);
+      const recorded = snap?.loadSource ?? runs[0]!.run.results.dataset.source;
+      const source: DatasetSource = opts.dataset !== undefined && recorded.kind === 'dataset' ? { ...recorded, ref: portableRef(opts.dataset) } : recorded;
+      const input = loadEvalInput(source);
+      const tracesSha = runs[0]!.run.results.config.traces;
+      if (tracesSha !== null && opts.traces === undefined) throw new InputError('the shards replayed agent traces: give the same file with --traces');
+      if (tracesSha !== null && sha256(readFileSync(opts.traces!)) !== tracesSha) throw new InputError('is not the trace file the shards replayed (sha256 differs)', { file: opts.traces! });
+      const traces = tracesSha !== null ? loadTraces(opts.traces!, input.cases, input.catalog) : undefined;
+      const merged = await mergeRuns(runs, input, traces);
+      if (snap) merged.results.dataset.source = snap.recordedSource(opts.out);
+      writeRunDir(opts.out, merged, input.cases, input.catalog, snap?.files);
+      io.out(`${formatRunSummary(merged.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
+    });
+
+}
+
+/**
+ * What the report shows beyond the results: the request texts and gold tools of the worst misses.
+ * The results folder keeps them (`cases.jsonl`, `tools.jsonl`); a folder written before it did falls
+ * back to its dataset, and without that the worst misses show tool ids only.
+ */
+function reportInput(dir: string, run: EvalRun, io: Io): ReportInput {
+  const saved = readCaseRecords(dir);
+  if (saved) return { cases: saved.cases, tools: saved.tools };
+  try {
+    const input = loadEvalInput(runInputSource(dir, run.results));
+    if (input.catalogSha256 === run.results.dataset.catalogSha256) return { cases: input.cases, catalog: input.catalog };
+    io.err(`note: the dataset at ${JSON.stringify(run.results.dataset.source)} has changed since the run; the worst misses show tool ids only\n`);
+  } catch {
+    io.err('note: the dataset of this run was not found; the worst misses show tool ids only\n');
+  }
+  return {};
+}

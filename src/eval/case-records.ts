@@ -1,0 +1,111 @@
+/**
+ * What a results folder keeps of its input, so that `report` and `gate` (with or without a
+ * baseline) need no dataset:
+ *
+ *   cases.jsonl   every scored case, in run order, as the `Case` it was scored as (request text,
+ *                 gold tools, gold mode, slices, caller, session): the cases format `eval --cases`
+ *                 reads, so the file also re-runs the same cases on another catalog
+ *   tools.jsonl   every tool of the catalog, in catalog order: `id`, `namespace`, `pinned` when it
+ *                 is, and `summary` (its summary, or its description when it has none) for the
+ *                 tools some scored case expects, to explain a miss
+ *
+ * With `details/<strategy>.jsonl` (each case's ranking with scores, exposure, tokens and calls)
+ * these are the per-case records every figure of `results.json` is computed from. Results folders
+ * written before these files existed lack them; readers then fall back to loading the dataset.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCasesJsonl } from '../catalog/loaders/cases.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
+import type { CatalogFacts } from '../metrics/types.ts';
+import { readTextFile } from '../util/bounded.ts';
+import { InputError } from '../util/errors.ts';
+import { parseJsonLines } from '../util/jsonl.ts';
+
+export const CASES_FILE = 'cases.jsonl';
+export const TOOLS_FILE = 'tools.jsonl';
+
+/** One line of `tools.jsonl`. */
+export interface ToolRecord {
+  id: string;
+  namespace: string;
+  /** Present (true) for a pinned tool: always exposed, never a false positive. */
+  pinned?: true;
+  /** The tool's summary (else its description), for the tools some scored case expects. */
+  summary?: string;
+}
+
+/** The input a results folder keeps: its scored cases and its catalog's tool facts. */
+export interface CaseRecords {
+  cases: Case[];
+  tools: ToolRecord[];
+}
+
+/** `cases.jsonl`: the scored cases, one JSON object a line, in run order. */
+export function casesJsonl(cases: readonly Case[]): string {
+  return cases.map((c) => `${JSON.stringify(c)}\n`).join('');
+}
+
+/** `tools.jsonl`: every tool of `catalog` (id, namespace, pinned), with a summary for the gold tools of `cases`. */
+export function toolsJsonl(catalog: Catalog, cases: readonly Case[]): string {
+  const gold = new Set(cases.flatMap((c) => c.expectedTools ?? []));
+  return catalog.tools
+    .map((t) => {
+      const r: ToolRecord = { id: t.id, namespace: t.namespace, ...(t.pinned ? { pinned: true as const } : {}), ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}) };
+      return `${JSON.stringify(r)}\n`;
+    })
+    .join('');
+}
+
+/** The facts the metrics need of a catalog (tool ids, pinned tools, namespaces), from `tools.jsonl`. */
+export function factsOfRecords(tools: readonly ToolRecord[]): CatalogFacts {
+  const ns = new Map(tools.map((t) => [t.id, t.namespace]));
+  return { toolIds: tools.map((t) => t.id), pinned: new Set(tools.filter((t) => t.pinned).map((t) => t.id)), namespaceOf: (id) => ns.get(id) };
+}
+
+function parseToolRecords(text: string, file: string): ToolRecord[] {
+  const seen = new Set<string>();
+  return parseJsonLines(text, file).map(({ value, where }) => {
+    const text = (key: string, optional: boolean): string | undefined => {
+      const v = value[key];
+      if (v === undefined && optional) return undefined;
+      if (typeof v !== 'string' || (v === '' && key !== 'summary')) throw new InputError(`"${key}" must be a non-empty string (got ${JSON.stringify(v) ?? 'nothing'})`, { file, where });
+      return v;
+    };
+    for (const k of Object.keys(value)) if (!['id', 'namespace', 'pinned', 'summary'].includes(k)) throw new InputError(`unknown field "${k}"; tool record fields are id, namespace, pinned, summary`, { file, where });
+    const id = text('id', false)!;
+    if (seen.has(id)) throw new InputError(`tool "${id}" is listed twice`, { file, where });
+    seen.add(id);
+    if (value.pinned !== undefined && value.pinned !== true) throw new InputError(`"pinned" must be true when present (got ${JSON.stringify(value.pinned)})`, { file, where });
+    const summary = text('summary', true);
+    return { id, namespace: text('namespace', false)!, ...(value.pinned === true ? { pinned: true as const } : {}), ...(summary !== undefined ? { summary } : {}) };
+  });
+}
+
+/**
+ * The cases and tool facts a results folder keeps, checked (an `InputError` naming the file and
+ * line otherwise); `undefined` when the folder has neither file (written before they existed).
+ * `caseIds`, when given, are the cases of the run's details: every one must be in `cases.jsonl`.
+ */
+export function readCaseRecords(dir: string, caseIds?: readonly string[]): CaseRecords | undefined {
+  const casesPath = join(dir, CASES_FILE);
+  const toolsPath = join(dir, TOOLS_FILE);
+  const have = [existsSync(casesPath), existsSync(toolsPath)];
+  if (!have[0] && !have[1]) return undefined;
+  if (!have[0] || !have[1]) throw new InputError(`${have[0] ? TOOLS_FILE : CASES_FILE} is missing beside ${have[0] ? CASES_FILE : TOOLS_FILE} (a results folder keeps both, or neither when written before they existed)`, { file: have[0] ? toolsPath : casesPath });
+  const located = parseCasesJsonl(readTextFile(casesPath), casesPath);
+  const ids = new Set<string>();
+  for (const { value, where } of located) {
+    if (ids.has(value.id)) throw new InputError(`case "${value.id}" is listed twice`, { file: casesPath, where });
+    ids.add(value.id);
+  }
+  const tools = parseToolRecords(readTextFile(toolsPath), toolsPath);
+  const known = new Set(tools.map((t) => t.id));
+  for (const { value, where } of located) {
+    const unknown = (value.expectedTools ?? []).find((id) => !known.has(id));
+    if (unknown !== undefined) throw new InputError(`case "${value.id}" expects tool "${unknown}", which ${TOOLS_FILE} does not list`, { file: casesPath, where });
+  }
+  const gap = caseIds?.find((id) => !ids.has(id));
+  if (gap !== undefined) throw new InputError(`case "${gap}" of the details is not in ${CASES_FILE}`, { file: casesPath });
+  return { cases: located.map((l) => l.value), tools };
+}
