@@ -1,9 +1,11 @@
 /**
- * The module graph of `src/` has no cycle: every module imports downward only, so each can be read,
- * tested and replaced after the modules it uses (type-only imports aside: they vanish at run time).
+ * The module graph of `src/` follows docs/architecture.md: no cycle, and every run-time import goes
+ * down the layers (a folder imports only itself and folders of lower rank), so each module can be
+ * read, tested and replaced after the modules it uses (type-only imports aside: they vanish at run
+ * time).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, join, normalize, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/util/version.ts';
 
@@ -46,6 +48,44 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** The layers of docs/architecture.md: a folder of src/ (or a top-level module) and its rank. */
+export const LAYERS: Readonly<Record<string, number>> = {
+  util: 0,
+  metrics: 1,
+  tokens: 1,
+  catalog: 2,
+  snapshot: 3,
+  generate: 3,
+  retrievers: 4,
+  profiles: 5,
+  skills: 6,
+  eval: 7,
+  gate: 8,
+  report: 8,
+  diff: 8,
+  cli: 9,
+  'index.ts': 9,
+};
+
+/** The folder of src/ a module is in (or its own name, for a module at the top of src/). */
+function layerOf(module: string): string {
+  return relative(SRC, module).split(sep)[0]!;
+}
+
+/** Imports that break the layering: `from → to` for each run-time import into a higher or same-rank other folder. */
+function upwardImports(graph: Map<string, string[]>, layers: Readonly<Record<string, number>>): string[] {
+  const out: string[] = [];
+  for (const [m, deps] of graph) {
+    const a = layerOf(m);
+    for (const d of deps) {
+      const b = layerOf(d);
+      if (a === b) continue;
+      if (layers[a] === undefined || layers[b] === undefined || layers[b]! >= layers[a]!) out.push(`${relative(SRC, m)} → ${relative(SRC, d)}`);
+    }
+  }
+  return out.sort();
+}
+
 describe('the module graph of src/', () => {
   it('reads every module and its run-time imports', () => {
     const graph = moduleGraph();
@@ -65,5 +105,26 @@ describe('the module graph of src/', () => {
 
   it('has no import cycle', () => {
     expect(cycles(moduleGraph())).toEqual([]);
+  });
+
+  it('finds an import that goes up the layers or sideways (the check itself)', () => {
+    const g = new Map([
+      [join(SRC, 'report', 'a.ts'), [join(SRC, 'metrics', 'b.ts'), join(SRC, 'report', 'c.ts')]],
+      [join(SRC, 'metrics', 'b.ts'), [join(SRC, 'eval', 'd.ts')]],
+      [join(SRC, 'gate', 'e.ts'), [join(SRC, 'report', 'a.ts')]],
+      [join(SRC, 'newfolder', 'f.ts'), [join(SRC, 'util', 'g.ts')]],
+    ]);
+    expect(upwardImports(g, LAYERS)).toEqual(['gate/e.ts → report/a.ts', 'metrics/b.ts → eval/d.ts', 'newfolder/f.ts → util/g.ts']);
+  });
+
+  it('imports only down the layers of docs/architecture.md', () => {
+    expect(upwardImports(moduleGraph(), LAYERS)).toEqual([]);
+  });
+
+  it('gives every folder of src/ a layer, and the doc lists every layer', () => {
+    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.filter((f) => LAYERS[f] === undefined)).toEqual([]);
+    const doc = readFileSync(join(PACKAGE_ROOT, 'docs', 'architecture.md'), 'utf8');
+    for (const [folder, rank] of Object.entries(LAYERS)) expect(doc, folder).toMatch(new RegExp(`\\| ${rank} \\| [^\\n]*\`${folder.replace('.', '\\.')}${folder.endsWith('.ts') ? '' : '/'}\``));
   });
 });

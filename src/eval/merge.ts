@@ -18,8 +18,9 @@ import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import type { DatasetSource } from './results.ts';
-import { casesHash, catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, skillsOfRun, envelope, exposureMeans, percentile, profileTokens, retrieverResults, SESSION_TURNS, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
+import { casesHash, catalogFacts, catalogTokenTable, DEFAULT_CACHE_PRICES, envelope, exposureMeans, percentile, profileTokens, retrieverResults, SESSION_TURNS, withoutRanking, type QueryDetail, type RetrieverResults } from './results.ts';
 import { callFigures } from './calls.ts';
+import { skillsOfRun } from './skills.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
 
@@ -142,7 +143,7 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
     };
   }
   // over all cases: a shard without skill cases has no skills section, the whole run may
-  const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+  const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW, config.skills);
   const startedAt = runs.map(({ run }) => run.results.timings.startedAt).sort()[0]!;
   // every shard read the whole input: the same warnings, said once, in shard order (not argument order)
   const byShard = [...runs].sort((a, b) => a.run.results.shard!.index - b.run.results.shard!.index);

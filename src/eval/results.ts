@@ -12,7 +12,8 @@ import { DEFAULT_CONTEXT_WINDOW, type QueryStyle } from '../profiles/types.ts';
 import type { CallFigures, CaseCalls } from './calls.ts';
 import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } from '../metrics/types.ts';
 import type { SessionFigures } from './sessions.ts';
-import { compareSkillStrategies, type SkillComparison } from '../skills/compare.ts';
+import type { SkillComparison } from '../skills/compare.ts';
+import type { SkillRetrieval } from '../skills/index.ts';
 import { tokenTable, type TokenTable } from '../tokens/table.ts';
 import { gitSha, VERSION } from '../util/version.ts';
 import { agentMetrics, type AgentMetrics, type Trace } from './traces.ts';
@@ -90,6 +91,15 @@ export interface EvalConfig {
   queryStyle?: QueryStyle;
   /** sha256 of the agent-trace file replayed, if any (its content, not its path, so shards run on different machines agree). */
   traces: string | null;
+  /** The skill comparison the run makes (present when the input has skills and skill cases): in the configuration, so in its hash. */
+  skills?: SkillComparisonConfig;
+}
+
+/** How a run compares skill strategies: the searched index's ranking, the catalog sizes and the cut-offs. */
+export interface SkillComparisonConfig {
+  retrieval: SkillRetrieval;
+  sizes: number[];
+  ks: number[];
 }
 
 /** One case's line in `details/<retriever>.jsonl`. */
@@ -496,10 +506,4 @@ export function profileTokens(
 /** The token table of a catalog: its tools as the definitions a provider receives, in catalog order. */
 export function catalogTokenTable(catalog: Catalog): TokenTable {
   return tokenTable(catalog.tools.map((t) => ({ name: t.id, description: t.description, inputSchema: t.inputSchema })));
-}
-
-/** The skill comparison of a run, when the catalog has skills and some case expects one. */
-export async function skillsOfRun(catalog: Catalog, cases: readonly Case[], contextWindow: number): Promise<SkillComparison | undefined> {
-  if (!catalog.skills.length || !cases.some((c) => c.expectedSkill !== undefined)) return undefined;
-  return compareSkillStrategies(catalog.skills, cases, { contextWindow });
 }

@@ -8,7 +8,8 @@ import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { calibrationInfo } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { runInWorkers } from './parallel.ts';
-import { casesHash, catalogTokenTable, skillsOfRun, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
+import { skillComparisonConfig, skillsOfRun } from './skills.ts';
+import { casesHash, catalogTokenTable, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome } from './strategy.ts';
 
@@ -54,7 +55,8 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   // Calibrated floors are chosen inside each strategy's evaluation; the results record them.
   const floors = { ...config.floors };
   for (const o of outcomes) if (o.floor) floors[o.task.name] = o.floor;
-  const finalConfig: EvalConfig = { ...config, floors, ...(opts.calibration ? { calibration: calibrationInfo(opts.calibration) } : {}) };
+  const skillConfig = skillComparisonConfig(input.catalog, input.cases);
+  const finalConfig: EvalConfig = { ...config, floors, ...(opts.calibration ? { calibration: calibrationInfo(opts.calibration) } : {}), ...(skillConfig ? { skills: skillConfig } : {}) };
   const results: Results['retrievers'] = {};
   const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
@@ -63,7 +65,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     else profiles[o.task.name] = o.result as ProfileResults;
     details[o.task.name] = o.details;
   }
-  const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+  const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW, skillConfig);
   return {
     results: envelope({
       dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, casesSha256: casesHash(input.cases), tools: input.catalog.tools.length, cases: cases.length, ...(input.reSigned ? { reSigned: input.reSigned } : {}) },
