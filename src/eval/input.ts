@@ -12,6 +12,7 @@ import { loadDataset, namedDatasetDir, resolveDatasetPath } from '../catalog/res
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { DatasetSource } from './results.ts';
 
+/** What an evaluation runs on: the catalog, the labelled cases, where they came from, and what loading warned of. */
 export interface EvalInput {
   /** Role map for gating, when the dataset has one (or --roles gave one). */
   roles?: RoleMap;

@@ -67,6 +67,7 @@ export interface CalibrationInfo {
   sha256: string;
 }
 
+/** What a run evaluated and how: strategies, cut-offs, floors, calibration, and the options that change figures (hashed into `configHash`). */
 export interface EvalConfig {
   retrievers: string[];
   /** Profiles evaluated after the retrievers (absent when none, so older configs hash the same). */
@@ -250,6 +251,7 @@ export interface ProfileResults extends RetrieverResults {
   calls?: CallFigures;
 }
 
+/** The versioned envelope of `results.json`: dataset, configuration, per-strategy figures, token table, skills, timings (docs/results-format.md). */
 export interface Results {
   schemaVersion: number;
   backpack: { version: string; gitSha: string | null };

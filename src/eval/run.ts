@@ -15,6 +15,7 @@ import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutco
 
 export { peakRssMb } from './strategy.ts';
 
+/** How `runEval` runs: shard, worker threads, calibration cases, retriever options, progress callbacks. */
 export interface RunOptions extends StrategyOptions {
   shard?: Shard | null;
   /**
@@ -26,6 +27,7 @@ export interface RunOptions extends StrategyOptions {
   workerSource?: DatasetSource;
 }
 
+/** An evaluation: the `results.json` envelope and, per strategy, one detail record a case (what a results folder holds). */
 export interface EvalRun {
   results: Results;
   /** Per retriever, per case in dataset order. */
@@ -38,6 +40,11 @@ export function makeConfig(retrievers: string[], ks: number[], floors: Record<st
   return { retrievers, ...(profiles.length ? { profiles, cache: { ...DEFAULT_CACHE_PRICES } } : {}), ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
 }
 
+/**
+ * Evaluate every strategy of `config` on `input`: each case searched through the policy layer,
+ * scored, and summed into the results envelope (metrics, tokens, sessions, skills). Deterministic:
+ * the same input and configuration give the same results and details on any number of threads.
+ */
 export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOptions = {}): Promise<EvalRun> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();

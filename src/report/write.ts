@@ -22,7 +22,9 @@ import { markdownSummary } from './markdown.ts';
 import { writePngs } from './png.ts';
 import { failpoint } from '../util/failpoint.ts';
 
+/** The formats `backpack report` writes: the HTML report, PNG charts, a Markdown summary, JUnit XML. */
 export const REPORT_FORMATS = ['html', 'png', 'md', 'junit'] as const;
+/** One of {@link REPORT_FORMATS}. */
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Parse `--format html,png,…`; an unknown or repeated format is an InputError. */
@@ -48,6 +50,7 @@ export interface ReportInput {
   tools?: readonly ToolRecord[];
 }
 
+/** What `writeReport` wrote: the folder, the files in it, and the HTML report's path when one was written. */
 export interface WrittenReport {
   dir: string;
   files: string[];
