@@ -33,7 +33,7 @@ export type LatencyKind = 'indexMs' | 'p50Ms' | 'p95Ms' | 'peakRssMb';
 /** Every kind a metric id may have. */
 export type MetricIdKind = MetricKind | CountKind | LatencyKind;
 
-/** What docs and `--help` print about a metric kind. */
+/** What docs, `--help` and the reports print about a metric kind. */
 export interface MetricInfo {
   /** One sentence: the definition. */
   description: string;
