@@ -2,8 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareMetricIds,
+  consoleLabel,
   formatMetricId,
+  higherIsBetter,
   isMetricKind,
+  metricInfo,
+  metricLabel,
+  metricTitle,
   METRIC_KINDS,
   METRICS,
   needsK,
@@ -125,5 +130,45 @@ describe('METRICS table', () => {
       'mrr@10',
       'cases',
     ]);
+  });
+
+  it('gives every kind a title; a kind with a cut-off says "the top k" in it', () => {
+    for (const kind of METRIC_KINDS) {
+      expect(METRICS[kind].title.length, kind).toBeGreaterThan(5);
+      expect(METRICS[kind].title.includes('the top k'), kind).toBe(needsK(kind) && METRICS[kind].group === 'quality');
+    }
+  });
+});
+
+describe('labels, titles and directions of metric ids', () => {
+  it('labels the long ids and leaves the others as they are', () => {
+    expect(metricLabel('noToolFalsePositiveRate')).toBe('no-tool FP rate');
+    expect(metricLabel('searchNoToolFalsePositiveRate')).toBe('search no-tool FP rate');
+    expect(metricLabel('scopeLeakCount')).toBe('scope leaks');
+    expect(metricLabel('p50Ms')).toBe('p50 ms');
+    expect(metricLabel('recall@5')).toBe('recall@5');
+    expect(metricLabel('top1')).toBe('top1');
+    expect(metricLabel('bogus@3')).toBe('bogus@3');
+    expect(consoleLabel('noToolFalsePositiveRate')).toBe('noToolFP');
+    expect(consoleLabel('scopeLeakCount')).toBe('leaks');
+    expect(consoleLabel('searchNoToolFalsePositiveRate')).toBe('searchNoToolFalsePositiveRate');
+  });
+
+  it('titles an id with its own cut-off', () => {
+    expect(metricTitle('recall@5')).toBe('share of the gold tools in the top 5');
+    expect(metricTitle('missedEntirely@10')).toBe('graded cases with no gold tool in the top 10 (lower is better)');
+    expect(metricTitle('top1')).toBe('share of graded cases whose first-ranked tool is gold');
+    expect(metricTitle('recall')).toBe('recall');
+    expect(metricTitle('bogus')).toBe('bogus');
+  });
+
+  it('reads the direction from the table: null for counts, undefined for an id that does not parse', () => {
+    expect(higherIsBetter('recall@5')).toBe(true);
+    expect(higherIsBetter('missedEntirely@5')).toBe(false);
+    expect(higherIsBetter('p50Ms')).toBe(false);
+    expect(higherIsBetter('gradedCases')).toBeNull();
+    expect(higherIsBetter('recall@0')).toBeUndefined();
+    expect(metricInfo('ndcg@10')).toBe(METRICS.ndcg);
+    expect(metricInfo('top1@1')).toBeUndefined();
   });
 });

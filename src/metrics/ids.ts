@@ -33,7 +33,7 @@ export type LatencyKind = 'indexMs' | 'p50Ms' | 'p95Ms' | 'peakRssMb';
 /** Every kind a metric id may have. */
 export type MetricIdKind = MetricKind | CountKind | LatencyKind;
 
-/** What docs and `--help` print about a metric kind. */
+/** What docs, `--help` and the reports print about a metric kind. */
 export interface MetricInfo {
   /** One sentence: the definition. */
   description: string;
@@ -43,6 +43,15 @@ export interface MetricInfo {
   higherIsBetter: boolean | null;
   /** Quality metric, case count, or cost figure. */
   group: 'quality' | 'count' | 'cost';
+  /**
+   * A few words for a report's tooltip; "the top k" is read as the id's own cut-off
+   * ("the top 5" for `recall@5`). See {@link metricTitle}.
+   */
+  title: string;
+  /** A report's column label, for kinds whose id is long; the id itself otherwise. See {@link metricLabel}. */
+  label?: string;
+  /** The console summary's narrower column label, where it differs from the id. See {@link consoleLabel}. */
+  consoleLabel?: string;
 }
 
 /**
@@ -55,6 +64,7 @@ export const METRICS = {
     needsK: false,
     higherIsBetter: true,
     group: 'quality',
+    title: 'share of graded cases whose first-ranked tool is gold',
   },
   recall: {
     description:
@@ -62,24 +72,28 @@ export const METRICS = {
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
+    title: 'share of the gold tools in the top k',
   },
   allGold: {
     description: "Multi-gold cases (≥ 2 tools, goldMode 'all'): share where every gold tool is in the top k.",
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
+    title: 'multi-gold cases with every gold tool in the top k',
   },
   anyGold: {
     description: "Multi-gold cases (≥ 2 tools, goldMode 'all'): share where at least one gold tool is in the top k.",
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
+    title: 'multi-gold cases with at least one gold tool in the top k',
   },
   mrr: {
     description: 'Graded cases: mean of 1 / rank of the first gold tool within the top k (0 if none).',
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
+    title: 'mean reciprocal rank of the first gold tool in the top k',
   },
   ndcg: {
     description:
@@ -87,12 +101,14 @@ export const METRICS = {
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
+    title: 'normalised discounted cumulative gain in the top k',
   },
   missedEntirely: {
     description: 'Share of graded cases with no gold tool in the top k: the model never had a chance.',
     needsK: true,
     higherIsBetter: false,
     group: 'quality',
+    title: 'graded cases with no gold tool in the top k (lower is better)',
   },
   noToolFalsePositiveRate: {
     description:
@@ -100,24 +116,34 @@ export const METRICS = {
     needsK: false,
     higherIsBetter: false,
     group: 'quality',
+    title:
+      'share of no-tool cases where any non-pinned tool is in front of the model: listed eagerly, advertised with its schema, or returned by a search (lower is better)',
+    label: 'no-tool FP rate',
+    consoleLabel: 'noToolFP',
   },
   searchNoToolFalsePositiveRate: {
     description: "Profiles with a search only: share of no-tool cases where the profile's search returned any non-pinned tool above the floor or expanded one (a namespace opened; eager tools not counted).",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',
+    title: 'profiles with a search: share of no-tool cases where the search returned a non-pinned tool, eager tools not counted (lower is better)',
+    label: 'search no-tool FP rate',
   },
   scopeLeakCount: {
     description: "Total number of tools outside the caller's scopes, over all cases (must be 0): returned by a search (and withheld), or, for a profile, put in front of the model anywhere — eager, callable from an SDK, on the wire, named in the advertisement, loaded or defined by a search.",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',
+    title: "tools returned outside the caller's scopes (must be 0)",
+    label: 'scope leaks',
+    consoleLabel: 'leaks',
   },
   namespaceRecall: {
     description: 'Graded cases: |ns(gold) ∩ ns(top-k)| / |ns(gold)|, the share of gold namespaces surfaced; averaged.',
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
+    title: 'share of gold namespaces in the top k',
   },
   visible: {
     description:
@@ -125,34 +151,62 @@ export const METRICS = {
     needsK: false,
     higherIsBetter: true,
     group: 'quality',
+    title: 'share of gold tools in front of the model (eager or returned by one search)',
   },
-  cases: { description: 'Number of cases.', needsK: false, higherIsBetter: null, group: 'count' },
+  cases: { description: 'Number of cases.', needsK: false, higherIsBetter: null, group: 'count', title: 'number of cases' },
   gradedCases: {
     description: 'Number of cases labelled with at least one expected tool.',
     needsK: false,
     higherIsBetter: null,
     group: 'count',
+    title: 'graded cases: labelled with at least one expected tool',
   },
   noToolCases: {
     description: 'Number of cases labelled as needing no tool (expected: []).',
     needsK: false,
     higherIsBetter: null,
     group: 'count',
+    title: 'no-tool cases: labelled as needing no tool',
   },
   multiGoldCases: {
     description: "Number of cases with at least two expected tools and goldMode 'all'.",
     needsK: false,
     higherIsBetter: null,
     group: 'count',
+    title: "multi-gold cases: at least two expected tools, goldMode 'all'",
   },
-  indexMs: { description: 'Time to build the index, in milliseconds.', needsK: false, higherIsBetter: false, group: 'cost' },
-  p50Ms: { description: 'Median query latency, in milliseconds.', needsK: false, higherIsBetter: false, group: 'cost' },
-  p95Ms: { description: '95th percentile query latency, in milliseconds.', needsK: false, higherIsBetter: false, group: 'cost' },
+  indexMs: {
+    description: 'Time to build the index, in milliseconds.',
+    needsK: false,
+    higherIsBetter: false,
+    group: 'cost',
+    title: 'index build time (varies run to run)',
+    label: 'index ms',
+  },
+  p50Ms: {
+    description: 'Median query latency, in milliseconds.',
+    needsK: false,
+    higherIsBetter: false,
+    group: 'cost',
+    title: 'median search time per query (varies run to run)',
+    label: 'p50 ms',
+  },
+  p95Ms: {
+    description: '95th percentile query latency, in milliseconds.',
+    needsK: false,
+    higherIsBetter: false,
+    group: 'cost',
+    title: '95th percentile search time per query (varies run to run)',
+    label: 'p95 ms',
+  },
   peakRssMb: {
     description: 'Peak resident set size of the run, in megabytes.',
     needsK: false,
     higherIsBetter: false,
     group: 'cost',
+
+    title: 'peak resident memory of the run (varies run to run)',
+    label: 'peak RSS MB',
   },
 } as const satisfies Record<MetricIdKind, MetricInfo>;
 
@@ -232,4 +286,40 @@ export function formatMetricId(id: MetricId): string {
 export function compareMetricIds(a: MetricId, b: MetricId): number {
   const d = METRIC_KINDS.indexOf(a.kind) - METRIC_KINDS.indexOf(b.kind);
   return d !== 0 ? d : (a.k ?? 0) - (b.k ?? 0);
+}
+
+/** The {@link METRICS} entry of a metric id's kind (`recall@5` → `recall`), or undefined when the id does not parse. */
+export function metricInfo(id: string): MetricInfo | undefined {
+  try {
+    return METRICS[parseMetricId(id).kind];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a higher value of a metric id is better: true or false, null for counts (neither), undefined for an id that does not parse. */
+export function higherIsBetter(id: string): boolean | null | undefined {
+  return metricInfo(id)?.higherIsBetter;
+}
+
+/** A metric id as a report's column label: `no-tool FP rate` for `noToolFalsePositiveRate`; most ids are their own label. */
+export function metricLabel(id: string): string {
+  return metricInfo(id)?.label ?? id;
+}
+
+/** A metric id as the console summary's column label: `noToolFP`, `leaks`; other ids are their own label. */
+export function consoleLabel(id: string): string {
+  return metricInfo(id)?.consoleLabel ?? id;
+}
+
+/** A report's tooltip of a metric id: "share of the gold tools in the top 5" for `recall@5`; an id that does not parse is its own title. */
+export function metricTitle(id: string): string {
+  let parsed: MetricId;
+  try {
+    parsed = parseMetricId(id);
+  } catch {
+    return id;
+  }
+  const title = METRICS[parsed.kind].title;
+  return parsed.k === undefined ? title : title.replace('the top k', `the top ${parsed.k}`);
 }

@@ -1,12 +1,10 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogHash } from '../catalog/manifest.ts';
-import { makeTool } from '../catalog/model.ts';
-import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
 import { defaultChecks, junitXml, type Check } from './junit.ts';
+import { EVIL_DESC, EVIL_ID, hostileDataset } from './test-results.ts';
 import { tinyInput } from '../../test/helpers.ts';
 
 interface Failure {
@@ -82,29 +80,16 @@ function props(s: Suite): Record<string, string> {
   return Object.fromEntries((s.properties?.[0]?.property ?? []).map((p) => [p.name, p.value]));
 }
 
-const { g, input } = tinyInput();
+const { input } = tinyInput();
 
-const EVIL_ID = 'evil<script>alert(1)</script>|</script><img src=x onerror=alert(1)>]]>&"|x\ny\u0001z';
-const EVIL_DESC = '<script>alert(1)</script> </script> <img src=x onerror=alert(1)> ]]> & " | broken | table\nnext line \u0001';
 const EVIL_STRATEGY = '<b>bm25</b>]]>&"\u0001\'';
 const EVIL_DATASET = '<script>alert("ds")</script>]]>&\u0001';
-function hostileInput(): EvalInput {
-  const catalog: Catalog = {
-    tools: [
-      makeTool({ source: 'core', name: 'list_files', summary: 'List files.', description: 'List the files in a folder.' }),
-      makeTool({ source: 'core', id: EVIL_ID, name: 'evil', summary: EVIL_DESC, description: EVIL_DESC }),
-    ],
-    skills: [],
-    servers: [],
-    plugins: [],
-  };
-  const cases: Case[] = [
+const hostileInput = (): EvalInput =>
+  hostileDataset(EVIL_DATASET, EVIL_DESC, [], [
     { id: 'c1', request: 'list the files in my folder', expectedTools: ['list_files'], slices: ['<img src=x onerror=alert(1)>'] },
     { id: 'c2', request: 'zebra quantum pineapple', expectedTools: [EVIL_ID], slices: ['</script>'] },
     { id: 'c3', request: 'good morning', expectedTools: [], slices: ['no-tool'] },
-  ];
-  return { name: EVIL_DATASET, source: { kind: 'dataset', ref: 'evil', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) };
-}
+  ]);
 
 let tiny: Results;
 let evil: Results;

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogHash } from '../catalog/manifest.ts';
 import { makeTool } from '../catalog/model.ts';
-import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
 import { escapeMarkdown } from '../util/escape.ts';
 import { formatInt, headlineMetrics, markdownSummary } from './markdown.ts';
+import { EVIL_DESC, EVIL_ID, hostileDataset } from './test-results.ts';
 import { tinyInput } from '../../test/helpers.ts';
 
 /** Pipes GFM splits a table row on: those not escaped by a backslash. */
@@ -77,31 +76,25 @@ function headerOf(md: string, first: string): string[] {
   throw new Error(`no table ${first}`);
 }
 
-const { g, input } = tinyInput();
+const { input } = tinyInput();
 
 // Hostile text where third parties write it: tool ids and descriptions, slices, dataset name.
-const EVIL_ID = 'evil<script>alert(1)</script>|</script><img src=x onerror=alert(1)>]]>&"|x\ny\u0001z';
-const EVIL_DESC = '<script>alert(1)</script> </script> <img src=x onerror=alert(1)> ]]> & " | broken | table\nnext line \u0001 [link](javascript:alert(1))';
-function hostileInput(): EvalInput {
-  const catalog: Catalog = {
-    tools: [
-      makeTool({ source: 'core', name: 'list_files', summary: 'List files.', description: 'List the files in a folder.' }),
+const MD_DESC = `${EVIL_DESC} [link](javascript:alert(1))`;
+const hostileInput = (): EvalInput =>
+  hostileDataset(
+    '<script>alert("ds")</script>|name',
+    MD_DESC,
+    [
       makeTool({ source: 'core', name: 'send_email', summary: 'Send an email.', description: 'Send an email message to a person.' }),
-      makeTool({ source: 'core', name: '<script>alert(1)</script>', summary: EVIL_DESC, description: EVIL_DESC }),
-      makeTool({ source: 'core', id: EVIL_ID, name: 'evil', summary: EVIL_DESC, description: EVIL_DESC }),
+      makeTool({ source: 'core', name: '<script>alert(1)</script>', summary: MD_DESC, description: MD_DESC }),
     ],
-    skills: [],
-    servers: [],
-    plugins: [],
-  };
-  const cases: Case[] = [
-    { id: 'c1', request: 'list the files in my folder', expectedTools: ['list_files'], slices: ['lexical', '<img src=x onerror=alert(1)>|x'] },
-    { id: 'c2', request: 'send an email message', expectedTools: ['send_email'], slices: ['a|b\nc\u0001', '</script>'] },
-    { id: 'c3', request: 'zebra quantum pineapple', expectedTools: [EVIL_ID], slices: ['</script>', '[x](javascript:alert(1))'] },
-    { id: 'c4', request: 'good morning', expectedTools: [], slices: ['no-tool'] },
-  ];
-  return { name: '<script>alert("ds")</script>|name', source: { kind: 'dataset', ref: 'evil', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) };
-}
+    [
+      { id: 'c1', request: 'list the files in my folder', expectedTools: ['list_files'], slices: ['lexical', '<img src=x onerror=alert(1)>|x'] },
+      { id: 'c2', request: 'send an email message', expectedTools: ['send_email'], slices: ['a|b\nc\u0001', '</script>'] },
+      { id: 'c3', request: 'zebra quantum pineapple', expectedTools: [EVIL_ID], slices: ['</script>', '[x](javascript:alert(1))'] },
+      { id: 'c4', request: 'good morning', expectedTools: [], slices: ['no-tool'] },
+    ],
+  );
 
 let tiny: Results;
 let evil: Results;

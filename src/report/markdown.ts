@@ -15,6 +15,7 @@
  * cases is marked ("fits 80% of cases") and never bolded nor named best.
  */
 import type { Results } from '../eval/results.ts';
+import { metricLabel } from '../metrics/ids.ts';
 import { escapeMarkdown } from '../util/escape.ts';
 import {
   bestStrategy,
@@ -30,7 +31,6 @@ import {
   FP_RATES,
   headline,
   mayBeBest,
-  metricLabel,
   NO_TOOL_DEFINITION,
   overall,
   recallAtRatesOf,

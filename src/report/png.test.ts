@@ -9,7 +9,7 @@ import { chartsOf, colour, type ChartSpec } from './charts.ts';
 import { renderPng, writePngs } from './png.ts';
 
 const tmp = tempDir('png');
-const { g, input } = tinyInput();
+const { input } = tinyInput();
 const ALL = ['recall-at-k', 'operating-curve', 'recall-vs-tokens', 'recall-vs-calls', 'slices', 'token-table', 'skills', 'sessions'];
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

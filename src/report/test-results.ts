@@ -2,8 +2,13 @@
  * Test support for the report tests (src/report/*.test.ts, test/browser/): results objects built
  * by hand, so a test states the figures it reasons about, and {@link asOlder}, which turns any
  * results into what a `results.json` written before operating curves, calibrated floors and
- * context fit looked like. Not used by the reporters themselves.
+ * context fit looked like, and {@link hostileDataset}, a small dataset with hostile text. Not used
+ * by the reporters themselves.
  */
+import { catalogHash } from '../catalog/manifest.ts';
+import { makeTool } from '../catalog/model.ts';
+import type { Case, Catalog, Tool } from '../catalog/types.ts';
+import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 
 type Table = Record<string, number>;
@@ -219,4 +224,28 @@ export function handBuilt(opts: HandBuiltOptions = {}): Results {
     timings: { startedAt: '2024-05-06T07:08:09.000Z', durationMs: 1234 },
   };
   return copy(results) as unknown as Results;
+}
+
+/** A tool id with markup, CDATA and quote characters, table pipes, a line break and a control character. */
+export const EVIL_ID = 'evil<script>alert(1)</script>|</script><img src=x onerror=alert(1)>]]>&"|x\ny\u0001z';
+
+/** A description with the same hazards (a test may add its own format's). */
+export const EVIL_DESC = '<script>alert(1)</script> </script> <img src=x onerror=alert(1)> ]]> & " | broken | table\nnext line \u0001';
+
+/**
+ * A dataset named `name` of core tools: `list_files`, the `extra` tools, then the tool whose id is
+ * {@link EVIL_ID}, described by `desc`; and the given cases.
+ */
+export function hostileDataset(name: string, desc: string, extra: readonly Tool[], cases: readonly Case[]): EvalInput {
+  const catalog: Catalog = {
+    tools: [
+      makeTool({ source: 'core', name: 'list_files', summary: 'List files.', description: 'List the files in a folder.' }),
+      ...extra,
+      makeTool({ source: 'core', id: EVIL_ID, name: 'evil', summary: desc, description: desc }),
+    ],
+    skills: [],
+    servers: [],
+    plugins: [],
+  };
+  return { name, source: { kind: 'dataset', ref: 'evil', split: null }, catalog, cases: [...cases], catalogSha256: catalogHash(catalog) };
 }

@@ -6,7 +6,7 @@
  */
 import type { ProfileResults, Results, RetrieverResults } from '../eval/results.ts';
 import { REPORTED_RATES } from '../metrics/abstention.ts';
-import { isMetricKind, METRICS, parseMetricId, type MetricIdKind } from '../metrics/ids.ts';
+import { higherIsBetter, isMetricKind, metricLabel, METRICS } from '../metrics/ids.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 
 export interface StrategyView {
@@ -43,30 +43,6 @@ export function headline(r: Results): string {
   return `recall@${ks.length ? ks[ks.length - 1] : r.config.ks[0]}`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Metric labels and directions (from the one METRICS table)
-
-/** Short column labels of the ids whose name is long; every other id is its own label. */
-const SHORT_LABELS: Partial<Record<MetricIdKind, string>> = {
-  noToolFalsePositiveRate: 'no-tool FP rate',
-  searchNoToolFalsePositiveRate: 'search no-tool FP rate',
-  scopeLeakCount: 'scope leaks',
-};
-
-/** A metric id as a column label. */
-export function metricLabel(metric: string): string {
-  return (isMetricKind(metric) ? SHORT_LABELS[metric] : undefined) ?? metric;
-}
-
-/** Whether higher is better for a metric id, from {@link METRICS} (true for ids that do not parse; null for counts). */
-export function higherIsBetter(metric: string): boolean | null {
-  try {
-    return METRICS[parseMetricId(metric).kind].higherIsBetter;
-  } catch {
-    return true;
-  }
-}
-
 /** Kinds of a no-tool figure: defined only when the scored cases have a no-tool case. */
 const NO_TOOL_KINDS = new Set<string>(['noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate']);
 
@@ -74,8 +50,7 @@ const NO_TOOL_KINDS = new Set<string>(['noToolFalsePositiveRate', 'searchNoToolF
  * What the no-tool figures mean, in plain words (no markup, no Markdown punctuation), for the HTML
  * caption and the Markdown footnote.
  */
-export const NO_TOOL_DEFINITION =
-  'no-tool FP rate: share of the no-tool requests, the cases that need no tool, where any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search; for a retriever, any tool that passed the floor. A profile that lists tools eagerly therefore scores 1. search no-tool FP rate: the same counting only what a profile\u2019s search returned, for profiles with a search. Lower is better for both; n/a when the scored cases have no no-tool case.';
+export const NO_TOOL_DEFINITION = `${metricLabel('noToolFalsePositiveRate')}: share of the no-tool requests, the cases that need no tool, where any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search; for a retriever, any tool that passed the floor. A profile that lists tools eagerly therefore scores 1. ${metricLabel('searchNoToolFalsePositiveRate')}: the same counting only what a profile\u2019s search returned, for profiles with a search. Lower is better for both; n/a when the scored cases have no no-tool case.`;
 
 // ---------------------------------------------------------------------------------------------
 // Context fit of a profile
@@ -176,7 +151,8 @@ export function mayBeBest(s: StrategyView): boolean {
  * (undefined when fewer than two apply, when they are all equal, or for counts).
  */
 export function bestValue(all: readonly StrategyView[], metric: string, table: (s: StrategyView) => Readonly<Record<string, number>> | undefined = (s) => s.results.metrics?.overall): number | undefined {
-  const dir = higherIsBetter(metric);
+  // An id that does not parse is taken as higher-is-better.
+  const dir = higherIsBetter(metric) ?? true;
   if (dir === null || metric.split('@')[0] === 'scopeLeakCount') return undefined;
   const values = all.filter(mayBeBest).map((s) => figure(s, metric, table(s)).value).filter(finite);
   if (values.length < 2 || values.every((v) => v === values[0])) return undefined;

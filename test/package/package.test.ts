@@ -75,6 +75,9 @@ describe('the packed tarball', () => {
     expect(files).toContain('/dist/cli/main.js');
     expect(files).toContain('/dist/index.d.ts');
     expect(files).toContain('/dist/eval/worker.js');
+    // Read at run time beside the compiled report code (bin/build-dist.js copies them).
+    expect(files).toContain('/dist/report/assets/report.css');
+    expect(files).toContain('/dist/report/assets/report.js');
     expect(files).toContain('/bin/backpack.js');
     expect(files).toContain('/datasets/metatool/LICENSE');
     expect(files.some((f) => f.startsWith('/models/glove-static-30k/onnx/'))).toBe(true);

@@ -1,0 +1,72 @@
+(function () {
+  'use strict';
+  function drawCharts() {
+    var blocks = document.querySelectorAll('script[type="application/json"][data-chart]');
+    if (typeof Chart !== 'undefined') {
+      Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+      Chart.defaults.color = '#1d1f23';
+    }
+    for (var i = 0; i < blocks.length; i++) {
+      var block = blocks[i];
+      var canvas = document.getElementById(block.getAttribute('data-chart'));
+      if (!canvas) continue;
+      try {
+        if (typeof Chart === 'undefined') throw new Error('chart.js is not available');
+        new Chart(canvas, JSON.parse(block.textContent));
+      } catch (err) {
+        var message = err && err.message ? err.message : String(err);
+        console.error('chart ' + block.getAttribute('data-chart') + ' could not be drawn: ' + message);
+        var note = document.createElement('p');
+        note.className = 'chart-error';
+        note.textContent = 'This chart could not be drawn: ' + message;
+        canvas.parentNode.insertBefore(note, canvas);
+      }
+    }
+  }
+  function keyOf(cell, numeric) {
+    if (!cell) return null;
+    if (numeric) {
+      var v = cell.getAttribute('data-v');
+      return v === null || v === '' ? null : Number(v);
+    }
+    return cell.textContent.trim().toLowerCase();
+  }
+  function sortBy(table, th, col) {
+    var numeric = th.getAttribute('data-type') === 'num';
+    var current = th.getAttribute('aria-sort');
+    var first = th.getAttribute('data-first') === 'asc' || !numeric ? 'ascending' : 'descending';
+    var dir = current === 'none' || current === null ? first : current === 'ascending' ? 'descending' : 'ascending';
+    var sign = dir === 'ascending' ? 1 : -1;
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var ka = keyOf(a.cells[col], numeric);
+      var kb = keyOf(b.cells[col], numeric);
+      if (ka === null && kb !== null) return 1;
+      if (kb === null && ka !== null) return -1;
+      if (ka !== null && kb !== null && ka !== kb) {
+        if (numeric) return sign * (ka - kb);
+        return sign * (ka < kb ? -1 : 1);
+      }
+      return Number(a.getAttribute('data-i')) - Number(b.getAttribute('data-i'));
+    });
+    for (var i = 0; i < rows.length; i++) body.appendChild(rows[i]);
+    var ths = table.tHead.rows[0].cells;
+    for (var j = 0; j < ths.length; j++) ths[j].setAttribute('aria-sort', 'none');
+    th.setAttribute('aria-sort', dir);
+  }
+  function makeSortable(table) {
+    var rows = table.tBodies[0].rows;
+    for (var i = 0; i < rows.length; i++) rows[i].setAttribute('data-i', String(i));
+    var ths = table.tHead.rows[0].cells;
+    for (var c = 0; c < ths.length; c++) {
+      (function (th, col) {
+        var button = th.querySelector('button');
+        (button || th).addEventListener('click', function () { sortBy(table, th, col); });
+      })(ths[c], c);
+    }
+  }
+  var tables = document.querySelectorAll('table.sortable');
+  for (var t = 0; t < tables.length; t++) makeSortable(tables[t]);
+  drawCharts();
+})();

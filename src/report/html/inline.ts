@@ -1,0 +1,59 @@
+/**
+ * What the HTML report inlines so that it opens from disk with no network: chart.js, the page's
+ * style sheet and script (`src/report/assets/`, copied beside the compiled code by the build), and
+ * the charts' JSON, each written so that it cannot end its element early.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/** The Content-Security-Policy of the page: nothing may be loaded. */
+export const CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+let chartJsText: string | undefined;
+
+/** The installed chart.js UMD build (the package exports only its ESM/CJS entries, so the file is found next to the CJS one). */
+export function chartJsSource(): string {
+  if (chartJsText === undefined) {
+    const main = createRequire(import.meta.url).resolve('chart.js');
+    chartJsText = readFileSync(join(dirname(main), 'chart.umd.min.js'), 'utf8');
+  }
+  return chartJsText;
+}
+
+/** Script text that cannot close (or, after `<!--`, re-open) its `<script>` element: `<` before `/script`, `script`, `!--` becomes `\x3C` (same meaning in strings and regular expressions). */
+export function scriptSafe(js: string): string {
+  return js.replace(/<(?=\/script|script|!--)/gi, '\\x3C');
+}
+
+/** JSON for a `<script type="application/json">` block: no `<`, `>` or `&` left, so no markup can form in it. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const assets = new Map<string, string>();
+
+/** A file of `src/report/assets/` (read once). */
+function asset(name: string): string {
+  let text = assets.get(name);
+  if (text === undefined) {
+    text = readFileSync(new URL(`../assets/${name}`, import.meta.url), 'utf8');
+    assets.set(name, text);
+  }
+  return text;
+}
+
+/** The page's style sheet. */
+export function pageStyle(): string {
+  return asset('report.css');
+}
+
+/** The page's script: draws every chart from its JSON block and makes `table.sortable` sortable. Reads no untrusted text into code. */
+export function pageScript(): string {
+  return asset('report.js');
+}

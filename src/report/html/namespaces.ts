@@ -1,0 +1,29 @@
+/** The Namespaces section: the namespaces where the best strategy does worst. */
+import type { Results } from '../../eval/results.ts';
+import { metricTitle } from '../../metrics/ids.ts';
+import { escapeHtml as esc } from '../../util/escape.ts';
+import { bestStrategy, headline, type StrategyView } from '../view.ts';
+import { fmtInt, isNum } from './format.ts';
+import { absent, code, numCell, section, table, type Column } from './table.ts';
+
+/** How many namespaces the section lists. */
+const WORST_NAMESPACES = 15;
+
+/** The Namespaces section. */
+export function namespacesTable(r: Results, all: readonly StrategyView[]): string {
+  const b = bestStrategy(all, headline(r));
+  const title = 'Per namespace: the worst ones';
+  if (!b) return section('namespaces', title, '', absent());
+  const ns = Object.entries(b.s.results.metrics.namespaces ?? {});
+  if (!ns.length) return section('namespaces', title, '', absent());
+  const m = b.metric;
+  const worst = ns
+    .map(([name, t]) => ({ name, t, v: t[m] }))
+    .sort((a, b) => (a.v ?? Infinity) - (b.v ?? Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, WORST_NAMESPACES);
+  const extra = ['top1', `recall@${r.config.ks[r.config.ks.length - 1]}`, `namespaceRecall@${headline(r).split('@')[1]}`].filter((x) => x !== m && worst.some((w) => isNum(w.t[x])));
+  const columns: Column[] = [{ label: 'namespace' }, { label: 'graded cases', num: true }, { label: m, title: metricTitle(m), num: true }, ...extra.map((x) => ({ label: x, title: metricTitle(x), num: true }))];
+  const rows = worst.map((w) => [code(w.name), numCell(w.t.gradedCases ?? w.t.cases, fmtInt), numCell(w.v), ...extra.map((x) => numCell(w.t[x]))]);
+  const intro = `The ${esc(String(worst.length))} namespaces (of ${esc(fmtInt(ns.length))}) where the best strategy, <strong>${esc(b.s.name)}</strong> (highest ${esc(m)}), does worst, by ${esc(m)} over the graded cases whose gold tools live there.`;
+  return section('namespaces', title, intro, table(columns, rows, { sortable: true, id: 'namespaces-table' }));
+}
