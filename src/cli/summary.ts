@@ -1,6 +1,7 @@
 /**
  * The summary `eval`, `run` and `merge` print: the headline figures of each strategy, aligned.
  */
+import { consoleLabel, metricLabel } from '../metrics/ids.ts';
 import { type FloorSetting, type Results } from '../eval/results.ts';
 import { fitMark, floorNumber } from '../report/view.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
@@ -12,7 +13,7 @@ export function formatRunSummary(r: Results): string {
   const ks = r.config.ks;
   const profiles = Object.entries(r.profiles ?? {});
   const cols = ['top1', ...ks.map((k) => `recall@${k}`), 'mrr@10', ...(profiles.length ? ['visible'] : []), 'noToolFalsePositiveRate', 'scopeLeakCount'];
-  const head = ['strategy', ...cols.map((c) => (c === 'noToolFalsePositiveRate' ? 'noToolFP' : c === 'scopeLeakCount' ? 'leaks' : c)), 'floor', 'p50 ms'];
+  const head = ['strategy', ...cols.map(consoleLabel), 'floor', metricLabel('p50Ms')];
   const rows = [...Object.entries(r.retrievers), ...profiles].map(([name, x]) => [
     name,
     ...cols.map((c) => {
@@ -29,7 +30,7 @@ export function formatRunSummary(r: Results): string {
     const tokenHead = ['profile tokens (o200k)', 'before search', 'per search', 'per case', 'visible/1k tok', '12 turns', '12 turns cached', 'context fit'];
     const tokenRows = profiles.map(([name, p]) => [name, int(p.tokens.beforeSearch), int(p.tokens.perSearch), int(p.tokens.perCase), p.tokens.visiblePer1kTokens.toFixed(4), int(p.tokens.session12Uncached), int(p.tokens.session12Cached), fitMark({ share: p.tokens.fitsContext ?? 1, window: p.tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW }) ?? 'fits']);
     out.push('', ...alignRows(tokenHead, tokenRows));
-    if (profiles.some(([, p]) => (p.tokens.fitsContext ?? 1) < 1)) out.push(`(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible; noToolFP counts any non-pinned tool in front of the model)`);
+    if (profiles.some(([, p]) => (p.tokens.fitsContext ?? 1) < 1)) out.push(`(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible; ${consoleLabel('noToolFalsePositiveRate')} counts any non-pinned tool in front of the model)`);
   }
   return out.join('\n');
 }

@@ -79,7 +79,7 @@ function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFor
   mkdirSync(out, { recursive: true });
   const files: string[] = [];
   if (formats.includes('html')) {
-    writeFileAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : data.tools ? { catalog: { tools: data.tools.map((t) => ({ id: t.id, summary: t.summary ?? '', description: '' })) } as unknown as Catalog } : {}) }));
+    writeFileAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : data.tools ? { catalog: { tools: data.tools } } : {}) }));
     files.push('report.html');
     failpoint('report');
   }

@@ -12,8 +12,8 @@ export interface MissInputs {
   details?: Readonly<Record<string, readonly QueryDetail[]>>;
   /** The run's cases: request texts and gold tools of the worst misses. */
   cases?: readonly Case[];
-  /** The catalog: descriptions of the gold tools in the worst misses. */
-  catalog?: { tools: readonly Tool[] };
+  /** The gold tools' descriptions, from the catalog or a results folder's `tools.jsonl` (`summary`, else `description`). */
+  catalog?: { tools: ReadonlyArray<Pick<Tool, 'id'> & Partial<Pick<Tool, 'summary' | 'description'>>> };
 }
 
 /** How many misses the section lists, and how much of a gold tool's description each shows. */
@@ -59,7 +59,7 @@ export function worstMissesSection(r: Results, all: readonly StrategyView[], opt
   if (!misses.length) return section('worst-misses', title, intro, absent('No miss: every graded case had a gold tool in the top k.'));
   const goldHtml = (id: string) => {
     const t = tools.get(id);
-    const desc = t ? clip(t.summary || t.description, DESCRIPTION_CHARS) : '';
+    const desc = t ? clip(t.summary || t.description || '', DESCRIPTION_CHARS) : '';
     return `<li><code>${esc(id)}</code>${desc ? `<div class="desc">${esc(desc)}</div>` : ''}</li>`;
   };
   const instead = (m: Miss) => {
