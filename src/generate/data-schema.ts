@@ -6,7 +6,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import schema from './data/generator-data.schema.json' with { type: 'json' };
 
 /** The kinds of generator data file, by their definition in the schema. */
-export type GeneratorDataKind = 'surface' | 'noTool' | 'workflows' | 'phrasing' | 'lexicon' | 'departments';
+export type GeneratorDataKind =
+  | 'surface' | 'noTool' | 'workflows' | 'phrasing' | 'lexicon' | 'departments'
+  | 'archetypes' | 'servers' | 'operations' | 'coreTools' | 'plugins';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(schema);
@@ -17,4 +19,16 @@ export function generatorDataErrors(kind: GeneratorDataKind, data: unknown): str
   if (!validate) throw new Error(`generator-data.schema.json has no definition "${kind}"`);
   if (validate(data)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+}
+
+/** The error for a data file with problems: the file, then one line per JSON path and what is wrong there. */
+export function generatorDataError(file: string, problems: readonly string[]): Error {
+  return new Error(`src/generate/data/${file} is invalid:\n  ${problems.join('\n  ')}`);
+}
+
+/** `data` typed as `T` once it matches the schema's definition for `kind`; throws naming `file` and each failing JSON path otherwise. */
+export function checkedGeneratorData<T>(kind: GeneratorDataKind, file: string, data: unknown): T {
+  const errors = generatorDataErrors(kind, data);
+  if (errors.length) throw generatorDataError(file, errors);
+  return data as T;
 }

@@ -15,6 +15,7 @@ import { capitalize, spaced } from './text.ts';
 import { fill, pluralPhrase, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';
 import { OPERATIONS, type OperationSpec } from './vocab/operations.ts';
+import { key } from './workflows.ts';
 import { fixArticles, placeholderValues, productName as surfaceProductName } from './surface.ts';
 import type { ObjectSpec } from './vocab/types.ts';
 import data from './data/no-tool.json' with { type: 'json' };
@@ -136,11 +137,6 @@ const SERVES: Record<string, readonly string[]> = {
  * "ask Salesforce to predict next quarter's forecasts" might be a `get_forecast` after all.
  */
 const ADVISORY_OBJECT = /forecast|predict|insight|recommend|report|dashboard|anomal|suggest|score|health|sentiment|survey|feedback|review|goal|quota|okr/;
-
-/** The key of `NoToolCatalog.byKey`: the same as the case generator's (`cases.ts`). */
-function key(server: string, op: string, object: string): string {
-  return `${server}|${op}|${object}`;
-}
 
 /**
  * The tools of the catalog that would answer a near miss, or `[]` (the no-tool check). A claim

@@ -32,14 +32,14 @@ export interface WorkflowData {
   followUps: { leads: string[]; ops: Record<string, string[]> };
 }
 
-/** What the case builders share with this module (a structural view of cases.ts's ToolIndex). */
+/** What the case builders share with this module (a structural view of tool-index.ts's ToolIndex). */
 export interface WorkflowIndex {
   readonly servers: readonly ServerPlan[];
   readonly byKey: ReadonlyMap<string, ToolMeta>;
   readonly byIntent: ReadonlyMap<string, readonly ToolMeta[]>;
 }
 
-/** The wording helpers of cases.ts, passed in so this module does not own them. */
+/** The wording helpers of requests.ts, passed in so this module does not own them. */
 export interface TextKit {
   fillers(r: Rng): Record<string, string>;
   wrap(p: { lead: string; core: string }, r: Rng, opts?: { prefix?: boolean }): string;
@@ -107,6 +107,7 @@ function load(data: unknown): WorkflowData {
 export const WORKFLOWS: WorkflowData = load(raw);
 export const DEPARTMENTS: readonly string[] = Object.keys(WORKFLOWS.departments);
 
+/** The key of a tool by server, operation and object (`ToolIndex.byKey`). */
 export function key(server: string, op: string, object: string): string {
   return `${server}|${op}|${object}`;
 }

@@ -101,12 +101,16 @@ describe('vocab word helpers', () => {
   });
 });
 
+/** Each name once, and each of the form `pattern`. */
+function expectDistinctNames(names: string[], pattern: RegExp): void {
+  expect(duplicates(names)).toEqual([]);
+  for (const n of names) expect(n).toMatch(pattern);
+}
+
 describe('archetypes', () => {
   it('has at least 22 archetypes with unique snake_case keys', () => {
     expect(ARCHETYPES.length).toBeGreaterThanOrEqual(22);
-    const keys = ARCHETYPES.map((a) => a.key);
-    expect(duplicates(keys)).toEqual([]);
-    for (const k of keys) expect(k).toMatch(SNAKE);
+    expectDistinctNames(ARCHETYPES.map((a) => a.key), SNAKE);
   });
 
   it('gives every archetype a domain and casual domains', () => {
@@ -175,9 +179,7 @@ describe('archetypes', () => {
 describe('servers', () => {
   it('has exactly 100 servers with unique id-safe names', () => {
     expect(SERVERS.length).toBe(100);
-    const names = SERVERS.map((s) => s.name);
-    expect(duplicates(names)).toEqual([]);
-    for (const n of names) expect(n).toMatch(ID_SAFE);
+    expectDistinctNames(SERVERS.map((s) => s.name), ID_SAFE);
   });
 
   it('starts with the seed article servers and their sizes', () => {
@@ -238,9 +240,7 @@ describe('core tools', () => {
 describe('plugins', () => {
   it('has exactly 150 plugins with unique id-safe names', () => {
     expect(PLUGINS.length).toBe(150);
-    const names = PLUGINS.map((p) => p.name);
-    expect(duplicates(names)).toEqual([]);
-    for (const n of names) expect(n).toMatch(ID_SAFE);
+    expectDistinctNames(PLUGINS.map((p) => p.name), ID_SAFE);
     expect(duplicates(PLUGINS.map((p) => p.display))).toEqual([]);
   });
 
