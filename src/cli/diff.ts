@@ -138,7 +138,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n\nSee docs/diff.md.\n`)
     .action(async (opts: DiffCliOptions) => {
       if (!retrieverNames().includes(opts.retriever)) createRetriever(opts.retriever); // the "unknown retriever" InputError
-      if (opts.model !== undefined && opts.retriever !== 'embed' && !opts.retriever.startsWith('hybrid')) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
+      if (opts.model !== undefined && !retrieverEntries().some(([n, f]) => n === opts.retriever && f.usesModel === true)) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
       const t0 = performance.now();
       const toolLines: ToolLineMemo = new Map();
       const live = { timeoutMs: opts.timeout * 1000, quiet: opts.quiet === true || opts.json === true };

@@ -344,7 +344,7 @@ export function buildProgram(io: Io): Command {
       }
       if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
-      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.some(profileUsesModel)) {
+      if (opts.model !== undefined && !retrievers.some((r) => retrieverEntries().some(([n, f]) => n === r && f.usesModel === true)) && !profiles.some(profileUsesModel)) {
         throw new InputError(`--model applies to the embed, hybrid and hybrid-rrf retrievers and the profiles that embed (${profileNames().filter(profileUsesModel).join(', ')}), and none is evaluated`);
       }
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
