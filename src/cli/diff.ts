@@ -19,7 +19,7 @@ import { DEFAULT_DIFF_K, DEFAULT_DIFF_RETRIEVER, DEFAULT_THRESHOLD, diffCatalogs
 import { ReviewRequired } from '../diff/errors.ts';
 import { formatDiffMarkdown, formatDiffText, verdict } from '../diff/format.ts';
 import { DEFAULT_SIMILARITY } from '../diff/near-duplicates.ts';
-import { createRetriever, retrieverEntries, retrieverNames } from '../retrievers/registry.ts';
+import { createRetriever, retrieverCapabilities, retrieverEntries, retrieverNames } from '../retrievers/registry.ts';
 import { isConfigCatalog, snapshotConfigFile } from '../snapshot/for-catalog.ts';
 import { progressReporter } from './progress.ts';
 
@@ -138,7 +138,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n\nSee docs/diff.md.\n`)
     .action(async (opts: DiffCliOptions) => {
       if (!retrieverNames().includes(opts.retriever)) createRetriever(opts.retriever); // the "unknown retriever" InputError
-      if (opts.model !== undefined && opts.retriever !== 'embed' && !opts.retriever.startsWith('hybrid')) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
+      if (opts.model !== undefined && !retrieverCapabilities(opts.retriever).usesModel) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
       const t0 = performance.now();
       const toolLines: ToolLineMemo = new Map();
       const live = { timeoutMs: opts.timeout * 1000, quiet: opts.quiet === true || opts.json === true };

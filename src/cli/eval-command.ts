@@ -1,6 +1,7 @@
 /**
  * `backpack eval`: evaluate retrievers and profiles on labelled cases into a results folder.
  */
+import { retrieverCapabilities } from '../retrievers/registry.ts';
 import { atLeastOne, checked, displayPath, floorNamed, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
 import { Command, Option } from 'commander';
@@ -78,7 +79,7 @@ export function registerEvalCommand(program: Command, io: Io): void {
       }
       if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
-      if (opts.model !== undefined && !retrievers.some((r) => r === 'embed' || r.startsWith('hybrid')) && !profiles.some(profileUsesModel)) {
+      if (opts.model !== undefined && !retrievers.some((r) => retrieverCapabilities(r).usesModel) && !profiles.some(profileUsesModel)) {
         throw new InputError(`--model applies to the embed, hybrid and hybrid-rrf retrievers and the profiles that embed (${profileNames().filter(profileUsesModel).join(', ')}), and none is evaluated`);
       }
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);

@@ -6,7 +6,7 @@
  *    searched. In CI the base catalog is the same for every pull request, so its side is free
  *    after the first diff.
  * 2. Two identical catalogs (same content hash and role map) rank alike: the new side is the old.
- * 3. A *tool-local* retriever (`TOOL_LOCAL_RETRIEVERS`: the score of a tool depends only on the
+ * 3. A *tool-local* retriever (capability `toolLocal`: the score of a tool depends only on the
  *    request and that tool's own text, as `embed`'s cosine does) ranks the new catalog from the
  *    old ranking: the unchanged tools keep their scores, so the new top-d is the old list without
  *    the removed and changed tools, merged with the scores of the added and changed tools, which a
@@ -22,13 +22,10 @@ import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { rankStable } from '../retrievers/rank.ts';
-import { createRetriever } from '../retrievers/registry.ts';
+import { createRetriever, retrieverCapabilities } from '../retrievers/registry.ts';
 import { hasIndexStats, isDescribable, isPrefetching, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import { caseKey, RankingCache, type Ranking } from './cache.ts';
 import type { CatalogChanges } from './changes.ts';
-
-/** Registered retrievers whose score of a tool depends only on the request and that tool (see the module comment). */
-export const TOOL_LOCAL_RETRIEVERS: ReadonlySet<string> = new Set(['embed']);
 
 export interface Side {
   catalog: Catalog;
@@ -46,7 +43,7 @@ export interface RankOptions {
   cacheDir: string | null;
   /** Build a retriever (tests); default: the registry. */
   create?: (name: string, options: RetrieverOptions) => Retriever;
-  /** Override whether the retriever is tool-local (default: `TOOL_LOCAL_RETRIEVERS`). */
+  /** Override whether the retriever is tool-local (default: its registry entry's `toolLocal`). */
   toolLocal?: boolean;
   progress?: (stage: string, done: number, total: number) => void;
 }
@@ -180,7 +177,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   const make = (side: Side) => () => create(opts.retriever, { ...opts.retrieverOptions, ...(side.roles ? { roles: side.roles } : {}) });
   const probe = make(old)();
   const config = isDescribable(probe) ? probe.describe() : {};
-  const toolLocal = opts.toolLocal ?? TOOL_LOCAL_RETRIEVERS.has(opts.retriever);
+  const toolLocal = opts.toolLocal ?? retrieverCapabilities(opts.retriever).toolLocal === true;
   const depth = opts.depth;
   // A tool-local retriever ranks DERIVE_SLACK places deeper than reported (and caches that), so the
   // new ranking of a case whose old top tools were changed or removed can still be derived.

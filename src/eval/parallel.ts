@@ -10,6 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { Case } from '../catalog/types.ts';
+import { strategyCapabilities } from '../profiles/registry.ts';
 import { tokenCountCache } from '../tokens/count.ts';
 import type { EvalInput } from './input.ts';
 import type { DatasetSource, EvalConfig } from './results.ts';
@@ -17,32 +18,10 @@ import type { Shard } from './shard.ts';
 import { StrategyRunner, type StrategyOptions, type StrategyOutcome, type StrategyTask } from './strategy.ts';
 import type { Trace } from './traces.ts';
 
-/**
- * Relative cost of strategies on a large catalog (measured on monster-7: z-score fusion over every
- * tool, Claude Code's description scan), to start the longest first. Unlisted: 1.
- */
-const COST_HINT: Readonly<Record<string, number>> = {
-  hybrid: 10,
-  'hybrid-rrf': 8,
-  'hybrid-zscore': 10,
-  'semantic-retrieval': 5,
-  'gated-sticky-deferred': 5,
-  'routed-deferred': 5,
-  'namespace-routing': 5,
-  embed: 5,
-  'claude-code': 6,
-  'claude-code-auto': 6,
-  gate: 3,
-  codex: 2,
-  hermes: 2,
-  deferred: 2,
-  static: 2,
-  deepseek: 2,
-};
-
-/** Task positions, heaviest first (ties in configuration order). */
+/** Task positions, heaviest first by the registries' `costHint` (default 1; ties in configuration order). */
 export function claimOrder(tasks: readonly StrategyTask[]): number[] {
-  return tasks.map((_, i) => i).sort((a, b) => (COST_HINT[tasks[b]!.name] ?? 1) - (COST_HINT[tasks[a]!.name] ?? 1) || a - b);
+  const cost = tasks.map((t) => strategyCapabilities(t.name).costHint ?? 1);
+  return tasks.map((_, i) => i).sort((a, b) => cost[b]! - cost[a]! || a - b);
 }
 
 /** What a worker thread is given (structured-cloned). */

@@ -5,13 +5,14 @@
  * them over threads (`parallel.ts`); the token meters are shared by the strategies one runner
  * evaluates, so each definition is counted once per thread.
  */
+import { indexCounters, wireIndexProgress } from '../retrievers/composite.ts';
 import type { Case, Catalog, Tool } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
 import { queryFor } from '../profiles/keyword-query.ts';
 import { DEFAULT_CONTEXT_WINDOW, type Caller, type Profile, type ProfileOptions, type QueryStyle } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { hasIndexStats, isCalibrating, isDescribable, isPrefetching, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { isCalibrating, isDescribable, isPrefetching, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
 import type { Provider } from '../tokens/serialize.ts';
 import { calibrateFloor, type CalibrationSet } from './calibrate.ts';
@@ -456,29 +457,6 @@ class ExposureTally {
 function latencyOf(list: readonly QueryDetail[], cases: readonly Case[], indexMs: number, indexed: object): RetrieverResults['latency'] {
   const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);
   return { indexMs: round3(indexMs), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: peakRssMb(), ...indexCounters(indexed) };
-}
-
-/** Numeric index counters of a retriever (or profile), or of the first of its children that has them. */
-function indexCounters(x: object): { index?: Record<string, number> } {
-  const r = x as Retriever;
-  if (hasIndexStats(r)) {
-    const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
-    if (numbers.length) return { index: Object.fromEntries(numbers) };
-  }
-  const children = (r as { children?: unknown }).children;
-  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') {
-    const found = indexCounters(c as Retriever);
-    if (found.index) return found;
-  }
-  return {};
-}
-
-/** Hand an index-progress callback to a retriever (or profile) and to the retrievers it is composed of. */
-function wireIndexProgress(x: object, cb: (done: number, total: number) => void): void {
-  const r = x as Retriever;
-  if (reportsIndexProgress(r)) r.setProgress(cb);
-  const children = (r as { children?: unknown }).children;
-  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') wireIndexProgress(c as Retriever, cb);
 }
 
 export function peakRssMb(): number {

@@ -5,7 +5,9 @@
  */
 import { InputError } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
-import { retrieverNames } from '../retrievers/registry.ts';
+import { capabilitiesOf, retrieverCapabilities, retrieverNames } from '../retrievers/registry.ts';
+import type { StrategyCapabilities } from '../retrievers/types.ts';
+import { Registry } from '../util/registry.ts';
 import { createDeepSeekNative, DeepSeekCodeProfile, DeepSeekPreselectProfile } from './deepseek.ts';
 import { createClaudeCodeProfile } from './claude-code/index.ts';
 import { createCodexProfile } from './codex/index.ts';
@@ -17,10 +19,12 @@ import type { Profile, ProfileFactory, ProfileOptions } from './types.ts';
 
 export const PROFILES = {
   static: {
+    costHint: 2,
     description: 'every tool eager, full definitions every turn, no search: the baseline (visible = 1; no ranking metrics: choosing is left to the model)',
     create: (name: string) => new StaticProfile(name),
   },
   deepseek: {
+    costHint: 2,
     description: 'DeepSeek Harness, native tools: everything eager (no tool search; the Anthropic-compatible API ignores anthropic-beta)',
     create: (name: string) => createDeepSeekNative(name, 'openai'),
   },
@@ -33,20 +37,24 @@ export const PROFILES = {
     create: (name: string) => new DeepSeekPreselectProfile(name),
   },
   codex: {
+    costHint: 2,
     description:
       'OpenAI Codex tool_search: MCP/plugin tools deferred at ≥ 100 (core direct); BM25 k1 1.2 b 0.75 over the MCP search text (fq name and name, each also with underscores as spaces, server, title, description, instructions, top-level params) with UAX#29 words, NLTK stop words, Porter2; 8 results with schemas; 4 KiB <tools> namespace fragment (250 chars each, round-robin)',
     create: (name: string, options?: ProfileOptions) => createCodexProfile(name, options),
   },
   'claude-code': {
+    costHint: 6,
     description:
       'Claude Code ToolSearch: tool search on (default), core eager, MCP/plugin names advertised, server instructions ≤ 2 KB; keyword scoring (name parts 12/6, description 2; reverse-engineered), 5 results as tool_reference; deferred definitions on the wire (defer_loading); > 10,000 deferred tools: one admitted set per caller (role, then whole namespaces), advertised, searched and sent',
     create: (name: string, options?: ProfileOptions) => createClaudeCodeProfile(name, options),
   },
   'claude-code-auto': {
+    costHint: 6,
     description: 'claude-code with ENABLE_TOOL_SEARCH=auto:10: search only when deferrable definitions reach 10% of the window, else everything eager',
     create: (name: string, options?: ProfileOptions) => createClaudeCodeProfile(name, { ...options, toolSearch: { auto: 10 } }),
   },
   hermes: {
+    costHint: 2,
     description:
       'Hermes Agent bridge: core eager; MCP/plugin tools behind tool_search / tool_describe / tool_call; BM25 k1 1.5 over split name, source, description, params, [A-Za-z0-9]+ + Porter2, rarest-token gate, 50% coverage floor, exact name; 5 results; listing ladder under min(5% window, 4,000 tokens); query: keywords (the model writes the tool_search query); no retry',
     create: (name: string, options?: ProfileOptions) => createHermesProfile(name, options),
@@ -61,6 +69,7 @@ export const PROFILES = {
     create: (name: string, options?: ProfileOptions) => createHermesProfile(name, { ...options, queryStyle: 'raw', retryKnownWords: true }),
   },
   deferred: {
+    costHint: 2,
     description: "the seed's deferred schemas: pinned tools in full, a one-line catalog of the rest, search_tools (bm25, 5) and load_tool_schema; not found = not permitted",
     create: (name: string) => new DeferredProfile(name),
   },
@@ -69,11 +78,13 @@ export const PROFILES = {
     create: (name: string, options?: ProfileOptions) => new RoleGatingProfile(name, options?.roles),
   },
   'semantic-retrieval': {
+    costHint: 5,
     usesModel: true,
     description: "the seed's semantic retrieval: embed's 8 best tools above a floor (default 0.7219 cosine, calibrated on generated small-11 train) in full, sticky per task with re-retrieval below the floor, pinned tools always",
     create: (name: string, options?: ProfileOptions) => createSemanticRetrieval(name, options),
   },
   'namespace-routing': {
+    costHint: 5,
     description: "the seed's hierarchical namespace routing: namespaces advertised, the model opens the best one (1 call; namespace BM25) and all of its tools the caller may use expand in full",
     create: (name: string) => createNamespaceRouting(name),
   },
@@ -82,67 +93,72 @@ export const PROFILES = {
     create: (name: string) => createNamespaceFiltered(name),
   },
   'gated-sticky-deferred': {
+    costHint: 5,
     usesModel: true,
     description: "the seed's gate → retrieve → defer: tools of the caller's role only, embed top 8 above the floor, sticky per task, as deferred entries (name + summary) with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createGatedStickyDeferred(name, options),
   },
   'routed-deferred': {
+    costHint: 5,
     usesModel: true,
     description: "the seed's above-200-tools combination: role gate, the role's namespaces advertised, the model opens the best one (1 call), embed top 8 inside it above the floor as deferred entries with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createRoutedDeferred(name, options),
   },
-} as const satisfies Record<string, ProfileFactory>;
+} as const satisfies Record<string, ProfileFactory & StrategyCapabilities>;
 
 export type ProfileName = keyof typeof PROFILES;
 
-const extra = new Map<string, ProfileFactory>();
+const registry = new Registry<ProfileFactory & StrategyCapabilities>(PROFILES, {
+  kind: 'profile',
+  reserved: (name) => (retrieverNames().includes(name) ? `"${name}" is a retriever's name; profiles and retrievers share one namespace of names` : undefined),
+  unknown: (name, names) => {
+    const hint = retrieverNames().includes(name) ? ` ("${name}" is a retriever: give it with --retrievers)` : didYouMean(name, names);
+    return new InputError(`unknown profile "${name}"${hint}; profiles: ${names.join(', ')}`);
+  },
+  empty: () => 'no profile named (give --profiles static,…)',
+});
 
 /** Add a profile at run time (plugins, tests). A name already taken by a profile or a retriever is an error. */
-export function registerProfile(name: string, factory: ProfileFactory): void {
-  if (Object.prototype.hasOwnProperty.call(PROFILES, name) || extra.has(name)) throw new Error(`profile "${name}" is already registered`);
-  if (retrieverNames().includes(name)) throw new Error(`"${name}" is a retriever's name; profiles and retrievers share one namespace of names`);
-  if (!/^[a-z0-9][a-z0-9.-]*$/.test(name)) throw new Error(`profile name "${name}" must be lowercase letters, digits, dots and dashes`);
-  extra.set(name, factory);
+export function registerProfile(name: string, factory: ProfileFactory & StrategyCapabilities): void {
+  registry.register(name, factory);
 }
 
+/** Remove a profile added with `registerProfile` (tests). */
 export function unregisterProfile(name: string): void {
-  extra.delete(name);
+  registry.unregister(name);
 }
 
-export function profileEntries(): Array<[string, ProfileFactory]> {
-  return [...Object.entries(PROFILES), ...extra.entries()];
+/** Every registered profile, built-in ones first in table order. */
+export function profileEntries(): Array<[string, ProfileFactory & StrategyCapabilities]> {
+  return registry.entries();
+}
+
+/** What a registered profile declares about itself (`{}` for an unknown name); `approximate` defaults to `usesModel`. */
+export function profileCapabilities(name: string): StrategyCapabilities {
+  return capabilitiesOf(registry.get(name));
+}
+
+/** What the registered profile or retriever `name` declares (profiles and retrievers share one namespace of names). */
+export function strategyCapabilities(name: string): StrategyCapabilities {
+  return registry.has(name) ? profileCapabilities(name) : retrieverCapabilities(name);
 }
 
 /** Whether a registered profile embeds with the embedding model (`--model` applies to it). */
 export function profileUsesModel(name: string): boolean {
-  const factory = (PROFILES as Record<string, ProfileFactory>)[name] ?? extra.get(name);
-  return factory?.usesModel === true;
+  return profileCapabilities(name).usesModel === true;
 }
 
+/** Every registered profile's name, in the order of `profileEntries`. */
 export function profileNames(): string[] {
-  return profileEntries().map(([n]) => n);
+  return registry.names();
 }
 
-/** Create a profile by name; an unknown name is an `InputError` with a "did you mean". */
+/** Create a profile by name; an unknown name is an `InputError` with a "did you mean" (or a pointer to --retrievers). */
 export function createProfile(name: string, options: ProfileOptions = {}): Profile {
-  const factory = (PROFILES as Record<string, ProfileFactory>)[name] ?? extra.get(name);
-  if (!factory) {
-    const names = profileNames();
-    const hint = retrieverNames().includes(name) ? ` ("${name}" is a retriever: give it with --retrievers)` : didYouMean(name, names);
-    throw new InputError(`unknown profile "${name}"${hint}; profiles: ${names.join(', ')}`);
-  }
-  return factory.create(name, options);
+  return registry.require(name).create(name, options);
 }
 
 /** Parse a comma-separated list of profile names, rejecting unknown and repeated ones. */
 export function parseProfileList(list: string): string[] {
-  const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (!names.length) throw new InputError('no profile named (give --profiles static,…)');
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (seen.has(n)) throw new InputError(`profile "${n}" is listed twice`);
-    seen.add(n);
-    if (!profileNames().includes(n)) createProfile(n);
-  }
-  return names;
+  return registry.parseList(list);
 }

@@ -11,44 +11,11 @@
  */
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
-import type { Case, Catalog } from '../catalog/types.ts';
 import type { EvalRun } from '../eval/run.ts';
-import type { ToolRecord } from '../eval/case-records.ts';
-import { htmlReport } from './html.ts';
-import { junitXml } from './junit.ts';
-import { markdownSummary } from './markdown.ts';
-import { writePngs } from './png.ts';
-import { failpoint } from '../util/failpoint.ts';
+import { writeReportFormats, type ReportFormat, type ReportInput } from './formats.ts';
 
-/** The formats `backpack report` writes: the HTML report, PNG charts, a Markdown summary, JUnit XML. */
-export const REPORT_FORMATS = ['html', 'png', 'md', 'junit'] as const;
-/** One of {@link REPORT_FORMATS}. */
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-/** Parse `--format html,png,…`; an unknown or repeated format is an InputError. */
-export function parseFormats(list: string): ReportFormat[] {
-  const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (!names.length) throw new InputError(`--format: name at least one of ${REPORT_FORMATS.join(', ')}`);
-  const out: ReportFormat[] = [];
-  for (const n of names) {
-    if (!(REPORT_FORMATS as readonly string[]).includes(n)) throw new InputError(`--format: unknown format "${n}"; formats: ${REPORT_FORMATS.join(', ')}`);
-    if (out.includes(n as ReportFormat)) throw new InputError(`--format: "${n}" is listed twice`);
-    out.push(n as ReportFormat);
-  }
-  return out;
-}
-
-/**
- * What a report shows beyond the results: the scored cases (request texts, gold tools) and either the
- * catalog or the tool records a results folder keeps (`tools.jsonl`), for the worst misses.
- */
-export interface ReportInput {
-  cases?: readonly Case[];
-  catalog?: Catalog;
-  tools?: readonly ToolRecord[];
-}
+export { parseFormats, REPORT_FORMATS, type ReportFormat, type ReportInput } from './formats.ts';
 
 /** What `writeReport` wrote: the folder, the files in it, and the HTML report's path when one was written. */
 export interface WrittenReport {
@@ -77,20 +44,6 @@ export function writeReport(run: EvalRun, dir: string, formats: readonly ReportF
 
 function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput): WrittenReport {
   mkdirSync(out, { recursive: true });
-  const files: string[] = [];
-  if (formats.includes('html')) {
-    writeFileAtomic(join(out, 'report.html'), htmlReport(run.results, { details: run.details, ...(data.cases ? { cases: [...data.cases] } : {}), ...(data.catalog ? { catalog: data.catalog } : data.tools ? { catalog: { tools: data.tools } } : {}) }));
-    files.push('report.html');
-    failpoint('report');
-  }
-  if (formats.includes('png')) files.push(...writePngs(run.results, out));
-  if (formats.includes('md')) {
-    writeFileAtomic(join(out, 'summary.md'), markdownSummary(run.results, formats.includes('html') ? { reportPath: 'report.html' } : {}));
-    files.push('summary.md');
-  }
-  if (formats.includes('junit')) {
-    writeFileAtomic(join(out, 'junit.xml'), junitXml(run.results));
-    files.push('junit.xml');
-  }
+  const files = writeReportFormats(run, out, formats, data);
   return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
 }

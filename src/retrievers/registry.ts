@@ -2,14 +2,13 @@
  * The one table of named retrievers. CLI help, the docs table and the shared contract test all
  * iterate it, so a retriever added here is documented and tested without further edits.
  */
-import { InputError } from '../util/errors.ts';
-import { didYouMean } from '../util/suggest.ts';
+import { Registry } from '../util/registry.ts';
 import { createBm25 } from './bm25/presets.ts';
 import { createEmbed } from './embed/index.ts';
 import { createGate } from './gate.ts';
 import { CalibratedHybridRetriever, HybridRetriever, type HybridOptions } from './hybrid.ts';
 import { createNamespace } from './namespace.ts';
-import type { Retriever, RetrieverFactory, RetrieverOptions } from './types.ts';
+import type { Retriever, RetrieverFactory, RetrieverOptions, StrategyCapabilities } from './types.ts';
 
 export const RETRIEVERS = {
   bm25: {
@@ -23,26 +22,36 @@ export const RETRIEVERS = {
     create: (name: string) => createBm25(name),
   },
   embed: {
+    usesModel: true,
+    costHint: 5,
+    toolLocal: true,
     description:
-      "local embeddings (mean-pooled, normalised): the offline GloVe static encoder by default, computed in plain JavaScript with vectors bit-identical to transformers.js (SIF a 1e-3, 3 common directions removed, stop words zeroed, WordPiece pieces of 2+ letters for unknown compounds; build settings chosen on MetaTool's train split, docs/tuning.md), over server/plugin name, split name, summary, description and examples; exact cosine top-k (MetaTool test-split recall@5 0.562; previous settings 0.541). Score: cosine similarity in [−1, 1] (every allowed tool is returned; a request with no known word returns nothing); a floor is on this scale",
-    create: (name: string, options?: RetrieverOptions) => createEmbed(name, { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) }),
+      "local embeddings (mean-pooled, normalised): the offline GloVe static encoder by default, computed in plain JavaScript with vectors bit-identical to transformers.js (SIF a 1e-3, 3 common directions removed, stop words zeroed, WordPiece pieces of 2+ letters for unknown compounds; build settings chosen on MetaTool's train split, docs/tuning.md), over server/plugin name, split name, summary, description and examples; exact cosine top-k. Score: cosine similarity in [−1, 1] (every allowed tool is returned; a request with no known word returns nothing); a floor is on this scale",
+    create: (name: string, options?: RetrieverOptions) => registryEmbed(options, name),
   },
   hybrid: {
+    usesModel: true,
+    costHint: 10,
     description:
-      "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.708 (hybrid-zscore 0.702, bm25 0.650, embed 0.562); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.292 vs bm25 0.206, embed 0.283, hybrid-zscore 0.146; floor calibrated on train no-tool cases: 0.260 at test FP 0.072 (bm25 0.145 at 0.056)",
+      "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'zscore' }),
   },
   'hybrid-rrf': {
+    usesModel: true,
+    costHint: 8,
     description:
-      "calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale. MetaTool test split, fit on train: recall@5 0.697 (per-request RRF k 60 was 0.658); at a no-tool false-positive rate of 0.1 (floor read off the test curve) 0.300 vs bm25 0.206 (per-request RRF could not abstain: its top scores are capped at 2/61); floor calibrated on train: 0.300 at test FP 0.104",
+      "calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'rrf' }),
   },
   'hybrid-zscore': {
+    usesModel: true,
+    costHint: 10,
     description:
-      "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly: MetaTool test split recall@5 0.702, at a no-tool false-positive rate of 0.1 0.146 (hybrid 0.292)",
+      "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly",
     create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
   },
   gate: {
+    costHint: 3,
     description:
       "role / phase gating: bm25 over the tools the caller's role may see (its namespaces and tool patterns in roles.json or --roles), widening to everything the scopes allow when the best tool inside scores below 90% of the best anywhere (the escape hatch). Score: bm25's (unbounded ≥ 0, statistics of the whole catalog), inside or outside the role; a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) => createGate(name, options?.roles ? { roles: options.roles } : {}),
@@ -54,57 +63,60 @@ export const RETRIEVERS = {
   },
 } as const satisfies Record<string, RetrieverFactory>;
 
-/** The registry's embed child of the hybrids (the `embed` entry's recipe, the user's --model). */
-function registryEmbed(options: RetrieverOptions | undefined) {
-  return createEmbed('embed', { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) });
+/** The `embed` entry's retriever (its recipe, the user's --model), also the embed child of the hybrids. */
+function registryEmbed(options: RetrieverOptions | undefined, name = 'embed') {
+  return createEmbed(name, { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) });
 }
 
 export type RetrieverName = keyof typeof RETRIEVERS;
 
-const extra = new Map<string, RetrieverFactory>();
+const registry = new Registry<RetrieverFactory>(RETRIEVERS, { kind: 'retriever', empty: () => 'no retriever named (give --retrievers bm25,…)' });
 
 /** Add a retriever at run time (plugins, tests). A name already taken is an error. */
 export function registerRetriever(name: string, factory: RetrieverFactory): void {
-  if (Object.prototype.hasOwnProperty.call(RETRIEVERS, name) || extra.has(name)) throw new Error(`retriever "${name}" is already registered`);
-  if (!/^[a-z0-9][a-z0-9.-]*$/.test(name)) throw new Error(`retriever name "${name}" must be lowercase letters, digits, dots and dashes`);
-  extra.set(name, factory);
+  registry.register(name, factory);
 }
 
 /** Remove a retriever added with `registerRetriever` (tests). */
 export function unregisterRetriever(name: string): void {
-  extra.delete(name);
+  registry.unregister(name);
 }
 
 /** Every registered retriever, built-in ones first in table order. */
 export function retrieverEntries(): Array<[string, RetrieverFactory]> {
-  return [...Object.entries(RETRIEVERS), ...extra.entries()];
+  return registry.entries();
 }
 
+/** Every registered retriever's name, in the order of `retrieverEntries`. */
 export function retrieverNames(): string[] {
-  return retrieverEntries().map(([n]) => n);
+  return registry.names();
+}
+
+/** What a registered retriever declares about itself (`{}` for an unknown name); `approximate` defaults to `usesModel`. */
+export function retrieverCapabilities(name: string): StrategyCapabilities {
+  return capabilitiesOf(registry.get(name));
+}
+
+/** A registry entry's capabilities, with the defaults filled in. */
+export function capabilitiesOf(entry: StrategyCapabilities | undefined): StrategyCapabilities {
+  if (entry === undefined) return {};
+  const { usesModel, approximate, costHint, toolLocal } = entry;
+  return {
+    ...(usesModel !== undefined ? { usesModel } : {}),
+    ...(approximate ?? usesModel ? { approximate: true } : {}),
+    ...(costHint !== undefined ? { costHint } : {}),
+    ...(toolLocal !== undefined ? { toolLocal } : {}),
+  };
 }
 
 /** Create a retriever by name; an unknown name is an `InputError` with a "did you mean". */
 export function createRetriever(name: string, options: RetrieverOptions = {}): Retriever {
-  const factory = (RETRIEVERS as Record<string, RetrieverFactory>)[name] ?? extra.get(name);
-  if (!factory) {
-    const names = retrieverNames();
-    throw new InputError(`unknown retriever "${name}"${didYouMean(name, names)}; retrievers: ${names.join(', ')}`);
-  }
-  return factory.create(name, options);
+  return registry.require(name).create(name, options);
 }
 
 /** Parse a comma-separated list of retriever names, rejecting unknown and repeated ones. */
 export function parseRetrieverList(list: string): string[] {
-  const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (!names.length) throw new InputError('no retriever named (give --retrievers bm25,…)');
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (seen.has(n)) throw new InputError(`retriever "${n}" is listed twice`);
-    seen.add(n);
-    if (!retrieverNames().includes(n)) createRetriever(n); // throws the "unknown retriever" error
-  }
-  return names;
+  return registry.parseList(list);
 }
 
 /** A hybrid retriever named `name` fusing the registered retrievers `a` and `b` (by name). */

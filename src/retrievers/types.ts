@@ -79,11 +79,46 @@ export interface RetrieverOptions {
   roles?: RoleMap;
 }
 
+/**
+ * What a registry entry (retriever or profile) declares about itself, so that the evaluation, the
+ * diff and the command line ask the registry instead of knowing strategies by name. All optional.
+ */
+export interface StrategyCapabilities {
+  /** It embeds with the embedding model: `--model` applies to it. */
+  usesModel?: boolean;
+  /**
+   * Its figures may move by float rounding between machines, so expected figures are compared
+   * within a tolerance. Default: `usesModel`.
+   */
+  approximate?: boolean;
+  /** Relative cost on a large catalog (default 1; measured on monster-7), so the evaluation starts the heaviest strategies first. */
+  costHint?: number;
+  /**
+   * The score of a tool depends only on the request and that tool's own text (not on the rest of
+   * the catalog), so a changed catalog's ranking can be derived from the old one (`src/diff/rankings.ts`).
+   */
+  toolLocal?: boolean;
+}
+
 /** An entry of the retriever registry. */
-export interface RetrieverFactory {
-  /** One line for `--help`, the docs table and error messages. */
+export interface RetrieverFactory extends StrategyCapabilities {
+  /** One line for `--help`, the docs table and error messages: what the strategy does and its score scale, no benchmark figures. */
   description: string;
   create(name: string, options?: RetrieverOptions): Retriever;
+}
+
+/**
+ * Optional capability: a composite (a fusion of retrievers, a profile's searcher) built from other
+ * retrievers, its children. Index progress is handed down to them and index counters read from them.
+ */
+export interface Composite {
+  readonly children: readonly Retriever[];
+}
+
+/** Whether `x` (a retriever or a profile) declares children, each a retriever. */
+export function isComposite(x: object): x is Composite {
+  const children = (x as Partial<Composite>).children;
+  return Array.isArray(children) && children.every((c: unknown) => typeof c === 'object' && c !== null && typeof (c as Retriever).search === 'function');
 }
 
 /**

@@ -31,6 +31,7 @@ import { MAX_CONFIG_BYTES, readTextFile } from '../../util/bounded.ts';
 import { InputError } from '../../util/errors.ts';
 import { parseJson } from '../../util/jsonl.ts';
 import { isDatasetDir, readDataset } from '../dataset-files.ts';
+import { Registry } from '../../util/registry.ts';
 import { didYouMean } from '../../util/suggest.ts';
 import type { Catalog } from '../types.ts';
 import { isDirectory, isFile, requireExists, type LoadOptions } from './common.ts';
@@ -136,8 +137,14 @@ export const DETECTION_ORDER: readonly CatalogFormatName[] = [
   'mcp-config',
 ];
 
+const registry = new Registry<CatalogFormat>(CATALOG_FORMATS, {
+  kind: 'catalog format',
+  unknown: (name, names) => new InputError(`unknown catalog format "${name}"${didYouMean(name, names)}; formats are ${names.join(', ')}`, { where: 'format' }),
+});
+
+/** Whether `name` names a catalog format. */
 export function isCatalogFormatName(name: string): name is CatalogFormatName {
-  return Object.prototype.hasOwnProperty.call(CATALOG_FORMATS, name);
+  return registry.has(name);
 }
 
 /** The first format in `DETECTION_ORDER` that recognises `path`, if any. */
@@ -152,10 +159,7 @@ export function detectCatalogFormat(path: string): CatalogFormatName | undefined
  */
 export function loadCatalog(path: string, opts: LoadOptions & { format?: string } = {}): Catalog {
   const { format, ...loadOpts } = opts;
-  const names = Object.keys(CATALOG_FORMATS);
-  if (format !== undefined && !isCatalogFormatName(format)) {
-    throw new InputError(`unknown catalog format "${format}"${didYouMean(format, names)}; formats are ${names.join(', ')}`, { where: 'format' });
-  }
+  if (format !== undefined) registry.require(format); // an unknown name fails before the path is looked at
   requireExists(path);
   const name = format ?? detectCatalogFormat(path);
   if (name === undefined) {
@@ -164,7 +168,7 @@ export function loadCatalog(path: string, opts: LoadOptions & { format?: string 
     const kind = isDirectory(path) ? 'folder' : 'file';
     throw new InputError(`cannot tell the catalog format of this ${kind}: tried ${DETECTION_ORDER.join(', ')}; name one with a format option`, { file: path });
   }
-  return CATALOG_FORMATS[name].load(path, loadOpts);
+  return registry.require(name).load(path, loadOpts);
 }
 
 function noOptions(format: string, path: string, opts: LoadOptions): void {

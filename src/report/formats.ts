@@ -1,0 +1,106 @@
+/**
+ * The one table of report formats `backpack report --format` writes, in the order they are
+ * written: each format's description, the files it writes into the report folder and how. A format
+ * is one module rendering results (`html.ts`, `png.ts`, …) plus one entry here; the shared
+ * contract test (`test/contract/report-format.contract.test.ts`) writes every registered format
+ * and checks it writes exactly the files it declares, which the README names.
+ */
+import { join } from 'node:path';
+import type { Case, Catalog } from '../catalog/types.ts';
+import type { ToolRecord } from '../eval/case-records.ts';
+import type { EvalRun } from '../eval/run.ts';
+import { writeFileAtomic } from '../util/atomic-write.ts';
+import { InputError } from '../util/errors.ts';
+import { failpoint } from '../util/failpoint.ts';
+import { Registry } from '../util/registry.ts';
+import { htmlReport } from './html.ts';
+import { junitXml } from './junit.ts';
+import { markdownSummary } from './markdown.ts';
+import { writePngs } from './png.ts';
+
+/** What a format writes from: the run, the report folder (it exists) and the formats being written. */
+export interface ReportJob {
+  run: EvalRun;
+  out: string;
+  formats: readonly string[];
+  /** The scored cases and the catalog or tool records, when given (request texts and gold tools in the worst misses). */
+  data: ReportInput;
+}
+
+/**
+ * What a report shows beyond the results: the scored cases (request texts, gold tools) and either the
+ * catalog or the tool records a results folder keeps (`tools.jsonl`), for the worst misses.
+ */
+export interface ReportInput {
+  cases?: readonly Case[];
+  catalog?: Catalog;
+  tools?: readonly ToolRecord[];
+}
+
+/** An entry of the report-format registry. */
+export interface ReportFormatEntry {
+  /** One line for `--help` and the docs. */
+  description: string;
+  /** The files it writes into the report folder; `<chart>` stands for each chart's id. */
+  files: readonly string[];
+  /** Write its files into `job.out`, each atomically; returns their names, in order. */
+  write(job: ReportJob): string[];
+}
+
+/** Write `text` as `file` into the report folder, atomically; returns `[file]`. */
+export function writeReportFile(job: ReportJob, file: string, text: string): string[] {
+  writeFileAtomic(join(job.out, file), text);
+  return [file];
+}
+
+export const REPORT_FORMAT_TABLE = {
+  html: {
+    description: 'one self-contained file (chart.js inlined, no network)',
+    files: ['report.html'],
+    write: (job: ReportJob) => {
+      const { cases, catalog, tools } = job.data;
+      const known = catalog ?? (tools ? { tools } : undefined);
+      const files = writeReportFile(job, 'report.html', htmlReport(job.run.results, { details: job.run.details, ...(cases ? { cases: [...cases] } : {}), ...(known ? { catalog: known } : {}) }));
+      failpoint('report');
+      return files;
+    },
+  },
+  png: {
+    description: 'one PNG per chart, 1600×900, white background',
+    files: ['<chart>.png'],
+    write: (job: ReportJob) => writePngs(job.run.results, job.out),
+  },
+  md: {
+    description: 'a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment',
+    files: ['summary.md'],
+    write: (job: ReportJob) => writeReportFile(job, 'summary.md', markdownSummary(job.run.results, job.formats.includes('html') ? { reportPath: 'report.html' } : {})),
+  },
+  junit: {
+    description: 'one test suite per strategy, one test case per checked metric (skipped, with the reason, where the figure does not apply)',
+    files: ['junit.xml'],
+    write: (job: ReportJob) => writeReportFile(job, 'junit.xml', junitXml(job.run.results)),
+  },
+} as const satisfies Record<string, ReportFormatEntry>;
+
+export type ReportFormat = keyof typeof REPORT_FORMAT_TABLE;
+
+/** Every report format's name, in the order they are written. */
+export const REPORT_FORMATS: readonly ReportFormat[] = Object.keys(REPORT_FORMAT_TABLE) as ReportFormat[];
+
+export const reportFormats = new Registry<ReportFormatEntry>(REPORT_FORMAT_TABLE, {
+  kind: 'report format',
+  unknown: (name, names) => new InputError(`--format: unknown format "${name}"; formats: ${names.join(', ')}`),
+  empty: (names) => `--format: name at least one of ${names.join(', ')}`,
+  twice: (name) => `--format: "${name}" is listed twice`,
+});
+
+/** Parse `--format html,png,…`; an unknown or repeated format is an InputError. */
+export function parseFormats(list: string): ReportFormat[] {
+  return reportFormats.parseList(list) as ReportFormat[];
+}
+
+/** Write `formats` of the run into `out` (an existing folder) in table order; the files written, in order. */
+export function writeReportFormats(run: EvalRun, out: string, formats: readonly string[], data: ReportJob['data']): string[] {
+  const job: ReportJob = { run, out, formats, data };
+  return reportFormats.entries().flatMap(([name, format]) => (formats.includes(name) ? format.write(job) : []));
+}
