@@ -123,27 +123,21 @@ class TopHeap {
 
   /** Keep (p, s, r) if the heap is not full or it ranks before the root. */
   offer(p: number, s: number, r: number): void {
-    const { pos, score, rank, k } = this;
+    const { score, rank, k } = this;
     if (this.size < k) {
       // Sift up: a parent is never better than its children.
       let c = this.size++;
       while (c > 0) {
         const parent = (c - 1) >> 1;
-        const ps = score[parent]!;
-        if (!(s < ps || (s === ps && r > rank[parent]!))) break;
-        pos[c] = pos[parent]!;
-        score[c] = ps;
-        rank[c] = rank[parent]!;
+        if (!(s < score[parent]! || (s === score[parent] && r > rank[parent]!))) break;
+        this.move(parent, c);
         c = parent;
       }
-      pos[c] = p;
-      score[c] = s;
-      rank[c] = r;
+      this.put(c, p, s, r);
       if (this.size === k) this.floor = score[0]!;
       return;
     }
-    const rs = score[0]!;
-    if (!(s > rs || (s === rs && r < rank[0]!))) return; // not better than the worst kept
+    if (!(s > score[0]! || (s === score[0] && r < rank[0]!))) return; // not better than the worst kept
     // Sift down from the root: the worse child moves up while it is worse than (p, s, r).
     const size = this.size;
     let c = 0;
@@ -153,17 +147,24 @@ class TopHeap {
       const rr = l + 1;
       let w = l;
       if (rr < size && (score[rr]! < score[l]! || (score[rr] === score[l] && rank[rr]! > rank[l]!))) w = rr;
-      const ws = score[w]!;
-      if (!(ws < s || (ws === s && rank[w]! > r))) break;
-      pos[c] = pos[w]!;
-      score[c] = ws;
-      rank[c] = rank[w]!;
+      if (!(score[w]! < s || (score[w] === s && rank[w]! > r))) break;
+      this.move(w, c);
       c = w;
     }
-    pos[c] = p;
-    score[c] = s;
-    rank[c] = r;
+    this.put(c, p, s, r);
     this.floor = score[0]!;
+  }
+
+  private move(from: number, to: number): void {
+    this.pos[to] = this.pos[from]!;
+    this.score[to] = this.score[from]!;
+    this.rank[to] = this.rank[from]!;
+  }
+
+  private put(at: number, p: number, s: number, r: number): void {
+    this.pos[at] = p;
+    this.score[at] = s;
+    this.rank[at] = r;
   }
 
   /** The kept positions, best first. */

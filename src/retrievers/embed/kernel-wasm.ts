@@ -103,11 +103,16 @@ function rowLoop(inner: number[], step: number, store: number[]): number[] {
     ...store,
     END,
     GET, ROW, GET, STRIDE, I32_ADD, SET, ROW,
-    GET, I, I32_CONST, 1, I32_ADD, SET, I,
+    ...addTo(I, 1),
     BR, 0,
     END,
     END,
   ];
+}
+
+/** `local += by` (i32). */
+function addTo(local: number, by: number): number[] {
+  return [GET, local, I32_CONST, ...sleb(by), I32_ADD, SET, local];
 }
 
 function sleb(n: number): number[] {
@@ -234,7 +239,7 @@ function batchGroup(g: number, accs: number, inner: number[], step: number, stor
     code.push(GET, BOP, ...(q > 0 ? [GET, BOSTRIDE, I32_CONST, ...sleb(q), I32_MUL, I32_ADD] : []), ...store(q));
   }
   code.push(
-    GET, BB, I32_CONST, ...sleb(g), I32_ADD, SET, BB,
+    ...addTo(BB, g),
     GET, BQP0, GET, BQSTRIDE, I32_CONST, ...sleb(g), I32_MUL, I32_ADD, SET, BQP0,
     GET, BOP, GET, BOSTRIDE, I32_CONST, ...sleb(g), I32_MUL, I32_ADD, SET, BOP,
   );
@@ -278,7 +283,7 @@ function batchLoop(g: number, accsPer: number, inner: (g: number) => number[], s
     ]),
     END,
     GET, BROW, GET, BSTRIDE, I32_ADD, SET, BROW,
-    GET, BI, I32_CONST, 1, I32_ADD, SET, BI,
+    ...addTo(BI, 1),
     BR, 0,
     END,
     END,
@@ -323,10 +328,10 @@ const BLOCKMAX = [
   GET, XACC, GET, XACC, GET, XACC, ...HIGH_HALF, ...F32X4_PMAX, SET, XACC,
   GET, XACC, GET, XACC, GET, XACC, ...I8X16_SHUFFLE([4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7]), ...F32X4_PMAX, SET, XACC,
   GET, XDST, GET, XACC, ...F32X4_EXTRACT(0), F32_STORE, 2, 0,
-  GET, XS, I32_CONST, ...sleb(4 * SELECT_BLOCK), I32_ADD, SET, XS,
-  GET, XMASK, I32_CONST, ...sleb(SELECT_BLOCK), I32_ADD, SET, XMASK,
-  GET, XDST, I32_CONST, 4, I32_ADD, SET, XDST,
-  GET, XB, I32_CONST, 1, I32_ADD, SET, XB,
+  ...addTo(XS, 4 * SELECT_BLOCK),
+  ...addTo(XMASK, SELECT_BLOCK),
+  ...addTo(XDST, 4),
+  ...addTo(XB, 1),
   BR, 0,
   END,
   END,
@@ -345,10 +350,8 @@ const I8SCORES = [
   GET, YVD, GET, YVD, ...HIGH_HALF, ...F64X2_CONVERT_LOW_I32X4_S, GET, YVS, GET, YVS, ...HIGH_HALF, ...F64X2_PROMOTE_LOW_F32X4, ...F64X2_MUL, ...F32X4_DEMOTE_F64X2_ZERO,
   ...LOW_HALVES,
   ...V128_STORE(0),
-  GET, YD, I32_CONST, 16, I32_ADD, SET, YD,
-  GET, YS, I32_CONST, 16, I32_ADD, SET, YS,
-  GET, YDST, I32_CONST, 16, I32_ADD, SET, YDST,
-  GET, YI, I32_CONST, 4, I32_ADD, SET, YI,
+  ...[YD, YS, YDST].flatMap((l) => addTo(l, 16)), // four rows on
+  ...addTo(YI, 4),
   BR, 0,
   END,
   END,
@@ -360,10 +363,8 @@ const I8SCORES = [
   GET, YS, F32_LOAD, 2, 0, F64_PROMOTE_F32,
   F64_MUL, F32_DEMOTE_F64,
   F32_STORE, 2, 0,
-  GET, YD, I32_CONST, 4, I32_ADD, SET, YD,
-  GET, YS, I32_CONST, 4, I32_ADD, SET, YS,
-  GET, YDST, I32_CONST, 4, I32_ADD, SET, YDST,
-  GET, YI, I32_CONST, 1, I32_ADD, SET, YI,
+  ...[YD, YS, YDST].flatMap((l) => addTo(l, 4)), // one row on
+  ...addTo(YI, 1),
   BR, 0,
   END,
   END,
