@@ -13,7 +13,7 @@
  * methods. Used by `dense.bench.ts`; never asserted in tests.
  */
 
-import { name, section, simd, uleb, vec } from '../src/retrievers/embed/kernel.ts';
+import { name, section, simd, uleb, vec } from '../src/retrievers/embed/kernel-wasm.ts';
 
 const I32 = 0x7f, F32 = 0x7d, V128 = 0x7b;
 const BLOCK = 0x02, LOOP = 0x03, END = 0x0b, BR_IF = 0x0d, VOID = 0x40;

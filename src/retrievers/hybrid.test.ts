@@ -10,7 +10,6 @@ import {
   CALIBRATED_DEFAULT_OPTIONS,
   checkHybridOptions,
   defaultDepth,
-  firstK,
   HYBRID_DEFAULT_COEFFICIENTS,
   HYBRID_DEFAULT_OPTIONS,
   HybridRetriever,
@@ -345,18 +344,6 @@ describe('HybridRetriever, z-score fusion', () => {
     expect(JSON.parse(JSON.stringify(d))).toEqual(d);
     expect(d).toMatchObject({ method: 'zscore', weights: [0.4, 0.6], depth: 'every allowed tool' });
     expect(() => checkHybridOptions({ ...HYBRID_DEFAULT_OPTIONS, weights: [1, 1], method: 'zscore' })).not.toThrow();
-  });
-});
-
-describe('firstK', () => {
-  it('equals rankStable(hits).slice(0, k), ties by id', () => {
-    let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    for (let round = 0; round < 50; round++) {
-      const n = 1 + Math.floor(rand() * 200);
-      const list: Hit[] = Array.from({ length: n }, (_, i) => ({ id: `t${(i * 7919) % 1000}-${i}`, score: Math.floor(rand() * 10) / 2 - 1 }));
-      for (const k of [1, 3, 10, 60, 500]) expect(firstK(list, k)).toEqual(rankStable(list).slice(0, k));
-    }
   });
 });
 

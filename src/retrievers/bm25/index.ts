@@ -11,116 +11,39 @@
  *
  * Layout: CSR postings (term → a slice of `postDoc`/`postWeight`, doc ids ascending, weights
  * `termWeight(...)` precomputed), so a search is only `acc[doc] += idf · weight` over the query
- * terms' postings, into a reused Float64Array with a touched-doc list to reset, followed by a
- * top-k binary heap in exactly `rankStable` order (score descending, then tool id ascending, via a
- * precomputed rank of each doc's id).
+ * terms' postings, into a reused Float64Array with a touched-doc list to reset, followed by
+ * `topByScore` (rank.ts) over the touched docs, in exactly `rankStable` order (score descending,
+ * then tool id ascending, via a precomputed rank of each doc's id). The build is in `postings.ts`,
+ * the options in `options.ts`.
  *
  * Admission (which scored documents are returned, {@link Admission}): `'any-term'` (default) returns
  * every document sharing a query term (score > 0); `'hermes'` is Hermes Agent's rarest-token gate and
  * coverage floor (`NousResearch/hermes-agent` `tools/tool_search_catalog.py` @13a4e497). Admission
  * only filters: the scores of admitted documents are those of `'any-term'`.
  */
-import { checkedMask } from '../rank.ts';
-import type { Catalog, Tool } from '../../catalog/types.ts';
+import { checkedMask, idRanks, topByScore } from '../rank.ts';
+import type { Catalog } from '../../catalog/types.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../types.ts';
-import { checkBM25Params, idf as idfOf, termWeight, type BM25Params } from './score.ts';
-import { checkTokenizerOptions, makePipeline, type TokenPipeline, type TokenizerOptions } from './tokenize.ts';
+import { checkBm25Options, hermesRequiredTerms, type Admission, type Bm25Options, type DocumentText } from './options.ts';
+import { buildPostings } from './postings.ts';
+import { idf as idfOf } from './score.ts';
+import { makePipeline, type TokenPipeline } from './tokenize.ts';
 
-/** The indexed fields, in the order their weighted frequencies are summed. */
-export const FIELD_NAMES = ['name', 'namespace', 'summary', 'description', 'examples', 'params'] as const;
-export type FieldName = (typeof FIELD_NAMES)[number];
-
-/**
- * Per-field weights (finite, ≥ 0; `0` = the field is not indexed). Each occurrence of a term in
- * field f adds w_f to the term's frequency and w_f to the document's length.
- * - `name`: the tool's `name`, then its `title` if any;
- * - `namespace`: the routing namespace (server or plugin name, `core`);
- * - `summary`, `description`: as written;
- * - `examples`: each example request;
- * - `params`: the top-level `inputSchema.properties` names (not their descriptions).
- */
-export type FieldWeights = Record<FieldName, number>;
-
-/**
- * Which documents a search may return (scores are the same either way):
- * - `'any-term'`: every document that contains at least one query term (score > 0), the textbook rule;
- * - `'hermes'`: Hermes Agent's admission (`search_catalog` in `tools/tool_search_catalog.py`):
- *   1. the **gate token** is the query token with the highest idf, the first in query order on a tie;
- *      a token no document contains has df 0 and so the highest idf of all (idf falls strictly with
- *      df), so a query with any unknown token admits nothing;
- *   2. a document must contain the gate token;
- *   3. **coverage floor**: with *answerable* = the unique query terms some document contains, a
- *      document must contain at least ceil(0.5 · answerable) of them when answerable ≥ 4, else 1.
- *   Query tokens are those the tokenizer keeps (stop words, if any, are not query tokens). Hermes's
- *   exact-name rule is not a BM25 matter: the Hermes profile adds it on top.
- */
-export type Admission = 'any-term' | 'hermes';
-
-export const ADMISSIONS: readonly Admission[] = ['any-term', 'hermes'];
-
-/** `'hermes'` coverage floor: engages from this many answerable terms (`MIN_ANSWERABLE_TERMS_FOR_COVERAGE`). */
-export const HERMES_MIN_ANSWERABLE_TERMS = 4;
-/** `'hermes'` coverage floor: the share of answerable terms a document must contain (`MIN_QUERY_TERM_COVERAGE`). */
-export const HERMES_MIN_TERM_COVERAGE = 0.5;
-
-/** How many of `answerable` unique query terms a document must contain under `'hermes'` admission. */
-export function hermesRequiredTerms(answerable: number): number {
-  return answerable < HERMES_MIN_ANSWERABLE_TERMS ? 1 : Math.ceil(answerable * HERMES_MIN_TERM_COVERAGE);
-}
-
-export interface Bm25Options {
-  params: BM25Params;
-  tokenizer: TokenizerOptions;
-  fields: FieldWeights;
-  /** Which documents a search may return; default `'any-term'` (see {@link Admission}). */
-  admission?: Admission;
-}
-
-/**
- * A document builder that replaces the fields: a harness emulation (Codex, Hermes) indexes the exact
- * text its harness builds for a tool. The texts are indexed as one field of weight 1.
- */
-export interface DocumentText {
-  /** Short name recorded in `describe()` (e.g. `codex-mcp-search-text`). */
-  label: string;
-  texts(tool: Tool): readonly string[];
-}
-
-/** The texts of one field of a tool (see {@link FieldWeights}). */
-export function fieldTexts(tool: Tool, field: FieldName): readonly string[] {
-  switch (field) {
-    case 'name':
-      return tool.title !== undefined && tool.title !== '' ? [tool.name, tool.title] : [tool.name];
-    case 'namespace':
-      return [tool.namespace];
-    case 'summary':
-      return [tool.summary];
-    case 'description':
-      return [tool.description];
-    case 'examples':
-      return tool.examples;
-    case 'params': {
-      const props = tool.inputSchema?.properties;
-      return props !== null && typeof props === 'object' && !Array.isArray(props) ? Object.keys(props) : [];
-    }
-  }
-}
-
-/** Throws a `RangeError` if any option is out of range. */
-export function checkBm25Options(o: Bm25Options): void {
-  checkBM25Params(o.params);
-  checkTokenizerOptions(o.tokenizer);
-  for (const f of FIELD_NAMES) {
-    const w = o.fields[f];
-    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) throw new RangeError(`field weight "${f}" must be a finite number ≥ 0 (got ${w})`);
-  }
-  for (const f of Object.keys(o.fields)) {
-    if (!(FIELD_NAMES as readonly string[]).includes(f)) throw new RangeError(`unknown field "${f}" (fields: ${FIELD_NAMES.join(', ')})`);
-  }
-  if (o.admission !== undefined && !ADMISSIONS.includes(o.admission)) {
-    throw new RangeError(`admission must be one of ${ADMISSIONS.join(', ')} (got ${JSON.stringify(o.admission)})`);
-  }
-}
+// The options and the build live in their own modules; importers read them from here.
+export {
+  ADMISSIONS,
+  checkBm25Options,
+  FIELD_NAMES,
+  fieldTexts,
+  HERMES_MIN_ANSWERABLE_TERMS,
+  HERMES_MIN_TERM_COVERAGE,
+  hermesRequiredTerms,
+  type Admission,
+  type Bm25Options,
+  type DocumentText,
+  type FieldName,
+  type FieldWeights,
+} from './options.ts';
 
 /** Query-term codes besides term ids: the tokenizer drops the token / no document contains it. */
 const DROPPED = -1;
@@ -128,31 +51,6 @@ const UNKNOWN = -2;
 
 /** Raw-token → term-id memo entries kept for query words not in the index (bounds memory). */
 const QUERY_MEMO_LIMIT = 1 << 16;
-
-/** Growable typed-array helpers for the build. */
-function growU32(a: Uint32Array, min: number): Uint32Array {
-  if (a.length >= min) return a;
-  const b = new Uint32Array(Math.max(min, a.length * 2));
-  b.set(a);
-  return b;
-}
-function growF64(a: Float64Array, min: number): Float64Array {
-  if (a.length >= min) return a;
-  const b = new Float64Array(Math.max(min, a.length * 2));
-  b.set(a);
-  return b;
-}
-/** A copy of `a` with room for exactly `size` values (`size` ≥ `a.length`). */
-function resizeU32(a: Uint32Array, size: number): Uint32Array {
-  const b = new Uint32Array(size);
-  b.set(a);
-  return b;
-}
-function resizeF64(a: Float64Array, size: number): Float64Array {
-  const b = new Float64Array(size);
-  b.set(a);
-  return b;
-}
 
 export class Bm25Retriever implements Retriever, Describable {
   readonly name: string;
@@ -180,7 +78,6 @@ export class Bm25Retriever implements Retriever, Describable {
   private mark = new Uint8Array(0);
   private touched = new Uint32Array(0);
   private nTouched = 0;
-  private heap = new Uint32Array(0);
   private allowed: Uint8Array | undefined = undefined;
   private readonly onQueryToken: (raw: string) => void;
   private readonly document: DocumentText | undefined;
@@ -226,154 +123,22 @@ export class Bm25Retriever implements Retriever, Describable {
   }
 
   async index(catalog: Catalog): Promise<void> {
-    const { fields, params } = this.options;
-    const tools = catalog.tools;
-    const N = tools.length;
-    const { scan, term } = this.pipeline;
-    const rawToTerm = new Map<string, number>();
-    const termIds = new Map<string, number>();
-    let V = 0;
-
-    // Per-field counts and per-doc weighted tf, indexed by term id, with touched lists to reset.
-    let fieldCount: Uint32Array = new Uint32Array(1024);
-    let fieldTouched: Uint32Array = new Uint32Array(256);
-    let nField = 0;
-    let fieldLen = 0;
-    let docTf: Float64Array = new Float64Array(1024);
-    let docTouched: Uint32Array = new Uint32Array(256);
-    let nDoc = 0;
-    // All (doc, term, tf) pairs, doc-major.
-    let pairTerm: Uint32Array = new Uint32Array(1 << 16);
-    let pairTf: Float64Array = new Float64Array(1 << 16);
-    let nPairs = 0;
-    const docStart = new Uint32Array(N + 1);
-    const dl = new Float64Array(N);
-    let df: Uint32Array = new Uint32Array(1024);
-
-    /** Term id of a raw token (creating it), or -1 if the tokenizer drops it. */
-    const termIdOf = (raw: string): number => {
-      let t = rawToTerm.get(raw);
-      if (t === undefined) {
-        const s = term(raw);
-        if (s === null) t = -1;
-        else {
-          t = termIds.get(s);
-          if (t === undefined) {
-            t = V++;
-            termIds.set(s, t);
-            if (V > fieldCount.length) {
-              fieldCount = growU32(fieldCount, V);
-              docTf = growF64(docTf, V);
-              df = growU32(df, V);
-            }
-          }
-        }
-        rawToTerm.set(raw, t);
-      }
-      return t;
-    };
-    const addTerm = (t: number): void => {
-      if (fieldCount[t] === 0) {
-        fieldTouched = growU32(fieldTouched, nField + 1);
-        fieldTouched[nField++] = t;
-      }
-      fieldCount[t]!++;
-      fieldLen++;
-    };
-    const onToken = (raw: string): void => {
-      const t = termIdOf(raw);
-      if (t >= 0) addTerm(t);
-    };
-
-    const document = this.document;
-    const activeFields: readonly (FieldName | 'document')[] = document ? ['document'] : FIELD_NAMES.filter((f) => fields[f] > 0);
-    for (let d = 0; d < N; d++) {
-      const tool = tools[d]!;
-      let len = 0;
-      for (const f of activeFields) {
-        const w = f === 'document' ? 1 : fields[f];
-        nField = 0;
-        fieldLen = 0;
-        for (const text of f === 'document' ? document!.texts(tool) : fieldTexts(tool, f)) scan(text, onToken);
-        for (let i = 0; i < nField; i++) {
-          const t = fieldTouched[i]!;
-          if (docTf[t] === 0) {
-            docTouched = growU32(docTouched, nDoc + 1);
-            docTouched[nDoc++] = t;
-          }
-          docTf[t]! += w * fieldCount[t]!;
-          fieldCount[t] = 0;
-        }
-        len += w * fieldLen;
-      }
-      dl[d] = len;
-      docStart[d] = nPairs;
-      if (nPairs + nDoc > pairTerm.length) {
-        // Grow to the projected total (pairs per document so far × N, plus 1/8), at least 1.25×: a
-        // large catalog then allocates the pair arrays about once instead of doubling ~8 times. At
-        // 500,000 tools the doubling allocated ~400 MB of array buffers, and every ~64 MB of them
-        // starts a full GC (V8's external-memory pressure) that marks the whole heap, the caller's
-        // catalog included: a cost that grows with the square of the catalog.
-        const projected = Math.ceil(((nPairs + nDoc) / (d + 1)) * N * 1.125);
-        const size = Math.max(nPairs + nDoc, projected, Math.ceil(pairTerm.length * 1.25));
-        pairTerm = resizeU32(pairTerm, size);
-        pairTf = resizeF64(pairTf, size);
-      }
-      for (let i = 0; i < nDoc; i++) {
-        const t = docTouched[i]!;
-        pairTerm[nPairs] = t;
-        pairTf[nPairs++] = docTf[t]!;
-        docTf[t] = 0;
-        df[t]!++;
-      }
-      nDoc = 0;
-    }
-    docStart[N] = nPairs;
-
-    let sumDl = 0;
-    for (let d = 0; d < N; d++) sumDl += dl[d]!;
-    const avgdl = N > 0 && sumDl > 0 ? sumDl / N : 1;
-
-    // CSR postings: term t's postings are postDoc/postWeight[postStart[t] .. postStart[t+1]).
-    const postStart = new Uint32Array(V + 1);
-    for (let t = 0; t < V; t++) postStart[t + 1] = postStart[t]! + df[t]!;
-    const cursor = postStart.slice(0, V);
-    const postDoc = new Uint32Array(nPairs);
-    const postWeight = new Float64Array(nPairs);
-    const { k1, b } = params;
-    for (let d = 0; d < N; d++) {
-      const docLen = dl[d]!;
-      for (let p = docStart[d]!; p < docStart[d + 1]!; p++) {
-        const t = pairTerm[p]!;
-        const at = cursor[t]!++;
-        postDoc[at] = d;
-        postWeight[at] = termWeight(pairTf[p]!, docLen, avgdl, k1, b);
-      }
-    }
-    const idf = new Float64Array(V);
-    for (let t = 0; t < V; t++) idf[t] = idfOf(N, df[t]!);
-
-    // Tie-break rank: position of each doc's id in code-unit order.
-    const ids = tools.map((t) => t.id);
-    const order = Array.from({ length: N }, (_, i) => i).sort((x, y) => (ids[x]! < ids[y]! ? -1 : ids[x]! > ids[y]! ? 1 : x - y));
-    const rank = new Uint32Array(N);
-    for (let r = 0; r < N; r++) rank[order[r]!] = r;
-
-    this.rawToTerm = rawToTerm;
+    const built = buildPostings(catalog.tools, this.pipeline, this.options, this.document);
+    const N = catalog.tools.length;
+    this.rawToTerm = built.rawToTerm;
     this.queryMemoSize = 0;
-    this.termIds = termIds;
-    this.ids = ids;
+    this.termIds = built.termIds;
+    this.ids = catalog.tools.map((t) => t.id);
     this.n = N;
-    this.avgdl = avgdl;
-    this.idf = idf;
-    this.postStart = postStart;
-    this.postDoc = postDoc;
-    this.postWeight = postWeight;
-    this.rank = rank;
+    this.avgdl = built.avgdl;
+    this.idf = built.idf;
+    this.postStart = built.postStart;
+    this.postDoc = built.postDoc;
+    this.postWeight = built.postWeight;
+    this.rank = idRanks(this.ids);
     this.acc = new Float64Array(N);
     this.mark = new Uint8Array(N);
     this.touched = new Uint32Array(N);
-    this.heap = new Uint32Array(N);
     this.cover = this.admission === 'hermes' ? new Uint32Array(N) : new Uint32Array(0);
     this.nTouched = 0;
     this.built = true;
@@ -547,66 +312,10 @@ export class Bm25Retriever implements Retriever, Describable {
     this.nTouched = kept;
   }
 
-  /** Tool a ranks before tool b: higher score, or equal score and smaller id (rankStable order). */
-  private before(a: number, b: number): boolean {
-    const sa = this.acc[a]!;
-    const sb = this.acc[b]!;
-    return sa > sb || (sa === sb && this.rank[a]! < this.rank[b]!);
-  }
-
-  /** Restore the heap (worst at the root) after its root was replaced. */
-  private siftDown(size: number): void {
-    const heap = this.heap;
-    const x = heap[0]!;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= size) break;
-      const r = l + 1;
-      // The worse child (the one that ranks later).
-      const c = r < size && this.before(heap[l]!, heap[r]!) ? r : l;
-      if (!this.before(x, heap[c]!)) break; // x ranks after its worse child: done
-      heap[i] = heap[c]!;
-      i = c;
-    }
-    heap[i] = x;
-  }
-
-  /** The best `k` touched docs (0 < k ≤ nTouched) in rankStable order, via a size-k heap with the worst at the root. */
+  /** The best `k` touched docs in rankStable order. */
   private topK(k: number): Hit[] {
-    const { acc, heap, touched, ids } = this;
-    let size = 0;
-    // Once the heap is full, a tool scoring below its worst cannot enter: one comparison, no call.
-    let worst = -Infinity;
-    for (let j = 0; j < this.nTouched; j++) {
-      const d = touched[j]!;
-      if (acc[d]! < worst) continue;
-      if (size < k) {
-        // Sift up: every parent ranks after its children.
-        let i = size++;
-        while (i > 0) {
-          const parent = (i - 1) >> 1;
-          if (!this.before(heap[parent]!, d)) break;
-          heap[i] = heap[parent]!;
-          i = parent;
-        }
-        heap[i] = d;
-        if (size === k) worst = acc[heap[0]!]!;
-      } else if (this.before(d, heap[0]!)) {
-        heap[0] = d;
-        this.siftDown(size);
-        worst = acc[heap[0]!]!;
-      }
-    }
-    // Pop worst first, filling the result from the back.
-    const out = new Array<Hit>(size);
-    while (size > 0) {
-      const d = heap[0]!;
-      out[size - 1] = { id: ids[d]!, score: acc[d]! };
-      heap[0] = heap[--size]!;
-      if (size > 1) this.siftDown(size);
-    }
-    return out;
+    const { acc, ids } = this;
+    return topByScore(acc, this.rank, k, this.touched.subarray(0, this.nTouched)).map((d) => ({ id: ids[d]!, score: acc[d]! }));
   }
 
   private reset(): void {

@@ -118,13 +118,17 @@ const LOWER = 1;
 const UPPER = 2;
 const DIGIT = 3;
 const JOINER = 4; // _ . -  (join identifier parts when splitIdentifiers is false)
-const CLASS = new Uint8Array(128);
-for (let c = 97; c <= 122; c++) CLASS[c] = LOWER;
-for (let c = 65; c <= 90; c++) CLASS[c] = UPPER;
-for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
-CLASS[95] = JOINER;
-CLASS[46] = JOINER;
-CLASS[45] = JOINER;
+const CLASS = asciiTable(LOWER, UPPER, DIGIT, { _: JOINER, '.': JOINER, '-': JOINER });
+
+/** A class per ASCII code: `lower` for a-z, `upper` for A-Z, `digit` for 0-9, `others[c]` for the characters listed, 0 for the rest. */
+function asciiTable(lower: number, upper: number, digit: number, others: Record<string, number>): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let c = 97; c <= 122; c++) table[c] = lower;
+  for (let c = 65; c <= 90; c++) table[c] = upper;
+  for (let c = 48; c <= 57; c++) table[c] = digit;
+  for (const [ch, cls] of Object.entries(others)) table[ch.charCodeAt(0)] = cls;
+  return table;
+}
 
 function classOf(s: string, i: number): number {
   const c = s.charCodeAt(i);
@@ -148,16 +152,7 @@ const WB_EXTENDNUMLET = 3; // _
 const WB_MIDLETTER = 4; // :
 const WB_MIDNUM = 5; // , ;
 const WB_MIDNUMLETQ = 6; // . (MidNumLet) and ' (Single_Quote)
-const WB = new Uint8Array(128);
-for (let c = 97; c <= 122; c++) WB[c] = WB_ALETTER;
-for (let c = 65; c <= 90; c++) WB[c] = WB_ALETTER;
-for (let c = 48; c <= 57; c++) WB[c] = WB_NUMERIC;
-WB[95] = WB_EXTENDNUMLET;
-WB[58] = WB_MIDLETTER;
-WB[44] = WB_MIDNUM;
-WB[59] = WB_MIDNUM;
-WB[46] = WB_MIDNUMLETQ;
-WB[39] = WB_MIDNUMLETQ;
+const WB = asciiTable(WB_ALETTER, WB_ALETTER, WB_NUMERIC, { _: WB_EXTENDNUMLET, ':': WB_MIDLETTER, ',': WB_MIDNUM, ';': WB_MIDNUM, '.': WB_MIDNUMLETQ, "'": WB_MIDNUMLETQ });
 
 /**
  * The UAX#29 words of an all-ASCII `s` that contain a letter or digit, in order. For ASCII the

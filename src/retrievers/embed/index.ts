@@ -27,7 +27,7 @@
  *   the same hits and scores: they depend on its text and the index only.
  */
 import { join } from 'node:path';
-import { checkedMask } from '../rank.ts';
+import { checkedMask, idRanks } from '../rank.ts';
 import type { Catalog } from '../../catalog/types.ts';
 import { CACHE_ROOT } from '../../util/version.ts';
 import type { Describable, Hit, Prefetching, Retriever, SearchContext } from '../types.ts';
@@ -242,9 +242,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     const matrix = new Float32Array(n * Math.max(dims, 1));
     if (dims > 0) hashes.forEach((h, i) => matrix.set(found.get(h)!, i * dims));
     const ids = tools.map((t) => t.id);
-    const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => (ids[x]! < ids[y]! ? -1 : ids[x]! > ids[y]! ? 1 : x - y));
-    const rank = new Uint32Array(n);
-    for (let r = 0; r < n; r++) rank[order[r]!] = r;
+    const rank = idRanks(ids);
     this.ids = ids;
     this.prepared.clear();
     this.spare = [];

@@ -101,17 +101,14 @@ describe('VectorIndex.searchBatch', () => {
     }
   });
 
-  it('takes packed queries, and checks its arguments', () => {
+  it('checks its arguments', () => {
     const r = prng(2);
     const n = 90, dims = 24;
     const v = uniform(n * dims, r);
     const idx = new VectorIndex(v, dims, shuffledRank(n, r), 'float32');
-    const packed = uniform(5 * dims, r);
-    const list = Array.from({ length: 5 }, (_, b) => packed.slice(b * dims, (b + 1) * dims));
-    expect(exact(idx.searchBatch(packed, 7))).toEqual(exact(idx.searchBatch(list, 7)));
+    const list = uniformVectors(5, dims, r);
     expect(idx.searchBatch([], 7)).toEqual([]);
     expect(idx.searchBatch(list, 0)).toEqual(list.map(() => []));
-    expect(() => idx.searchBatch(packed.subarray(1), 7)).toThrow(RangeError);
     expect(() => idx.searchBatch([new Float32Array(dims + 1)], 7)).toThrow(RangeError);
     expect(() => idx.searchBatch(list, 7, [new Uint8Array(n)])).toThrow(RangeError);
     expect(() => idx.searchBatch(list, 7, new Uint8Array(n - 1))).toThrow(RangeError);

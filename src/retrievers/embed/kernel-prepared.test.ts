@@ -1,6 +1,6 @@
 /**
  * `VectorIndex.prepareBatch` (every row scored for many queries in one batched pass) against the
- * single-query path: `scoreAllPrepared` / `scoreAllBatch` give `scoreAll`'s numbers bit for bit,
+ * single-query path: `scoreAllPrepared` gives `scoreAll`'s numbers bit for bit,
  * and `searchPrepared` gives `search`'s hits, order and scores, for float32 and int8 rows, the
  * WebAssembly kernel and the JavaScript fallback, several dims, masks (none, random, values other
  * than 0/1), k from 1 to every row, batches past BATCH_BLOCK, coarse values with exact ties, NaN
@@ -29,11 +29,9 @@ function expectSame(idx: VectorIndex, queries: Float32Array[], masks: (Uint8Arra
   const prepared = idx.prepareBatch(queries);
   expect(prepared).toHaveLength(queries.length);
   for (const allowed of masks) {
-    const batch = idx.scoreAllBatch(queries, allowed);
     queries.forEach((q, b) => {
       const want = arrayBits(idx.scoreAll(q, allowed));
       expect(arrayBits(idx.scoreAllPrepared(prepared[b]!, allowed))).toEqual(want);
-      expect(arrayBits(batch[b]!)).toEqual(want);
       for (const k of ks) expect(hitBits(idx.searchPrepared(prepared[b]!, k, allowed))).toEqual(hitBits(idx.search(q, k, allowed)));
     });
   }
@@ -88,10 +86,9 @@ describe('VectorIndex.prepareBatch', () => {
     for (const type of TYPES) {
       const wasm = new VectorIndex(v, dims, rank, type, true);
       const js = new VectorIndex(v, dims, rank, type, false);
-      const a = wasm.scoreAllBatch(queries, mask).map(arrayBits);
-      expect(js.scoreAllBatch(queries, mask).map(arrayBits)).toEqual(a);
       const pw = wasm.prepareBatch(queries);
       const pj = js.prepareBatch(queries);
+      pw.forEach((p, b) => expect(arrayBits(wasm.scoreAllPrepared(p, mask))).toEqual(arrayBits(js.scoreAllPrepared(pj[b]!, mask))));
       pw.forEach((p, b) => expect(hitBits(wasm.searchPrepared(p, 10, mask))).toEqual(hitBits(js.searchPrepared(pj[b]!, 10, mask))));
     }
   });
@@ -144,13 +141,11 @@ describe('VectorIndex.prepareBatch', () => {
     const n = 50, dims = 8;
     const idx = new VectorIndex(uniform(n * dims, r), dims, shuffledRank(n, r));
     expect(idx.prepareBatch([])).toEqual([]);
-    expect(idx.scoreAllBatch([])).toEqual([]);
     const [q] = idx.prepareBatch([new Float32Array(dims).map(() => r())]);
     expect(idx.searchPrepared(q!, 0)).toEqual([]);
     expect(() => idx.prepareBatch([new Float32Array(dims + 1)])).toThrow(RangeError);
     expect(() => idx.searchPrepared(q!, 3, new Uint8Array(n - 1))).toThrow(RangeError);
     expect(() => idx.scoreAllPrepared(q!, new Uint8Array(n + 1))).toThrow(RangeError);
-    expect(() => idx.scoreAllBatch([new Float32Array(dims)], new Uint8Array(1))).toThrow(RangeError);
     expect(() => idx.searchPrepared(p!, 3)).toThrow(RangeError); // prepared on another index
   });
 });

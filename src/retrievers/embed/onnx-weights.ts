@@ -48,6 +48,23 @@ export interface OnnxModelInfo {
   outputs: string[];
 }
 
+/**
+ * The varint at `buf[p]`: its value and the position after it. `truncated` is the error when the
+ * buffer ends inside it; with `limit`, one longer than 64 bits is an error too.
+ */
+function readVarint(buf: Uint8Array, p: number, truncated: string, limit: boolean): { value: bigint; end: number } {
+  let v = 0n;
+  let shift = 0n;
+  for (;;) {
+    if (p >= buf.length) throw new RangeError(truncated);
+    const b = buf[p++]!;
+    v |= BigInt(b & 0x7f) << shift;
+    if ((b & 0x80) === 0) return { value: v, end: p };
+    shift += 7n;
+    if (limit && shift > 63n) throw new RangeError('onnx: varint too long');
+  }
+}
+
 /** A protobuf field: its number, wire type and value (a bigint for varints, bytes for the others). */
 type Field = { field: number; wire: 0; value: bigint } | { field: number; wire: 1 | 2 | 5; value: Uint8Array };
 
@@ -55,16 +72,9 @@ function fields(buf: Uint8Array): Field[] {
   const out: Field[] = [];
   let p = 0;
   const varint = (): bigint => {
-    let v = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (p >= buf.length) throw new RangeError('onnx: truncated varint');
-      const b = buf[p++]!;
-      v |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return v;
-      shift += 7n;
-      if (shift > 63n) throw new RangeError('onnx: varint too long');
-    }
+    const { value, end } = readVarint(buf, p, 'onnx: truncated varint', true);
+    p = end;
+    return value;
   };
   const take = (n: number): Uint8Array => {
     if (n < 0 || p + n > buf.length) throw new RangeError('onnx: truncated field');
@@ -113,16 +123,9 @@ function packedVarints(buf: Uint8Array): bigint[] {
   const out: bigint[] = [];
   let p = 0;
   while (p < buf.length) {
-    let v = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (p >= buf.length) throw new RangeError('onnx: truncated packed varint');
-      const b = buf[p++]!;
-      v |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) break;
-      shift += 7n;
-    }
-    out.push(BigInt.asIntN(64, v));
+    const { value, end } = readVarint(buf, p, 'onnx: truncated packed varint', false);
+    p = end;
+    out.push(BigInt.asIntN(64, value));
   }
   return out;
 }
