@@ -19,7 +19,7 @@ import type { Catalog, Server, Tool } from '../types.ts';
 import { readInputSchema, type Located } from '../validate.ts';
 import { absentIfNull, describeJson, isAnthropicDefinedType, type LoadOptions } from './common.ts';
 import { LoadNotes } from './load-notes.ts';
-import { isProviderToolList, loadProviderTools, providerNameAndDescription, readProviderTools, type ProviderFormat } from './provider-tools.ts';
+import { isProviderToolList, loadProviderTools, providerNameAndDescription, readProviderTools, type ProviderEntryReader } from './provider-tools.ts';
 
 /**
  * True if `value` is a non-empty array of Anthropic tools, or an object (a request body) holding
@@ -30,32 +30,27 @@ export function isAnthropicToolsShape(value: unknown): boolean {
   return isProviderToolList(value, (t) => t.inputSchema === undefined && t.type !== 'function' && (absentIfNull(t.input_schema) !== undefined || isAnthropicDefinedType(t.type)));
 }
 
-const ANTHROPIC: ProviderFormat = {
-  provider: 'Anthropic',
-  listOf: 'Anthropic',
-  indexed: 'custom',
-  indexedHint: 'only tools with an "input_schema" have a schema',
-  readEntry(raw, file, where) {
-    const type = absentIfNull(raw.type);
-    if (type !== undefined && type !== 'custom') {
-      if (typeof type !== 'string') throw new InputError(`tool "type" must be a string (got ${describeJson(type)})`, { file, where: `${where}.type` });
-      return type;
-    }
-    const { name, description } = providerNameAndDescription(raw, file, where);
-    if (absentIfNull(raw.input_schema) === undefined) {
-      throw new InputError(`tool "${name}" has no "input_schema" (the Anthropic API requires one; use {"type":"object"} for no arguments)`, { file, where: `${where}.input_schema` });
-    }
-    const { schema, forms } = readInputSchema(raw.input_schema, file, `${where}.input_schema`);
-    return { name, description, inputSchema: schema, schemaWhere: `${where}.input_schema`, forms };
-  },
+/** One entry of an Anthropic tool list: a tool to index, or the type of one to skip. */
+const anthropicEntry: ProviderEntryReader = (raw, file, where) => {
+  const type = absentIfNull(raw.type);
+  if (type !== undefined && type !== 'custom') {
+    if (typeof type !== 'string') throw new InputError(`tool "type" must be a string (got ${describeJson(type)})`, { file, where: `${where}.type` });
+    return type;
+  }
+  const { name, description } = providerNameAndDescription(raw, file, where);
+  if (absentIfNull(raw.input_schema) === undefined) {
+    throw new InputError(`tool "${name}" has no "input_schema" (the Anthropic API requires one; use {"type":"object"} for no arguments)`, { file, where: `${where}.input_schema` });
+  }
+  const { schema, forms } = readInputSchema(raw.input_schema, file, `${where}.input_schema`);
+  return { name, description, inputSchema: schema, schemaWhere: `${where}.input_schema`, forms };
 };
 
 /** Parse Anthropic tool definitions already read from `file`; skipped server/client tools are noted in `notes`. */
 export function anthropicTools(value: unknown, file: string, opts: LoadOptions = {}, notes: LoadNotes = new LoadNotes()): { tools: Array<Located<Tool>>; servers: Server[] } {
-  return readProviderTools(value, file, opts, notes, ANTHROPIC);
+  return readProviderTools('Anthropic', anthropicEntry, value, file, opts, notes);
 }
 
 /** Load an Anthropic tools file or request body (see the module comment for the accepted forms and options). */
 export function loadAnthropicTools(file: string, opts: LoadOptions = {}): Catalog {
-  return loadProviderTools(file, opts, ANTHROPIC);
+  return loadProviderTools('Anthropic', anthropicEntry, file, opts);
 }

@@ -23,7 +23,7 @@ import type { Catalog, Server, Tool } from '../types.ts';
 import { readInputSchema, type Located } from '../validate.ts';
 import { absentIfNull, describeJson, isAnthropicDefinedType, isObject, type LoadOptions } from './common.ts';
 import { LoadNotes } from './load-notes.ts';
-import { isProviderToolList, loadProviderTools, providerNameAndDescription, readProviderTools, type ProviderFormat } from './provider-tools.ts';
+import { isProviderToolList, loadProviderTools, providerNameAndDescription, readProviderTools, type ProviderEntryReader } from './provider-tools.ts';
 
 /**
  * True if `value` is a non-empty array of OpenAI tools, or an object (a request body) holding one
@@ -34,33 +34,28 @@ export function isOpenAiToolsShape(value: unknown): boolean {
   return isProviderToolList(value, (t) => typeof t.type === 'string' && !isAnthropicDefinedType(t.type) && t.input_schema === undefined && t.inputSchema === undefined);
 }
 
-const OPENAI: ProviderFormat = {
-  provider: 'OpenAI',
-  listOf: 'OpenAI function',
-  indexed: 'function',
-  indexedHint: 'only {"type":"function"} tools have a schema',
-  readEntry(raw, file, where) {
-    if (typeof raw.type !== 'string') {
-      throw new InputError(`tool "type" must be a string such as "function" (got ${describeJson(raw.type)})`, { file, where: `${where}.type` });
-    }
-    if (raw.type !== 'function') return raw.type;
-    const nested = absentIfNull(raw.function) !== undefined;
-    if (nested && !isObject(raw.function)) throw new InputError(`"function" must be an object (got ${describeJson(raw.function)})`, { file, where: `${where}.function` });
-    const fn = (nested ? raw.function : raw) as Record<string, unknown>;
-    const at = nested ? `${where}.function` : where;
-    const { name, description } = providerNameAndDescription(fn, file, at);
-    const parameters = absentIfNull(fn.parameters);
-    const { schema, forms } = readInputSchema(parameters === undefined ? { ...EMPTY_INPUT_SCHEMA, properties: {} } : parameters, file, `${at}.parameters`);
-    return { name, description, inputSchema: schema, schemaWhere: `${at}.parameters`, forms };
-  },
+/** One entry of an OpenAI tool list: a tool to index, or the type of one to skip. */
+const openAiEntry: ProviderEntryReader = (raw, file, where) => {
+  if (typeof raw.type !== 'string') {
+    throw new InputError(`tool "type" must be a string such as "function" (got ${describeJson(raw.type)})`, { file, where: `${where}.type` });
+  }
+  if (raw.type !== 'function') return raw.type;
+  const nested = absentIfNull(raw.function) !== undefined;
+  if (nested && !isObject(raw.function)) throw new InputError(`"function" must be an object (got ${describeJson(raw.function)})`, { file, where: `${where}.function` });
+  const fn = (nested ? raw.function : raw) as Record<string, unknown>;
+  const at = nested ? `${where}.function` : where;
+  const { name, description } = providerNameAndDescription(fn, file, at);
+  const parameters = absentIfNull(fn.parameters);
+  const { schema, forms } = readInputSchema(parameters === undefined ? { ...EMPTY_INPUT_SCHEMA, properties: {} } : parameters, file, `${at}.parameters`);
+  return { name, description, inputSchema: schema, schemaWhere: `${at}.parameters`, forms };
 };
 
 /** Parse OpenAI tool definitions already read from `file`; skipped built-in tools are noted in `notes`. */
 export function openAiTools(value: unknown, file: string, opts: LoadOptions = {}, notes: LoadNotes = new LoadNotes()): { tools: Array<Located<Tool>>; servers: Server[] } {
-  return readProviderTools(value, file, opts, notes, OPENAI);
+  return readProviderTools('OpenAI', openAiEntry, value, file, opts, notes);
 }
 
 /** Load an OpenAI tools file or request body (see the module comment for the accepted forms and options). */
 export function loadOpenAiTools(file: string, opts: LoadOptions = {}): Catalog {
-  return loadProviderTools(file, opts, OPENAI);
+  return loadProviderTools('OpenAI', openAiEntry, file, opts);
 }

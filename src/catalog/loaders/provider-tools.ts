@@ -19,18 +19,17 @@ export interface ProviderToolDefinition {
   forms: SchemaForm[];
 }
 
-/** How one provider's tool files are read. */
-export interface ProviderFormat {
-  provider: SkippedProvider;
-  /** Names the tools a file must list, in the error for a value that is no list: `OpenAI function`. */
-  listOf: string;
-  /** The kind of tool indexed, in the error for a file without one: `function`. */
-  indexed: string;
-  /** Ends that error: which tools have a schema. */
-  indexedHint: string;
-  /** The definition of the entry `raw` at `where`, or the `type` of a tool to skip. */
-  readEntry: (raw: Record<string, unknown>, file: string, where: string) => ProviderToolDefinition | string;
-}
+/** Reads one entry of a provider tool list: the definition of the entry `raw` at `where`, or the `type` of a tool to skip. */
+export type ProviderEntryReader = (raw: Record<string, unknown>, file: string, where: string) => ProviderToolDefinition | string;
+
+/**
+ * How errors name each provider's tools: those a file must list (`listOf`, when the value is no
+ * list), and the kind indexed with which tools have a schema (when a file has none).
+ */
+const WORDING: Record<SkippedProvider, { listOf: string; indexed: string; indexedHint: string }> = {
+  OpenAI: { listOf: 'OpenAI function', indexed: 'function', indexedHint: 'only {"type":"function"} tools have a schema' },
+  Anthropic: { listOf: 'Anthropic', indexed: 'custom', indexedHint: 'only tools with an "input_schema" have a schema' },
+};
 
 /** True if `value` is a non-empty provider tool list (see `toolListOf`) whose every entry is an object passing `test`. */
 export function isProviderToolList(value: unknown, test: (entry: Record<string, unknown>) => boolean): boolean {
@@ -49,16 +48,24 @@ export function providerNameAndDescription(fields: Record<string, unknown>, file
 }
 
 /** The tools of a provider tool list already read from `file`; skipped tools and older schema forms are noted in `notes`. */
-export function readProviderTools(value: unknown, file: string, opts: LoadOptions, notes: LoadNotes, format: ProviderFormat): { tools: Array<Located<Tool>>; servers: Server[] } {
+export function readProviderTools(
+  provider: SkippedProvider,
+  readEntry: ProviderEntryReader,
+  value: unknown,
+  file: string,
+  opts: LoadOptions,
+  notes: LoadNotes,
+): { tools: Array<Located<Tool>>; servers: Server[] } {
+  const wording = WORDING[provider];
   const placement = providerPlacement(opts, file);
-  const { list, path } = providerToolArray(value, file, format.listOf);
+  const { list, path } = providerToolArray(value, file, wording.listOf);
   const tools: Array<Located<Tool>> = [];
   list.forEach((raw, i) => {
     const where = `${path}[${i}]`;
     if (!isObject(raw)) throw new InputError(`tool must be a JSON object (got ${describeJson(raw)})`, { file, where });
-    const def = format.readEntry(raw, file, where);
+    const def = readEntry(raw, file, where);
     if (typeof def === 'string') {
-      notes.noteSkipped(format.provider, def);
+      notes.noteSkipped(provider, def);
       return;
     }
     const tool = providerTool(def, placement);
@@ -66,16 +73,16 @@ export function readProviderTools(value: unknown, file: string, opts: LoadOption
     tools.push({ value: tool, file, where });
   });
   if (tools.length === 0) {
-    const skipped = notes.skippedSummary(format.provider);
-    throw new InputError(`no ${format.indexed} tool to index${skipped !== undefined ? ` (${skipped})` : ''}: ${format.indexedHint}`, { file, where: path });
+    const skipped = notes.skippedSummary(provider);
+    throw new InputError(`no ${wording.indexed} tool to index${skipped !== undefined ? ` (${skipped})` : ''}: ${wording.indexedHint}`, { file, where: path });
   }
   return { tools, servers: providerServers(placement) };
 }
 
 /** Load a provider tools file as a catalog, its warnings sent to `opts.onWarning`. */
-export function loadProviderTools(file: string, opts: LoadOptions, format: ProviderFormat): Catalog {
+export function loadProviderTools(provider: SkippedProvider, readEntry: ProviderEntryReader, file: string, opts: LoadOptions): Catalog {
   const notes = new LoadNotes();
-  const catalog = assembleCatalog(readProviderTools(readJsonFile(file), file, opts, notes, format));
+  const catalog = assembleCatalog(readProviderTools(provider, readEntry, readJsonFile(file), file, opts, notes));
   notes.report(opts.onWarning);
   return catalog;
 }
