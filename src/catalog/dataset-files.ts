@@ -14,6 +14,9 @@
  *   realism.json         measured realism of the requests (generated datasets from 1.0.1; optional)
  *
  * Reading accepts a plain BEIR folder too (only `corpus.jsonl`, `queries.jsonl`, `qrels/`).
+ *
+ * The lines' records are `dataset-records.ts`'s, the manifest checks and re-signing
+ * `manifest-check.ts`'s, and the safe replacement of a folder `replace-folder.ts`'s.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
