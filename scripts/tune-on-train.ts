@@ -57,6 +57,7 @@ import { writeStaticModel } from '../src/retrievers/embed/static-model.ts';
 import { Policy, type CallerContext } from '../src/retrievers/policy.ts';
 import { isPrefetching, type Retriever } from '../src/retrievers/types.ts';
 import { buildGloveSpec, DEFAULT_BUILD_OPTIONS, resolveWinkJson, type WinkEmbeddings } from './build-static-model.ts';
+import { readArguments } from './script-args.ts';
 
 /** The shortest continuation piece of every grid point (the build's value before this selection); {@link MODEL_VARIANTS} tries others. */
 export const GRID_MIN_PIECE = 3;
@@ -361,13 +362,7 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const args: Args = { wink: process.env.WINK_EMBEDDINGS, only: undefined, csv: undefined, work: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`tune-on-train: ${a} needs a value`);
-      return v;
-    };
+  readArguments('tune-on-train', argv, '--wink <dir|json>, --only bm25|model, --csv <dir>, --work <dir>', (a, value) => {
     if (a === '--wink') args.wink = value();
     else if (a === '--only') {
       const v = value();
@@ -375,8 +370,9 @@ function parseArgs(argv: string[]): Args {
       args.only = v;
     } else if (a === '--csv') args.csv = resolve(value());
     else if (a === '--work') args.work = resolve(value());
-    else throw new Error(`tune-on-train: unknown argument ${a} (arguments: --wink <dir|json>, --only bm25|model, --csv <dir>, --work <dir>)`);
-  }
+    else return false;
+    return true;
+  });
   return args;
 }
 

@@ -14,22 +14,30 @@
  *   realism.json         measured realism of the requests (generated datasets from 1.0.1; optional)
  *
  * Reading accepts a plain BEIR folder too (only `corpus.jsonl`, `queries.jsonl`, `qrels/`).
+ *
+ * The lines' records are `dataset-records.ts`'s, the manifest checks and re-signing
+ * `manifest-check.ts`'s, and the safe replacement of a folder `replace-folder.ts`'s.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.ts';
-import { failpoint } from '../util/failpoint.ts';
-import { processAlive } from '../util/file-lock.ts';
-import { InputError } from '../util/errors.ts';
-import { sha256 } from '../util/hash.ts';
-import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
-import { makeSkill, makeTool, toolHash } from './model.ts';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { decodeText, readTextFile, withTextWarnings } from '../util/bounded.ts';
+import { InputError } from '../util/errors.ts';
+import { failpoint } from '../util/failpoint.ts';
+import { sha256 } from '../util/hash.ts';
 import { nonBlankLines, parseJson, parseJsonLine, parseJsonLines } from '../util/jsonl.ts';
+import { caseFromRecord, caseRecord, isUnjudged, skillFromRecord, skillRecord, toolFromRecord, toolRecord } from './dataset-records.ts';
+import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
+import { isBackpackManifest, qrelsFiles, RE_SIGN_HINT, readManifest, reSign, verifyFiles } from './manifest-check.ts';
+import { toolHash } from './model.ts';
 import { checkRealism } from './realism-check.ts';
+import { assertReplaceable, replaceDir } from './replace-folder.ts';
 import { readRoleMap } from './roles.ts';
-import type { Case, Catalog, Dataset, GoldMode, JsonSchema, Plugin, Server, Skill, Split, Tool, ToolSource } from './types.ts';
-import { assembleCatalog, checkCases, checkInputSchema, inputSchemaProblem, located, requireText, type Located } from './validate.ts';
+import type { Case, Catalog, Dataset, Plugin, Server, Tool } from './types.ts';
+import { assembleCatalog, checkCases, inputSchemaProblem, located, type Located } from './validate.ts';
+
+// Split out of this module; importers keep their paths.
+export { isBackpackManifest, loaderFiles, readManifest, verifyFiles } from './manifest-check.ts';
+export { assertReplaceable, replaceDir } from './replace-folder.ts';
 
 export const QRELS_HEADER = 'query-id\tcorpus-id\tscore';
 
@@ -61,21 +69,6 @@ export function datasetFiles(dataset: Dataset): Map<string, string> {
 
 function jsonLines(records: readonly unknown[]): string {
   return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '');
-}
-
-function toolRecord(t: Tool): Record<string, unknown> {
-  const { id, ...rest } = t;
-  return { _id: id, title: t.title ?? t.name, text: t.description, ...rest };
-}
-
-function skillRecord(s: Skill): Record<string, unknown> {
-  return { _id: s.name, title: s.name, text: s.description, ...s };
-}
-
-function caseRecord(c: Case): Record<string, unknown> {
-  const { id, request, ...rest } = c;
-  const expected = c.expectedTools === undefined ? 'skill-only' : c.expectedTools.length ? 'tool' : 'none';
-  return { _id: id, text: request, expected, ...rest };
 }
 
 /**
@@ -128,59 +121,6 @@ export function writeDataset(
     throw err;
   }
   return full;
-}
-
-/**
- * Refuse to write to `target` unless it is absent, an empty folder, or a folder `isOurs` accepts
- * (a Backpack dataset or results folder): a typo in `--out` must never delete someone's files.
- * Also tidies what an interrupted earlier write left beside it: a `.tmp-<pid>` folder of a
- * process that is gone, and a `.old-<pid>` folder it had not yet swapped back.
- */
-export function assertReplaceable(target: string, kind: string, isOurs: (dir: string) => boolean): void {
-  recoverInterrupted(target);
-  if (!existsSync(target)) return;
-  if (!statSync(target).isDirectory()) throw new InputError(`exists and is not a folder; cannot write a ${kind} there`, { file: target });
-  if (readdirSync(target).length === 0 || isOurs(target)) return;
-  throw new InputError(`folder exists and does not hold a Backpack ${kind}; refusing to replace it`, { file: target });
-}
-
-function recoverInterrupted(target: string): void {
-  const parent = dirname(target);
-  if (!existsSync(parent)) return;
-  const base = basename(target);
-  for (const name of readdirSync(parent)) {
-    if (!name.startsWith(`${base}.`)) continue;
-    const m = /^\.(tmp|old)-(\d+)$/.exec(name.slice(base.length));
-    if (!m || Number(m[2]) === process.pid || processAlive(Number(m[2]))) continue;
-    const p = join(parent, name);
-    if (m[1] === 'old' && !existsSync(target)) renameSync(p, target);
-    else rmSync(p, { recursive: true, force: true });
-  }
-}
-
-/** True if `file` is a Backpack dataset manifest (not just any manifest.json). */
-export function isBackpackManifest(file: string): boolean {
-  try {
-    const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<Manifest>;
-    return typeof m.schemaVersion === 'number' && typeof m.files === 'object' && typeof m.counts === 'object' && typeof m.catalogSha256 === 'string';
-  } catch {
-    return false;
-  }
-}
-
-/** Move `from` into place at `to`, removing what was at `to` only once the new folder is there. */
-export function replaceDir(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
-  if (existsSync(to)) {
-    const old = `${to}.old-${process.pid}`;
-    rmSync(old, { recursive: true, force: true });
-    renameSync(to, old);
-    failpoint('swap');
-    renameSync(from, to);
-    rmSync(old, { recursive: true, force: true });
-  } else {
-    renameSync(from, to);
-  }
 }
 
 /** True if `dir` looks like a dataset folder this module reads (BEIR corpus or a manifest). */
@@ -301,136 +241,6 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   };
 }
 
-export function readManifest(root: string): Manifest {
-  const file = join(root, 'manifest.json');
-  const m = parseJson(readText(file), file) as Manifest;
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new InputError('manifest.json must hold a JSON object', { file });
-  if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files) || typeof m.counts !== 'object' || m.counts === null) {
-    throw new InputError('manifest lacks "files" or "counts" (objects)', { file });
-  }
-  if (typeof m.schemaVersion !== 'number') throw new InputError('manifest "schemaVersion" must be a number', { file });
-  if (m.schemaVersion > DATASET_SCHEMA_VERSION) {
-    throw new InputError(`dataset schemaVersion ${m.schemaVersion} is newer than this Backpack reads (${DATASET_SCHEMA_VERSION})`, { file });
-  }
-  if (m.catalogSha256 !== undefined && typeof m.catalogSha256 !== 'string') throw new InputError('manifest "catalogSha256" must be a string', { file });
-  for (const [path, entry] of Object.entries(m.files)) {
-    if (!isInsideRelative(path)) throw new InputError(`manifest "files" lists "${path}", which is not a relative path inside the folder`, { file });
-    const e = entry as Partial<FileEntry> | null;
-    if (typeof e !== 'object' || e === null || typeof e.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(e.sha256)) {
-      throw new InputError(`manifest "files" entry "${path}" must be {"sha256": 64 hex digits, "bytes": N}`, { file });
-    }
-  }
-  return m;
-}
-
-function isInsideRelative(path: string): boolean {
-  if (path === '' || path.startsWith('/') || path.includes('\\') || /^[A-Za-z]:/.test(path)) return false;
-  return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
-}
-
-/** The hint every tamper error ends with. */
-const RE_SIGN_HINT = 'if you changed the folder on purpose, re-sign it with `backpack eval --dataset DIR --re-sign …` (the results record it)';
-
-/**
- * The files of a dataset folder that `readDataset` (and `readRealism`) read, by relative path, as
- * they are on disk: what the manifest must cover for the folder to be tamper-evident.
- */
-export function loaderFiles(root: string): string[] {
-  const out: string[] = [];
-  for (const f of ['corpus.jsonl', 'skills.jsonl', 'servers.jsonl', 'plugins.jsonl', 'queries.jsonl', 'roles.json', 'realism.json']) {
-    const p = join(root, f);
-    if (!existsSync(p)) continue;
-    if (!statSync(p).isFile()) throw new InputError('is a folder, not a file: the loader reads this name as a file', { file: p });
-    out.push(f);
-  }
-  for (const sub of ['qrels', 'skill-qrels']) for (const n of qrelsFiles(root, sub)) out.push(`${sub}/${n}`);
-  return out;
-}
-
-/** The `.tsv` files of `<root>/<sub>` (qrels, skill-qrels), sorted; none when it is absent, an `InputError` when it is not a folder. */
-function qrelsFiles(root: string, sub: string): string[] {
-  const dir = join(root, sub);
-  if (!existsSync(dir)) return [];
-  if (!statSync(dir).isDirectory()) throw new InputError(`is a file, not a folder of ${sub} files (<split>.tsv)`, { file: dir });
-  return readdirSync(dir)
-    .filter((n) => n.endsWith('.tsv'))
-    .sort();
-}
-
-/**
- * Throw if the manifest does not vouch for the folder as the loader will read it: a file the
- * loader reads that the manifest does not list (an added file, or an entry deleted from the
- * manifest), a listed file that is missing, or one whose sha256 differs. Returns the bytes checked,
- * by relative path, so that what is parsed is what was checked.
- */
-export function verifyFiles(root: string, manifest: Manifest): Map<string, Buffer> {
-  const { bytes, drift } = checkFiles(root, manifest);
-  if (drift.added.length) {
-    throw new InputError(`is not listed in manifest.json, which must vouch for every file the loader reads (an added file, or an entry removed from the manifest); ${RE_SIGN_HINT}`, { file: join(root, drift.added[0]!) });
-  }
-  if (drift.removed.length) throw new InputError(`file listed in manifest.json is missing; ${RE_SIGN_HINT}`, { file: join(root, drift.removed[0]!) });
-  if (drift.changed.length) {
-    const path = drift.changed[0]!;
-    const actual = sha256(bytes.get(path)!);
-    const entry = manifest.files[path]!;
-    throw new InputError(`sha256 ${actual.slice(0, 12)}… differs from manifest.json (${entry.sha256.slice(0, 12)}…): the file was changed after it was written; ${RE_SIGN_HINT}`, { file: join(root, path) });
-  }
-  return bytes;
-}
-
-/** Every file the manifest lists or the loader reads, read once, and how they differ from the manifest. */
-function checkFiles(root: string, manifest: Manifest): { bytes: Map<string, Buffer>; drift: ManifestDrift } {
-  const bytes = new Map<string, Buffer>();
-  const drift: ManifestDrift = { added: [], removed: [], changed: [] };
-  for (const path of loaderFiles(root)) if (!Object.hasOwn(manifest.files, path)) drift.added.push(path);
-  for (const [path, entry] of Object.entries(manifest.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const p = join(root, path);
-    if (!existsSync(p) || !statSync(p).isFile()) {
-      drift.removed.push(path);
-      continue;
-    }
-    const b = readBytes(p);
-    if (sha256(b) !== entry.sha256) drift.changed.push(path);
-    bytes.set(path, b);
-  }
-  for (const path of drift.added) bytes.set(path, readBytes(join(root, path)));
-  return { bytes, drift };
-}
-
-function readBytes(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (err) {
-    throw new InputError(`cannot read file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { file });
-  }
-}
-
-/**
- * Re-sign a dataset folder the user changed on purpose: its manifest is rewritten (atomically)
- * to list every file the loader reads with its sha256 now, and the catalog hash of `catalog` (the
- * catalog read from those files with every check done). Files the manifest listed that are gone
- * are dropped from it. The manifest's `reSigned` gathers what differed, over every re-sign (a
- * hand-edited catalog hash counts as a change of manifest.json). Returns whether it rewrote the
- * manifest (false: the folder matched it).
- */
-function reSign(root: string, manifest: Manifest, catalog: Catalog): boolean {
-  const { bytes, drift } = checkFiles(root, manifest);
-  const catalogSha256 = catalogHash(catalog);
-  if (catalogSha256 !== manifest.catalogSha256) drift.changed.push('manifest.json');
-  if (!drift.added.length && !drift.removed.length && !drift.changed.length) return false;
-  const files: Record<string, FileEntry> = {};
-  for (const path of [...bytes.keys()].sort()) files[path] = { sha256: sha256(bytes.get(path)!), bytes: bytes.get(path)!.length };
-  const union = (k: keyof ManifestDrift) => [...new Set([...(manifest.reSigned?.[k] ?? []), ...drift[k]])].sort();
-  const next: Manifest = { ...manifest, catalogSha256, files, reSigned: { added: union('added'), removed: union('removed'), changed: union('changed') } };
-  const file = join(root, 'manifest.json');
-  try {
-    writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
-  } catch (err) {
-    throw new InputError(`cannot re-sign the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { file });
-  }
-  return true;
-}
-
 /**
  * The tools of a corpus file, each line parsed unless `memo` has it (see `ReadOptions.toolLines`),
  * and the lines parsed (for the memo, once the whole dataset has passed its checks).
@@ -481,107 +291,6 @@ function readQrels(root: string, sub: string, split: string | undefined): Map<st
     });
   }
   return out;
-}
-
-const TOOL_SOURCES: readonly ToolSource[] = ['core', 'mcp', 'plugin'];
-
-/** A tool from its corpus record; `vouched`: the file matches its manifest, so a stored hash and schema are taken as checked. */
-function toolFromRecord(r: Record<string, unknown>, file: string, where: string, vouched: boolean): Tool {
-  const id = requireText(r._id, '"_id"', file, where);
-  const parsedId = /^mcp__(.+?)__(.+)$/.exec(id) ?? null;
-  const source = (r.source ?? (parsedId ? 'mcp' : 'core')) as ToolSource;
-  if (!TOOL_SOURCES.includes(source)) throw new InputError(`"source" must be one of ${TOOL_SOURCES.join(', ')}`, { file, where });
-  const description = typeof r.description === 'string' ? r.description : typeof r.text === 'string' ? r.text : '';
-  const name = typeof r.name === 'string' ? r.name : parsedId?.[2] ?? (typeof r.title === 'string' && r.title ? r.title : id);
-  const inputSchema = (r.inputSchema ?? { type: 'object', properties: {} }) as JsonSchema;
-  const trusted = vouched && typeof r.hash === 'string' ? r.hash : undefined;
-  if (trusted === undefined) checkInputSchema(inputSchema, file, `${where}: inputSchema`);
-  const server = typeof r.server === 'string' ? r.server : parsedId?.[1];
-  const tool = makeTool({
-    id,
-    name,
-    source,
-    ...(server !== undefined ? { server } : {}),
-    ...(typeof r.plugin === 'string' ? { plugin: r.plugin } : {}),
-    ...(typeof r.namespace === 'string' ? { namespace: r.namespace } : {}),
-    ...(typeof r.title === 'string' && r.title !== name ? { title: r.title } : {}),
-    summary: typeof r.summary === 'string' ? r.summary : description.split(/(?<=[.!?])\s/)[0] ?? '',
-    description,
-    inputSchema,
-    examples: stringArray(r.examples, 'examples', file, where),
-    scopes: stringArray(r.scopes, 'scopes', file, where),
-    pinned: r.pinned === true,
-    ...(r.annotations && typeof r.annotations === 'object' ? { annotations: r.annotations as Record<string, unknown> } : {}),
-  }, trusted);
-  if (trusted === undefined && typeof r.hash === 'string' && r.hash !== tool.hash) {
-    throw new InputError(`tool "${id}": stored hash does not match its definition (edited by hand?)`, { file, where });
-  }
-  return tool;
-}
-
-function skillFromRecord(r: Record<string, unknown>, file: string, where: string): Skill {
-  const name = requireText(r.name ?? r._id, '"name"', file, where);
-  return makeSkill({
-    name,
-    description: typeof r.description === 'string' ? r.description : typeof r.text === 'string' ? r.text : '',
-    ...(typeof r.whenToUse === 'string' ? { whenToUse: r.whenToUse } : {}),
-    ...(typeof r.category === 'string' ? { category: r.category } : {}),
-    ...(typeof r.body === 'string' ? { body: r.body } : {}),
-    ...(typeof r.locator === 'string' ? { locator: r.locator } : {}),
-    disableModelInvocation: r.disableModelInvocation === true,
-  });
-}
-
-function caseFromRecord(
-  r: Record<string, unknown>,
-  file: string,
-  where: string,
-  qrels: Map<string, Array<{ id: string; split: string }>>,
-  skillQrels: Map<string, Array<{ id: string; split: string }>>,
-): Case | undefined {
-  const id = requireText(r._id, '"_id"', file, where);
-  const request = requireText(r.text, `query "${id}": "text"`, file, where);
-  const expected = r.expected;
-  if (expected !== undefined && expected !== 'tool' && expected !== 'none' && expected !== 'skill-only') {
-    throw new InputError(`query "${id}": "expected" must be "tool", "none" or "skill-only"`, { file, where });
-  }
-  const q = qrels.get(id);
-  const sq = skillQrels.get(id);
-  let expectedTools: string[] | undefined;
-  if (Array.isArray(r.expectedTools)) expectedTools = stringArray(r.expectedTools, 'expectedTools', file, where);
-  else if (expected === 'none') expectedTools = [];
-  else if (q) expectedTools = q.map((x) => x.id);
-  const expectedSkill = typeof r.expectedSkill === 'string' ? r.expectedSkill : sq?.[0]?.id;
-  // A plain BEIR query with no qrels in the chosen split and no "expected": not part of this split.
-  if (expectedTools === undefined && expectedSkill === undefined) return undefined;
-  const split = (typeof r.split === 'string' ? r.split : (q?.[0]?.split ?? sq?.[0]?.split)) as Split | undefined;
-  const c: Case = {
-    id,
-    request,
-    ...(expectedTools !== undefined ? { expectedTools } : {}),
-    ...(r.goldMode === 'any' || r.goldMode === 'all' ? { goldMode: r.goldMode as GoldMode } : {}),
-    ...(expectedSkill !== undefined ? { expectedSkill } : {}),
-    ...(Array.isArray(r.callerScopes) ? { callerScopes: stringArray(r.callerScopes, 'callerScopes', file, where) } : {}),
-    ...(typeof r.role === 'string' ? { role: r.role } : {}),
-    slices: Array.isArray(r.slices) ? stringArray(r.slices, 'slices', file, where) : expectedTools?.length === 0 ? ['no-tool'] : [],
-    ...(typeof r.sessionId === 'string' ? { sessionId: r.sessionId } : {}),
-    ...(typeof r.turn === 'number' ? { turn: r.turn } : {}),
-    ...(Array.isArray(r.hardNegatives) ? { hardNegatives: stringArray(r.hardNegatives, 'hardNegatives', file, where) } : {}),
-    ...(split !== undefined ? { split } : {}),
-  };
-  return c;
-}
-
-/** A query record that no qrels file judges and that carries no label of its own. */
-function isUnjudged(r: Record<string, unknown>, judged: { tools: Map<string, unknown>; skills: Map<string, unknown> }): boolean {
-  const id = String(r._id);
-  return r.expected === undefined && r.expectedTools === undefined && r.expectedSkill === undefined && !judged.tools.has(id) && !judged.skills.has(id);
-}
-
-function stringArray(v: unknown, what: string, file: string, where: string): string[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new InputError(`"${what}" must be a list of strings`, { file, where });
-  return v as string[];
 }
 
 /**

@@ -69,6 +69,16 @@ export interface FileEntry {
   bytes: number;
 }
 
+/** How many tools, skills, cases, servers, plugins and namespaces a dataset holds (the manifest's `counts`, `inspect`'s summary). */
+export interface CatalogCounts {
+  tools: number;
+  skills: number;
+  cases: number;
+  servers: number;
+  plugins: number;
+  namespaces: number;
+}
+
 export interface Manifest {
   schemaVersion: number;
   name: string;
@@ -77,13 +87,7 @@ export interface Manifest {
   seed: number | null;
   preset: string | null;
   params: Record<string, unknown>;
-  counts: {
-    tools: number;
-    skills: number;
-    cases: number;
-    servers: number;
-    plugins: number;
-    namespaces: number;
+  counts: CatalogCounts & {
     noToolCases: number;
     sessions: number;
     [key: string]: number;

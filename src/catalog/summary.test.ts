@@ -6,15 +6,17 @@ describe('distribution', () => {
   it('gives nearest-rank percentiles and buckets (hand-computed)', () => {
     const d = distribution([50, 120, 300, 800, 1500, 90, 260, 110, 700, 40]);
     // sorted: 40 50 90 110 120 260 300 700 800 1500
-    expect(d.min).toBe(40);
-    expect(d.p10).toBe(40);
-    expect(d.p50).toBe(120);
-    expect(d.p90).toBe(800);
-    expect(d.p99).toBe(1500);
-    expect(d.max).toBe(1500);
-    expect(d.total).toBe(3970);
-    expect(d.mean).toBe(397);
-    expect(d.buckets).toEqual({ '<100': 3, '100-249': 2, '250-499': 2, '500-999': 2, '>=1000': 1 });
+    expect(d).toEqual({
+      min: 40,
+      p10: 40,
+      p50: 120,
+      p90: 800,
+      p99: 1500,
+      max: 1500,
+      mean: 397,
+      total: 3970,
+      buckets: { '<100': 3, '100-249': 2, '250-499': 2, '500-999': 2, '>=1000': 1 },
+    });
   });
 
   it('is all zeros for no values', () => {

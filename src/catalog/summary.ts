@@ -2,7 +2,7 @@
  * What `backpack inspect` reports about a catalog and its cases: counts, the largest namespaces,
  * slice sizes, and the size distribution of tool schemas.
  */
-import type { Manifest, Realism, SliceStats } from './manifest.ts';
+import type { CatalogCounts, Manifest, Realism, SliceStats } from './manifest.ts';
 import { sliceStats } from './overlap.ts';
 import type { Case, Catalog, Tool } from './types.ts';
 
@@ -19,14 +19,8 @@ export interface Distribution {
   buckets: Record<string, number>;
 }
 
-export interface CatalogSummary {
+export interface CatalogSummary extends CatalogCounts {
   name: string;
-  tools: number;
-  skills: number;
-  cases: number;
-  servers: number;
-  plugins: number;
-  namespaces: number;
   bySource: Record<string, number>;
   pinnedTools: string[];
   /** The ten largest namespaces, largest first (ties by name). */

@@ -21,12 +21,6 @@ import type { Tool } from '../catalog/types.ts';
 import { compareStrings } from '../util/unicode.ts';
 import { contentWordForms, wordsOnlyIn } from './words.ts';
 
-export const DEFAULT_SIMILARITY = 0.8;
-/** Distinguishing words quoted in a suggestion. */
-export const SUGGESTION_WORDS = 6;
-/** Pairs listed that involve no added or changed tool (all pairs involving one are listed). */
-export const DEFAULT_OTHER_PAIRS = 20;
-
 export interface NearDuplicatePair {
   a: string;
   b: string;
@@ -53,6 +47,13 @@ export interface NearDuplicateReport {
   /** Every pair involving an added or changed tool, then up to `otherPairs` others; each group by Jaccard descending, then ids. */
   listed: NearDuplicatePair[];
 }
+
+/** Jaccard at or above which two tools are near-duplicates (four words in five shared). */
+export const DEFAULT_SIMILARITY = 0.8;
+/** Distinguishing words quoted in a suggestion. */
+export const SUGGESTION_WORDS = 6;
+/** Pairs listed that involve no added or changed tool (all pairs involving one are listed). */
+export const DEFAULT_OTHER_PAIRS = 20;
 
 /** The text a tool is compared by. */
 export function nearDuplicateText(t: Tool): string {
@@ -123,7 +124,7 @@ export function similarPairs(sets: readonly Uint32Array[], t: number): Array<[nu
   return out;
 }
 
-/** |a ∩ b| of two ascending id arrays, or -1 as soon as it cannot reach `alpha`. */
+/** |a ∩ b| of two ascending id arrays, or -1 as soon as it cannot reach `alpha` (never with `alpha` 0). */
 function overlapAtLeast(a: Uint32Array, b: Uint32Array, alpha: number): number {
   let i = 0;
   let j = 0;
@@ -142,17 +143,7 @@ function overlapAtLeast(a: Uint32Array, b: Uint32Array, alpha: number): number {
 
 /** Jaccard of two ascending id arrays. */
 export function jaccard(a: Uint32Array, b: Uint32Array): number {
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      common++;
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) i++;
-    else j++;
-  }
+  const common = overlapAtLeast(a, b, 0);
   const union = a.length + b.length - common;
   return union === 0 ? 0 : common / union;
 }

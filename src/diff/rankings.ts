@@ -208,18 +208,24 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     stats.searchMs += performance.now() - t0;
   }
 
+  /** Fill `rankings` with the labelled cases `cache` holds (counted in `stats`); returns the cases it lacks. */
+  function takeCached(cache: RankingCache | null, rankings: Array<Ranking | null>, stats: SideStats): number[] {
+    const missing: number[] = [];
+    for (const i of labelled) {
+      const hit = cache?.get(keys[i]!);
+      if (hit) {
+        rankings[i] = hit;
+        stats.fromCache++;
+      } else missing.push(i);
+    }
+    return missing;
+  }
+
   // The old side: the cache, then a search of what it lacks.
   const oldStats: SideStats = { cases: labelled.length, fromCache: 0, searched: 0, derived: 0, indexMs: 0, searchMs: 0 };
   const oldRankings: Array<Ranking | null> = cases.map(() => null);
   const oldCache = cacheOf(old);
-  const oldMissing: number[] = [];
-  for (const i of labelled) {
-    const hit = oldCache?.get(keys[i]!);
-    if (hit) {
-      oldRankings[i] = hit;
-      oldStats.fromCache++;
-    } else oldMissing.push(i);
-  }
+  const oldMissing = takeCached(oldCache, oldRankings, oldStats);
   const oldIndex = new LazyIndex(make(old), old.catalog, progress('old catalog: index'));
   await searchAll('old catalog: search', oldIndex, oldMissing, oldRankings, oldCache, oldStats);
   oldStats.indexMs = oldIndex.indexMs;
@@ -234,14 +240,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   }
   const newRankings: Array<Ranking | null> = cases.map(() => null);
   const newCache = cacheOf(next);
-  let missing: number[] = [];
-  for (const i of labelled) {
-    const hit = newCache?.get(keys[i]!);
-    if (hit) {
-      newRankings[i] = hit;
-      newStats.fromCache++;
-    } else missing.push(i);
-  }
+  let missing = takeCached(newCache, newRankings, newStats);
   const newIndex = new LazyIndex(make(next), next.catalog, progress('new catalog: index'));
   let deltaIndex: LazyIndex | undefined;
   if (toolLocal && missing.length) {

@@ -21,18 +21,7 @@
 import { formatMetricId, METRIC_KINDS, METRICS, needsK, type MetricId } from './ids.ts';
 import { neverSurfaced } from './coverage.ts';
 import { noToolFalsePositive } from './no-tool.ts';
-import {
-  allGoldAtK,
-  anyGoldAtK,
-  missedEntirely,
-  namespaceRecallAtK,
-  ndcgAtK,
-  recallAtK,
-  reciprocalRank,
-  top1,
-  visible,
-  type GoldMode,
-} from './ranking.ts';
+import { allGoldAtK, anyGoldAtK, missedEntirely, namespaceRecallAtK, ndcgAtK, recallAtK, reciprocalRank, top1, visible, type GoldMode } from './ranking.ts';
 import { checkScopeLeaks, scopeLeakCount } from './scope.ts';
 import type { CaseLabel, CaseResult, CatalogFacts, Evaluation, MetricTable } from './types.ts';
 

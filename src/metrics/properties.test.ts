@@ -3,17 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from './aggregate.ts';
 import { METRICS, parseMetricId } from './ids.ts';
-import {
-  allGoldAtK,
-  anyGoldAtK,
-  missedEntirely,
-  namespaceRecallAtK,
-  ndcgAtK,
-  recallAtK,
-  reciprocalRank,
-  top1,
-  type GoldMode,
-} from './ranking.ts';
+import { allGoldAtK, anyGoldAtK, missedEntirely, namespaceRecallAtK, ndcgAtK, recallAtK, reciprocalRank, top1, type GoldMode } from './ranking.ts';
 import type { CaseLabel, CaseResult, CatalogFacts } from './types.ts';
 
 const TOOLS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];

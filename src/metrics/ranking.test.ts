@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  allGoldAtK,
-  anyGoldAtK,
-  goldHitRanks,
-  missedEntirely,
-  namespaceRecallAtK,
-  ndcgAtK,
-  recallAtK,
-  reciprocalRank,
-  top1,
-} from './ranking.ts';
+import { allGoldAtK, anyGoldAtK, goldHitRanks, missedEntirely, namespaceRecallAtK, ndcgAtK, recallAtK, reciprocalRank, top1 } from './ranking.ts';
 
 // 1/log2(3) = 0.6309297535714575, 1/log2(4) = 0.5, 1/log2(5) = 0.43067655807339306
 

@@ -175,16 +175,18 @@ describe('claude-code (C2)', () => {
   });
 });
 
+/** Skills in two categories, one of them not model-invocable (the Hermes and searched-index listings group by category). */
+const CATEGORISED = [
+  sk('zeta', 'Restart the service. Then check logs.', { category: 'ops' }),
+  // first sentence is 84 chars; 60 chars end in "production tr", cut back to the last space (57 chars)
+  sk('alpha', 'Roll back a deployment when the release breaks production traffic badly and quickly.', { category: 'ops' }),
+  sk('beta', 'Review e.g. a PR.  More.', { category: 'dev' }),
+  sk('off', 'Hidden.', { category: 'dev', disableModelInvocation: true }),
+];
+
 describe('hermes (B4 short descriptions)', () => {
   it('groups by category, sorted, with 60-char first-sentence descriptions', () => {
-    const skills = [
-      sk('zeta', 'Restart the service. Then check logs.', { category: 'ops' }),
-      // first sentence is 84 chars; 60 chars end in "production tr", cut back to the last space (57 chars)
-      sk('alpha', 'Roll back a deployment when the release breaks production traffic badly and quickly.', { category: 'ops' }),
-      sk('beta', 'Review e.g. a PR.  More.', { category: 'dev' }),
-      sk('off', 'Hidden.', { category: 'dev', disableModelInvocation: true }),
-    ];
-    const l = hermesSkillListing(skills, { contextWindow: 200_000 });
+    const l = hermesSkillListing(CATEGORISED, { contextWindow: 200_000 });
     expect(l.text).toBe(
       [
         '<available_skills>',
@@ -242,18 +244,13 @@ describe('deepseek (DSH)', () => {
 
 describe('searched-index', () => {
   it('lists categories with their sizes, then the skill_search tool; no names, no descriptions', () => {
-    const skills = [
-      sk('zed', 'Z things.', { category: 'ops' }),
-      sk('abe', 'A things.', { category: 'ops' }),
-      sk('cat', 'C things.', { category: 'dev' }),
-      sk('off', 'Hidden.', { category: 'dev', disableModelInvocation: true }),
-    ];
-    const l = searchedIndexSkillListing(skills, { contextWindow: 200_000 });
+    const l = searchedIndexSkillListing(CATEGORISED, { contextWindow: 200_000 });
     expect(l.text).toBe(`<skill_categories>\ndev (1 skill)\nops (2 skills)\n</skill_categories>\n\n${JSON.stringify(SKILL_SEARCH_TOOL)}`);
     expect(l.listed).toEqual([]);
     expect(l.withDescription).toEqual([]);
     expect(l.dropped).toEqual(['off']);
-    expect(l.truncatedChars).toBe(27);
+    // every listed skill's description: 37 + 84 + 24
+    expect(l.truncatedChars).toBe(37 + 84 + 24);
     expect(SKILL_SEARCH_TOOL.name).toBe('skill_search');
     expect(SKILL_SEARCH_TOOL.inputSchema.required).toEqual(['query']);
   });

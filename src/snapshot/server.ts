@@ -78,27 +78,19 @@ export async function snapshotServer(spec: ServerSpec, timeoutMs: number, now: (
       pages,
       takenAt,
     };
-    if (caps.prompts) {
-      stage = 'prompts/list';
-      const p = await optionalList('prompts', listErrors, listAll('prompts/list', (cursor) => listPage(client, 'prompts/list', 'prompts', cursor, options)));
-      if (p) {
-        out.prompts = p.items;
-        pages.prompts = p.pages;
+    /** An optional list (see `optionalList`), kept under `key` with the pages it took. */
+    const addOptionalList = async (method: string, key: 'prompts' | 'resources' | 'resourceTemplates'): Promise<void> => {
+      stage = method;
+      const list = await optionalList(key, listErrors, listAll(method, (cursor) => listPage(client, method, key, cursor, options)));
+      if (list) {
+        out[key] = list.items;
+        pages[key] = list.pages;
       }
-    }
+    };
+    if (caps.prompts) await addOptionalList('prompts/list', 'prompts');
     if (caps.resources) {
-      stage = 'resources/list';
-      const r = await optionalList('resources', listErrors, listAll('resources/list', (cursor) => listPage(client, 'resources/list', 'resources', cursor, options)));
-      if (r) {
-        out.resources = r.items;
-        pages.resources = r.pages;
-      }
-      stage = 'resources/templates/list';
-      const t = await optionalList('resourceTemplates', listErrors, listAll('resources/templates/list', (cursor) => listPage(client, 'resources/templates/list', 'resourceTemplates', cursor, options)));
-      if (t) {
-        out.resourceTemplates = t.items;
-        pages.resourceTemplates = t.pages;
-      }
+      await addOptionalList('resources/list', 'resources');
+      await addOptionalList('resources/templates/list', 'resourceTemplates');
     }
     if (Object.keys(listErrors).length) out.listErrors = listErrors;
     return out;

@@ -369,6 +369,31 @@ function datasetTarget(name: string, fields: PathSeg[][], opts: Partial<Target> 
 
 const report = (res: string, dir: string) => ['report', res, '--format', 'md', '--out', join(dir, 'rep')];
 
+/** Breaks `path` in a copy of the results folder; the command (`argv`) reads the copy, `res`. */
+const inResults =
+  (path: string[], argv: (res: string, dir: string, b: Bases) => string[]): Target['prepare'] =>
+  (dir, b) => {
+    const res = copy(b.results, join(dir, 'res'));
+    return { file: join(res, ...path), argv: argv(res, dir, b) };
+  };
+
+/** Breaks `path` in a copy of the first of two shard folders, which `merge` then reads. */
+const inFirstShard =
+  (path: string[]): Target['prepare'] =>
+  (dir, b) => {
+    const s1 = copy(b.shards[0], join(dir, 's1'));
+    const s2 = copy(b.shards[1], join(dir, 's2'));
+    return { file: join(s1, ...path), argv: ['merge', s1, s2, '--out', join(dir, 'merged')] };
+  };
+
+/** Breaks `path` in a copy of the static model folder, which `eval --retrievers embed --model` reads. */
+const inModel =
+  (path: string[]): Target['prepare'] =>
+  (dir, b) => {
+    const model = copy(b.model, join(dir, 'model'));
+    return { file: join(model, ...path), argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--retrievers', 'embed', '--model', model, '--out', join(dir, 'out'), '--quiet'] };
+  };
+
 const RESULT_FIELDS: PathSeg[][] = [
   ['schemaVersion'], ['backpack'], ['backpack', 'version'], ['dataset'], ['dataset', 'name'], ['dataset', 'source'], ['dataset', 'source', 'kind'], ['dataset', 'source', 'ref'],
   ['dataset', 'catalogSha256'], ['dataset', 'tools'], ['dataset', 'cases'], ['config'], ['config', 'retrievers'], ['config', 'profiles'], ['config', 'ks'], ['config', 'ks', 0],
@@ -634,19 +659,13 @@ export const TARGETS: Target[] = [
     category: 'results.json (report)',
     heavy: ['huge string', SPARSE_KIND],
     format: 'json',
-    prepare: (dir, b) => {
-      const res = copy(b.results, join(dir, 'res'));
-      return { file: join(res, 'results.json'), argv: report(res, dir) };
-    },
+    prepare: inResults(['results.json'], report),
     fields: RESULT_FIELDS,
   },
   {
     category: 'results.json (gate)',
     format: 'json',
-    prepare: (dir, b) => {
-      const res = copy(b.results, join(dir, 'res'));
-      return { file: join(res, 'results.json'), argv: ['gate', '--expect', b.gateYaml, '--results', res] };
-    },
+    prepare: inResults(['results.json'], (res, _dir, b) => ['gate', '--expect', b.gateYaml, '--results', res]),
     fields: [['dataset'], ['dataset', 'catalogSha256'], ['config', 'ks'], ['retrievers'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'metrics'], ['retrievers', 'bm25', 'metrics', 'overall'], ['retrievers', 'bm25', 'metrics', 'overall', 'top1'], ['profiles', 'deferred', 'tokens'], ['timings']],
     only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level objects`, '__proto__ key', 'a folder instead', 'missing'],
     verdicts: [100],
@@ -654,21 +673,14 @@ export const TARGETS: Target[] = [
   {
     category: 'results.json (merge)',
     format: 'json',
-    prepare: (dir, b) => {
-      const s1 = copy(b.shards[0], join(dir, 's1'));
-      const s2 = copy(b.shards[1], join(dir, 's2'));
-      return { file: join(s1, 'results.json'), argv: ['merge', s1, s2, '--out', join(dir, 'merged')] };
-    },
+    prepare: inFirstShard(['results.json']),
     fields: [['shard'], ['shard', 'index'], ['shard', 'count'], ['configHash'], ['config'], ['config', 'retrievers'], ['config', 'ks'], ['dataset', 'source'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'latency'], ['retrievers', 'bm25', 'config'], ['timings', 'startedAt']],
     only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level objects`, '__proto__ key', 'a folder instead', 'missing'],
   },
   {
     category: 'results.json (bless)',
     format: 'json',
-    prepare: (dir, b) => {
-      const res = copy(b.results, join(dir, 'res'));
-      return { file: join(res, 'results.json'), argv: ['bless', '--results', res, '--expect', join(dir, 'expected.yaml'), '--reason', 'fuzz'] };
-    },
+    prepare: inResults(['results.json'], (res, dir) => ['bless', '--results', res, '--expect', join(dir, 'expected.yaml'), '--reason', 'fuzz']),
     fields: [['retrievers', 'bm25', 'metrics', 'overall'], ['dataset', 'name'], ['profiles', 'deferred', 'tokens']],
     only: ['empty object', `${DEEP}-level objects`],
   },
@@ -676,10 +688,7 @@ export const TARGETS: Target[] = [
     category: 'details/bm25.jsonl (report)',
     heavy: ['huge string'],
     format: 'jsonl',
-    prepare: (dir, b) => {
-      const res = copy(b.results, join(dir, 'res'));
-      return { file: join(res, 'details', 'bm25.jsonl'), argv: report(res, dir) };
-    },
+    prepare: inResults(['details', 'bm25.jsonl'], report),
     fields: DETAIL_FIELDS,
     line: ranked,
     skip: [`${HUGE_FILE / 1024 / 1024} MB file`],
@@ -687,10 +696,7 @@ export const TARGETS: Target[] = [
   {
     category: 'details/deferred.jsonl (report)',
     format: 'jsonl',
-    prepare: (dir, b) => {
-      const res = copy(b.results, join(dir, 'res'));
-      return { file: join(res, 'details', 'deferred.jsonl'), argv: report(res, dir) };
-    },
+    prepare: inResults(['details', 'deferred.jsonl'], report),
     fields: [...DETAIL_FIELDS, ['eager'], ['exposure'], ['exposure', 'beforeTokens'], ['exposure', 'calls']],
     line: ranked,
     only: ['empty', 'an empty object line', 'first line repeated', 'missing'],
@@ -698,10 +704,7 @@ export const TARGETS: Target[] = [
   {
     category: 'details/bm25.jsonl (gate --baseline)',
     format: 'jsonl',
-    prepare: (dir, b) => {
-      const res = copy(b.results, join(dir, 'res'));
-      return { file: join(res, 'details', 'bm25.jsonl'), argv: ['gate', '--expect', b.gateYaml, '--results', b.results, '--baseline', res] };
-    },
+    prepare: inResults(['details', 'bm25.jsonl'], (res, _dir, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--baseline', res]),
     fields: [['caseId'], ['ranked'], ['ranked', 0]],
     only: ['empty', 'an empty object line', 'first line repeated', 'missing', 'a folder instead'],
     verdicts: [100],
@@ -709,11 +712,7 @@ export const TARGETS: Target[] = [
   {
     category: 'details/bm25.jsonl (merge)',
     format: 'jsonl',
-    prepare: (dir, b) => {
-      const s1 = copy(b.shards[0], join(dir, 's1'));
-      const s2 = copy(b.shards[1], join(dir, 's2'));
-      return { file: join(s1, 'details', 'bm25.jsonl'), argv: ['merge', s1, s2, '--out', join(dir, 'merged')] };
-    },
+    prepare: inFirstShard(['details', 'bm25.jsonl']),
     fields: [['caseId'], ['ranked'], ['ms'], ['pinned']],
     only: ['empty', 'an empty object line', 'first line repeated', 'missing'],
   },
@@ -742,10 +741,7 @@ export const TARGETS: Target[] = [
     (name): Target => ({
       category: `static model ${name} (eval --model)`,
       format: 'json',
-      prepare: (dir, b) => {
-        const model = copy(b.model, join(dir, 'model'));
-        return { file: join(model, name), argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--retrievers', 'embed', '--model', model, '--out', join(dir, 'out'), '--quiet'] };
-      },
+      prepare: inModel([name]),
       fields: name === 'config.json' ? [['hidden_size'], ['vocab_size'], ['type_vocab_size'], ['num_hidden_layers'], ['model_type'], ['transformers.js_config', 'dtype']] : name === 'tokenizer_config.json' ? [['model_max_length'], ['do_lower_case'], ['unk_token']] : [['model'], ['model', 'vocab'], ['normalizer'], ['pre_tokenizer'], ['added_tokens']],
       values: ['missing', 'null', 'number', 'string', 'array', `${DEEP}-level`],
       only: ['empty', 'truncated', 'not JSON', 'top-level null', 'empty object', `${DEEP}-level objects`, 'a folder instead', 'missing'],
@@ -756,10 +752,7 @@ export const TARGETS: Target[] = [
   {
     category: 'static model onnx/model_quantized.onnx (eval --model)',
     format: 'binary',
-    prepare: (dir, b) => {
-      const model = copy(b.model, join(dir, 'model'));
-      return { file: join(model, 'onnx', 'model_quantized.onnx'), argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--retrievers', 'embed', '--model', model, '--out', join(dir, 'out'), '--quiet'] };
-    },
+    prepare: inModel(['onnx', 'model_quantized.onnx']),
     fast: { only: ['truncated'] },
   },
 
@@ -820,32 +813,26 @@ function hostileServerKinds(): Kind[] {
 function flagKinds(): Kind[] {
   const k = (name: string, argv: (dir: string, b: Bases) => string[], verdicts?: readonly number[]): Kind => ({ name: `flags: ${name}`, category: 'flags', build: argv, ...(verdicts ? { verdicts } : {}) });
   const ev = (dir: string, b: Bases, ...more: string[]) => ['eval', '--dataset', b.dataset, '--out', join(dir, 'out'), '--quiet', ...more];
+  /** One kind per bad value of an `eval` flag, each named by it: `eval --k ""`. */
+  const badEval = (flag: string, values: string[]): Kind[] => values.map((v) => k(`eval ${flag} ${v === '' ? '""' : v}`, (d, b) => ev(d, b, flag, v)));
   return [
     k('unknown command', () => ['frobnicate']),
     k('unknown option', () => ['list', '--bogus']),
     k('--config-file missing', (dir) => ['--config-file', join(dir, 'nope.yaml'), 'list']),
     k('--config-file a folder', (dir) => ['--config-file', dir, 'list']),
-    k('eval --k 0', (d, b) => ev(d, b, '--k', '0')),
-    k('eval --k abc', (d, b) => ev(d, b, '--k', 'abc')),
-    k('eval --k 1001', (d, b) => ev(d, b, '--k', '1001')),
-    k('eval --k ""', (d, b) => ev(d, b, '--k', '')),
-    k('eval --workers 0', (d, b) => ev(d, b, '--workers', '0')),
-    k('eval --workers 1e3', (d, b) => ev(d, b, '--workers', '1e3')),
-    k('eval --shard 3/2', (d, b) => ev(d, b, '--shard', '3/2')),
-    k('eval --shard 0/0', (d, b) => ev(d, b, '--shard', '0/0')),
-    k('eval --shard x', (d, b) => ev(d, b, '--shard', 'x')),
-    k('eval --floor abc', (d, b) => ev(d, b, '--floor', 'abc')),
-    k('eval --floor bm25=', (d, b) => ev(d, b, '--floor', 'bm25=')),
+    ...badEval('--k', ['0', 'abc', '1001', '']),
+    ...badEval('--workers', ['0', '1e3']),
+    ...badEval('--shard', ['3/2', '0/0', 'x']),
+    ...badEval('--floor', ['abc', 'bm25=']),
     k('eval --floor auto:2', (d, b) => ev(d, b, '--floor', 'auto:2', '--calibrate-on', 'train')),
-    k('eval --floor nope=1', (d, b) => ev(d, b, '--floor', 'nope=1')),
+    ...badEval('--floor', ['nope=1']),
     k('eval --context-window 0', (d, b) => ev(d, b, '--profiles', 'deferred', '--context-window', '0')),
-    k('eval --cache-write-ratio -1', (d, b) => ev(d, b, '--cache-write-ratio', '-1')),
-    k('eval --cache-read-ratio NaN', (d, b) => ev(d, b, '--cache-read-ratio', 'NaN')),
-    k('eval --retrievers nope', (d, b) => ev(d, b, '--retrievers', 'nope')),
-    k('eval --retrievers ""', (d, b) => ev(d, b, '--retrievers', '')),
-    k('eval --profiles nope', (d, b) => ev(d, b, '--profiles', 'nope')),
-    k('eval --query-style nope', (d, b) => ev(d, b, '--query-style', 'nope')),
-    k('eval --split nope', (d, b) => ev(d, b, '--split', 'nope')),
+    ...badEval('--cache-write-ratio', ['-1']),
+    ...badEval('--cache-read-ratio', ['NaN']),
+    ...badEval('--retrievers', ['nope', '']),
+    ...badEval('--profiles', ['nope']),
+    ...badEval('--query-style', ['nope']),
+    ...badEval('--split', ['nope']),
     k('eval --calibrate-on nope', (d, b) => ev(d, b, '--split', 'test', '--calibrate-on', 'nope')),
     k('eval --calibrate-on a missing file', (d, b) => ev(d, b, '--calibrate-on', join(d, 'nope.jsonl'))),
     k('eval --examples-per-tool 0', (d, b) => ev(d, b, '--examples-from', 'train', '--split', 'test', '--examples-per-tool', '0')),

@@ -16,21 +16,10 @@
  */
 import { InputError } from '../../util/errors.ts';
 import type { Catalog, Server, Tool } from '../types.ts';
-import { assembleCatalog, readInputSchema, requireText, type Located } from '../validate.ts';
-import {
-  absentIfNull,
-  describeJson,
-  isAnthropicDefinedType,
-  isObject,
-  providerPlacement,
-  providerServers,
-  providerTool,
-  providerToolArray,
-  readJsonFile,
-  toolListOf,
-  type LoadOptions,
-} from './common.ts';
+import { readInputSchema, type Located } from '../validate.ts';
+import { absentIfNull, describeJson, isAnthropicDefinedType, type LoadOptions } from './common.ts';
 import { LoadNotes } from './load-notes.ts';
+import { isProviderToolList, loadProviderTools, providerNameAndDescription, readProviderTools, type ProviderEntryReader } from './provider-tools.ts';
 
 /**
  * True if `value` is a non-empty array of Anthropic tools, or an object (a request body) holding
@@ -38,52 +27,30 @@ import { LoadNotes } from './load-notes.ts';
  * OpenAI function or has an MCP `inputSchema`.
  */
 export function isAnthropicToolsShape(value: unknown): boolean {
-  const list = toolListOf(value);
-  return (
-    list !== undefined &&
-    list.length > 0 &&
-    list.every((t) => isObject(t) && t.inputSchema === undefined && t.type !== 'function' && (absentIfNull(t.input_schema) !== undefined || isAnthropicDefinedType(t.type)))
-  );
+  return isProviderToolList(value, (t) => t.inputSchema === undefined && t.type !== 'function' && (absentIfNull(t.input_schema) !== undefined || isAnthropicDefinedType(t.type)));
 }
+
+/** One entry of an Anthropic tool list: a tool to index, or the type of one to skip. */
+const anthropicEntry: ProviderEntryReader = (raw, file, where) => {
+  const type = absentIfNull(raw.type);
+  if (type !== undefined && type !== 'custom') {
+    if (typeof type !== 'string') throw new InputError(`tool "type" must be a string (got ${describeJson(type)})`, { file, where: `${where}.type` });
+    return type;
+  }
+  const { name, description } = providerNameAndDescription(raw, file, where);
+  if (absentIfNull(raw.input_schema) === undefined) {
+    throw new InputError(`tool "${name}" has no "input_schema" (the Anthropic API requires one; use {"type":"object"} for no arguments)`, { file, where: `${where}.input_schema` });
+  }
+  const { schema, forms } = readInputSchema(raw.input_schema, file, `${where}.input_schema`);
+  return { name, description, inputSchema: schema, schemaWhere: `${where}.input_schema`, forms };
+};
 
 /** Parse Anthropic tool definitions already read from `file`; skipped server/client tools are noted in `notes`. */
 export function anthropicTools(value: unknown, file: string, opts: LoadOptions = {}, notes: LoadNotes = new LoadNotes()): { tools: Array<Located<Tool>>; servers: Server[] } {
-  const placement = providerPlacement(opts, file);
-  const { list, path } = providerToolArray(value, file, 'Anthropic');
-  const tools: Array<Located<Tool>> = [];
-  list.forEach((raw, i) => {
-    const where = `${path}[${i}]`;
-    if (!isObject(raw)) throw new InputError(`tool must be a JSON object (got ${describeJson(raw)})`, { file, where });
-    const type = absentIfNull(raw.type);
-    if (type !== undefined && type !== 'custom') {
-      if (typeof type !== 'string') throw new InputError(`tool "type" must be a string (got ${describeJson(type)})`, { file, where: `${where}.type` });
-      notes.noteSkipped('Anthropic', type);
-      return;
-    }
-    const name = requireText(raw.name, 'tool "name"', file, `${where}.name`);
-    const description = absentIfNull(raw.description);
-    if (description !== undefined && typeof description !== 'string') {
-      throw new InputError(`tool "${name}": "description" must be a string (got ${describeJson(description)})`, { file, where: `${where}.description` });
-    }
-    if (absentIfNull(raw.input_schema) === undefined) {
-      throw new InputError(`tool "${name}" has no "input_schema" (the Anthropic API requires one; use {"type":"object"} for no arguments)`, { file, where: `${where}.input_schema` });
-    }
-    const { schema, forms } = readInputSchema(raw.input_schema, file, `${where}.input_schema`);
-    const tool = providerTool({ name, description: (description as string | undefined) ?? '', inputSchema: schema }, placement);
-    notes.noteSchemaForms(tool.id, `${where}.input_schema`, forms);
-    tools.push({ value: tool, file, where });
-  });
-  if (tools.length === 0) {
-    const skipped = notes.skippedSummary('Anthropic');
-    throw new InputError(`no custom tool to index${skipped !== undefined ? ` (${skipped})` : ''}: only tools with an "input_schema" have a schema`, { file, where: path });
-  }
-  return { tools, servers: providerServers(placement) };
+  return readProviderTools('Anthropic', anthropicEntry, value, file, opts, notes);
 }
 
 /** Load an Anthropic tools file or request body (see the module comment for the accepted forms and options). */
 export function loadAnthropicTools(file: string, opts: LoadOptions = {}): Catalog {
-  const notes = new LoadNotes();
-  const catalog = assembleCatalog(anthropicTools(readJsonFile(file), file, opts, notes));
-  notes.report(opts.onWarning);
-  return catalog;
+  return loadProviderTools('Anthropic', anthropicEntry, file, opts);
 }

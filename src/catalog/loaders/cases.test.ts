@@ -65,14 +65,6 @@ describe('CSV cases', () => {
     });
   });
 
-  it('reports an unknown expected tool with a suggestion, at its row', () => {
-    const f = join(FIXTURES, 'faulty/unknown-tool.csv');
-    const err = inputError(() => loadCases(f, catalog));
-    expect(err.message).toBe('case "bad-1": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)');
-    expect(err.file).toBe(f);
-    expect(err.where).toBe('row 3');
-  });
-
   it('rejects bad headers and cells', () => {
     const e1 = inputError(() => readCases(tmpFile('h.csv', 'request,expected_tool\nhi,\n')));
     expect(e1.message).toContain('unknown column "expected_tool" (did you mean expected_tools, expected_skill?)');
@@ -117,22 +109,6 @@ describe('JSONL and JSON cases', () => {
     expect(inputError(() => readCases(bad)).where).toBe('$[1]');
   });
 
-  it('reports an empty request at its line', () => {
-    const f = join(FIXTURES, 'faulty/empty-request.jsonl');
-    const err = inputError(() => loadCases(f, catalog));
-    expect(err.message).toBe('case "e2": "request" is empty');
-    expect(err.file).toBe(f);
-    expect(err.where).toBe('line 2');
-  });
-
-  it('reports invalid JSON at its line', () => {
-    const f = join(FIXTURES, 'faulty/invalid-json.jsonl');
-    const err = inputError(() => loadCases(f, catalog));
-    expect(err.message).toMatch(/^invalid JSON: /);
-    expect(err.file).toBe(f);
-    expect(err.where).toBe('line 3');
-  });
-
   it('rejects unknown fields, missing labels and bad types', () => {
     const e1 = inputError(() => readCases(tmpFile('u.jsonl', '{"request":"x","expected_tools":[]}\n')));
     expect(e1.message).toContain('unknown field "expected_tools" (did you mean expectedTools?)');
@@ -151,5 +127,21 @@ describe('JSONL and JSON cases', () => {
   it('rejects other extensions and missing files', () => {
     expect(inputError(() => readCases(tmpFile('cases.txt', ''))).message).toContain('use .csv, .jsonl or .json');
     expect(inputError(() => readCases(join(tmp, 'none.csv'))).message).toBe('file not found');
+  });
+});
+
+describe('faulty case files: the error names the file and the row or line', () => {
+  it.each([
+    {
+      what: 'an unknown expected tool, with a suggestion',
+      fixture: 'unknown-tool.csv',
+      message: 'case "bad-1": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)',
+      where: 'row 3',
+    },
+    { what: 'an empty request', fixture: 'empty-request.jsonl', message: 'case "e2": "request" is empty', where: 'line 2' },
+    { what: 'invalid JSON', fixture: 'invalid-json.jsonl', message: expect.stringMatching(/^invalid JSON: /), where: 'line 3' },
+  ])('$what', ({ fixture, message, where }) => {
+    const f = join(FIXTURES, 'faulty', fixture);
+    expect(inputError(() => loadCases(f, catalog))).toMatchObject({ message, file: f, where });
   });
 });

@@ -40,18 +40,14 @@ describe('loadMcpToolsList', () => {
 
   it('rejects a duplicate tool id, naming both places', () => {
     const f = join(FIXTURES, 'faulty/duplicate-tool.json');
-    const err = inputError(() => loadMcpToolsList(f));
-    expect(err.message).toBe(`duplicate tool id "mcp__duplicate-tool__search" (first defined at ${f}: $.tools[0])`);
-    expect(err.file).toBe(f);
-    expect(err.where).toBe('$.tools[2]');
+    const message = `duplicate tool id "mcp__duplicate-tool__search" (first defined at ${f}: $.tools[0])`;
+    expect(inputError(() => loadMcpToolsList(f))).toMatchObject({ message, file: f, where: '$.tools[2]' });
   });
 
   it('requires inputSchema', () => {
     const f = join(FIXTURES, 'faulty/missing-input-schema.json');
-    const err = inputError(() => loadMcpToolsList(f));
-    expect(err.message).toContain('tool "ping" has no "inputSchema"');
-    expect(err.file).toBe(f);
-    expect(err.where).toBe('$.tools[0].inputSchema');
+    const message = expect.stringContaining('tool "ping" has no "inputSchema"');
+    expect(inputError(() => loadMcpToolsList(f))).toMatchObject({ message, file: f, where: '$.tools[0].inputSchema' });
   });
 
   it('requires a non-empty name', () => {

@@ -74,36 +74,18 @@ describe('loadSkillsFolder', () => {
     const root = mkdtempSync(join(tmp, 'dup-'));
     const first = writeSkill(root, 'a/x', '---\nname: x\ndescription: one\n---\n');
     const second = writeSkill(root, 'b/x', '---\ndescription: two\nname: x\n---\n');
-    const err = inputError(() => loadSkillsFolder(root));
-    expect(err.message).toBe(`duplicate skill name "x" (first defined at ${first}: line 2)`);
-    expect(err.file).toBe(second);
-    expect(err.where).toBe('line 3');
+    expect(inputError(() => loadSkillsFolder(root))).toMatchObject({ message: `duplicate skill name "x" (first defined at ${first}: line 2)`, file: second, where: 'line 3' });
   });
 });
 
 describe('SKILL.md errors', () => {
-  it('missing front matter', () => {
-    const root = join(FIXTURES, 'faulty/skills-no-front-matter');
-    const err = inputError(() => loadSkillsFolder(root));
-    expect(err.message).toContain('missing YAML front matter');
-    expect(err.file).toBe(join(root, 'notes/SKILL.md'));
-    expect(err.where).toBe('line 1');
-  });
-
-  it('invalid YAML, with its line in the file', () => {
-    const root = join(FIXTURES, 'faulty/skills-bad-yaml');
-    const err = inputError(() => loadSkillsFolder(root));
-    expect(err.message).toMatch(/^invalid YAML in front matter: /);
-    expect(err.file).toBe(join(root, 'broken/SKILL.md'));
-    expect(err.where).toBe('line 4');
-  });
-
-  it('missing description', () => {
-    const root = join(FIXTURES, 'faulty/skills-no-description');
-    const err = inputError(() => loadSkillsFolder(root));
-    expect(err.message).toBe('front matter has no "description"');
-    expect(err.file).toBe(join(root, 'half/SKILL.md'));
-    expect(err.where).toBe('line 1');
+  it.each([
+    { what: 'missing front matter', fixture: 'skills-no-front-matter', message: expect.stringContaining('missing YAML front matter'), file: 'notes/SKILL.md', where: 'line 1' },
+    { what: 'invalid YAML, with its line in the file', fixture: 'skills-bad-yaml', message: expect.stringMatching(/^invalid YAML in front matter: /), file: 'broken/SKILL.md', where: 'line 4' },
+    { what: 'missing description', fixture: 'skills-no-description', message: 'front matter has no "description"', file: 'half/SKILL.md', where: 'line 1' },
+  ])('$what', ({ fixture, message, file, where }) => {
+    const root = join(FIXTURES, 'faulty', fixture);
+    expect(inputError(() => loadSkillsFolder(root))).toMatchObject({ message, file: join(root, file), where });
   });
 
   it('missing or non-text name, unclosed front matter, bad flag', () => {
