@@ -17,13 +17,14 @@
  *    the new index.
  * Index counters (`stats()`: `embedded`, `cacheHits` for `embed`) are kept per index built.
  */
+import { wireIndexProgress } from '../retrievers/composite.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { rankStable } from '../retrievers/rank.ts';
 import { createRetriever, retrieverCapabilities } from '../retrievers/registry.ts';
-import { hasIndexStats, isDescribable, isPrefetching, reportsIndexProgress, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { hasIndexStats, isComposite, isDescribable, isPrefetching, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import { caseKey, RankingCache, type Ranking } from './cache.ts';
 import type { CatalogChanges } from './changes.ts';
 
@@ -116,7 +117,7 @@ class LazyIndex {
   async get(): Promise<Retriever> {
     if (this.retriever === undefined) {
       const r = this.make();
-      if (this.onProgress) wireProgress(r, this.onProgress);
+      if (this.onProgress) wireIndexProgress(r, this.onProgress);
       const t0 = performance.now();
       await r.index(this.catalog);
       this.indexMs = performance.now() - t0;
@@ -149,9 +150,7 @@ class LazyIndex {
 function countersOf(r: Retriever): Record<string, number> | undefined {
   const own = numericStats(r);
   if (own && 'embedded' in own) return own;
-  const children = ((r as { children?: unknown }).children ?? []) as unknown[];
-  const found = (Array.isArray(children) ? children : [])
-    .filter((c): c is Retriever => !!c && typeof (c as Retriever).search === 'function')
+  const found = (isComposite(r) ? r.children : [])
     .map((c) => countersOf(c))
     .filter((c): c is Record<string, number> => c !== undefined);
   return found.find((c) => 'embedded' in c) ?? own ?? found[0];
@@ -161,12 +160,6 @@ function numericStats(r: Retriever): Record<string, number> | undefined {
   if (!hasIndexStats(r)) return undefined;
   const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
   return numbers.length ? Object.fromEntries(numbers) : undefined;
-}
-
-function wireProgress(r: Retriever, cb: (done: number, total: number) => void): void {
-  if (reportsIndexProgress(r)) r.setProgress(cb);
-  const children = (r as { children?: unknown }).children;
-  if (Array.isArray(children)) for (const c of children) if (c && typeof (c as Retriever).search === 'function') wireProgress(c as Retriever, cb);
 }
 
 const toRanking = (hits: readonly Hit[]): Ranking => hits.map((h) => [h.id, h.score]);
