@@ -158,6 +158,7 @@ export interface ReadOptions {
 /** See `ReadOptions.toolLines`: corpus line → the tool parsed from it, and whether that read was vouched for. */
 export type ToolLineMemo = Map<string, { tool: Tool; vouched: boolean }>;
 
+/** A dataset folder as read: the dataset, its folder, its manifest when it has one, and what a re-sign recorded. */
 export interface LoadedDataset extends Dataset {
   manifest: Manifest | null;
   dir: string;

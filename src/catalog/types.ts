@@ -13,6 +13,7 @@ export type ToolSource = 'core' | 'mcp' | 'plugin';
 /** A JSON Schema object describing a tool's input (MCP `inputSchema`, OpenAI `parameters`, Anthropic `input_schema`). */
 export type JsonSchema = { [key: string]: unknown };
 
+/** One tool of a catalog, whatever it was read from: id, namespace, texts, input schema, scopes, pinned. */
 export interface Tool {
   /**
    * Canonical id, unique in a catalog: `mcp__<server>__<tool>` for MCP tools (Claude Code's naming),

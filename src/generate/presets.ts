@@ -12,6 +12,7 @@ export interface GenerateParams {
   cases: number;
 }
 
+/** The generator's size presets: MCP tools, servers, plugins, core tools, skills and cases of each. */
 export const PRESETS = {
   /** For tests: a few hundred tools, generated in well under a second. */
   tiny: { mcpTools: 360, servers: 12, plugins: 8, coreTools: 14, skills: 40, cases: 400 },

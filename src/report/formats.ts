@@ -82,6 +82,7 @@ export const REPORT_FORMAT_TABLE = {
   },
 } as const satisfies Record<string, ReportFormatEntry>;
 
+/** The name of a report format (`--format`). */
 export type ReportFormat = keyof typeof REPORT_FORMAT_TABLE;
 
 /** Every report format's name, in the order they are written. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inputError } from '../../test/helpers.ts';
 import { chooseServersFromFlags, parseMcpConfig, type RemoteSpec, type StdioSpec } from './config.ts';
-import { isMcpConfigShape } from './config-shape.ts';
+import { isMcpConfigShape } from '../catalog/loaders/config-shape.ts';
 
 const parse = (v: unknown, env: Record<string, string> = {}) => parseMcpConfig(v, '/p/.mcp.json', 'sha', env);
 const where = (v: unknown, env: Record<string, string> = {}) => inputError(() => parse(v, env)).describe();

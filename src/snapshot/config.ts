@@ -18,7 +18,7 @@ import { InputError } from '../util/errors.ts';
 import { checkTextFile, MAX_CONFIG_BYTES } from '../util/bounded.ts';
 import { parseJson } from '../util/jsonl.ts';
 import { didYouMean } from '../util/suggest.ts';
-import { stripJsonc } from './jsonc.ts';
+import { stripJsonc } from '../util/jsonc.ts';
 import { describeJson, normaliseServerName, requireExists } from '../catalog/loaders/common.ts';
 import { expandValue, type Env } from './expand.ts';
 

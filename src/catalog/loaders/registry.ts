@@ -35,8 +35,8 @@ import { Registry } from '../../util/registry.ts';
 import { didYouMean } from '../../util/suggest.ts';
 import type { Catalog } from '../types.ts';
 import { isDirectory, isFile, requireExists, type LoadOptions } from './common.ts';
-import { CONFIG_NEEDS_SNAPSHOT, isMcpConfigShape } from '../../snapshot/config-shape.ts';
-import { stripJsonc } from '../../snapshot/jsonc.ts';
+import { CONFIG_NEEDS_SNAPSHOT, isMcpConfigShape } from './config-shape.ts';
+import { stripJsonc } from '../../util/jsonc.ts';
 import { isMcpBundleShape, isMcpToolsListShape, loadMcpBundle, loadMcpFolder, loadMcpToolsList } from './mcp.ts';
 import { isOpenAiToolsShape, loadOpenAiTools } from './openai.ts';
 import { isAnthropicToolsShape, loadAnthropicTools } from './anthropic.ts';
@@ -53,6 +53,7 @@ export interface CatalogFormat {
   load(path: string, opts: LoadOptions): Catalog;
 }
 
+/** The one table of catalog formats: each format's description, how it is detected and how it is loaded. */
 export const CATALOG_FORMATS = {
   'mcp-tools-list': {
     description: 'one MCP server\'s tools/list result {"tools":[…]} (or its JSON-RPC response, or an array of all its pages); server = option or file name',
@@ -122,6 +123,7 @@ export const CATALOG_FORMATS = {
   },
 } as const satisfies Record<string, CatalogFormat>;
 
+/** The name of a built-in catalog format (`--format`). */
 export type CatalogFormatName = keyof typeof CATALOG_FORMATS;
 
 /** The fixed order `detectCatalogFormat` tries formats in (see the module comment). */

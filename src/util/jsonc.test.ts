@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputError } from '../../test/helpers.ts';
-import { parseJson } from '../util/jsonl.ts';
+import { parseJson } from './jsonl.ts';
 import { stripJsonc } from './jsonc.ts';
 
 describe('stripJsonc', () => {
