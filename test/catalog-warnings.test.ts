@@ -2,18 +2,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.ts';
-import { FIXTURES, tempDir } from './helpers.ts';
+import { FIXTURES, tempDir, runCli } from './helpers.ts';
 
 const REAL = join(FIXTURES, 'real-mcp');
 const tmp = tempDir('catalog-warnings');
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
+const run = runCli;
 
 describe('catalog warnings in the CLI', () => {
   it('inspect prints one warning line for a catalog with draft-04 schemas', async () => {

@@ -1,20 +1,16 @@
+import { runCli } from './helpers.ts';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildProgram, main } from '../src/cli/main.ts';
+import { buildProgram } from '../src/cli/main.ts';
 import { createProfile } from '../src/profiles/registry.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'backpack-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
+const run = runCli;
 
 describe('backpack CLI', () => {
   const commands = buildProgram({ out: () => {}, err: () => {} }).commands.map((c) => c.name());

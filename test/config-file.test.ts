@@ -6,19 +6,14 @@ import { Command, InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { configSchema, findConfigFile, loadConfigFile, useConfigFile } from '../src/cli/config-file.ts';
-import { buildProgram, main } from '../src/cli/main.ts';
+import { buildProgram } from '../src/cli/main.ts';
 import { PACKAGE_ROOT } from '../src/util/version.ts';
-import { inputError, tempDir } from './helpers.ts';
+import { inputError, tempDir, runCli } from './helpers.ts';
 
 const tmp = tempDir('config');
 let folders = 0;
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
+const run = runCli;
 
 /** A fresh folder holding one config file with `text`; returns the file's path. */
 function configFile(name: string, text: string): string {

@@ -8,6 +8,7 @@ import { InputError } from '../src/util/errors.ts';
 import { catalogHash } from '../src/catalog/manifest.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
+import { main } from '../src/cli/main.ts';
 
 /** Absolute path of `fixtures/` (with a trailing slash). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -45,4 +46,12 @@ export function tinyInput(seed = 5): { g: ReturnType<typeof generate>; input: Ev
     g,
     input: { name: `tiny-${seed}`, source: { kind: 'dataset', ref: `tiny-${seed}`, split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog) },
   };
+}
+
+/** Run the `backpack` command line in-process (as `bin/backpack.js` does), capturing what it prints. */
+export async function runCli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
+  return { code, out, err };
 }

@@ -6,18 +6,12 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../src/cli/main.ts';
 import { CASES_FILE, casesJsonl, factsOfRecords, readCaseRecords, TOOLS_FILE, toolsJsonl } from '../src/eval/case-records.ts';
-import { tempDir, tinyInput } from './helpers.ts';
+import { tempDir, tinyInput, runCli } from './helpers.ts';
 
 const tmp = tempDir('results-first');
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
-  return { code, out, err };
-}
+const cli = runCli;
 
 /** One eval of the dataset at `data` into `out`: bm25 on the test split. */
 const evalInto = (data: string, out: string, retrievers = 'bm25,bm25-plain') => cli('eval', '--dataset', data, '--retrievers', retrievers, '--out', out, '--quiet');
