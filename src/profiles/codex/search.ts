@@ -8,7 +8,7 @@ import { Bm25Retriever, type Bm25Options, type DocumentText } from '../../retrie
 import { checkedMask } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
 import { isDeferrable } from '../deferral.ts';
-import { compareCodePoints } from './namespaces.ts';
+import { compareCodePoints } from '../strings.ts';
 
 /** `TOOL_SEARCH_TOOL_NAME` (`codex-rs/tools/src/tool_discovery.rs` @c209bfab). */
 export const TOOL_SEARCH_TOOL_NAME = 'tool_search';

@@ -1,4 +1,4 @@
-export * from './python.ts';
+export * from '../strings.ts';
 export * from './config.ts';
 export * from './search.ts';
 export * from './listing.ts';

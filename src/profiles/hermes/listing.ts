@@ -7,7 +7,7 @@
 import { charCount, cutToChars } from '../../util/unicode.ts';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from './bridge.ts';
 import { CHARS_PER_TOKEN } from './config.ts';
-import { compareCodePoints, normalizeWhitespace, PY_WS } from './python.ts';
+import { compareCodePoints, normalizeWhitespace, PY_WS } from '../strings.ts';
 
 /** `_short_desc` max_chars. */
 export const SHORT_DESCRIPTION_CHARS = 60;

@@ -52,7 +52,7 @@ import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, Query
 import { searchResultText, TOOL_CALL, TOOL_CALL_NAME, TOOL_DESCRIBE, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME, MAX_DESCRIBE_NAMES_PER_CALL, MAX_QUERIES_PER_CALL, toolSearchDefinition, type SourceCount } from './bridge.ts';
 import { estimateTokens, HERMES_DEFERRAL, HERMES_UPSTREAM, hermesToolset, listingGroupLabel, listingTokenBudget, resolveHermesConfig, type HermesConfig, type HermesOptions } from './config.ts';
 import { compareTools, ladder, listingTier, prepareTool, shortDescription, type Listing, type ListingForm, type PreparedTool } from './listing.ts';
-import { compareCodePoints } from './python.ts';
+import { compareCodePoints } from '../strings.ts';
 import { EXACT_NAME_SCORE, HermesSearcher } from './search.ts';
 
 /** What Hermes assembles for one caller (`AssemblyResult`). */

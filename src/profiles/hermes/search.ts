@@ -11,7 +11,7 @@ import { checkedMask, rankStable } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
 import { deferrablePositions } from '../deferral.ts';
 import { HERMES_DEFERRAL, HERMES_UPSTREAM, hermesToolset, listingGroupLabel } from './config.ts';
-import { normalizeWhitespace, pyStrip } from './python.ts';
+import { normalizeWhitespace, pyStrip } from '../strings.ts';
 
 /**
  * The score of an exact-name hit. Upstream uses `float("inf")`; the retriever contract requires

@@ -12,7 +12,7 @@
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
-import { LOAD_TOOL_SCHEMA, unavailableAnswer } from '../deferred.ts';
+import { LOAD_TOOL_SCHEMA, unavailableAnswer } from './deferred.ts';
 import { allowedIds, toolDefinition } from '../text.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, QueryStyle, SearchAddition, ToolDefinition } from '../types.ts';
 import { namespaceList, OPEN_NAMESPACE, type NamespaceOpener } from './namespaces.ts';

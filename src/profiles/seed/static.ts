@@ -1,0 +1,49 @@
+/**
+ * `static`: the seed's baseline — every tool the caller may use is sent eagerly, every turn, with
+ * its full definition; there is no search. Nothing can be wrongly filtered out (`visible` is 1 for
+ * every case the scopes allow), at the price of the whole catalog in every request; choosing among
+ * the tools is left to the model, so the ranking metrics (`top1`, `recall@k`) are 0 by
+ * construction: read `visible` and the exposure figures.
+ */
+import type { Catalog } from '../../catalog/types.ts';
+import { allowedIds } from '../text.ts';
+import type { BeforeSearch, Caller, Profile, SearchAddition, CallProtocol, QueryStyle } from '../types.ts';
+
+export class StaticProfile implements Profile {
+  readonly name: string;
+  readonly searchLimit = 0;
+  /** Everything needed is eager: the model calls each tool it needs, nothing else. */
+  readonly calls: CallProtocol = { search: 0, perFoundTool: 0, call: 'each' };
+  readonly queryStyle: QueryStyle = 'raw';
+  private catalog: Catalog | undefined;
+  private readonly notes: Record<string, unknown>;
+  readonly provider: 'openai' | 'anthropic';
+
+  /** `notes` are added to `describe()` (a harness that behaves like this, e.g. DeepSeek's native tools, sent in OpenAI format). */
+  constructor(name: string, provider: 'openai' | 'anthropic' = 'anthropic', notes: Record<string, unknown> = { profile: 'static' }) {
+    this.name = name;
+    this.provider = provider;
+    this.notes = notes;
+  }
+
+  async index(catalog: Catalog): Promise<void> {
+    this.catalog = catalog;
+  }
+
+  searcher(): null {
+    return null;
+  }
+
+  beforeSearch(caller: Caller): BeforeSearch {
+    if (!this.catalog) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
+    return { eager: allowedIds(this.catalog.tools, caller.allowed), metaTools: [], advertisement: '' };
+  }
+
+  afterSearch(): SearchAddition {
+    return { form: 'schemas', loaded: [], text: '' };
+  }
+
+  describe(): Record<string, unknown> {
+    return { ...this.notes, exposure: 'every tool the caller may use, full definitions, every turn', search: null };
+  }
+}
