@@ -4,3 +4,4 @@ export * from './search.ts';
 export * from './listing.ts';
 export * from './bridge.ts';
 export * from './profile.ts';
+export * from './facts.ts';
