@@ -3,3 +3,4 @@
  * profiles (`profile.ts`) and their described facts (`facts.ts`).
  */
 export * from './profile.ts';
+export * from './facts.ts';

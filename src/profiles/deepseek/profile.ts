@@ -26,6 +26,8 @@ import type { Catalog, JsonSchema, Tool } from '../../catalog/types.ts';
 import { createBm25 } from '../../retrievers/bm25/presets.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { StaticProfile } from '../seed/static.ts';
+import { DEEPSEEK_CODE_FACTS, DEEPSEEK_NATIVE_FACTS, DEEPSEEK_PRESELECT_FACTS } from './facts.ts';
+import { describeWith } from '../facts.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
 
 export const CODE_MODE_PRESELECT = 10;
@@ -135,16 +137,9 @@ export class DeepSeekCodeProfile implements Profile {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      profile: 'deepseek',
-      mode: 'code',
-      exposure: 'one run_code tool; every tool the caller may use (core and pinned included) as a generated TypeScript SDK in the prompt (one doc line + one signature each): O(N) in the catalog',
-      search: null,
-      preselection: 'none: code mode has no discovery primitive and DSH documents no preselection [unknown upstream]; deepseek-code-preselect adds one (Backpack bm25 top 10)',
-      rendering: 'pinned: /** summary */ + name(args: <type from the top-level input-schema properties>): Promise<unknown> [projection unknown upstream]',
-      sources: 'secondary: DSH ports and source-documentation pages (packages/core/tools/src/code-mode.ts)',
-    };
+    return describeWith(DEEPSEEK_CODE_FACTS.description);
   }
+
 }
 
 /**
@@ -187,25 +182,12 @@ export class DeepSeekPreselectProfile implements Profile {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      profile: 'deepseek',
-      mode: 'code, preselected',
-      exposure: 'one run_code tool; the preselected tools as a generated TypeScript SDK (one doc line + one signature each)',
-      preselection: {
-        retriever: this.preselect.name,
-        size: CODE_MODE_PRESELECT,
-        pinned: "Backpack's, not DeepSeek's: DSH code mode has no search primitive and an upstream preselection is unknown; Backpack bm25 top 10 for the request, harness-side (no model call)",
-      },
-      sources: 'secondary: DSH ports and source-documentation pages (packages/core/tools/src/code-mode.ts)',
-    };
+    return describeWith(DEEPSEEK_PRESELECT_FACTS.description, { preselection: { retriever: this.preselect.name, size: CODE_MODE_PRESELECT } });
   }
+
 }
 
 /** `deepseek`: every tool eager as a native tool (no tool search in DSH; the Anthropic-compatible API ignores anthropic-beta). */
 export function createDeepSeekNative(name: string, provider: 'openai' | 'anthropic' = 'openai'): Profile {
-  return new StaticProfile(name, provider, {
-    profile: 'deepseek',
-    mode: 'native',
-    why: 'no official DSH tool-search plugin; api.deepseek.com/anthropic ignores the anthropic-beta header, so tool search cannot be assumed',
-  });
+  return new StaticProfile(name, provider, DEEPSEEK_NATIVE_FACTS.description);
 }

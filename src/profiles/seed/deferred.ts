@@ -9,7 +9,9 @@
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { createBm25 } from '../../retrievers/bm25/presets.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
+import { describeWith } from '../facts.ts';
 import { allowedIds, toolDefinition } from '../text.ts';
+import { DEFERRED_FACTS } from './facts.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
 
 export const DEFERRED_SEARCH_LIMIT = 5;
@@ -92,11 +94,7 @@ export class DeferredProfile implements Profile {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      profile: 'deferred',
-      exposure: 'pinned tools in full; a one-line catalog (id: summary) of every other tool the caller may use; meta tools search_tools and load_tool_schema',
-      search: { retriever: this.search.name, limit: DEFERRED_SEARCH_LIMIT, returns: 'names and one-line summaries (schemas via load_tool_schema)' },
-      notPermitted: 'answered exactly like not found',
-    };
+    return describeWith(DEFERRED_FACTS.description, { search: { retriever: this.search.name, limit: DEFERRED_SEARCH_LIMIT } });
   }
+
 }

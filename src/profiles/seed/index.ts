@@ -22,3 +22,4 @@ export { createGatedStickyDeferred } from './gated-sticky-deferred.ts';
 export { createRoutedDeferred } from './routed-deferred.ts';
 export { StaticProfile } from './static.ts';
 export { DeferredProfile, DEFERRED_SEARCH_LIMIT, LOAD_TOOL_SCHEMA, SEARCH_TOOLS, unavailableAnswer } from './deferred.ts';
+export { DEFERRED_FACTS, NAMESPACE_ROUTING_FACTS, ROLE_GATING_FACTS, STATIC_FACTS } from './facts.ts';

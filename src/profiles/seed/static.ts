@@ -6,7 +6,9 @@
  * construction: read `visible` and the exposure figures.
  */
 import type { Catalog } from '../../catalog/types.ts';
+import { describeWith } from '../facts.ts';
 import { allowedIds } from '../text.ts';
+import { STATIC_FACTS } from './facts.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, CallProtocol, QueryStyle } from '../types.ts';
 
 export class StaticProfile implements Profile {
@@ -15,15 +17,15 @@ export class StaticProfile implements Profile {
   /** Everything needed is eager: the model calls each tool it needs, nothing else. */
   readonly calls: CallProtocol = { search: 0, perFoundTool: 0, call: 'each' };
   readonly queryStyle: QueryStyle = 'raw';
-  private catalog: Catalog | undefined;
-  private readonly notes: Record<string, unknown>;
+  protected catalog: Catalog | undefined;
+  private readonly description: Readonly<Record<string, unknown>>;
   readonly provider: 'openai' | 'anthropic';
 
-  /** `notes` are added to `describe()` (a harness that behaves like this, e.g. DeepSeek's native tools, sent in OpenAI format). */
-  constructor(name: string, provider: 'openai' | 'anthropic' = 'anthropic', notes: Record<string, unknown> = { profile: 'static' }) {
+  /** `description` is what `describe()` returns (a harness that behaves like this, e.g. DeepSeek's native tools, sent in OpenAI format, describes itself). */
+  constructor(name: string, provider: 'openai' | 'anthropic' = 'anthropic', description: Readonly<Record<string, unknown>> = STATIC_FACTS.description) {
     this.name = name;
     this.provider = provider;
-    this.notes = notes;
+    this.description = description;
   }
 
   async index(catalog: Catalog): Promise<void> {
@@ -44,6 +46,6 @@ export class StaticProfile implements Profile {
   }
 
   describe(): Record<string, unknown> {
-    return { ...this.notes, exposure: 'every tool the caller may use, full definitions, every turn', search: null };
+    return describeWith(this.description);
   }
 }
