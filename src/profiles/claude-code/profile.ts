@@ -39,6 +39,8 @@
  * {@link BeforeSearch.wire}, counted as wire tokens apart from what the model reads. A search returns
  * `tool_reference` blocks; the referenced definitions (descriptions cut at 2 KB,
  * {@link loadedDefinition}) are expanded for the model by the API.
+ *
+ * The facts and their upstream sources: `facts.ts`, docs/harness-facts.md#claude-code.
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';

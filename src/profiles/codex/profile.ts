@@ -23,6 +23,8 @@
  *   the `ToolSearchSourceListing::Omit` variant, since the world-state fragment advertises the
  *   sources) plus the `<tools>` fragment listing the deferred namespaces; a search returns a
  *   `tool_search_output` whose tools, merged by namespace, become callable.
+ *
+ * The facts and their upstream sources: `facts.ts`, docs/harness-facts.md#codex.
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';

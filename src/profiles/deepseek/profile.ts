@@ -1,7 +1,7 @@
 /**
  * `deepseek`, `deepseek-code` and `deepseek-code-preselect`: the DeepSeek Harness (DSH), from
- * secondary sources (its core repository was not readable; see docs/profiles.md and the sources
- * in each profile's `describe()`).
+ * secondary sources (its core repository was not readable; see docs/harness-facts.md#deepseek and the
+ * sources in `facts.ts`).
  *
  * - `native` (`deepseek`): DSH has no official tool-search plugin, and DeepSeek's Anthropic-compatible
  *   API ignores the `anthropic-beta` header, so every tool is sent eagerly as a native tool: the
@@ -21,6 +21,8 @@
  *   for the request (scope-masked by the policy), rendered as the SDK after the harness-side
  *   preselection. The preselection is Backpack's, not DeepSeek's: DSH code mode has no search,
  *   and an upstream preselection step is unknown.
+ *
+ * The facts and their sources: `facts.ts`, docs/harness-facts.md#deepseek.
  */
 import type { Catalog, JsonSchema, Tool } from '../../catalog/types.ts';
 import { createBm25 } from '../../retrievers/bm25/presets.ts';

@@ -42,6 +42,8 @@
  * and `available_sources` follow the caller's mask here too; the BM25 statistics (N, df, avgdl, and
  * so the gate token) are over every deferred tool, by the project's rule that a mask never changes
  * the weights of the tools it lets through.
+ *
+ * The facts and their upstream sources: `facts.ts`, docs/harness-facts.md#hermes.
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { checkedMask } from '../../retrievers/rank.ts';

@@ -3,7 +3,7 @@
  * its full definition; there is no search. Nothing can be wrongly filtered out (`visible` is 1 for
  * every case the scopes allow), at the price of the whole catalog in every request; choosing among
  * the tools is left to the model, so the ranking metrics (`top1`, `recall@k`) are 0 by
- * construction: read `visible` and the exposure figures.
+ * construction: read `visible` and the exposure figures (docs/harness-facts.md#static).
  */
 import type { Catalog } from '../../catalog/types.ts';
 import { describeWith } from '../facts.ts';
