@@ -8,7 +8,6 @@ import {
   admitNamespaces,
   ClaudeCodeToolSearch,
   createClaudeCodeProfile,
-  createClaudeCodeToolSearch,
   cut2k,
   definitionTokens,
   deferredToolsBlock,
@@ -128,7 +127,7 @@ describe('the searcher', () => {
   const catalog = handCatalog();
   const ids = catalog.tools.map((t) => t.id);
   const make = async (options = {}) => {
-    const s = createClaudeCodeToolSearch('claude-code', options);
+    const s = new ClaudeCodeToolSearch('claude-code', options);
     await s.index(catalog);
     return s;
   };
@@ -192,7 +191,7 @@ describe('the searcher', () => {
 
   it('equals the reference kernel on a generated catalog', async () => {
     const { catalog: tiny, requests } = CONTRACT_DATA;
-    const s = createClaudeCodeToolSearch('claude-code');
+    const s = new ClaudeCodeToolSearch('claude-code');
     await s.index(tiny);
     const deferred = tiny.tools.filter((t) => t.source !== 'core');
     const scoring = deferred.map((t) => ({ id: t.id, tool: { parts: nameParts(t.id), isMcp: true, description: cut2k(t.description).toLowerCase() } }));
@@ -246,7 +245,7 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   });
 
   it('role first: the role namespaces plus always', async () => {
-    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
+    const s = new ClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
     await s.index(catalog);
     expect((await s.search('alpha tool', { k: 10, role: 'dev' })).map((h) => h.id)).toEqual([]);
     expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: false, namespaces: [], admitted: 4 });
@@ -255,17 +254,17 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
 
   it('role first with tool patterns: only the tools the role sees, counted per namespace', async () => {
     const partial: RoleMap = { schemaVersion: 1, always: [], roles: { triage: { description: '', namespaces: [], tools: ['mcp__github__list_*', 'mcp__slack__send_message'] } } };
-    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles: partial });
+    const s = new ClaudeCodeToolSearch('claude-code', { ceiling: 5, roles: partial });
     await s.index(catalog);
     expect((await s.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__list_issues']);
     expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: false, namespaces: [], admitted: 2 });
     // under the ceiling no prefilter applies: the role does not limit the search
-    const wide = createClaudeCodeToolSearch('claude-code', { ceiling: 100, roles: partial });
+    const wide = new ClaudeCodeToolSearch('claude-code', { ceiling: 100, roles: partial });
     await wide.index(catalog);
     expect((await wide.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
     // over the ceiling even after the role step, whole namespaces of the role's part are admitted in
     // catalog order, whatever the request: github (1 tool) fits, slack would overflow
-    const tight = createClaudeCodeToolSearch('claude-code', { ceiling: 1, roles: partial });
+    const tight = new ClaudeCodeToolSearch('claude-code', { ceiling: 1, roles: partial });
     await tight.index(catalog);
     expect((await tight.search('slack message', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual([]);
     expect(tight.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: true, namespaces: ['github'], admitted: 1 });
@@ -273,7 +272,7 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   });
 
   it('then whole namespaces in catalog order, the same for every request', async () => {
-    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
+    const s = new ClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
     await s.index(catalog);
     // alpha (3) + github (2) = 5; slack would overflow: a Slack request finds nothing.
     expect(await s.search('slack message', { k: 10 })).toEqual([]);
@@ -466,11 +465,11 @@ describe('exposure', () => {
 });
 
 describe('retriever contract: ToolSearch', () => {
-  retrieverContract(() => createClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles }), 'claude-code');
+  retrieverContract(() => new ClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles }), 'claude-code');
 });
 
 describe('retriever contract: ToolSearch under a ceiling of 100', () => {
-  retrieverContract(() => createClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles, ceiling: 100 }), 'claude-code');
+  retrieverContract(() => new ClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles, ceiling: 100 }), 'claude-code');
 });
 
 describe('review fixes', () => {

@@ -4,10 +4,8 @@ import type { Catalog, Tool, ToolSource } from '../catalog/types.ts';
 import { makeTool } from '../catalog/model.ts';
 import { makeTokenizer } from '../retrievers/bm25/tokenize.ts';
 import {
-  buildListing,
   clipDescription,
   createHermesProfile,
-  createHermesSearcher,
   EMPTY_RESULT_HINT,
   EXACT_NAME_SCORE,
   HERMES_BM25_OPTIONS,
@@ -22,12 +20,31 @@ import {
   shortDescription,
   toolRecord,
   toolSearchDescription,
-  type ListingEntry,
+  compareTools,
+  groupByLabel,
+  HermesSearcher,
+  ladder,
+  type Listing,
+  prepareTool,
 } from './hermes/index.ts';
 import { isDeferrable as isDeferrableWith } from './deferral.ts';
 import { createProfile } from './registry.ts';
 
 const isDeferrable = (t: Tool) => isDeferrableWith(t, HERMES_DEFERRAL);
+
+/** One tool of a listing: its name, full description and group label. */
+interface ListingEntry {
+  name: string;
+  description: string;
+  label: string;
+}
+
+/** `build_catalog_listing_with_form` over plain entries: the listing within `maxTokens` (chars/4), and its form. */
+function buildListing(entries: readonly ListingEntry[], maxTokens: number): Listing {
+  return ladder(groupByLabel(entries.map((e) => ({ label: e.label, tool: prepareTool(e.name, shortDescription(e.description)) })), compareTools), maxTokens);
+}
+
+const hermesSearcher = (name: string, options: { retryKnownWords?: boolean } = {}) => new HermesSearcher(name, options);
 
 interface Spec {
   id: string;
@@ -106,10 +123,10 @@ describe('hermes: deferral and indexed text', () => {
 });
 
 describe('hermes: the searcher', () => {
-  retrieverContract(() => createHermesSearcher('hermes'), 'hermes');
+  retrieverContract(() => hermesSearcher('hermes'), 'hermes');
 
   it('scores by hand and admits by the gate token', async () => {
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf(HAND));
     expect(await s.search('send email', { k: 5 })).toEqual([
       { id: 'mcp__mail__send_email', score: expect.closeTo(1.5192794855263063, 12) },
@@ -132,7 +149,7 @@ describe('hermes: the searcher', () => {
   it('applies the coverage floor at exactly 4 answerable terms', async () => {
     // Descriptions only matter; names mcp__s__tN add "s" (every doc) and "tN" (one each).
     const docs = ['alpha beta gamma', 'alpha delta', 'alpha omega', 'beta gamma delta', 'beta gamma delta omega'];
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf(docs.map((d, i) => tool({ id: `mcp__s__t${i + 1}`, source: 'mcp', server: 's', description: d }))));
     const ids = async (q: string) => (await s.search(q, { k: 10 })).map((h) => h.id).sort();
     // 3 answerable → 1 required (gate alpha, first of the df-3 tokens).
@@ -143,7 +160,7 @@ describe('hermes: the searcher', () => {
 
   it('returns an exact name first, even when the gate admits nothing, and once', async () => {
     const P = tool({ id: 'plugin__notes__send_note', source: 'plugin', plugin: 'notes', description: 'Send a note.' });
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf([...HAND, P]));
     // "mcp" is in no indexed text (the prefix is dropped), so BM25 admits nothing: the exact name still wins.
     expect(await s.search('mcp__mail__send_email', { k: 5 })).toEqual([{ id: 'mcp__mail__send_email', score: EXACT_NAME_SCORE }]);
@@ -160,7 +177,7 @@ describe('hermes: the searcher', () => {
   });
 
   it('maps the full-catalog mask onto the deferred tools, exactly', async () => {
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf(HAND));
     // Positions: 0 bash, 1 T1, 2 read_file, 3 T2, 4 T3, 5 T4.
     expect((await s.search('email', { k: 5, allowed: mask([1, 0, 1, 1, 1, 1]) })).map((h) => h.id)).toEqual(['mcp__mail__search_email', 'mcp__pager__page_incident']);
@@ -403,13 +420,13 @@ describe('the emulated retry with known words', () => {
   const request = 'please refund the zyxwv invoice';
 
   it('hermes-raw: an unknown word is the rarest token and admits nothing', async () => {
-    const raw = createHermesSearcher('hermes-raw');
+    const raw = hermesSearcher('hermes-raw');
     await raw.index(catalog);
     expect(await raw.search(request, { k: 5 })).toEqual([]);
   });
 
   it('hermes: retries once with the words the catalog knows', async () => {
-    const s = createHermesSearcher('hermes', { retryKnownWords: true });
+    const s = hermesSearcher('hermes', { retryKnownWords: true });
     await s.index(catalog);
     const hits = await s.search(request, { k: 5 });
     // known words: refund, the, invoice; minus the stop word "the" → "refund invoice": gate refund (df 1), only refund_invoice.
@@ -497,7 +514,7 @@ describe('hermes: review fixes', () => {
 
   it('an exact-name hit is a non-empty answer: the emulated retry does not fire (upstream returns the exact tool alone)', async () => {
     const draft = tool({ id: 'mcp__mail__send_email_draft', source: 'mcp', server: 'mail', description: 'Send a draft email.' });
-    const s = createHermesSearcher('hermes', { retryKnownWords: true });
+    const s = hermesSearcher('hermes', { retryKnownWords: true });
     await s.index(catalogOf([T1, draft]));
     // "mcp" is in no indexed text: BM25 admits nothing; upstream's answer is the exact name only.
     expect(await s.search('mcp__mail__send_email', { k: 5 })).toEqual([{ id: 'mcp__mail__send_email', score: EXACT_NAME_SCORE }]);

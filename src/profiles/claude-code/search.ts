@@ -372,8 +372,3 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     return best.map((p) => ({ id: this.ids[p]!, score: scoreOf(p) }));
   }
 }
-
-/** The `ToolSearch` retriever alone (the profile builds one). */
-export function createClaudeCodeToolSearch(name: string, options: ProfileOptions & ClaudeCodeOptions = {}): ClaudeCodeToolSearch {
-  return new ClaudeCodeToolSearch(name, options);
-}

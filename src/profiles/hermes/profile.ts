@@ -53,8 +53,7 @@ import { deferrablePositions } from '../deferral.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, QueryStyle, SearchAddition } from '../types.ts';
 import { searchResultText, TOOL_CALL, TOOL_DESCRIBE, toolSearchDefinition, type SourceCount } from './bridge.ts';
 import { estimateTokens, HERMES_DEFERRAL, hermesToolset, listingGroupLabel, listingTokenBudget, resolveHermesConfig, type HermesConfig, type HermesOptions } from './config.ts';
-import { compareTools, ladder, listingTier, prepareTool, shortDescription, type Listing, type ListingForm, type PreparedTool } from './listing.ts';
-import { compareCodePoints } from '../strings.ts';
+import { compareTools, groupByLabel, ladder, listingTier, prepareTool, shortDescription, type Listing, type ListingForm, type PreparedTool } from './listing.ts';
 import { HermesSearcher } from './search.ts';
 import { describeWith } from '../facts.ts';
 import { HERMES_CALLS, HERMES_FACTS, HERMES_VARIANTS } from './facts.ts';
@@ -117,19 +116,14 @@ export class HermesProfile implements Profile {
     await this.search.index(catalog);
     const tools = catalog.tools;
     const deferred = new Uint8Array(tools.length);
-    const byLabel = new Map<string, DeferredInfo[]>();
+    const infos: { label: string; tool: DeferredInfo }[] = [];
     for (const position of deferrablePositions(tools, HERMES_DEFERRAL)) {
       deferred[position] = 1;
       const tool = tools[position]!;
       const label = listingGroupLabel(hermesToolset(tool));
-      const info = { position, tool, label, prepared: prepareTool(tool.id, shortDescription(tool.description)) };
-      const list = byLabel.get(label);
-      if (list) list.push(info);
-      else byLabel.set(label, [info]);
+      infos.push({ label, tool: { position, tool, label, prepared: prepareTool(tool.id, shortDescription(tool.description)) } });
     }
-    this.groups = [...byLabel.entries()]
-      .sort(([a], [b]) => compareCodePoints(a, b))
-      .map(([label, list]) => ({ label, labelLen: charCount(label), tools: list.sort((a, b) => compareTools(a.prepared, b.prepared)) }));
+    this.groups = groupByLabel(infos, (a, b) => compareTools(a.prepared, b.prepared));
     this.deferred = deferred;
     this.byId = new Map(tools.map((t) => [t.id, t]));
     this.sourceCounts = new WeakMap();

@@ -173,8 +173,3 @@ export class HermesSearcher implements Retriever, Describable {
   }
 
 }
-
-/** The Hermes search tool as a registry-style retriever (for the contract tests and direct use). */
-export function createHermesSearcher(name: string, options: { retryKnownWords?: boolean } = {}): HermesSearcher {
-  return new HermesSearcher(name, options);
-}

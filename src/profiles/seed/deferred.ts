@@ -33,18 +33,20 @@ export function unavailableAnswer(name: string): string {
   return `No tool named "${name}" is available.`;
 }
 
-export class DeferredProfile implements Profile {
-  readonly name: string;
-  readonly searchLimit = DEFERRED_SEARCH_LIMIT;
-  /** search_tools, then load_tool_schema for the tool picked, then the call. */
-  readonly calls: CallProtocol = { search: 1, perFoundTool: 1, call: 'each' };
-  /** The model writes the search_tools query. */
-  readonly queryStyle: QueryStyle = 'keywords';
-  private readonly search: Retriever;
-  private catalog: Catalog | undefined;
-  private byId = new Map<string, { tool: Tool; position: number }>();
+/** A load_tool_schema answer: the definition, or the one sentence for not found and not permitted. */
+export type SchemaAnswer = { found: true; definition: ToolDefinition } | { found: false; answer: string };
 
-  constructor(name: string, search: Retriever = createBm25('bm25')) {
+/**
+ * What the seed's profiles with a search and `load_tool_schema` share: the searcher, the catalog's
+ * tools by id with their positions, and what `load_tool_schema` answers.
+ */
+export abstract class SchemaLoadingProfile {
+  readonly name: string;
+  protected readonly search: Retriever;
+  protected catalog: Catalog | undefined;
+  protected byId = new Map<string, { tool: Tool; position: number }>();
+
+  constructor(name: string, search: Retriever) {
     this.name = name;
     this.search = search;
   }
@@ -57,6 +59,35 @@ export class DeferredProfile implements Profile {
 
   searcher(): Retriever {
     return this.search;
+  }
+
+  /** Beyond the caller's scopes, whether the caller sees the tool at this position (a role gate); default yes. */
+  protected sees(_position: number, _caller: Caller): boolean {
+    return true;
+  }
+
+  /**
+   * What `load_tool_schema(name)` answers: the definition of a tool the caller may use, and the
+   * same sentence for a name that does not exist and for one outside the caller's scopes (or
+   * what it {@link sees}).
+   */
+  loadToolSchema(name: string, caller: Caller): SchemaAnswer {
+    if (!this.catalog) throw new Error(`profile "${this.name}": used before index()`);
+    const entry = this.byId.get(name);
+    if (!entry || (caller.allowed && caller.allowed[entry.position] !== 1) || !this.sees(entry.position, caller)) return { found: false, answer: unavailableAnswer(name) };
+    return { found: true, definition: toolDefinition(entry.tool) };
+  }
+}
+
+export class DeferredProfile extends SchemaLoadingProfile implements Profile {
+  readonly searchLimit = DEFERRED_SEARCH_LIMIT;
+  /** search_tools, then load_tool_schema for the tool picked, then the call. */
+  readonly calls: CallProtocol = { search: 1, perFoundTool: 1, call: 'each' };
+  /** The model writes the search_tools query. */
+  readonly queryStyle: QueryStyle = 'keywords';
+
+  constructor(name: string, search: Retriever = createBm25('bm25')) {
+    super(name, search);
   }
 
   private tools(): readonly Tool[] {
@@ -82,19 +113,7 @@ export class DeferredProfile implements Profile {
     return { form: 'metadata', loaded: hits.map((h) => h.id), text: lines.length ? lines.join('\n') : 'No matching tools.', ...(picked ? { definitions: [toolDefinition(picked)] } : {}) };
   }
 
-  /**
-   * What `load_tool_schema(name)` answers: the definition of a tool the caller may use, and the
-   * same sentence for a name that does not exist and for one outside the caller's scopes.
-   */
-  loadToolSchema(name: string, caller: Caller): { found: true; definition: ToolDefinition } | { found: false; answer: string } {
-    this.tools();
-    const entry = this.byId.get(name);
-    if (!entry || (caller.allowed && caller.allowed[entry.position] !== 1)) return { found: false, answer: unavailableAnswer(name) };
-    return { found: true, definition: toolDefinition(entry.tool) };
-  }
-
   describe(): Record<string, unknown> {
     return describeWith(DEFERRED_FACTS.description, { search: { retriever: this.search.name, limit: DEFERRED_SEARCH_LIMIT } });
   }
-
 }
