@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_DATA, retrieverContract } from '../../test/contract/contract.ts';
+import { catalogWith } from '../../test/profile-catalog.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
@@ -64,8 +65,8 @@ const mcp = (server: string, name: string, description: string, extra: Partial<T
 
 /** A hand catalog: one core tool, github (3), slack (2), a plugin tool. */
 function handCatalog(): Catalog {
-  return {
-    tools: [
+  return catalogWith(
+    [
       makeTool({ source: 'core', name: 'bash', summary: 'Run a shell command.', description: 'Run a shell command.' }),
       mcp('github', 'create_issue', 'Create an issue in a GitHub repository.'),
       mcp('github', 'list_issues', 'List issues of a repository.'),
@@ -74,14 +75,9 @@ function handCatalog(): Catalog {
       mcp('slack', 'list_channels', 'List channels in the workspace.'),
       makeTool({ source: 'plugin', plugin: 'notes', name: 'createNote', summary: 'notes', description: 'Create a note; notes can reference a GitHub issue.' }),
     ],
-    skills: [],
-    servers: [
-      { name: 'github', source: 'mcp', description: 'GitHub', instructions: 'Use owner/repo names.' },
-      { name: 'slack', source: 'mcp', description: 'Slack', instructions: 'Channels are #names.' },
-      { name: 'quiet', source: 'mcp', description: 'no tools', instructions: 'never shown' },
-    ],
-    plugins: [{ name: 'notes', description: 'Notes' }],
-  };
+    { github: ['GitHub', 'Use owner/repo names.'], slack: ['Slack', 'Channels are #names.'], quiet: ['no tools', 'never shown'] },
+    [{ name: 'notes', description: 'Notes' }],
+  );
 }
 
 describe('name parts, queries, the keyword kernel', () => {
@@ -215,8 +211,8 @@ describe('the searcher', () => {
 
 describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   // Namespaces a (3 tools), b (2), c (2) in catalog order, plus a core tool: 7 deferrable.
-  const catalog: Catalog = {
-    tools: [
+  const catalog: Catalog = catalogWith(
+    [
       makeTool({ source: 'core', name: 'bash', summary: 'shell', description: 'Run a shell command.' }),
       mcp('alpha', 'one', 'First alpha tool.'),
       mcp('alpha', 'two', 'Second alpha tool.'),
@@ -226,14 +222,8 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
       mcp('slack', 'send_message', 'Send a Slack message.'),
       mcp('slack', 'list_channels', 'List Slack channels.'),
     ],
-    skills: [],
-    servers: [
-      { name: 'alpha', source: 'mcp', description: 'Alpha tools', instructions: '' },
-      { name: 'github', source: 'mcp', description: 'GitHub code hosting', instructions: 'GitHub issues and pull requests.' },
-      { name: 'slack', source: 'mcp', description: 'Slack messaging', instructions: 'Slack channels and messages.' },
-    ],
-    plugins: [],
-  };
+    { alpha: ['Alpha tools', ''], github: ['GitHub code hosting', 'GitHub issues and pull requests.'], slack: ['Slack messaging', 'Slack channels and messages.'] },
+  );
   const roles: RoleMap = { schemaVersion: 1, always: ['slack'], roles: { dev: { description: '', namespaces: ['github'] } } };
   const ids = catalog.tools.map((t) => t.id);
 

@@ -411,12 +411,19 @@ describe('hermes: the exposure model', () => {
   });
 });
 
-describe('the emulated retry with known words', () => {
-  const tools = [
+/** Two billing tools, for the retry tests. */
+const BILLING: Catalog = {
+  tools: [
     makeTool({ source: 'mcp', server: 'billing', name: 'refund_invoice', summary: 'Refund an invoice.', description: 'Refund a paid invoice to the customer.' }),
     makeTool({ source: 'mcp', server: 'billing', name: 'list_invoices', summary: 'List invoices.', description: 'List the invoices of a customer.' }),
-  ];
-  const catalog = { tools, skills: [], servers: [], plugins: [] };
+  ],
+  skills: [],
+  servers: [],
+  plugins: [],
+};
+
+describe('the emulated retry with known words', () => {
+  const catalog = BILLING;
   const request = 'please refund the zyxwv invoice';
 
   it('hermes-raw: an unknown word is the rarest token and admits nothing', async () => {
@@ -439,11 +446,7 @@ describe('the emulated retry with known words', () => {
 });
 
 describe('hermes, hermes-raw, hermes-retry: query style and the retry as model calls', () => {
-  const tools = [
-    makeTool({ source: 'mcp', server: 'billing', name: 'refund_invoice', summary: 'Refund an invoice.', description: 'Refund a paid invoice to the customer.' }),
-    makeTool({ source: 'mcp', server: 'billing', name: 'list_invoices', summary: 'List invoices.', description: 'List the invoices of a customer.' }),
-  ];
-  const catalog = { tools, skills: [], servers: [], plugins: [] };
+  const catalog = BILLING;
   const unanswered = 'please refund the zyxwv invoice';
   const answered = 'refund invoice';
 
