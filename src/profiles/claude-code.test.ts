@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_DATA, retrieverContract } from '../../test/contract/contract.ts';
+import { catalogWith } from '../../test/profile-catalog.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
@@ -8,7 +9,6 @@ import {
   admitNamespaces,
   ClaudeCodeToolSearch,
   createClaudeCodeProfile,
-  createClaudeCodeToolSearch,
   cut2k,
   definitionTokens,
   deferredToolsBlock,
@@ -65,8 +65,8 @@ const mcp = (server: string, name: string, description: string, extra: Partial<T
 
 /** A hand catalog: one core tool, github (3), slack (2), a plugin tool. */
 function handCatalog(): Catalog {
-  return {
-    tools: [
+  return catalogWith(
+    [
       makeTool({ source: 'core', name: 'bash', summary: 'Run a shell command.', description: 'Run a shell command.' }),
       mcp('github', 'create_issue', 'Create an issue in a GitHub repository.'),
       mcp('github', 'list_issues', 'List issues of a repository.'),
@@ -75,14 +75,9 @@ function handCatalog(): Catalog {
       mcp('slack', 'list_channels', 'List channels in the workspace.'),
       makeTool({ source: 'plugin', plugin: 'notes', name: 'createNote', summary: 'notes', description: 'Create a note; notes can reference a GitHub issue.' }),
     ],
-    skills: [],
-    servers: [
-      { name: 'github', source: 'mcp', description: 'GitHub', instructions: 'Use owner/repo names.' },
-      { name: 'slack', source: 'mcp', description: 'Slack', instructions: 'Channels are #names.' },
-      { name: 'quiet', source: 'mcp', description: 'no tools', instructions: 'never shown' },
-    ],
-    plugins: [{ name: 'notes', description: 'Notes' }],
-  };
+    { github: ['GitHub', 'Use owner/repo names.'], slack: ['Slack', 'Channels are #names.'], quiet: ['no tools', 'never shown'] },
+    [{ name: 'notes', description: 'Notes' }],
+  );
 }
 
 describe('name parts, queries, the keyword kernel', () => {
@@ -128,7 +123,7 @@ describe('the searcher', () => {
   const catalog = handCatalog();
   const ids = catalog.tools.map((t) => t.id);
   const make = async (options = {}) => {
-    const s = createClaudeCodeToolSearch('claude-code', options);
+    const s = new ClaudeCodeToolSearch('claude-code', options);
     await s.index(catalog);
     return s;
   };
@@ -192,7 +187,7 @@ describe('the searcher', () => {
 
   it('equals the reference kernel on a generated catalog', async () => {
     const { catalog: tiny, requests } = CONTRACT_DATA;
-    const s = createClaudeCodeToolSearch('claude-code');
+    const s = new ClaudeCodeToolSearch('claude-code');
     await s.index(tiny);
     const deferred = tiny.tools.filter((t) => t.source !== 'core');
     const scoring = deferred.map((t) => ({ id: t.id, tool: { parts: nameParts(t.id), isMcp: true, description: cut2k(t.description).toLowerCase() } }));
@@ -216,8 +211,8 @@ describe('the searcher', () => {
 
 describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   // Namespaces a (3 tools), b (2), c (2) in catalog order, plus a core tool: 7 deferrable.
-  const catalog: Catalog = {
-    tools: [
+  const catalog: Catalog = catalogWith(
+    [
       makeTool({ source: 'core', name: 'bash', summary: 'shell', description: 'Run a shell command.' }),
       mcp('alpha', 'one', 'First alpha tool.'),
       mcp('alpha', 'two', 'Second alpha tool.'),
@@ -227,14 +222,8 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
       mcp('slack', 'send_message', 'Send a Slack message.'),
       mcp('slack', 'list_channels', 'List Slack channels.'),
     ],
-    skills: [],
-    servers: [
-      { name: 'alpha', source: 'mcp', description: 'Alpha tools', instructions: '' },
-      { name: 'github', source: 'mcp', description: 'GitHub code hosting', instructions: 'GitHub issues and pull requests.' },
-      { name: 'slack', source: 'mcp', description: 'Slack messaging', instructions: 'Slack channels and messages.' },
-    ],
-    plugins: [],
-  };
+    { alpha: ['Alpha tools', ''], github: ['GitHub code hosting', 'GitHub issues and pull requests.'], slack: ['Slack messaging', 'Slack channels and messages.'] },
+  );
   const roles: RoleMap = { schemaVersion: 1, always: ['slack'], roles: { dev: { description: '', namespaces: ['github'] } } };
   const ids = catalog.tools.map((t) => t.id);
 
@@ -246,7 +235,7 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   });
 
   it('role first: the role namespaces plus always', async () => {
-    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
+    const s = new ClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
     await s.index(catalog);
     expect((await s.search('alpha tool', { k: 10, role: 'dev' })).map((h) => h.id)).toEqual([]);
     expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: false, namespaces: [], admitted: 4 });
@@ -255,17 +244,17 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
 
   it('role first with tool patterns: only the tools the role sees, counted per namespace', async () => {
     const partial: RoleMap = { schemaVersion: 1, always: [], roles: { triage: { description: '', namespaces: [], tools: ['mcp__github__list_*', 'mcp__slack__send_message'] } } };
-    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles: partial });
+    const s = new ClaudeCodeToolSearch('claude-code', { ceiling: 5, roles: partial });
     await s.index(catalog);
     expect((await s.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__list_issues']);
     expect(s.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: false, namespaces: [], admitted: 2 });
     // under the ceiling no prefilter applies: the role does not limit the search
-    const wide = createClaudeCodeToolSearch('claude-code', { ceiling: 100, roles: partial });
+    const wide = new ClaudeCodeToolSearch('claude-code', { ceiling: 100, roles: partial });
     await wide.index(catalog);
     expect((await wide.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__create_issue', 'mcp__github__list_issues']);
     // over the ceiling even after the role step, whole namespaces of the role's part are admitted in
     // catalog order, whatever the request: github (1 tool) fits, slack would overflow
-    const tight = createClaudeCodeToolSearch('claude-code', { ceiling: 1, roles: partial });
+    const tight = new ClaudeCodeToolSearch('claude-code', { ceiling: 1, roles: partial });
     await tight.index(catalog);
     expect((await tight.search('slack message', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual([]);
     expect(tight.lastPrefilter()).toEqual({ visible: 7, applied: true, byRole: true, byNamespace: true, namespaces: ['github'], admitted: 1 });
@@ -273,7 +262,7 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   });
 
   it('then whole namespaces in catalog order, the same for every request', async () => {
-    const s = createClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
+    const s = new ClaudeCodeToolSearch('claude-code', { ceiling: 5, roles });
     await s.index(catalog);
     // alpha (3) + github (2) = 5; slack would overflow: a Slack request finds nothing.
     expect(await s.search('slack message', { k: 10 })).toEqual([]);
@@ -466,11 +455,11 @@ describe('exposure', () => {
 });
 
 describe('retriever contract: ToolSearch', () => {
-  retrieverContract(() => createClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles }), 'claude-code');
+  retrieverContract(() => new ClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles }), 'claude-code');
 });
 
 describe('retriever contract: ToolSearch under a ceiling of 100', () => {
-  retrieverContract(() => createClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles, ceiling: 100 }), 'claude-code');
+  retrieverContract(() => new ClaudeCodeToolSearch('claude-code', { roles: CONTRACT_DATA.roles, ceiling: 100 }), 'claude-code');
 });
 
 describe('review fixes', () => {

@@ -18,6 +18,7 @@
  * {@link isDeferrable} is that one rule. Its {@link DeferralExceptions} are where the harnesses
  * truly differ. Whether the deferrable tools are deferred at all (Codex's 100-tool threshold,
  * Claude Code's `auto:N`, Hermes's `enabled`) is each profile's own activation rule.
+ * (docs/harness-facts.md#deferral)
  */
 import type { Tool } from '../catalog/types.ts';
 

@@ -4,11 +4,8 @@ import type { Catalog, Tool, ToolSource } from '../catalog/types.ts';
 import { makeTool } from '../catalog/model.ts';
 import { makeTokenizer } from '../retrievers/bm25/tokenize.ts';
 import {
-  buildListing,
   clipDescription,
-  compareCodePoints,
   createHermesProfile,
-  createHermesSearcher,
   EMPTY_RESULT_HINT,
   EXACT_NAME_SCORE,
   HERMES_BM25_OPTIONS,
@@ -16,21 +13,17 @@ import {
   HERMES_DEFERRAL,
   type HermesProfile,
   LISTING_HEADER,
-  listingTier,
-  listingTokenBudget,
-  normalizeWhitespace,
-  pyJson,
-  resolveHermesConfig,
   searchResultText,
-  shortDescription,
   toolRecord,
   toolSearchDescription,
-  type ListingEntry,
+  HermesSearcher,
 } from './hermes/index.ts';
 import { isDeferrable as isDeferrableWith } from './deferral.ts';
 import { createProfile } from './registry.ts';
 
 const isDeferrable = (t: Tool) => isDeferrableWith(t, HERMES_DEFERRAL);
+
+const hermesSearcher = (name: string, options: { retryKnownWords?: boolean } = {}) => new HermesSearcher(name, options);
 
 interface Spec {
   id: string;
@@ -109,10 +102,10 @@ describe('hermes: deferral and indexed text', () => {
 });
 
 describe('hermes: the searcher', () => {
-  retrieverContract(() => createHermesSearcher('hermes'), 'hermes');
+  retrieverContract(() => hermesSearcher('hermes'), 'hermes');
 
   it('scores by hand and admits by the gate token', async () => {
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf(HAND));
     expect(await s.search('send email', { k: 5 })).toEqual([
       { id: 'mcp__mail__send_email', score: expect.closeTo(1.5192794855263063, 12) },
@@ -135,7 +128,7 @@ describe('hermes: the searcher', () => {
   it('applies the coverage floor at exactly 4 answerable terms', async () => {
     // Descriptions only matter; names mcp__s__tN add "s" (every doc) and "tN" (one each).
     const docs = ['alpha beta gamma', 'alpha delta', 'alpha omega', 'beta gamma delta', 'beta gamma delta omega'];
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf(docs.map((d, i) => tool({ id: `mcp__s__t${i + 1}`, source: 'mcp', server: 's', description: d }))));
     const ids = async (q: string) => (await s.search(q, { k: 10 })).map((h) => h.id).sort();
     // 3 answerable → 1 required (gate alpha, first of the df-3 tokens).
@@ -146,7 +139,7 @@ describe('hermes: the searcher', () => {
 
   it('returns an exact name first, even when the gate admits nothing, and once', async () => {
     const P = tool({ id: 'plugin__notes__send_note', source: 'plugin', plugin: 'notes', description: 'Send a note.' });
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf([...HAND, P]));
     // "mcp" is in no indexed text (the prefix is dropped), so BM25 admits nothing: the exact name still wins.
     expect(await s.search('mcp__mail__send_email', { k: 5 })).toEqual([{ id: 'mcp__mail__send_email', score: EXACT_NAME_SCORE }]);
@@ -163,7 +156,7 @@ describe('hermes: the searcher', () => {
   });
 
   it('maps the full-catalog mask onto the deferred tools, exactly', async () => {
-    const s = createHermesSearcher('hermes');
+    const s = hermesSearcher('hermes');
     await s.index(catalogOf(HAND));
     // Positions: 0 bash, 1 T1, 2 read_file, 3 T2, 4 T3, 5 T4.
     expect((await s.search('email', { k: 5, allowed: mask([1, 0, 1, 1, 1, 1]) })).map((h) => h.id)).toEqual(['mcp__mail__search_email', 'mcp__pager__page_incident']);
@@ -172,119 +165,6 @@ describe('hermes: the searcher', () => {
     expect((await s.search('send email', { k: 5, allowed: mask([0, 1, 0, 0, 0, 0]) }))[0]!.score).toBeCloseTo(1.5192794855263063, 12);
     expect(await s.search('email', { k: 5, allowed: mask([2, 2, 2, 2, 2, 2]) })).toEqual([]);
     await expect(s.search('email', { k: 5, allowed: mask([1, 1, 1]) })).rejects.toThrow(/6 tools/);
-  });
-});
-
-describe('hermes: short descriptions (_short_desc)', () => {
-  // Expected values from upstream's _short_desc run in Python.
-  it.each([
-    ['Send an email. Then more.', 'Send an email.'],
-    ['Use e.g. this tool. More', 'Use e.g. this tool.'],
-    ['Foo i.e. bar etc. baz. Next', 'Foo i.e. bar etc. baz.'],
-    ['Works with files, folders etc. and more.', 'Works with files, folders etc. and more.'],
-    ['Version 2.5 is out.', 'Version 2.5 is out.'],
-    ['Really? Yes', 'Really?'],
-    ['Stop! Go', 'Stop!'],
-    ['Ends with dots...', 'Ends with dots...'],
-    ['Fetc. Next', 'Fetc.'], // no word boundary before "etc": a sentence end
-    ['Use x_e.g. Next', 'Use x_e.g.'],
-    ['ée.g. Next', 'ée.g.'], // é is a word character in Python
-    ['e.g. Next', 'e.g. Next'],
-    ['  a\n\t b  ', 'a b'],
-    ['Delete it.\u00a0Cannot be undone.', 'Delete it.'],
-    ['Run it.\u200bNext', 'Run it.\u200bNext'], // U+200B is not whitespace
-    ['', ''],
-    ['x'.repeat(60), 'x'.repeat(60)],
-    ['x'.repeat(61), `${'x'.repeat(60)}…`],
-    ['Retrieves the list of all open pull requests for a repository including drafts and merged ones', 'Retrieves the list of all open pull requests for a…'],
-    ['Create, update, or delete records in the warehouse tables, views; and more', 'Create, update, or delete records in the warehouse tables…'],
-  ])('%j → %j', (input, expected) => {
-    expect(shortDescription(input)).toBe(expected);
-  });
-
-  it('counts characters, not UTF-16 units', () => {
-    const astral = '😀'.repeat(60);
-    expect(shortDescription(astral)).toBe(astral);
-    expect(shortDescription(`${astral}😀`)).toBe(`${astral}…`);
-  });
-
-  it('normalises whitespace as Python split() does', () => {
-    expect(normalizeWhitespace('\x1c a \x85b\ufeff c ')).toBe('a b\ufeff c');
-  });
-});
-
-describe('hermes: the listing ladder', () => {
-  const E: ListingEntry[] = [
-    { name: 'mcp__github__create_issue', description: 'Open a new issue in a repository. Extra text.', label: 'github' },
-    { name: 'plugin__slack__send', description: 'Send a message to a channel.', label: 'slack' },
-    { name: 'mcp__github__list_issues', description: 'List issues.', label: 'github' },
-    { name: 'mcp__aws__x', description: '', label: 'aws' },
-  ];
-  const FULL = [
-    LISTING_HEADER,
-    'aws tools (1):',
-    '- mcp__aws__x',
-    'github tools (2):',
-    '- mcp__github__create_issue: Open a new issue in a repository.',
-    '- mcp__github__list_issues: List issues.',
-    'slack tools (1):',
-    '- plugin__slack__send: Send a message to a channel.',
-  ].join('\n');
-  const NAMES = [LISTING_HEADER, 'aws tools (1):', 'mcp__aws__x', 'github tools (2):', 'mcp__github__create_issue, mcp__github__list_issues', 'slack tools (1):', 'plugin__slack__send'].join('\n');
-  const MIXED = [LISTING_HEADER, 'aws tools (1):', 'mcp__aws__x', 'github (2 tools — names not listed; discover via `tool_search`)', 'slack tools (1):', 'plugin__slack__send'].join('\n');
-
-  it('reaches full, names, mixed and none at the budgets where each first fits (301, 215, 209 chars)', () => {
-    expect(FULL.length).toBe(301);
-    expect(buildListing(E, 76)).toEqual({ text: FULL, form: 'full' }); // ceil(301/4) = 76
-    expect(buildListing(E, 75)).toEqual({ text: NAMES, form: 'names' });
-    expect(buildListing(E, 54)).toEqual({ text: NAMES, form: 'names' }); // ceil(215/4) = 54
-    expect(buildListing(E, 53)).toEqual({ text: MIXED, form: 'mixed' }); // github (largest names block) collapsed: 209 chars
-    // Collapsing the one-tool groups only lengthens the listing: nothing fits below.
-    expect(buildListing(E, 52)).toEqual({ text: null, form: 'none' });
-    expect(buildListing([], 4000)).toEqual({ text: null, form: 'none' });
-  });
-
-  it('reaches groups once every group is a summary', () => {
-    const W: ListingEntry[] = [
-      { name: 'mcp__warehouse__create_table_with_partitions', description: 'Create a table.', label: 'warehouse' },
-      { name: 'mcp__warehouse__delete_table_and_all_snapshots', description: 'Delete a table.', label: 'warehouse' },
-      { name: 'mcp__warehouse__list_tables_in_schema', description: 'List tables.', label: 'warehouse' },
-    ];
-    const groups = `${LISTING_HEADER}\nwarehouse (3 tools — names not listed; discover via \`tool_search\`)`;
-    expect(groups.length).toBe(148);
-    expect(buildListing(W, 72).form).toBe('full'); // 286 chars
-    expect(buildListing(W, 71).form).toBe('names'); // 234 chars → 59
-    expect(buildListing(W, 58)).toEqual({ text: groups, form: 'groups' });
-    expect(buildListing(W, 37)).toEqual({ text: groups, form: 'groups' });
-    expect(buildListing(W, 36)).toEqual({ text: null, form: 'none' });
-    expect([listingTier(true, 'full'), listingTier(true, 'mixed'), listingTier(true, 'groups'), listingTier(true, 'none'), listingTier(false, 'none')]).toEqual([1, 1, 2, 2, 0]);
-  });
-
-  it('sorts groups and tools in code-point order', () => {
-    expect(compareCodePoints('\uffff', '😀')).toBeLessThan(0); // U+FFFF < U+1F600, though '\uffff' > '\ud83d' in UTF-16
-    expect(compareCodePoints('a', 'ab')).toBeLessThan(0);
-    expect(compareCodePoints('B', 'a')).toBeLessThan(0);
-    const text = buildListing(
-      [
-        { name: 'z', description: '', label: 'b' },
-        { name: 'a', description: '', label: 'b' },
-        { name: 'q', description: '', label: 'B' },
-      ],
-      4000,
-    ).text;
-    expect(text).toBe([LISTING_HEADER, 'B tools (1):', '- q', 'b tools (2):', '- a', '- z'].join('\n'));
-  });
-
-  it('budgets min(listing_max_tokens, int(ctx · pct / 100)) tokens', () => {
-    expect(listingTokenBudget(resolveHermesConfig())).toBe(4000);
-    expect(listingTokenBudget(resolveHermesConfig({ contextWindow: 50_000 }))).toBe(2500);
-    expect(listingTokenBudget(resolveHermesConfig({ contextWindow: 1001 }))).toBe(50);
-    expect(listingTokenBudget(resolveHermesConfig({ contextWindow: 0 }))).toBe(4000); // unknown → 10,000 leg
-    expect(listingTokenBudget(resolveHermesConfig({ contextWindow: 0, listingMaxTokens: 60_001 }))).toBe(10_000);
-    expect(listingTokenBudget(resolveHermesConfig({ listingMaxTokens: 10 }))).toBe(200); // clamped to 200..60,000
-    expect(listingTokenBudget(resolveHermesConfig({ thresholdPct: 0 }))).toBe(0);
-    expect(resolveHermesConfig({ searchDefaultLimit: 99, maxSearchLimit: 80 })).toMatchObject({ searchDefaultLimit: 50, maxSearchLimit: 50 });
-    expect(() => resolveHermesConfig({ enabled: 'yes' as 'on' })).toThrow(RangeError);
   });
 });
 
@@ -402,28 +282,31 @@ describe('hermes: the exposure model', () => {
     expect(clipDescription('d'.repeat(500))).toBe('d'.repeat(500));
     expect(searchResultText('q', [], [{ name: 'x', tool_count: 0 }])).toBe('{"queries": ["q"], "total_available": 0, "results": [{"query": "q", "matches": []}], "tools": {}}');
   });
-
-  it('writes JSON as Python json.dumps(ensure_ascii=False) does', () => {
-    expect(pyJson({ a: [1, 'é\n"'], b: {}, c: [], d: null, e: true })).toBe('{"a": [1, "é\\n\\""], "b": {}, "c": [], "d": null, "e": true}');
-  });
 });
 
-describe('the emulated retry with known words', () => {
-  const tools = [
+/** Two billing tools, for the retry tests. */
+const BILLING: Catalog = {
+  tools: [
     makeTool({ source: 'mcp', server: 'billing', name: 'refund_invoice', summary: 'Refund an invoice.', description: 'Refund a paid invoice to the customer.' }),
     makeTool({ source: 'mcp', server: 'billing', name: 'list_invoices', summary: 'List invoices.', description: 'List the invoices of a customer.' }),
-  ];
-  const catalog = { tools, skills: [], servers: [], plugins: [] };
+  ],
+  skills: [],
+  servers: [],
+  plugins: [],
+};
+
+describe('the emulated retry with known words', () => {
+  const catalog = BILLING;
   const request = 'please refund the zyxwv invoice';
 
   it('hermes-raw: an unknown word is the rarest token and admits nothing', async () => {
-    const raw = createHermesSearcher('hermes-raw');
+    const raw = hermesSearcher('hermes-raw');
     await raw.index(catalog);
     expect(await raw.search(request, { k: 5 })).toEqual([]);
   });
 
   it('hermes: retries once with the words the catalog knows', async () => {
-    const s = createHermesSearcher('hermes', { retryKnownWords: true });
+    const s = hermesSearcher('hermes', { retryKnownWords: true });
     await s.index(catalog);
     const hits = await s.search(request, { k: 5 });
     // known words: refund, the, invoice; minus the stop word "the" → "refund invoice": gate refund (df 1), only refund_invoice.
@@ -436,11 +319,7 @@ describe('the emulated retry with known words', () => {
 });
 
 describe('hermes, hermes-raw, hermes-retry: query style and the retry as model calls', () => {
-  const tools = [
-    makeTool({ source: 'mcp', server: 'billing', name: 'refund_invoice', summary: 'Refund an invoice.', description: 'Refund a paid invoice to the customer.' }),
-    makeTool({ source: 'mcp', server: 'billing', name: 'list_invoices', summary: 'List invoices.', description: 'List the invoices of a customer.' }),
-  ];
-  const catalog = { tools, skills: [], servers: [], plugins: [] };
+  const catalog = BILLING;
   const unanswered = 'please refund the zyxwv invoice';
   const answered = 'refund invoice';
 
@@ -511,7 +390,7 @@ describe('hermes: review fixes', () => {
 
   it('an exact-name hit is a non-empty answer: the emulated retry does not fire (upstream returns the exact tool alone)', async () => {
     const draft = tool({ id: 'mcp__mail__send_email_draft', source: 'mcp', server: 'mail', description: 'Send a draft email.' });
-    const s = createHermesSearcher('hermes', { retryKnownWords: true });
+    const s = hermesSearcher('hermes', { retryKnownWords: true });
     await s.index(catalogOf([T1, draft]));
     // "mcp" is in no indexed text: BM25 admits nothing; upstream's answer is the exact name only.
     expect(await s.search('mcp__mail__send_email', { k: 5 })).toEqual([{ id: 'mcp__mail__send_email', score: EXACT_NAME_SCORE }]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../util/errors.ts';
+import { catalogWith } from '../../test/profile-catalog.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { DeepSeekPreselectProfile, renderSdk, schemaType, sdkName } from './deepseek.ts';
@@ -15,15 +16,7 @@ const tools = [
   makeTool({ source: 'mcp', server: 'github', name: 'list_issues', summary: 'List issues.', description: 'List the issues of a repository.', scopes: ['github:read'] }),
   makeTool({ source: 'mcp', server: 'slack', name: 'post_message', summary: 'Post a message.', description: 'Post a message to a channel.', scopes: ['slack:write'] }),
 ];
-const catalog: Catalog = {
-  tools,
-  skills: [],
-  servers: [
-    { name: 'github', source: 'mcp', description: 'GitHub issues and pull requests.\nSecond line.', instructions: '' },
-    { name: 'slack', source: 'mcp', description: 'Slack messaging.', instructions: '' },
-  ],
-  plugins: [],
-};
+const catalog: Catalog = catalogWith(tools, { github: ['GitHub issues and pull requests.\nSecond line.', ''], slack: ['Slack messaging.', ''] });
 const mask = (...ids: string[]) => Uint8Array.from(tools.map((t) => (ids.includes(t.id) ? 1 : 0)));
 
 describe('static', () => {

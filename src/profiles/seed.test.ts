@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { catalogWith } from '../../test/profile-catalog.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog, Tool } from '../catalog/types.ts';
 import { Policy } from '../retrievers/policy.ts';
@@ -30,16 +31,11 @@ const tools: Tool[] = [
   tool('k8s', 'list_pods', 'list the pods of a cluster', ['k8s:read']),
   tool('k8s', 'delete_pod', 'delete a pod of a cluster', ['k8s:admin']),
 ];
-const catalog: Catalog = {
-  tools,
-  skills: [],
-  servers: [
-    { name: 'github', source: 'mcp', description: 'GitHub issues and repositories, for code hosting.', instructions: '' },
-    { name: 'slack', source: 'mcp', description: 'Slack messages and channels.', instructions: '' },
-    { name: 'k8s', source: 'mcp', description: 'Kubernetes pods and clusters.', instructions: '' },
-  ],
-  plugins: [],
-};
+const catalog: Catalog = catalogWith(tools, {
+  github: ['GitHub issues and repositories, for code hosting.', ''],
+  slack: ['Slack messages and channels.', ''],
+  k8s: ['Kubernetes pods and clusters.', ''],
+});
 const ids = (hits: readonly Hit[] | readonly string[]) => hits.map((h) => (typeof h === 'string' ? h : h.id));
 const position = new Map(tools.map((t, i) => [t.id, i]));
 const mask = (...allowed: string[]) => Uint8Array.from(tools, (t) => (allowed.includes(t.id) ? 1 : 0));

@@ -9,3 +9,4 @@ export * from './advertisement.ts';
 export * from './prefilter.ts';
 export * from './search.ts';
 export * from './profile.ts';
+export * from './facts.ts';

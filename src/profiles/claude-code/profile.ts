@@ -39,20 +39,24 @@
  * {@link BeforeSearch.wire}, counted as wire tokens apart from what the model reads. A search returns
  * `tool_reference` blocks; the referenced definitions (descriptions cut at 2 KB,
  * {@link loadedDefinition}) are expanded for the model by the API.
+ *
+ * The facts and their upstream sources: `facts.ts`, docs/harness-facts.md#claude-code.
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { isDeferrable } from '../deferral.ts';
+import { describeWith } from '../facts.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, QueryStyle, SearchAddition } from '../types.ts';
 import { definitionTokens, deferredToolsBlock, loadedDefinition, serverInstructionsBlock, TOOL_SEARCH_NAME, TOOL_SEARCH_TOOL, toolReferenceText, toolSearchActive } from './advertisement.ts';
-import { CLAUDE_CODE_DEFAULTS, claudeCodeDeferral, resolveClaudeCodeOptions, type ClaudeCodeOptions, type ResolvedClaudeCodeOptions } from './config.ts';
+import { claudeCodeDeferral, resolveClaudeCodeOptions, type ClaudeCodeOptions, type ResolvedClaudeCodeOptions } from './config.ts';
+import { CLAUDE_CODE_CALLS, CLAUDE_CODE_FACTS } from './facts.ts';
 import { ClaudeCodeToolSearch } from './search.ts';
 
 export class ClaudeCodeProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
   /** ToolSearch returns references the provider expands: search, then the exact call. */
-  readonly calls: CallProtocol = { search: 1, perFoundTool: 0, call: 'each' };
+  readonly calls: CallProtocol = { ...CLAUDE_CODE_CALLS };
   /** The model writes the `ToolSearch` query: keywords (or `select:`), not the user's request. */
   readonly queryStyle: QueryStyle = 'keywords';
   private readonly o: ResolvedClaudeCodeOptions;
@@ -155,63 +159,24 @@ export class ClaudeCodeProfile implements Profile {
 
   describe(): Record<string, unknown> {
     const o = this.o;
-    return {
-      profile: 'claude-code',
+    return describeWith(CLAUDE_CODE_FACTS.description, {
       name: this.name,
-      harness: 'Claude Code, client-side ToolSearch',
-      query: 'keywords (the model writes the ToolSearch query)',
-      calls: { ...this.calls, protocol: 'ToolSearch (tool_reference blocks the API expands) → the exact call' },
-      sources: [
-        'code.claude.com/docs/en/agent-sdk/tool-search (official; verbatim mirror)',
-        'translated mirrors of code.claude.com/docs/*/mcp; settings-schema mirrors',
-        'platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool (defer_loading, tool_reference, 10,000 tools)',
-        'third-party analyses of the bundled ToolSearchTool.ts (scoring) [unofficial, reverse-engineered]',
-      ],
+      calls: { ...this.calls },
       activation: {
         toolSearch: typeof o.toolSearch === 'string' ? o.toolSearch : { auto: o.toolSearch.auto },
-        default: "'on' (ENABLE_TOOL_SEARCH unset; official). History: auto at 10% was the default around v2.1.7, Jan 2026 [dated from third-party posts]",
-        auto: 'on iff deferrable tokens ≥ N% of the context window, else everything eager',
-        tokenCounter: 'Backpack-pinned (upstream unknown): sum over deferrable tools of ceil(code points of JSON {name, description cut at 2 KB, input_schema} / 4)',
         contextWindow: o.contextWindow,
         deferrableTools: this.deferrableCount,
         deferrableTokens: this.catalog ? this.tokens() : null,
         thresholdTokens: typeof o.toolSearch === 'object' ? (o.toolSearch.auto * o.contextWindow) / 100 : null,
         active: this.active,
-        fallbacksNotModelled: 'old Vertex models, non-first-party ANTHROPIC_BASE_URL, Foundry, CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS',
       },
-      deferral: {
-        deferrable: 'MCP and plugin tools not in alwaysLoad (official)',
-        eager: 'core tools (always load, not counted) + alwaysLoad',
-        alwaysLoad: [...o.alwaysLoad],
-        alwaysLoadNote: 'our catalogs carry no alwaysLoad flag: option lists namespaces or tool ids',
-      },
-      search: {
-        tool: TOOL_SEARCH_NAME,
-        input: '{query, max_results?}',
-        maxResults: o.maxResults,
-        form: 'tool_reference blocks (the API expands them into definitions)',
-        retriever: this.search.describe(),
-      },
-      ceiling: {
-        tools: o.ceiling,
-        source: 'official: up to 10,000 tools',
-        upstream: 'the admitted deferred definitions are in the request (defer_loading: true) and a tool_reference must name one of them; the deferred names are announced at session start',
-        pinned: 'how Claude Code chooses ≤ ceiling tools when a caller may see more (upstream documents no rule): role, then whole namespaces in catalog order (first fit)',
-        prefilter: this.search.prefilterDescription(),
-        sameSet: 'advertised names = searchable tools = wire definitions, per caller',
-        roles: o.roles ? Object.keys(o.roles.roles).length : 0,
-      },
-      exposure: {
-        eager: 'core + alwaysLoad tools the caller may see (catalog order); everything the caller may see when tool search is off',
-        metaTools: [TOOL_SEARCH_NAME],
-        advertisement: '<available-deferred-tools> block, one id per line, catalog order (older releases; newer ones send system-reminder deltas), then "# MCP Server Instructions" (wording [unverified]) for servers with a tool the model sees, each cut at 2 KB (UTF-8, character boundary)',
-        wire: 'the admitted deferred tools: full definitions sent with defer_loading: true, not read by the model (every deferrable tool the caller may see below the ceiling); none when tool search is off',
-        afterSearch: 'loaded = hit ids; text = the tool_reference blocks as JSON ("No matching deferred tools found" on a miss); the loaded definitions travel in the request with descriptions cut at 2 KB (loadedDefinition)',
-        cutBytes: CLAUDE_CODE_DEFAULTS.cutBytes,
-        persistence: 'referenced tools stay loaded until compaction removes the turn (official; not modelled per turn here)',
-      },
-    };
+      deferral: { alwaysLoad: [...o.alwaysLoad] },
+      search: { tool: TOOL_SEARCH_NAME, maxResults: o.maxResults, retriever: this.search.describe() },
+      ceiling: { tools: o.ceiling, prefilter: this.search.prefilterDescription(), roles: o.roles ? Object.keys(o.roles.roles).length : 0 },
+      exposure: { metaTools: [TOOL_SEARCH_NAME] },
+    });
   }
+
 }
 
 /** The `claude-code` profile (register `{toolSearch: {auto: 10}}` as `claude-code-auto`). */

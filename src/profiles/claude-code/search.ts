@@ -9,8 +9,10 @@ import type { Catalog } from '../../catalog/types.ts';
 import { checkedMask, compareHits } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
 import { isDeferrable } from '../deferral.ts';
+import { describeWith } from '../facts.ts';
 import type { ProfileOptions } from '../types.ts';
 import { cut2k } from './advertisement.ts';
+import { CLAUDE_CODE_SEARCH_FACTS } from './facts.ts';
 import { claudeCodeDeferral, resolveClaudeCodeOptions, type ClaudeCodeOptions, type ResolvedClaudeCodeOptions } from './config.ts';
 import { CeilingPrefilter, prefilterDescription, type Admitted, type PrefilterTrace } from './prefilter.ts';
 
@@ -150,30 +152,15 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      retriever: 'claude-code-tool-search',
+    return describeWith(CLAUDE_CODE_SEARCH_FACTS.description, {
       name: this.name,
-      source: 'reverse-engineered searchToolsWithKeywords (Claude Code ToolSearchTool.ts) [unofficial; may drift]',
-      searched: "the caller's admitted deferred tools only (MCP and plugin tools not in alwaysLoad, under the caller mask and the ceiling prefilter): the tools the advertisement names",
-      fastPaths: [
-        'exact: the trimmed query equals a tool id (else a tool name; several same-named tools: all of them), case-insensitive; deferred first, then eager tools → only those',
-        'select:A,B — each name resolved like exact; order kept (score = found - index)',
-        'mcp__ prefix (query longer than 5): deferred tools whose id starts with it',
-      ],
       fastPathScore: FAST_PATH_SCORE,
-      terms: 'query lowercased, split on whitespace, empty dropped; +term (length > 1) is required in the name (a name part contains it); scoring terms = required then optional, duplicates kept',
-      nameParts: 'id without mcp__ (plugin__ kept), camelCase split, lowercased, maximal letter/digit runs (__, _, - and other characters separate); upstream splits MCP names on __ and _ only',
       weights: { ...KEYWORD_WEIGHTS },
-      searchHint: 'none in our catalogs: +4 never fires',
-      description: 'the description cut at 2 KB (UTF-8), lowercased; match = /\\bterm\\b/ (JS, ASCII \\w)',
-      fullNameFallback:
-        "upstream +3 when the space-joined name contains the term and the running score is 0: omitted (unreachable upstream for whitespace-free terms; with this finer split a term spanning a camelCase or '-' boundary, e.g. 'createissue', scores 0 by name here)",
-      requiredTerms: 'name only (the prompt\'s wording); one reimplementation also accepts a description or hint match [unverified]',
-      returns: 'score > 0, rankStable (score desc, id asc), at most k; no max_results cap (one reimplementation caps at 20 [unverified])',
       ceiling: this.o.ceiling,
       prefilter: this.prefilterDescription(),
-    };
+    });
   }
+
 
   prefilterDescription(): string {
     return prefilterDescription(this.o.ceiling);
@@ -384,9 +371,4 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     }
     return best.map((p) => ({ id: this.ids[p]!, score: scoreOf(p) }));
   }
-}
-
-/** The `ToolSearch` retriever alone (the profile builds one). */
-export function createClaudeCodeToolSearch(name: string, options: ProfileOptions & ClaudeCodeOptions = {}): ClaudeCodeToolSearch {
-  return new ClaudeCodeToolSearch(name, options);
 }

@@ -6,3 +6,4 @@
 export * from './namespaces.ts';
 export * from './search.ts';
 export * from './profile.ts';
+export * from './facts.ts';

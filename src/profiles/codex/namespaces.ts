@@ -11,6 +11,7 @@
  * of later turns never arise.
  */
 import { cutToBytes, utf8Bytes } from '../../util/unicode.ts';
+import { compareCodePoints } from '../strings.ts';
 
 /** The whole fragment, `<tools>` and `</tools>` included. */
 export const MAX_RENDERED_FRAGMENT_BYTES = 4 * 1024;
@@ -40,25 +41,6 @@ export function normalizeNamespaceDescription(description: string): string {
   const chars = Array.from(line.trim());
   if (chars.length <= MAX_NAMESPACE_DESCRIPTION_CHARS) return chars.join('');
   return chars.slice(0, MAX_NAMESPACE_DESCRIPTION_CHARS - DESCRIPTION_TRUNCATION_SUFFIX.length).join('') + DESCRIPTION_TRUNCATION_SUFFIX;
-}
-
-/**
- * Rust `String` order (UTF-8 bytes, i.e. code points). JS `<` compares UTF-16 code units, which
- * puts astral characters (surrogates, D800–DFFF) before U+E000–U+FFFF; this corrects that.
- */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    const sa = ca >= 0xd800 && ca <= 0xdfff;
-    const sb = cb >= 0xd800 && cb <= 0xdfff;
-    if (sa && !sb && cb >= 0xe000) return 1;
-    if (sb && !sa && ca >= 0xe000) return -1;
-    return ca - cb;
-  }
-  return a.length - b.length;
 }
 
 /**

@@ -23,15 +23,19 @@
  *   the `ToolSearchSourceListing::Omit` variant, since the world-state fragment advertises the
  *   sources) plus the `<tools>` fragment listing the deferred namespaces; a search returns a
  *   `tool_search_output` whose tools, merged by namespace, become callable.
+ *
+ * The facts and their upstream sources: `facts.ts`, docs/harness-facts.md#codex.
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { utf8Bytes } from '../../util/unicode.ts';
 import { isDeferrable } from '../deferral.ts';
+import { describeWith } from '../facts.ts';
 import { allowedIds } from '../text.ts';
+import { CODEX_CALLS, CODEX_FACTS } from './facts.ts';
 import type { BeforeSearch, Caller, Profile, ProfileOptions, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
-import { MAX_RENDERED_FRAGMENT_BYTES, OMITTED_LINE_RESERVE_BYTES, MAX_NAMESPACE_DESCRIPTION_CHARS, renderNamespaceFragment, type NamespaceRow } from './namespaces.ts';
-import { CODEX_SEARCH_TEXT_LABEL, CodexToolSearch, codexNamespaceOf, namespaceDescriptionOf, TOOL_SEARCH_DEFAULT_LIMIT, TOOL_SEARCH_TOOL_NAME } from './search.ts';
+import { MAX_RENDERED_FRAGMENT_BYTES, renderNamespaceFragment, type NamespaceRow } from './namespaces.ts';
+import { CodexToolSearch, codexNamespaceOf, namespaceDescriptionOf, TOOL_SEARCH_DEFAULT_LIMIT, TOOL_SEARCH_TOOL_NAME } from './search.ts';
 
 /** `DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD` (`codex-rs/core/src/mcp_tool_exposure.rs` @143cb13f). */
 export const DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD = 100;
@@ -170,7 +174,7 @@ class CodexProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
   /** tool_search returns schemas: search, then the exact call. */
-  readonly calls: CallProtocol = { search: 1, perFoundTool: 0, call: 'each' };
+  readonly calls: CallProtocol = { ...CODEX_CALLS };
   /** The model writes the `tool_search` query: keywords, not the user's request. */
   readonly queryStyle: QueryStyle = 'keywords';
   readonly provider = 'openai';
@@ -258,48 +262,15 @@ class CodexProfile implements Profile {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      profile: 'codex',
+    return describeWith(CODEX_FACTS.description, {
       name: this.name,
-      harness: 'OpenAI Codex (openai/codex, Rust)',
-      deferral: {
-        rule: { ...this.rule },
-        deferrable: 'MCP and plugin tools (Codex plugins ship MCP servers); core tools always direct',
-        evaluatedOn: 'the catalog (session configuration), not per caller',
-        source: 'codex-rs/core/src/mcp_tool_exposure.rs @143cb13f (count 100; tokens 2000 with feature ToolSearchTokenBudgetDeferral, 4 bytes/token)',
-        always: 'unverified (third-party audit of newer builds)',
-        ...(this.catalog ? { deferrableTools: this.deferrableCount, deferredTools: this.deferredCount } : {}),
-      },
+      deferral: { rule: { ...this.rule }, ...(this.catalog ? { deferrableTools: this.deferrableCount, deferredTools: this.deferredCount } : {}) },
       searchLimit: this.searchLimit,
-      query: 'keywords (the model writes the tool_search query)',
-      calls: { ...this.calls, protocol: 'tool_search (its output carries the schemas) → the exact call' },
-      toolSearch: {
-        name: TOOL_SEARCH_TOOL_NAME,
-        sources: 'codex-rs/core/src/tools/handlers/tool_search.rs @01b752dc; codex-rs/tools/src/tool_discovery.rs @c209bfab (TOOL_SEARCH_DEFAULT_LIMIT 8)',
-        description: 'ToolSearchSourceListing::Omit variant (tool_search_spec.rs @8f195c93): sources advertised by the world-state fragment',
-        output: 'tool_search_output, hits coalesced by namespace (first-hit order), defer_loading true, no output_schema, call_id omitted',
-        searchText: CODEX_SEARCH_TEXT_LABEL,
-        flatToolName: 'tool id (mcp__server__tool); joiner unverified',
-        namespaceName: 'mcp__<server> (plugin tools without a server: plugin__<plugin>); unverified',
-        namespaceDescription: 'server instructions (else server description); plugin tools without a server: plugin description',
-        connectorName: 'none in our catalogs (omitted)',
-        engine: this.search?.describe() ?? new CodexToolSearch(this.name, this.searchLimit).describe(),
-      },
-      namespaceAdvert: {
-        mechanism: 'world-state <tools> fragment, first snapshot (codex-rs/core/src/context/world_state/tools.rs + tools_budget.rs @8f195c93; path inferred)',
-        gate: 'feature DeferredToolWorldState, default off (UnderDevelopment) @8f195c93: whether production enables it is unverified',
-        totalBytes: MAX_RENDERED_FRAGMENT_BYTES,
-        perNsChars: MAX_NAMESPACE_DESCRIPTION_CHARS,
-        omittedLineReserveBytes: OMITTED_LINE_RESERVE_BYTES,
-        firstLineOnly: true,
-        allocation: 'round-robin-char',
-        reserveNamesFirst: true,
-        scope: "only namespaces of deferred tools the caller's mask allows",
-      },
-      tieBreak: 'rankStable (score desc, then tool id asc); upstream random (HashSet RandomState)',
-      notModelled: ['skills catalog (src/skills/listings.ts)', 'connector/app tools and explicitly enabled connectors', 'Added/Removed namespace diffs of later turns', 'limit_bucket per server (forks)'],
-    };
+      calls: { ...this.calls },
+      toolSearch: { name: TOOL_SEARCH_TOOL_NAME, engine: this.search?.describe() ?? new CodexToolSearch(this.name, this.searchLimit).describe() },
+    });
   }
+
 
   /** Whether `tool_search` is in front of a caller with this mask (some deferred tool is visible). */
   private hasToolSearch(allowed: Uint8Array | undefined): boolean {

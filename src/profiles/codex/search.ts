@@ -8,7 +8,9 @@ import { Bm25Retriever, type Bm25Options, type DocumentText } from '../../retrie
 import { checkedMask } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
 import { isDeferrable } from '../deferral.ts';
-import { compareCodePoints } from './namespaces.ts';
+import { describeWith } from '../facts.ts';
+import { compareCodePoints } from '../strings.ts';
+import { CODEX_SEARCH_FACTS, CODEX_SEARCH_TEXT_LABEL } from './facts.ts';
 
 /** `TOOL_SEARCH_TOOL_NAME` (`codex-rs/tools/src/tool_discovery.rs` @c209bfab). */
 export const TOOL_SEARCH_TOOL_NAME = 'tool_search';
@@ -34,9 +36,7 @@ function freeze(o: Bm25Options): Readonly<Bm25Options> {
   return Object.freeze(o);
 }
 
-/** The label of the document text in `describe()`. */
-export const CODEX_SEARCH_TEXT_LABEL =
-  "codex build_mcp_search_text (codex-rs/core/src/tools/handlers/mcp.rs @1dfb3660), names also with '_' as spaces (default_tool_search_text, codex-rs/tools/src/tool_search.rs @24e666a8)";
+export { CODEX_SEARCH_TEXT_LABEL } from './facts.ts';
 
 /** `server_name` of a tool: its MCP server, else its plugin (whose MCP server it would be), else its namespace. */
 export function serverNameOf(tool: Tool): string {
@@ -208,16 +208,7 @@ export class CodexToolSearch implements Retriever, Describable {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      retriever: 'codex-tool-search',
-      name: this.name,
-      limit: this.limit,
-      corpus: 'deferred (MCP and plugin) tools only: N, df and avgdl over them',
-      engine: 'bm25 crate v2.3.2 (Michael-JB/bm25 tag v2.3.2), SearchEngineBuilder::with_documents(Language::English, documents)',
-      bm25: this.inner.describe(),
-      tieBreak: 'upstream: random (HashSet with per-process RandomState); here: rankStable (score desc, then tool id asc)',
-      scores: 'float64 (upstream f32)',
-      tokenizerFolding: 'deunicode approximated by NFKD + mark stripping + curly apostrophes to ASCII',
-    };
+    return describeWith(CODEX_SEARCH_FACTS.description, { name: this.name, limit: this.limit, bm25: this.inner.describe() });
   }
+
 }

@@ -16,6 +16,12 @@ export const HERMES_UPSTREAM = Object.freeze({
   docs: 'https://hermes-agent.nousresearch.com/docs/user-guide/features/tool-search',
 });
 
+/**
+ * The score of an exact-name hit. Upstream uses `float("inf")`; the retriever contract requires
+ * finite scores, so we use the largest finite double, above every BM25 score.
+ */
+export const EXACT_NAME_SCORE = Number.MAX_VALUE;
+
 /** `CHARS_PER_TOKEN` (tool_search_catalog.py): cost = ceil(chars / 4). */
 export const CHARS_PER_TOKEN = 4;
 /** `listing_token_budget`: the percentage leg when the context length is unknown (≤ 0 here). */

@@ -7,7 +7,7 @@
 import { charCount, cutToChars } from '../../util/unicode.ts';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from './bridge.ts';
 import { CHARS_PER_TOKEN } from './config.ts';
-import { compareCodePoints, normalizeWhitespace, PY_WS } from './python.ts';
+import { compareCodePoints, normalizeWhitespace, PY_WS } from '../strings.ts';
 
 /** `_short_desc` max_chars. */
 export const SHORT_DESCRIPTION_CHARS = 60;
@@ -33,13 +33,6 @@ export function shortDescription(description: string, maxChars: number = SHORT_D
   const space = clipped.lastIndexOf(' ');
   if (space >= 0) clipped = clipped.slice(0, space);
   return `${clipped.replace(/[,;: ]+$/, '')}…`;
-}
-
-/** One tool of the listing: its name (the id), short description and group label. */
-export interface ListingEntry {
-  name: string;
-  description: string;
-  label: string;
 }
 
 /** `full`, `names`, `mixed` (some groups summarised), `groups` (all summarised) or `none` (no listing). */
@@ -132,8 +125,12 @@ export function ladder(groups: readonly PreparedGroup[], maxTokens: number): Lis
   return { text: null, form: 'none' };
 }
 
-function prepareGroups(entries: Iterable<{ label: string; tool: PreparedTool }>): PreparedGroup[] {
-  const byLabel = new Map<string, PreparedTool[]>();
+/**
+ * Entries grouped by label (`_group_entries`): groups in code-point order of their labels, each
+ * group's tools sorted by `compare`.
+ */
+export function groupByLabel<T>(entries: Iterable<{ label: string; tool: T }>, compare: (a: T, b: T) => number): { label: string; labelLen: number; tools: T[] }[] {
+  const byLabel = new Map<string, T[]>();
   for (const { label, tool } of entries) {
     const list = byLabel.get(label);
     if (list) list.push(tool);
@@ -141,18 +138,7 @@ function prepareGroups(entries: Iterable<{ label: string; tool: PreparedTool }>)
   }
   return [...byLabel.entries()]
     .sort(([a], [b]) => compareCodePoints(a, b))
-    .map(([label, tools]) => ({ label, labelLen: charCount(label), tools: tools.sort(compareTools) }));
-}
-
-/**
- * `build_catalog_listing_with_form`: the deferred catalog listing within `maxTokens` (chars/4), and
- * its form. Entries' descriptions are full descriptions (cut here with {@link shortDescription}).
- */
-export function buildListing(entries: readonly ListingEntry[], maxTokens: number): Listing {
-  return ladder(
-    prepareGroups(entries.map((e) => ({ label: e.label, tool: prepareTool(e.name, shortDescription(e.description)) }))),
-    maxTokens,
-  );
+    .map(([label, tools]) => ({ label, labelLen: charCount(label), tools: tools.sort(compare) }));
 }
 
 /** Tier of an assembly: 0 = bridge off; 1 = a per-tool listing (full, names, mixed); 2 = groups or none. */

@@ -42,6 +42,8 @@
  * and `available_sources` follow the caller's mask here too; the BM25 statistics (N, df, avgdl, and
  * so the gate token) are over every deferred tool, by the project's rule that a mask never changes
  * the weights of the tools it lets through.
+ *
+ * The facts and their upstream sources: `facts.ts`, docs/harness-facts.md#hermes.
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { checkedMask } from '../../retrievers/rank.ts';
@@ -49,11 +51,12 @@ import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { charCount } from '../../util/unicode.ts';
 import { deferrablePositions } from '../deferral.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, QueryStyle, SearchAddition } from '../types.ts';
-import { searchResultText, TOOL_CALL, TOOL_CALL_NAME, TOOL_DESCRIBE, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME, MAX_DESCRIBE_NAMES_PER_CALL, MAX_QUERIES_PER_CALL, toolSearchDefinition, type SourceCount } from './bridge.ts';
-import { estimateTokens, HERMES_DEFERRAL, HERMES_UPSTREAM, hermesToolset, listingGroupLabel, listingTokenBudget, resolveHermesConfig, type HermesConfig, type HermesOptions } from './config.ts';
-import { compareTools, ladder, listingTier, prepareTool, shortDescription, type Listing, type ListingForm, type PreparedTool } from './listing.ts';
-import { compareCodePoints } from './python.ts';
-import { EXACT_NAME_SCORE, HermesSearcher } from './search.ts';
+import { searchResultText, TOOL_CALL, TOOL_DESCRIBE, toolSearchDefinition, type SourceCount } from './bridge.ts';
+import { estimateTokens, HERMES_DEFERRAL, hermesToolset, listingGroupLabel, listingTokenBudget, resolveHermesConfig, type HermesConfig, type HermesOptions } from './config.ts';
+import { compareTools, groupByLabel, ladder, listingTier, prepareTool, shortDescription, type Listing, type ListingForm, type PreparedTool } from './listing.ts';
+import { HermesSearcher } from './search.ts';
+import { describeWith } from '../facts.ts';
+import { HERMES_CALLS, HERMES_FACTS, HERMES_VARIANTS } from './facts.ts';
 
 /** What Hermes assembles for one caller (`AssemblyResult`). */
 export interface HermesAssembly {
@@ -80,7 +83,7 @@ export class HermesProfile implements Profile {
   readonly name: string;
   readonly searchLimit: number;
   /** tool_search, tool_describe for the tool picked, then tool_call. */
-  readonly calls: CallProtocol = { search: 1, perFoundTool: 1, call: 'each' };
+  readonly calls: CallProtocol = { ...HERMES_CALLS };
   /** `keywords` by default (the model writes the `tool_search` query); `raw` for `hermes-raw` and `hermes-retry`. */
   readonly queryStyle: QueryStyle;
   /** The emulated retry of an empty result (`hermes-retry`): such a search is two model calls. */
@@ -113,19 +116,14 @@ export class HermesProfile implements Profile {
     await this.search.index(catalog);
     const tools = catalog.tools;
     const deferred = new Uint8Array(tools.length);
-    const byLabel = new Map<string, DeferredInfo[]>();
+    const infos: { label: string; tool: DeferredInfo }[] = [];
     for (const position of deferrablePositions(tools, HERMES_DEFERRAL)) {
       deferred[position] = 1;
       const tool = tools[position]!;
       const label = listingGroupLabel(hermesToolset(tool));
-      const info = { position, tool, label, prepared: prepareTool(tool.id, shortDescription(tool.description)) };
-      const list = byLabel.get(label);
-      if (list) list.push(info);
-      else byLabel.set(label, [info]);
+      infos.push({ label, tool: { position, tool, label, prepared: prepareTool(tool.id, shortDescription(tool.description)) } });
     }
-    this.groups = [...byLabel.entries()]
-      .sort(([a], [b]) => compareCodePoints(a, b))
-      .map(([label, list]) => ({ label, labelLen: charCount(label), tools: list.sort((a, b) => compareTools(a.prepared, b.prepared)) }));
+    this.groups = groupByLabel(infos, (a, b) => compareTools(a.prepared, b.prepared));
     this.deferred = deferred;
     this.byId = new Map(tools.map((t) => [t.id, t]));
     this.sourceCounts = new WeakMap();
@@ -243,69 +241,17 @@ export class HermesProfile implements Profile {
   describe(): Record<string, unknown> {
     const c = this.config;
     const unrestricted = this.catalog ? this.assembly({}) : undefined;
-    return {
-      profile: 'hermes',
+    return describeWith(HERMES_FACTS.description, {
       name: this.name,
-      upstream: { ...HERMES_UPSTREAM },
-      query:
-        this.queryStyle === 'keywords'
-          ? 'keywords (the model writes the tool_search query; its description asks for keyword queries, not questions)'
-          : 'raw (the user request is the tool_search query)',
-      retry: this.retryKnownWords
-        ? 'emulated model (not Hermes code): an empty result is searched again with the request words the catalog knows, minus stop words; such a search counts as 2 model calls (searches: 2)'
-        : 'none',
-      calls: { ...this.calls, protocol: 'tool_search → tool_describe (the picked tool) → tool_call' },
+      query: HERMES_VARIANTS.query[this.queryStyle],
+      retry: this.retryKnownWords ? HERMES_VARIANTS.retry.on : HERMES_VARIANTS.retry.off,
+      calls: { ...this.calls },
       config: { ...c, listingBudget: listingTokenBudget(c) },
-      deferral: {
-        eager: 'core tools (and plugin tools of the GUI toolsets desktop_ui, project, setup)',
-        deferred: 'MCP tools (toolset mcp-<server>) and plugin tools (toolset = plugin name)',
-        activation: 'enabled on/auto: as soon as any deferrable tool is visible to the caller; off: never (auto is an alias of on upstream)',
-        curatedDeferList: 'not modelled: its core tools (computer_use, session_search, image_generate, …) are not in our catalogs',
-        ref: HERMES_UPSTREAM.bridge,
-      },
-      bridge: {
-        tools: [TOOL_SEARCH_NAME, TOOL_DESCRIBE_NAME, TOOL_CALL_NAME],
-        maxQueriesPerCall: MAX_QUERIES_PER_CALL,
-        maxDescribeNames: MAX_DESCRIBE_NAMES_PER_CALL,
-        searchLimit: `default ${c.searchDefaultLimit}, clamped to [1, ${c.maxSearchLimit}]`,
-        ref: HERMES_UPSTREAM.bridge,
-      },
-      retrieval: {
-        indexedText: "_entry_search_text: id without leading mcp__, [_.:-] → spaces; + source label (toolset minus mcp-) if not a word of it; + description; + top-level parameter names (no schema bodies)",
-        tokenizer: '[A-Za-z0-9]+, lowercase, Porter2 (npm porter2 for snowballstemmer english), no stop words',
-        bm25: { k1: 1.5, b: 0.75, idf: 'ln(1 + (N - df + 0.5) / (df + 0.5))', queryTerms: 'every occurrence counts' },
-        admission: 'gate = query token of highest idf (first on ties; unknown token → nothing); from 4 answerable terms, ceil(0.5 * answerable) of them',
-        exactName: `query.strip().lower() == id.lower() → admitted, score ${EXACT_NAME_SCORE} (upstream +inf)`,
-        names: 'the tool id (the name the model calls) everywhere; plugin__ stays in the indexed text (upstream plugin names have no prefix)',
-        ties: 'project tie-break (score desc, id asc); upstream: catalog order (stable sort)',
-        statistics: 'N, df, avgdl over all deferred tools (upstream: over the session tools; a mask here never changes weights)',
-        avgdl: 'mean document length (upstream also floors it at 1; differs only when the mean is below one token)',
-        ref: HERMES_UPSTREAM.catalog,
-      },
-      listing: {
-        budget: 'max(0, min(listing_max_tokens, int(ctx * threshold_pct / 100))); ctx ≤ 0 → 10,000 leg',
-        cost: 'ceil(chars / 4)',
-        shortDescription: 'first sentence, ≤ 60 chars cut at a space, trailing ,;: stripped, …',
-        ladder: 'full → names → groups collapsed to summaries largest names-rendering first (ties by label) → none',
-        tiers: '0 = off; 1 = full/names/mixed; 2 = groups/none',
-        exposure: 'listing only in advertisement (upstream: tool_search description + "\\n\\n" + listing); framing sentences in the description',
-        unrestricted: unrestricted ? { form: unrestricted.listingForm, tier: unrestricted.tier, tokens: unrestricted.listingTokens, deferred: unrestricted.deferredCount } : null,
-        ref: HERMES_UPSTREAM.catalog,
-      },
-      searchResult: {
-        form: 'metadata',
-        text: 'json.dumps {queries, total_available, results:[{query, matches, available_sources?, hint?}], tools:{name:{source, source_name, description ≤500+…, required ≤32×≤64}}}',
-        query: 'the request when the evaluation passes it, else ""',
-        ref: HERMES_UPSTREAM.bridge,
-      },
-      outOfScope: ['remote connector tools from the Nous gateway (merged into the same BM25 pass upstream)', 'hidden declared MCP servers in the listing'],
-      unverified: [
-        'the "substring fallback" the seed article describes: not found upstream (tool_search_catalog.py @13a4e497); the rarest-token gate and coverage floor are used',
-        'docs claim: listing mode matched eager-loading task success at lower cost than a bare bridge (no numbers published)',
-        'npm porter2 assumed equal to snowballstemmer english',
-      ],
-    };
+      bridge: { searchLimit: `default ${c.searchDefaultLimit}, clamped to [1, ${c.maxSearchLimit}]` },
+      listing: { unrestricted: unrestricted ? { form: unrestricted.listingForm, tier: unrestricted.tier, tokens: unrestricted.listingTokens, deferred: unrestricted.deferredCount } : null },
+    });
   }
+
 }
 
 /** The `hermes` profile (see the module comment). */

@@ -10,14 +10,12 @@ import { ENGLISH_STOP_WORDS } from '../../retrievers/bm25/tokenize.ts';
 import { checkedMask, rankStable } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
 import { deferrablePositions } from '../deferral.ts';
-import { HERMES_DEFERRAL, HERMES_UPSTREAM, hermesToolset, listingGroupLabel } from './config.ts';
-import { normalizeWhitespace, pyStrip } from './python.ts';
+import { EXACT_NAME_SCORE, HERMES_DEFERRAL, hermesToolset, listingGroupLabel } from './config.ts';
+import { describeWith } from '../facts.ts';
+import { HERMES_SEARCH_FACTS, HERMES_VARIANTS } from './facts.ts';
+import { normalizeWhitespace, pyStrip } from '../strings.ts';
 
-/**
- * The score of an exact-name hit. Upstream uses `float("inf")`; the retriever contract requires
- * finite scores, so we use the largest finite double, above every BM25 score.
- */
-export const EXACT_NAME_SCORE = Number.MAX_VALUE;
+export { EXACT_NAME_SCORE } from './config.ts';
 
 
 /**
@@ -167,23 +165,11 @@ export class HermesSearcher implements Retriever, Describable {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      retriever: 'hermes-tool-search',
+    return describeWith(HERMES_SEARCH_FACTS.description, {
       name: this.name,
-      upstream: `${HERMES_UPSTREAM.repository} ${HERMES_UPSTREAM.catalog} search_catalog`,
-      indexes: 'the deferred tools only (MCP tools; plugin tools outside desktop_ui/project/setup)',
-      retryKnownWords: this.retryKnownWords
-        ? 'emulated model behaviour (not Hermes code): an empty result (no BM25 hit and no exact name) is retried once with the request words the catalog knows, minus NLTK English stop words (a keyword query), as a model answering the empty-result hint would'
-        : false,
+      retryKnownWords: this.retryKnownWords ? HERMES_VARIANTS.searcherRetry : false,
       bm25: this.bm25.describe(),
-      exactName: `query.strip().lower() == tool id .lower() → always returned, score ${EXACT_NAME_SCORE} (upstream +inf)`,
-      ties: 'rankStable (score desc, then id asc); upstream keeps catalog order (stable Python sort)',
-      statistics: 'N, df, avgdl over every deferred tool; the mask only decides what is scored (upstream: over the session tools)',
-    };
+    });
   }
-}
 
-/** The Hermes search tool as a registry-style retriever (for the contract tests and direct use). */
-export function createHermesSearcher(name: string, options: { retryKnownWords?: boolean } = {}): HermesSearcher {
-  return new HermesSearcher(name, options);
 }

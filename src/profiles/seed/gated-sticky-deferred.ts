@@ -4,8 +4,8 @@
  * 1. gate: only the tools the caller's role (or phase) sees are searchable — `roleScope`, as
  *    `role-gating` uses it — on top of the caller's scopes, before ranking, with no escape hatch
  *    (a caller with no role, or a dataset with no role map, is gated by its scopes alone);
- * 2. retrieve: `embed` ranks them (the seed's semantic retrieval), top {@link SEMANTIC_LIMIT} at or
- *    above the floor (default {@link SEMANTIC_DEFAULT_FLOOR}, the same cosine scale as
+ * 2. retrieve: `embed` ranks them (the seed's semantic retrieval), top `SEMANTIC_LIMIT` (8) at or
+ *    above the floor (default `SEMANTIC_DEFAULT_FLOOR`, the same cosine scale as
  *    `semantic-retrieval`: gating only removes candidates, so the top score, and with it the
  *    no-tool false-positive rate, can only drop; `--floor auto` on the same calibration cases,
  *    small-11 train, picks the same 0.7219 for this profile), sticky per task (re-retrieve when the
@@ -17,21 +17,15 @@
  */
 import type { Retriever } from '../../retrievers/types.ts';
 import type { ProfileOptions } from '../types.ts';
-import { RetrievalProfile } from './retrieval.ts';
-import { RoleGatedRetriever } from './role-gated.ts';
-import { embedDefaultFloor, SEMANTIC_FLOOR_SOURCE, SEMANTIC_LIMIT, seedEmbed } from './semantic-retrieval.ts';
+import type { RetrievalProfile } from './retrieval.ts';
+import { gatedDeferredRetrieval, SEMANTIC_FLOOR_SOURCE, seedEmbed } from './semantic-retrieval.ts';
 
 /** `inner` replaces the embed retriever under the gate (tests). */
 export function createGatedStickyDeferred(name: string, options: ProfileOptions = {}, inner: Retriever = seedEmbed(options)): RetrievalProfile {
-  const gated = new RoleGatedRetriever('gate+embed', inner, options.roles);
-  return new RetrievalProfile(name, gated, {
+  return gatedDeferredRetrieval(name, 'gate+embed', inner, options, {
     label: 'gated-sticky-deferred',
-    limit: SEMANTIC_LIMIT,
     sticky: true,
-    form: 'metadata',
     advertiseNamespaces: false,
-    sees: (position, caller) => gated.roleMaskOf(caller.role)?.[position] !== 0,
-    defaultFloor: embedDefaultFloor(options),
     notes: {
       order: 'role gate → sticky semantic retrieval with a floor → deferred schemas',
       floor: SEMANTIC_FLOOR_SOURCE,

@@ -24,6 +24,8 @@ import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { allowedIds, toolDefinition } from '../text.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, QueryStyle, SearchAddition } from '../types.ts';
 import { NamespaceOpener, namespaceList, OPEN_NAMESPACE } from './namespaces.ts';
+import { describeWith } from '../facts.ts';
+import { NAMESPACE_ROUTING_FACTS } from './facts.ts';
 
 /** Length of the ranking a search is scored on (the deepest default cut-off); the expansion itself is the whole namespace. */
 export const NAMESPACE_ROUTING_RANKED = 10;
@@ -101,16 +103,13 @@ export class NamespaceRoutingProfile implements Profile {
   }
 
   describe(): Record<string, unknown> {
-    return {
-      profile: 'namespace-routing',
-      exposure: 'pinned tools in full; the namespace list (name: first line of description) and open_namespace; the opened namespace expanded: every tool of it the caller may use, full definitions',
-      route: 'the model opens 1 namespace per request (one model call), emulated by the namespace BM25 of the namespace retriever over the namespaces the caller has a tool in; none when no tool of it matches above the floor',
+    return describeWith(NAMESPACE_ROUTING_FACTS.description, {
       ranking: `the opened namespace's tools matching the request, by tool-level BM25, scored to ${NAMESPACE_ROUTING_RANKED}; every expanded tool counts as visible`,
-      query: 'raw: the model reads the user request to pick the namespace',
       calls: this.calls,
       search: this.opener.describe(),
-    };
+    });
   }
+
 }
 
 export function createNamespaceRouting(name: string): NamespaceRoutingProfile {

@@ -10,9 +10,9 @@
  * model opens a namespace first (`open_namespace`: one model call each, counted per search).
  * The strategies themselves (retriever, limit, floor, stickiness) are set in their own files.
  */
-import type { Catalog, Tool } from '../../catalog/types.ts';
+import type { Tool } from '../../catalog/types.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
-import { LOAD_TOOL_SCHEMA, unavailableAnswer } from '../deferred.ts';
+import { LOAD_TOOL_SCHEMA, SchemaLoadingProfile } from './deferred.ts';
 import { allowedIds, toolDefinition } from '../text.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, QueryStyle, SearchAddition, ToolDefinition } from '../types.ts';
 import { namespaceList, OPEN_NAMESPACE, type NamespaceOpener } from './namespaces.ts';
@@ -41,8 +41,7 @@ export interface RetrievalSettings {
   notes: Record<string, unknown>;
 }
 
-export class RetrievalProfile implements Profile {
-  readonly name: string;
+export class RetrievalProfile extends SchemaLoadingProfile implements Profile {
   readonly searchLimit: number;
   readonly calls: CallProtocol;
   /** The harness searches with the user's request itself. */
@@ -51,14 +50,10 @@ export class RetrievalProfile implements Profile {
   readonly defaultFloor?: number;
   /** The retrieved set (definitions or entries) is part of the request, rebuilt per request: sticky keeps it stable for the cache. */
   readonly placement = 'prefix';
-  private readonly search: Retriever;
   private readonly settings: RetrievalSettings;
-  private catalog: Catalog | undefined;
-  private byId = new Map<string, { tool: Tool; position: number }>();
 
   constructor(name: string, search: Retriever, settings: RetrievalSettings) {
-    this.name = name;
-    this.search = search;
+    super(name, search);
     this.settings = settings;
     this.searchLimit = settings.limit;
     this.sticky = settings.sticky;
@@ -74,16 +69,6 @@ export class RetrievalProfile implements Profile {
   /** The child retrievers (so the runner can show index progress and counters). */
   get children(): Retriever[] {
     return [this.search];
-  }
-
-  async index(catalog: Catalog): Promise<void> {
-    await this.search.index(catalog);
-    this.catalog = catalog;
-    this.byId = new Map(catalog.tools.map((t, i) => [t.id, { tool: t, position: i }]));
-  }
-
-  searcher(): Retriever {
-    return this.search;
   }
 
   private metaTools(): ToolDefinition[] {
@@ -127,16 +112,9 @@ export class RetrievalProfile implements Profile {
     return { namespacesOpened: route.length };
   }
 
-  /**
-   * What `load_tool_schema(name)` answers (deferred form): the definition of a tool the caller may
-   * use, and the same sentence for a name that does not exist and one outside the caller's scopes
-   * or, with a role gate, outside the caller's role.
-   */
-  loadToolSchema(name: string, caller: Caller): { found: true; definition: ToolDefinition } | { found: false; answer: string } {
-    const entry = this.byId.get(name);
-    const sees = this.settings.sees;
-    if (!entry || (caller.allowed && caller.allowed[entry.position] !== 1) || (sees && !sees(entry.position, caller))) return { found: false, answer: unavailableAnswer(name) };
-    return { found: true, definition: toolDefinition(entry.tool) };
+  /** The role gate, when the strategy has one (it narrows what `load_tool_schema` answers). */
+  protected override sees(position: number, caller: Caller): boolean {
+    return this.settings.sees === undefined || this.settings.sees(position, caller);
   }
 
   describe(): Record<string, unknown> {

@@ -5,30 +5,19 @@
  * no role map, sees everything its scopes allow (the static list).
  */
 import { roleScope, type RoleMap, type RoleScope } from '../../catalog/roles.ts';
-import type { Catalog } from '../../catalog/types.ts';
+import { describeWith } from '../facts.ts';
 import { allowedIds } from '../text.ts';
-import type { BeforeSearch, Caller, CallProtocol, Profile, QueryStyle, SearchAddition } from '../types.ts';
+import type { BeforeSearch, Caller } from '../types.ts';
+import { ROLE_GATING_FACTS } from './facts.ts';
+import { StaticProfile } from './static.ts';
 
-export class RoleGatingProfile implements Profile {
-  readonly name: string;
-  readonly searchLimit = 0;
-  /** Everything needed is eager: the model calls each tool it needs, nothing else. */
-  readonly calls: CallProtocol = { search: 0, perFoundTool: 0, call: 'each' };
-  readonly queryStyle: QueryStyle = 'raw';
+/** The static full list narrowed to what the caller's role sees. */
+export class RoleGatingProfile extends StaticProfile {
   private readonly roles: RoleMap | undefined;
-  private catalog: Catalog | undefined;
 
   constructor(name: string, roles?: RoleMap) {
-    this.name = name;
+    super(name, 'anthropic', ROLE_GATING_FACTS.description);
     this.roles = roles;
-  }
-
-  async index(catalog: Catalog): Promise<void> {
-    this.catalog = catalog;
-  }
-
-  searcher(): null {
-    return null;
   }
 
   /** What a role sees (`always` and pinned tools included), or undefined when the caller is not gated. */
@@ -36,22 +25,13 @@ export class RoleGatingProfile implements Profile {
     return this.roles && role !== undefined ? roleScope(this.roles, role) : undefined;
   }
 
-  beforeSearch(caller: Caller): BeforeSearch {
+  override beforeSearch(caller: Caller): BeforeSearch {
     if (!this.catalog) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
     const scope = this.scopeOf(caller.role);
     return { eager: allowedIds(this.catalog.tools, caller.allowed, (t) => !scope || scope.sees(t)), metaTools: [], advertisement: '' };
   }
 
-  afterSearch(): SearchAddition {
-    return { form: 'schemas', loaded: [], text: '' };
-  }
-
-  describe(): Record<string, unknown> {
-    return {
-      profile: 'role-gating',
-      exposure: "every tool the caller's role sees (its namespaces and tool patterns, and `always`), full definitions; pinned tools always; no search",
-      roles: this.roles ? Object.keys(this.roles.roles).length : 0,
-      ungated: 'callers with no role (or no role map) see every tool their scopes allow',
-    };
+  override describe(): Record<string, unknown> {
+    return describeWith(ROLE_GATING_FACTS.description, { roles: this.roles ? Object.keys(this.roles.roles).length : 0 });
   }
 }

@@ -8,7 +8,7 @@
  * request the model opens the best namespace (one model call; emulated, as in `namespace-routing`,
  * by the namespace BM25 over the namespaces the caller has a tool in); retrieval (`embed`, the
  * seed's semantic retrieval) ranks that namespace's tools the caller may use and shows the top
- * {@link SEMANTIC_LIMIT} at or above the floor (default {@link SEMANTIC_DEFAULT_FLOOR}: the
+ * `SEMANTIC_LIMIT` (8) at or above the floor (default `SEMANTIC_DEFAULT_FLOOR`: the
  * cosine scale of `semantic-retrieval`; a namespace only removes candidates, and `--floor auto`
  * on the same calibration cases, small-11 train, picks 0.7207 for this profile) as deferred entries
  * (`- id: one-line summary`); the model loads the definition of the tool it calls
@@ -18,23 +18,17 @@
 import type { Retriever } from '../../retrievers/types.ts';
 import type { ProfileOptions } from '../types.ts';
 import { NamespaceOpener } from './namespaces.ts';
-import { RetrievalProfile } from './retrieval.ts';
-import { RoleGatedRetriever } from './role-gated.ts';
-import { embedDefaultFloor, SEMANTIC_FLOOR_SOURCE, SEMANTIC_LIMIT, seedEmbed } from './semantic-retrieval.ts';
+import type { RetrievalProfile } from './retrieval.ts';
+import { gatedDeferredRetrieval, SEMANTIC_FLOOR_SOURCE, seedEmbed } from './semantic-retrieval.ts';
 
 /** `inner` replaces the embed retriever inside the opened namespace (tests). */
 export function createRoutedDeferred(name: string, options: ProfileOptions = {}, inner: Retriever = seedEmbed(options)): RetrievalProfile {
   const opener = new NamespaceOpener('namespace+embed', inner, { m: 1 });
-  const gated = new RoleGatedRetriever('gate+namespace+embed', opener, options.roles);
-  return new RetrievalProfile(name, gated, {
+  return gatedDeferredRetrieval(name, 'gate+namespace+embed', opener, options, {
     label: 'routed-deferred',
-    limit: SEMANTIC_LIMIT,
     sticky: false,
-    form: 'metadata',
     advertiseNamespaces: true,
     opener,
-    sees: (position, caller) => gated.roleMaskOf(caller.role)?.[position] !== 0,
-    defaultFloor: embedDefaultFloor(options),
     notes: {
       order: 'role gate → namespace routing (the model opens 1 namespace) → semantic retrieval inside it with a floor → deferred schemas',
       roles: options.roles ? Object.keys(options.roles.roles).length : 0,

@@ -15,7 +15,8 @@
 import { createEmbed } from '../../retrievers/embed/index.ts';
 import type { Retriever } from '../../retrievers/types.ts';
 import type { ProfileOptions } from '../types.ts';
-import { RetrievalProfile } from './retrieval.ts';
+import { RetrievalProfile, type RetrievalSettings } from './retrieval.ts';
+import { RoleGatedRetriever } from './role-gated.ts';
 
 /** The seed's `k`: tools retrieved per request. */
 export const SEMANTIC_LIMIT = 8;
@@ -70,5 +71,27 @@ export function createSemanticRetrieval(name: string, options: ProfileOptions = 
       floor: SEMANTIC_FLOOR_SOURCE,
       stickyRule: 'keep the session set; re-retrieve when the request scores below the floor against every carried tool',
     },
+  });
+}
+
+/**
+ * The seed's "gate, then retrieve, then defer" as a profile: `search` under the caller's role gate
+ * (`gateName`), its top {@link SEMANTIC_LIMIT} at or above the embed floor, shown as deferred
+ * entries with `load_tool_schema`; `settings` give the rest of the strategy.
+ */
+export function gatedDeferredRetrieval(
+  name: string,
+  gateName: string,
+  search: Retriever,
+  options: ProfileOptions,
+  settings: Pick<RetrievalSettings, 'label' | 'sticky' | 'advertiseNamespaces' | 'opener' | 'notes'>,
+): RetrievalProfile {
+  const gated = new RoleGatedRetriever(gateName, search, options.roles);
+  return new RetrievalProfile(name, gated, {
+    ...settings,
+    limit: SEMANTIC_LIMIT,
+    form: 'metadata',
+    sees: (position, caller) => gated.roleMaskOf(caller.role)?.[position] !== 0,
+    defaultFloor: embedDefaultFloor(options),
   });
 }

@@ -1,9 +1,9 @@
 /**
- * Python string semantics the Hermes emulation needs to write what Hermes writes byte for byte
- * (`NousResearch/hermes-agent` is Python): `str.split()` / `str.strip()` whitespace, code-point
- * string order, and `json.dumps(…, ensure_ascii=False)`.
+ * The upstream languages' string semantics the harness emulations need to write what the harnesses
+ * write byte for byte, in one place: Python's (Hermes, `NousResearch/hermes-agent`) `str.split()` /
+ * `str.strip()` whitespace and `json.dumps(…, ensure_ascii=False)`, and the code-point string order
+ * Python `str` and Rust `String` (Codex, `openai/codex`) both sort by (docs/harness-facts.md#strings).
  */
-
 
 /** Python's `str.isspace()` characters (JS `\s` minus U+FEFF, plus U+001C–U+001F and U+0085). */
 export const PY_WS = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
@@ -20,7 +20,11 @@ export function pyStrip(s: string): string {
   return s.replace(PY_STRIP, '');
 }
 
-/** Python string order (code points); differs from JS `<` only between astral and U+E000–U+FFFF characters. */
+/**
+ * Python `str` and Rust `String` order (code points; for Rust, UTF-8 bytes, the same order). JS `<`
+ * compares UTF-16 code units, which puts astral characters (surrogates, D800–DFFF) before
+ * U+E000–U+FFFF; this corrects that. Only the sign of the result is meaningful.
+ */
 export function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
