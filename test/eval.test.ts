@@ -10,7 +10,7 @@ import { createRetriever } from '../src/retrievers/registry.ts';
 import type { Retriever } from '../src/retrievers/types.ts';
 import type { Case } from '../src/catalog/types.ts';
 import { TokenMeter } from '../src/eval/tokens.ts';
-import { SEARCH_TOOLS } from '../src/profiles/deferred.ts';
+import { SEARCH_TOOLS } from '../src/profiles/seed/index.ts';
 import { Policy } from '../src/retrievers/policy.ts';
 import type { Profile } from '../src/profiles/types.ts';
 import { DEFAULT_COUNTER } from '../src/tokens/count.ts';

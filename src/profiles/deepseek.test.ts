@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { DeepSeekCodeProfile, DeepSeekPreselectProfile, renderSdk, sdkMember } from './deepseek.ts';
+import { DeepSeekCodeProfile, DeepSeekPreselectProfile, renderSdk, sdkMember } from './deepseek/index.ts';
 import { createProfile } from './registry.ts';
 
 const tools = [

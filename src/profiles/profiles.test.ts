@@ -3,11 +3,9 @@ import { InputError } from '../util/errors.ts';
 import { catalogWith } from '../../test/profile-catalog.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { DeepSeekPreselectProfile, renderSdk, schemaType, sdkName } from './deepseek.ts';
-import { DeferredProfile, unavailableAnswer } from './deferred.ts';
+import { DeepSeekPreselectProfile, renderSdk, schemaType, sdkName } from './deepseek/index.ts';
+import { DeferredProfile, namespaceList, RoleGatingProfile, StaticProfile, unavailableAnswer } from './seed/index.ts';
 import { createProfile, parseProfileList, registerProfile, unregisterProfile } from './registry.ts';
-import { namespaceList, RoleGatingProfile } from './seed.ts';
-import { StaticProfile } from './static.ts';
 import { toolDefinition } from './text.ts';
 
 const tools = [

@@ -8,13 +8,11 @@ import { didYouMean } from '../util/suggest.ts';
 import { capabilitiesOf, retrieverCapabilities, retrieverNames } from '../retrievers/registry.ts';
 import type { StrategyCapabilities } from '../retrievers/types.ts';
 import { Registry } from '../util/registry.ts';
-import { createDeepSeekNative, DeepSeekCodeProfile, DeepSeekPreselectProfile } from './deepseek.ts';
+import { createDeepSeekNative, DeepSeekCodeProfile, DeepSeekPreselectProfile } from './deepseek/index.ts';
 import { createClaudeCodeProfile } from './claude-code/index.ts';
 import { createCodexProfile } from './codex/index.ts';
-import { DeferredProfile } from './deferred.ts';
+import { createGatedStickyDeferred, createNamespaceFiltered, createNamespaceRouting, createRoutedDeferred, createSemanticRetrieval, DeferredProfile, RoleGatingProfile, StaticProfile } from './seed/index.ts';
 import { createHermesProfile } from './hermes/index.ts';
-import { createGatedStickyDeferred, createNamespaceFiltered, createNamespaceRouting, createRoutedDeferred, createSemanticRetrieval, RoleGatingProfile } from './seed.ts';
-import { StaticProfile } from './static.ts';
 import type { Profile, ProfileFactory, ProfileOptions } from './types.ts';
 
 export const PROFILES = {

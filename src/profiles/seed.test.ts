@@ -5,7 +5,7 @@ import type { Catalog, Tool } from '../catalog/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { rankStable } from '../retrievers/rank.ts';
 import type { Hit, Retriever, SearchContext } from '../retrievers/types.ts';
-import { unavailableAnswer } from './deferred.ts';
+import { unavailableAnswer } from './seed/index.ts';
 import { createProfile } from './registry.ts';
 import {
   createGatedStickyDeferred,
@@ -15,7 +15,7 @@ import {
   createSemanticRetrieval,
   namespaceList,
   SEMANTIC_DEFAULT_FLOOR,
-} from './seed.ts';
+} from './seed/index.ts';
 import { toolDefinition } from './text.ts';
 import type { Caller, Profile } from './types.ts';
 

@@ -1,2 +1,0 @@
-/** Moved to `./seed/deferred.ts` (kept so existing imports work). */
-export * from './seed/deferred.ts';
