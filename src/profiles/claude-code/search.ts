@@ -5,6 +5,7 @@
  * filters, and per-term keyword scoring over name parts and the description. It searches only the
  * admitted deferred tools of the caller ({@link CeilingPrefilter}).
  */
+import { idRanks, topByScore } from '../../retrievers/rank.ts';
 import type { Catalog } from '../../catalog/types.ts';
 import { checkedMask, compareHits } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
@@ -124,6 +125,8 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
   private deferred = new Uint8Array(0);
   private isMcp = new Uint8Array(0);
   private idRank = new Uint32Array(0);
+  /** FAST_PATH_SCORE for every tool: the score of a name-prefix match. */
+  private fastScores = new Float64Array(0);
   private byId = new Map<string, number>();
   private byName = new Map<string, number[]>();
   private partTools = new Map<string, Uint32Array>();
@@ -216,9 +219,8 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     this.partList = [...partTools.keys()];
     this.containing = new Map();
     this.wordTools = toU32Map(wordTools);
-    const order = this.ids.map((_, i) => i).sort((a, b) => (this.ids[a]! < this.ids[b]! ? -1 : this.ids[a]! > this.ids[b]! ? 1 : 0));
-    this.idRank = new Uint32Array(n);
-    order.forEach((p, r) => (this.idRank[p] = r));
+    this.idRank = idRanks(this.ids);
+    this.fastScores = new Float64Array(n).fill(FAST_PATH_SCORE);
 
     this.prefilter.index(catalog, this.deferredPositions);
     this.score = new Int32Array(n);
@@ -259,7 +261,7 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     if (q.text.startsWith('mcp__') && q.text.length > 5) {
       const prefixed: number[] = [];
       for (const p of this.deferredPositions) if (cand[p] === 1 && this.ids[p]!.toLowerCase().startsWith(q.text)) prefixed.push(p);
-      if (prefixed.length) return this.topK(prefixed, () => FAST_PATH_SCORE, k);
+      if (prefixed.length) return this.topK(prefixed, this.fastScores, k);
     }
     return this.keywords(q.terms, q.required, cand, k);
   }
@@ -341,7 +343,7 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     });
     const kept: number[] = [];
     for (const p of touched) if (reqCount[p] === required.length && score[p]! > 0) kept.push(p);
-    const hits = this.topK(kept, (p) => score[p]!, k);
+    const hits = this.topK(kept, score, k);
     for (const p of touched) {
       score[p] = 0;
       reqCount[p] = 0;
@@ -350,25 +352,8 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
     return hits;
   }
 
-  /** The best `k` positions by (score desc, id asc), as hits. */
-  private topK(positions: readonly number[], scoreOf: (p: number) => number, k: number): Hit[] {
-    const { idRank } = this;
-    const better = (a: number, b: number) => {
-      const sa = scoreOf(a);
-      const sb = scoreOf(b);
-      return sa !== sb ? sa > sb : idRank[a]! < idRank[b]!;
-    };
-    const best: number[] = [];
-    for (const p of positions) {
-      if (best.length === k && !better(p, best[k - 1]!)) continue;
-      let i = best.length === k ? k - 1 : best.length;
-      if (best.length < k) best.push(p);
-      while (i > 0 && better(p, best[i - 1]!)) {
-        best[i] = best[i - 1]!;
-        i--;
-      }
-      best[i] = p;
-    }
-    return best.map((p) => ({ id: this.ids[p]!, score: scoreOf(p) }));
+  /** The best `k` of `positions` by (score desc, id asc), as hits. */
+  private topK(positions: readonly number[], scores: ArrayLike<number>, k: number): Hit[] {
+    return topByScore(scores, this.idRank, k, positions).map((p) => ({ id: this.ids[p]!, score: scores[p]! }));
   }
 }

@@ -4,10 +4,11 @@
  * lowercase, Porter2, no stop words; k1 1.5, b 0.75; rarest-token gate and coverage floor) and the
  * exact-name rule, as a retriever over a full catalog.
  */
+import { topK } from '../../retrievers/rank.ts';
 import type { Catalog, Tool } from '../../catalog/types.ts';
 import { Bm25Retriever, type Bm25Options, type DocumentText } from '../../retrievers/bm25/index.ts';
 import { ENGLISH_STOP_WORDS } from '../../retrievers/bm25/tokenize.ts';
-import { checkedMask, rankStable } from '../../retrievers/rank.ts';
+import { checkedMask } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
 import { deferrablePositions } from '../deferral.ts';
 import { EXACT_NAME_SCORE, HERMES_DEFERRAL, hermesToolset, listingGroupLabel } from './config.ts';
@@ -150,7 +151,7 @@ export class HermesSearcher implements Retriever, Describable {
     if (exact.length === 0) return hits;
     const exactIds = new Set(exact.map((i) => this.ids[i]!));
     const merged = [...exact.map((i) => ({ id: this.ids[i]!, score: EXACT_NAME_SCORE })), ...hits.filter((h) => !exactIds.has(h.id))];
-    return rankStable(merged).slice(0, k);
+    return topK(merged, k);
   }
 
   /** `allowed` (full-catalog positions) on the deferred tools, computed once per mask object. */
