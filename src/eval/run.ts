@@ -9,7 +9,8 @@ import { calibrationInfo } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { runInWorkers } from './parallel.ts';
 import { skillComparisonConfig, skillsOfRun } from './skills.ts';
-import { casesHash, catalogTokenTable, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
+import { casesHash, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
+import { catalogTokenTable } from './profile-figures.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome } from './strategy.ts';
 

@@ -4,7 +4,8 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { generate, resolveParams } from '../generate/index.ts';
 import { countTokens } from '../tokens/count.ts';
 import { serializeTool, serializeTools } from '../tokens/serialize.ts';
-import { sessionTokens, type QueryDetail } from './results.ts';
+import { type QueryDetail } from './results.ts';
+import { sessionTokens } from './profile-figures.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { TokenMeter } from './tokens.ts';
 

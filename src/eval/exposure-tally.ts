@@ -1,0 +1,255 @@
+/**
+ * What a profile puts in front of the model for each case: the eager, callable, on-the-wire and
+ * advertised tools per caller (computed once per scope set and role), what its search loads, the
+ * scope leaks among them, and their tokens.
+ */
+import type { Case, Catalog, Tool } from '../catalog/types.ts';
+import { type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
+import { Policy } from '../retrievers/policy.ts';
+import { type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
+import type { Provider } from '../tokens/serialize.ts';
+import { type CalibrationSet } from './calibrate.ts';
+import { type AutoFloor } from './results.ts';
+import { type ExposureSummary, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
+import { exposureMeans } from './profile-figures.ts';
+import { caseCalls } from './calls.ts';
+import { TokenMeter } from './tokens.ts';
+import type { Trace } from './traces.ts';
+
+export interface StrategyOptions {
+  traces?: ReadonlyMap<string, Trace>;
+  /** Called as cases are searched: (strategy, done, total). */
+  progress?: (retriever: string, done: number, total: number) => void;
+  /** Build retrievers (tests pass their own); default: the registry. */
+  create?: (name: string) => Retriever;
+  /** Build profiles (tests pass their own); default: the profile registry. */
+  createProfile?: (name: string) => Profile;
+  /** Options for the registry's retrievers (`--model`); profiles get them too. */
+  retrieverOptions?: RetrieverOptions;
+  /** Options only profiles use (`--context-window`). */
+  profileOptions?: ProfileOptions;
+  /** Called while a retriever builds its index, when it reports progress: (strategy, done, total). */
+  indexProgress?: (retriever: string, done: number, total: number) => void;
+  /** Calibration cases (`--calibrate-on`): calibrated floors and retrievers that fit their scores use them, never the scored cases. */
+  calibration?: CalibrationSet;
+}
+
+export type StrategyKind = 'retriever' | 'profile';
+
+export interface StrategyTask {
+  kind: StrategyKind;
+  name: string;
+}
+
+/** What evaluating one strategy gives: its entry of `results.json` and its per-case details. */
+export interface StrategyOutcome {
+  task: StrategyTask;
+  result: RetrieverResults | ProfileResults;
+  details: QueryDetail[];
+  /** The strategy's calibrated floor, when its floor is `auto`. */
+  floor?: AutoFloor;
+}
+
+/** Cases whose requests a prefetching retriever prepares at once. */
+
+/** Per-caller figures before any search: what is in front of the model (eager or code-mode callable) as a mask by catalog position, and its tokens. */
+/** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
+export type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
+
+interface BeforeEntry {
+  /** Eager or callable tools (a mask, not a set of ids: there may be hundreds of callers). */
+  shown: Uint8Array;
+  /** Eager definitions. */
+  count: number;
+  /** Non-pinned tools shown (eager or callable). */
+  unpinned: number;
+  tokens: number;
+  estimate: number | undefined;
+  /** Tokens of definitions on the wire that the model does not read (undefined: none). */
+  wire: number | undefined;
+  /** Tools outside the caller's scopes that the profile shows before any search (eager, callable, on the wire, named in the advertisement). */
+  leaks: string[];
+}
+
+/** Per-caller exposure of a profile (computed once per scope set and role), the case figures and their tokens. */
+export class ExposureTally {
+  readonly sticky: boolean;
+  readonly searchLimit: number;
+  private readonly cache = new Map<string, BeforeEntry>();
+  private readonly position = new Map<string, number>();
+  private readonly tools: readonly Tool[];
+  private readonly meter: TokenMeter;
+  private readonly estimator: TokenMeter | undefined;
+  private readonly placement: 'history' | 'prefix';
+
+  constructor(
+    private readonly profile: Profile,
+    readonly policy: Policy,
+    catalog: Catalog,
+    private readonly searches: boolean,
+    meterFor: MeterFor,
+  ) {
+    this.sticky = profile.sticky === true;
+    this.searchLimit = profile.searchLimit;
+    this.placement = profile.placement ?? 'history';
+    catalog.tools.forEach((t, i) => this.position.set(t.id, i));
+    this.tools = catalog.tools;
+    this.meter = meterFor(profile.provider ?? 'anthropic', DEFAULT_COUNTER);
+    this.estimator = profile.estimator ? meterFor(profile.provider ?? 'anthropic', profile.estimator) : undefined;
+  }
+
+  private callerOf(caller: { callerScopes?: readonly string[]; role?: string }): Caller {
+    const allowed = this.policy.allowedMask(caller.callerScopes);
+    return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
+  }
+
+  private before(caller: { callerScopes?: readonly string[]; role?: string }): BeforeEntry {
+    const key = Policy.callerKey(caller);
+    let entry = this.cache.get(key);
+    if (!entry) {
+      const who = this.callerOf(caller);
+      const b = this.profile.beforeSearch(who);
+      const eager = this.idMask(b.eager);
+      const shown = b.callable?.length ? this.idMask(b.callable, eager.slice()) : eager;
+      let unpinned = 0;
+      for (let p = 0; p < shown.length; p++) if (shown[p] === 1 && !this.tools[p]!.pinned) unpinned++;
+      let wire: number | undefined;
+      if (b.wire?.length) {
+        wire = 0;
+        for (const id of b.wire) wire += this.meter.toolTokens(id);
+      }
+      const allowed = who.allowed;
+      const leaks = allowed ? this.outside(allowed, [...b.eager, ...(b.callable ?? []), ...(b.wire ?? []), ...this.namedIn(b.advertisement)]) : [];
+      entry = { shown, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total, wire, leaks };
+      this.cache.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** The catalog tools among `ids` that `allowed` forbids, each once, in order. */
+  private outside(allowed: Uint8Array, ids: Iterable<string>): string[] {
+    const out = new Set<string>();
+    for (const id of ids) {
+      const p = this.position.get(id);
+      if (p !== undefined && allowed[p] !== 1) out.add(id);
+    }
+    return [...out];
+  }
+
+  /**
+   * Catalog ids named in a text (an advertisement): its words, split at whitespace, quotes, brackets
+   * and list punctuation, with a trailing `:` or `.` dropped, looked up in the catalog. A plain
+   * word (letters only) that happens to be a tool id (`bash`, `read`) is more likely prose and is
+   * not taken for a name: ids with a separator or a digit are (`mcp__github__create_issue`).
+   */
+  private namedIn(text: string): string[] {
+    const out: string[] = [];
+    if (!text) return out;
+    for (const raw of text.split(/[\s"'`()[\]{}<>|*,;]+/)) {
+      const word = raw.replace(/[:.]+$/, '');
+      if (word && !/^\p{L}+$/u.test(word) && this.position.has(word)) out.push(word);
+    }
+    return out;
+  }
+
+  /**
+   * Ids as a mask by position (set into `mask` when given). Eager and callable lists come in catalog
+   * order (the profile contract), so one walk along the catalog finds them without a lookup per id;
+   * an id out of order falls back to the position map.
+   */
+  private idMask(ids: readonly string[], mask = new Uint8Array(this.tools.length)): Uint8Array {
+    const tools = this.tools;
+    let j = 0;
+    for (let p = 0; p < tools.length && j < ids.length; p++) {
+      if (tools[p]!.id === ids[j]) {
+        mask[p] = 1;
+        j++;
+      }
+    }
+    for (; j < ids.length; j++) mask[this.position.get(ids[j]!)!] = 1;
+    return mask;
+  }
+
+  /**
+   * One case's exposure: its gold tools in front of the model before the search (eager or callable),
+   * those the search brought beyond its ranking, the case's exposure figures and its model calls.
+   * `query` is what the search received (`''`: the model issued none); `kept`: a sticky turn kept
+   * its set (no search).
+   */
+  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[], query: string, kept: boolean): Pick<QueryDetail, 'eager' | 'expanded' | 'exposure'> & { exposureLeaks: string[] } {
+    const entry = this.before(caller);
+    const who = this.callerOf(caller);
+    const gold = [...new Set(c.expectedTools ?? [])];
+    let loaded: readonly string[] = [];
+    let chars = 0;
+    let tokens = 0;
+    let estimate = 0;
+    let searches = 0;
+    let opened = 0;
+    let definedIds: string[] = [];
+    // An empty query: the model had nothing to search for and issued no search, so nothing was
+    // added, unless a sticky session kept its set in front of the model (then counted, no call).
+    if (this.searches && (query !== '' || ranked.length > 0)) {
+      const added = this.profile.afterSearch(ranked, who, query);
+      loaded = added.loaded;
+      definedIds = (added.definitions ?? []).map((d) => d.name);
+      chars = added.text.length;
+      tokens = this.meter.search(added);
+      if (this.estimator) estimate = this.estimator.search(added);
+      const searched = !kept && query !== '';
+      searches = searched ? (added.searches ?? 1) : 0;
+      opened = searched ? (added.namespacesOpened ?? 0) : 0;
+    }
+    const before = gold.filter((id) => entry.shown[this.position.get(id) ?? -1] === 1);
+    const rankedIds = new Set(ranked.map((h) => h.id));
+    const loadedSet = new Set(loaded);
+    const expanded = gold.filter((id) => !rankedIds.has(id) && loadedSet.has(id) && !before.includes(id));
+    let loadedUnpinned = 0;
+    for (const id of loaded) if (!rankedIds.has(id) && !this.tools[this.position.get(id) ?? -1]?.pinned) loadedUnpinned++;
+    const exposureLeaks = who.allowed ? [...new Set([...entry.leaks, ...this.outside(who.allowed, [...loaded, ...definedIds])])] : [];
+    const calls = caseCalls(this.profile.calls, { gold, goldMode: c.goldMode ?? 'all', before, searched: [...rankedIds, ...loaded], searches, namespacesOpened: opened });
+    return {
+      exposureLeaks,
+      eager: before,
+      ...(expanded.length ? { expanded } : {}),
+      exposure: {
+        eagerTools: entry.count,
+        eagerUnpinned: entry.unpinned,
+        loadedTools: loaded.length,
+        resultChars: chars,
+        beforeTokens: entry.tokens,
+        searchTokens: tokens,
+        ...(entry.estimate !== undefined ? { estimate: { before: entry.estimate, search: estimate } } : {}),
+        ...(entry.wire !== undefined ? { wireTokens: entry.wire } : {}),
+        ...(loadedUnpinned ? { loadedUnpinned } : {}),
+        calls,
+      },
+    };
+  }
+
+  /** Tokens before search for a caller with every scope and no role. */
+  unrestrictedTokens(): { total: number; eager: number; metaTools: number; advertisement: number; estimate?: number; wire?: number } {
+    const b = this.profile.beforeSearch({});
+    const wire = b.wire?.length ? b.wire.reduce((a, id) => a + this.meter.toolTokens(id), 0) : undefined;
+    return { ...this.meter.before(b), ...(this.estimator ? { estimate: this.estimator.before(b).total } : {}), ...(wire !== undefined ? { wire } : {}) };
+  }
+
+  tokenMeta(): { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string } {
+    return { counter: DEFAULT_COUNTER, provider: this.meter.provider, placement: this.placement, search: this.searches, ...(this.profile.estimator ? { estimator: this.profile.estimator } : {}) };
+  }
+
+  summary(details: readonly QueryDetail[]): ExposureSummary {
+    const b = this.profile.beforeSearch({});
+    return {
+      searchLimit: this.searches ? this.searchLimit : 0,
+      search: this.searches,
+      // the profile's own form (an empty search tells it), not the last case's: a shard may search nothing
+      form: this.searches ? this.profile.afterSearch([], {}, '').form : 'none',
+      sticky: this.sticky,
+      unrestricted: { eagerTools: b.eager.length, metaTools: b.metaTools.map((t) => t.name), advertisementChars: b.advertisement.length, advertisementBytes: Buffer.byteLength(b.advertisement) },
+      perCase: exposureMeans(details),
+    };
+  }
+}
+
