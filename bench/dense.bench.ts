@@ -40,7 +40,6 @@ const SEED = 20240601;
 const modelConfig = JSON.parse(readFileSync(join(process.cwd(), 'models', 'glove-static-30k', 'config.json'), 'utf8')) as { hidden_size: number };
 const DIMS = [modelConfig.hidden_size, 384];
 
-
 /** `count` unit vectors of `dims` Gaussian values (Box–Muller), row-major. */
 function unitVectors(count: number, dims: number, rand: () => number): Float32Array {
   const out = new Float32Array(count * dims);
@@ -112,7 +111,24 @@ for (const dims of DIMS) {
     const push = (mode: Case['mode'], batch: number, samples: number[], perQueryMs: number, cpuPerQueryMs: number, extra: Partial<Case>) => {
       const achievedGBps = bytesPerQuery / (perQueryMs / 1000) / 1e9;
       const meanPerQueryMs = samples.reduce((a, b) => a + b, 0) / samples.length;
-      cases.push({ dims, rows: ROWS, type, mode, batch, queries: samples.length * batch, ...extra, perQueryMs, meanPerQueryMs, cpuPerQueryMs, bytesPerQuery, achievedGBps, effective: mode === 'batch', fractionOfBandwidth: 0, kernel: index.kernel, samples });
+      cases.push({
+        dims,
+        rows: ROWS,
+        type,
+        mode,
+        batch,
+        queries: samples.length * batch,
+        ...extra,
+        perQueryMs,
+        meanPerQueryMs,
+        cpuPerQueryMs,
+        bytesPerQuery,
+        achievedGBps,
+        effective: mode === 'batch',
+        fractionOfBandwidth: 0,
+        kernel: index.kernel,
+        samples,
+      });
     };
     // Warm up (WebAssembly tier-up, JIT) on both paths.
     for (let i = 0; i < 20; i++) sink += index.search(queries[i]!, K).length;
@@ -140,7 +156,17 @@ for (const dims of DIMS) {
           per.push((performance.now() - t0) / b);
         }
       }
-      push('batch', b, per, quantile([...per].sort((x, y) => x - y), 0.5), (cpuMs() - cpu0) / (per.length * b), {});
+      push(
+        'batch',
+        b,
+        per,
+        quantile(
+          [...per].sort((x, y) => x - y),
+          0.5,
+        ),
+        (cpuMs() - cpu0) / (per.length * b),
+        {},
+      );
     }
   }
 }
@@ -150,7 +176,8 @@ const bandwidth = bandwidthAfter.gbps > bandwidthBefore.gbps ? bandwidthAfter : 
 for (const c of cases) c.fractionOfBandwidth = c.achievedGBps / bandwidth.gbps;
 if (sink === -1) console.log(sink);
 
-const find = (dims: number, type: VectorType, mode: Case['mode'], batch: number) => cases.find((c) => c.dims === dims && c.type === type && c.mode === mode && c.batch === batch)!;
+const find = (dims: number, type: VectorType, mode: Case['mode'], batch: number) =>
+  cases.find((c) => c.dims === dims && c.type === type && c.mode === mode && c.batch === batch)!;
 const headline = find(384, 'float32', 'single', 1);
 // Per request, batched against one at a time: wall time per query over each whole case (a median
 // would favour the short single queries, which time-sharing with other processes interrupts less
@@ -211,7 +238,9 @@ mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'dense.json'), JSON.stringify(report, null, 2) + '\n');
 
 console.log(`\ndense: exact top-${K} over ${ROWS.toLocaleString('en')} vectors (${report.cpuModel}, ${report.cpus} cpus, node ${report.node})`);
-console.log(`bandwidth ${report.bandwidth.gbps} GB/s (${bandwidth.method}, ${(bandwidth.bytes / 2 ** 20).toFixed(0)} MiB); load average ${report.loadAverage.before} → ${report.loadAverage.after}`);
+console.log(
+  `bandwidth ${report.bandwidth.gbps} GB/s (${bandwidth.method}, ${(bandwidth.bytes / 2 ** 20).toFixed(0)} MiB); load average ${report.loadAverage.before} → ${report.loadAverage.after}`,
+);
 console.table(
   cases.map((c) => ({
     dims: c.dims,
@@ -227,5 +256,7 @@ console.table(
     'of bandwidth': c.fractionOfBandwidth.toFixed(2),
   })),
 );
-console.log(`384-d float32 single query: ${(headline.fractionOfBandwidth * 100).toFixed(0)}% of bandwidth (target ≥ 50%: ${report.target.within2xOfBandwidth ? 'met' : 'NOT met'}); batched faster per request: ${batchedFaster ? 'yes' : 'NO'} (wall), ${batchedFasterCpu ? 'yes' : 'NO'} (cpu)`);
+console.log(
+  `384-d float32 single query: ${(headline.fractionOfBandwidth * 100).toFixed(0)}% of bandwidth (target ≥ 50%: ${report.target.within2xOfBandwidth ? 'met' : 'NOT met'}); batched faster per request: ${batchedFaster ? 'yes' : 'NO'} (wall), ${batchedFasterCpu ? 'yes' : 'NO'} (cpu)`,
+);
 console.log(`peak RSS ${report.peakRssMb} MB  →  reports/bench/dense.json`);

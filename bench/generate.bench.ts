@@ -38,7 +38,15 @@ const result: SuiteResult = {
   suite: 'generate',
   tasks: bench.tasks.map((t) => {
     const r = t.result as { latency?: { mean: number; p50: number; min: number; max: number }; totalTime?: number };
-    return { name: t.name, runs: t.runs, meanMs: r.latency?.mean ?? NaN, p50Ms: r.latency?.p50 ?? NaN, minMs: r.latency?.min ?? NaN, maxMs: r.latency?.max ?? NaN, items: sizes[t.name] ?? null };
+    return {
+      name: t.name,
+      runs: t.runs,
+      meanMs: r.latency?.mean ?? NaN,
+      p50Ms: r.latency?.p50 ?? NaN,
+      minMs: r.latency?.min ?? NaN,
+      maxMs: r.latency?.max ?? NaN,
+      items: sizes[t.name] ?? null,
+    };
   }),
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
 };

@@ -252,7 +252,8 @@ async function measure(c: Contestant): Promise<LibraryResult> {
 const all = contestants({ catalog, texts, backpackBuilds: BUILDS, strides: STRIDES, versions });
 const unknown = ONLY.filter((k) => !all.some((c) => c.key === k));
 const unknownStride = Object.keys(STRIDES).filter((k) => !all.some((c) => c.key === k));
-if (unknownStride.length) throw new Error(`BACKPACK_PEERS_STRIDES: unknown contestant(s) ${unknownStride.join(', ')}; contestants: ${all.map((c) => c.key).join(', ')}`);
+if (unknownStride.length)
+  throw new Error(`BACKPACK_PEERS_STRIDES: unknown contestant(s) ${unknownStride.join(', ')}; contestants: ${all.map((c) => c.key).join(', ')}`);
 if (unknown.length) throw new Error(`BACKPACK_PEERS_ONLY: unknown contestant(s) ${unknown.join(', ')}; contestants: ${all.map((c) => c.key).join(', ')}`);
 const chosen = ONLY.length ? all.filter((c) => ONLY.includes(c.key)) : all;
 
@@ -300,14 +301,22 @@ function ratiosAgainst(refKey: string): Record<string, number | null> {
 
 const result = {
   ...suiteHeader('peers', 'unknown'),
-  corpus: { dataset: 'monster-7', source, tools: catalog.tools.length, requests: requests.length, requestSelection: 'the first cases (dataset order) with expectedTools defined' },
+  corpus: {
+    dataset: 'monster-7',
+    source,
+    tools: catalog.tools.length,
+    requests: requests.length,
+    requestSelection: 'the first cases (dataset order) with expectedTools defined',
+  },
   method: {
     k: K,
     warmupRequests: Math.min(WARMUP, requests.length),
-    latency: 'own loop: performance.now() around each single top-10 search (awaited if it returns a Promise), after an untimed warm-up over the first 200 requests; p50/p99 interpolated',
+    latency:
+      'own loop: performance.now() around each single top-10 search (awaited if it returns a Promise), after an untimed warm-up over the first 200 requests; p50/p99 interpolated',
     throughput: 'requestsMeasured / wall time of the same timed pass',
     index: 'tinybench Bench (iterations = builds, no warm-up, time 0): median build time',
-    memory: "(heapUsed + external) after the last build minus before it, both after two forced full GCs (gc via v8.setFlagsFromString('--expose-gc') + vm.runInNewContext('gc')); catalog, document texts and document objects are allocated before the baseline",
+    memory:
+      "(heapUsed + external) after the last build minus before it, both after two forced full GCs (gc via v8.setFlagsFromString('--expose-gc') + vm.runInNewContext('gc')); catalog, document texts and document objects are allocated before the baseline",
     recall: 'mean recallAtK(top-10, expectedTools, 10, goldMode) over measured requests with ≥ 1 expected tool',
     strides: Object.fromEntries(all.map((c) => [c.key, c.stride])),
     builds: BUILDS,

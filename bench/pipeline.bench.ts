@@ -64,7 +64,8 @@ try {
     const one = backpack(['eval', '--dataset', dataset, ...strategies, '--shard', '1/2', '--out', join(work, 'eval-1'), '--quiet']);
     const two = backpack(['eval', '--dataset', dataset, ...strategies, '--shard', '2/2', '--out', join(work, 'eval-2'), '--quiet']);
     const merge = backpack(['merge', join(work, 'eval-1'), join(work, 'eval-2'), '--out', join(work, 'eval-merged')]);
-    const same = readFileSync(join(work, 'eval-merged', 'runs', 'hybrid.trec'), 'utf8') === readFileSync(join(work, 'eval-whole', 'runs', 'hybrid.trec'), 'utf8');
+    const same =
+      readFileSync(join(work, 'eval-merged', 'runs', 'hybrid.trec'), 'utf8') === readFileSync(join(work, 'eval-whole', 'runs', 'hybrid.trec'), 'utf8');
     shards = {
       strategies: strategies.join(' '),
       unshardedSeconds: whole.wallSeconds,
@@ -93,7 +94,12 @@ try {
   console.table({
     cold: { seconds: cold.wallSeconds, threads: cold.timings.workers, 'peak MB': cold.timings.peakRssMb, ...stageSeconds(cold.timings) },
     warm: { seconds: warm.wallSeconds, threads: warm.timings.workers, 'peak MB': warm.timings.peakRssMb, ...stageSeconds(warm.timings) },
-    'warm, 1 thread': { seconds: warmOne.wallSeconds, threads: warmOne.timings.workers, 'peak MB': warmOne.timings.peakRssMb, ...stageSeconds(warmOne.timings) },
+    'warm, 1 thread': {
+      seconds: warmOne.wallSeconds,
+      threads: warmOne.timings.workers,
+      'peak MB': warmOne.timings.peakRssMb,
+      ...stageSeconds(warmOne.timings),
+    },
   });
   console.log(`worker threads: ${result.workersSpeedup}× end to end, ${result.evaluateSpeedup}× on the evaluation stage`);
   if (shards) console.log(`shards: ${JSON.stringify(shards)}`);

@@ -37,11 +37,15 @@ const child = fileURLToPath(new URL('./scale/one-size.ts', import.meta.url));
 const results: SizeResult[] = [];
 for (const n of sizes) {
   const t = performance.now();
-  const r = spawnSync(process.execPath, ['--max-old-space-size=16384', '--expose-gc', ...nodeFlags, '--import', 'tsx', child, String(n), String(SCALE_CASES), String(requests)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-    maxBuffer: 64 * 2 ** 20,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=16384', '--expose-gc', ...nodeFlags, '--import', 'tsx', child, String(n), String(SCALE_CASES), String(requests)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      maxBuffer: 64 * 2 ** 20,
+    },
+  );
   const line = r.stdout?.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
   if (r.status !== 0 || line === undefined) {
     console.error(`scale: the ${n}-tool run failed (exit ${r.status}${r.signal ? `, ${r.signal}` : ''})`);
@@ -87,7 +91,13 @@ function growth(over: SizeResult | undefined, base: SizeResult | undefined): Rec
 const base = results.find((s) => s.tools === BASE);
 const top = results.find((s) => s.tools === TOP);
 const g = growth(top, base);
-const linear = g ? Object.fromEntries(Object.entries(g).filter(([k]) => k !== 'tools').map(([k, v]) => [k, v <= LIMIT])) : null;
+const linear = g
+  ? Object.fromEntries(
+      Object.entries(g)
+        .filter(([k]) => k !== 'tools')
+        .map(([k, v]) => [k, v <= LIMIT]),
+    )
+  : null;
 
 const report = {
   ...suiteHeader('scale'),
@@ -96,7 +106,8 @@ const report = {
     generator: `generate(resolveParams('monster', 7, { tools: N, skills: ${SCALE_SKILLS}, cases: ${SCALE_CASES} })): skills fixed (the preset's 2,500 exceed the 230 a 5,000-tool company can hold), cases fixed`,
     requests: `the first ${requests} cases with expectedTools non-empty, top-10, each timed alone (wall clock) after 200 untimed warm-up requests; the request texts differ by size (they name that catalog's tools), their number and generator do not`,
     bm25: "createRetriever('bm25')",
-    embed: "createEmbed('embed', { recipe: 'source+intent', cacheDir: null }): the registry's embed with the vector cache off (cold encode of every tool); model loaded and JIT warmed on a 1,000-tool slice before the timed index",
+    embed:
+      "createEmbed('embed', { recipe: 'source+intent', cacheDir: null }): the registry's embed with the vector cache off (cold encode of every tool); model loaded and JIT warmed on a 1,000-tool slice before the timed index",
     memory:
       'process.memoryUsage() after two forced full GCs (--expose-gc). heapMb / catalogHeapMb: JS heap used; indexMb: growth of heapUsed + external (typed-array backing stores and the WebAssembly memory of the embed kernel) across index(); rssDeltaMb: growth of RSS across index() (noisy: pages freed by the previous retriever are reused); peakRssMb: the size process maxRSS',
     isolation: 'each size in its own process (--max-old-space-size=16384 --expose-gc), sizes run one after another',
@@ -136,7 +147,11 @@ console.table(
 );
 if (g && linear) {
   console.log(`growth ${TOP / 1000}k ÷ ${BASE / 1000}k (${g.tools}× the tools; linear if ≤ ${LIMIT}×):`);
-  console.table(Object.entries(g).filter(([k]) => k !== 'tools').map(([figure, x]) => ({ figure, growth: `${x.toFixed(2)}×`, linear: linear[figure] ? 'yes' : 'NO' })));
+  console.table(
+    Object.entries(g)
+      .filter(([k]) => k !== 'tools')
+      .map(([figure, x]) => ({ figure, growth: `${x.toFixed(2)}×`, linear: linear[figure] ? 'yes' : 'NO' })),
+  );
 } else {
   console.log(`growth: needs both the ${BASE}- and ${TOP}-tool sizes`);
 }

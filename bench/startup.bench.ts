@@ -15,7 +15,8 @@ const iterations = Number(process.env.BACKPACK_BENCH_ITERATIONS ?? 20);
 
 // What an installed package holds for `--help`: bin/, dist/ and package.json, and no src/ (so the
 // bin runs dist/ without comparing it with the sources, which may be changing while this runs).
-if (!existsSync(join(PACKAGE_ROOT, 'dist', '.built-from-src'))) execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bin', 'build-dist.js')], { stdio: 'inherit' });
+if (!existsSync(join(PACKAGE_ROOT, 'dist', '.built-from-src')))
+  execFileSync(process.execPath, [join(PACKAGE_ROOT, 'bin', 'build-dist.js')], { stdio: 'inherit' });
 const installed = mkdtempSync(join(tmpdir(), 'backpack-bench-startup-'));
 mkdirSync(join(installed, 'bin'));
 copyFileSync(join(PACKAGE_ROOT, 'bin', 'backpack.js'), join(installed, 'bin', 'backpack.js'));
@@ -45,7 +46,15 @@ const result: SuiteResult = {
   suite: 'startup',
   tasks: bench.tasks.map((t) => {
     const r = t.result as { latency?: { mean: number; p50: number; min: number; max: number } };
-    return { name: t.name, runs: t.runs, meanMs: r.latency?.mean ?? NaN, p50Ms: r.latency?.p50 ?? NaN, minMs: r.latency?.min ?? NaN, maxMs: r.latency?.max ?? NaN, items: null };
+    return {
+      name: t.name,
+      runs: t.runs,
+      meanMs: r.latency?.mean ?? NaN,
+      p50Ms: r.latency?.p50 ?? NaN,
+      minMs: r.latency?.min ?? NaN,
+      maxMs: r.latency?.max ?? NaN,
+      items: null,
+    };
   }),
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
 };

@@ -37,11 +37,38 @@ const summary = {
   date: new Date().toISOString(),
   machine: { ...machine(), memoryGb: Math.round(totalmem() / 2 ** 30) },
   suites: Object.fromEntries(['peers', 'dense', 'pipeline', 'scale', 'generate', 'startup'].map((s) => [s, suite(s)?.date ?? null])),
-  bm25: bp && { indexMs: bp.indexMs, p50Ms: bp.p50Ms, p99Ms: bp.p99Ms, throughputRps: bp.throughputRps, memoryMb: bp.memoryMb, recallAt10: bp.recallAt10, tools: peers.corpus?.tools, requests: peers.corpus?.requests },
-  peers: peers && Object.fromEntries(Object.entries(libraryNames).filter(([lib]) => peers.libraries?.[lib]).map(([lib]) => {
-    const l = peers.libraries[lib];
-    return [lib, { bm25: l.bm25, indexMs: l.indexMs, p50Ms: l.p50Ms, p99Ms: l.p99Ms, throughputRps: l.throughputRps, memoryMb: l.memoryMb, recallAt10: l.recallAt10, requestsMeasured: l.requestsMeasured }];
-  })),
+  bm25: bp && {
+    indexMs: bp.indexMs,
+    p50Ms: bp.p50Ms,
+    p99Ms: bp.p99Ms,
+    throughputRps: bp.throughputRps,
+    memoryMb: bp.memoryMb,
+    recallAt10: bp.recallAt10,
+    tools: peers.corpus?.tools,
+    requests: peers.corpus?.requests,
+  },
+  peers:
+    peers &&
+    Object.fromEntries(
+      Object.entries(libraryNames)
+        .filter(([lib]) => peers.libraries?.[lib])
+        .map(([lib]) => {
+          const l = peers.libraries[lib];
+          return [
+            lib,
+            {
+              bm25: l.bm25,
+              indexMs: l.indexMs,
+              p50Ms: l.p50Ms,
+              p99Ms: l.p99Ms,
+              throughputRps: l.throughputRps,
+              memoryMb: l.memoryMb,
+              recallAt10: l.recallAt10,
+              requestsMeasured: l.requestsMeasured,
+            },
+          ];
+        }),
+    ),
   ratios: peers?.ratios ?? null,
   dense: dense && {
     fractionOfBandwidth: dense.fractionOfBandwidth,
@@ -62,7 +89,19 @@ const summary = {
     stagesWarm: pipeline.runs?.warm?.timings?.stages,
     shards: pipeline.shards,
   },
-  scale: scale && { sizes: scale.sizes?.map((s: Json) => ({ tools: s.tools, generateMs: s.generateMs, bm25IndexMs: s.bm25?.indexMs, bm25P50Ms: s.bm25?.p50Ms, embedIndexMs: s.embed?.indexMs, embedP50Ms: s.embed?.p50Ms, peakRssMb: s.peakRssMb })), growth500kOver50k: scale.growth500kOver50k, linear: scale.linear },
+  scale: scale && {
+    sizes: scale.sizes?.map((s: Json) => ({
+      tools: s.tools,
+      generateMs: s.generateMs,
+      bm25IndexMs: s.bm25?.indexMs,
+      bm25P50Ms: s.bm25?.p50Ms,
+      embedIndexMs: s.embed?.indexMs,
+      embedP50Ms: s.embed?.p50Ms,
+      peakRssMb: s.peakRssMb,
+    })),
+    growth500kOver50k: scale.growth500kOver50k,
+    linear: scale.linear,
+  },
   generate: generate && Object.fromEntries(generate.tasks.map((t: Json) => [t.name, { p50Ms: t.p50Ms, items: t.items }])),
   startup: startup && {
     helpInstalledMs: startup.tasks?.find((t: Json) => String(t.name).includes('installed'))?.p50Ms,
@@ -103,14 +142,31 @@ if (peers) {
   console.log('\nBackpack BM25 against its peers (same corpus, same requests, same run)');
   console.table(
     Object.fromEntries(
-      ['backpack-bm25', ...Object.keys(libraryNames)].filter((lib) => peers.libraries?.[lib]).map((lib) => {
-        const l = peers.libraries[lib];
-        const short = libraryNames[lib];
-        return [lib, { BM25: l.bm25 ? 'yes' : 'no', 'index ms': l.indexMs, 'p50 ms': l.p50Ms, 'p99 ms': l.p99Ms, 'req/s': l.throughputRps, 'recall@10': l.recallAt10, 'Backpack ÷ peer (req/s)': short ? peers.ratios?.[`${short}Throughput`] : 1 }];
-      }),
+      ['backpack-bm25', ...Object.keys(libraryNames)]
+        .filter((lib) => peers.libraries?.[lib])
+        .map((lib) => {
+          const l = peers.libraries[lib];
+          const short = libraryNames[lib];
+          return [
+            lib,
+            {
+              BM25: l.bm25 ? 'yes' : 'no',
+              'index ms': l.indexMs,
+              'p50 ms': l.p50Ms,
+              'p99 ms': l.p99Ms,
+              'req/s': l.throughputRps,
+              'recall@10': l.recallAt10,
+              'Backpack ÷ peer (req/s)': short ? peers.ratios?.[`${short}Throughput`] : 1,
+            },
+          ];
+        }),
     ),
   );
 }
 console.log('\ntargets');
-console.table(Object.fromEntries(Object.entries(summary.targets).map(([k, t]) => [k, { target: t.target, value: t.value, met: t.met === null ? 'not run' : t.met ? 'yes' : 'NO' }])));
+console.table(
+  Object.fromEntries(
+    Object.entries(summary.targets).map(([k, t]) => [k, { target: t.target, value: t.value, met: t.met === null ? 'not run' : t.met ? 'yes' : 'NO' }]),
+  ),
+);
 console.log('→ reports/bench/summary.json');

@@ -16,7 +16,12 @@ export class NameMatchRetriever implements Retriever {
 
   async index(catalog: Catalog): Promise<void> {
     this.ids = catalog.tools.map((t) => t.id);
-    this.names = catalog.tools.map((t) => t.name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean));
+    this.names = catalog.tools.map((t) =>
+      t.name
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean),
+    );
   }
 
   async search(request: string, ctx: SearchContext): Promise<Hit[]> {

@@ -8,7 +8,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = join(process.cwd(), 'bench');
-const all = readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort();
+const all = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !all.includes(`${w}.bench.ts`));
 if (unknown.length) {

@@ -317,7 +317,16 @@ function parseArgs(argv: string[]): BuildArgs {
   return { wink, out, words, sifA, directions, continuation };
 }
 
-function provenance(args: { words: number; sifA: number; directions: number; continuation: number; outRel: string; source: { version: string; sha256: string; size: number; words: number }; spec: ReturnType<typeof buildGloveSpec>; files: Array<[string, string, number]> }): string {
+function provenance(args: {
+  words: number;
+  sifA: number;
+  directions: number;
+  continuation: number;
+  outRel: string;
+  source: { version: string; sha256: string; size: number; words: number };
+  spec: ReturnType<typeof buildGloveSpec>;
+  files: Array<[string, string, number]>;
+}): string {
   const { spec, source } = args;
   const punct = spec.tokens.filter((t) => t.length === 1 && !/[a-z0-9]/.test(t));
   const pieces = spec.tokens.filter((t) => t.startsWith('##'));
@@ -370,7 +379,7 @@ function provenance(args: { words: number; sifA: number; directions: number; con
     `- Word rows: SIF weight a/(a + p(w)) × GloVe vector, a = ${args.sifA}, p(w) from the rank r (0-based) by Zipf:`,
     `  1/((r+1)·H_N), N = the source vocabulary size; then the first ${args.directions} uncentred principal direction${args.directions === 1 ? '' : 's'} of the`,
     '  weighted rows (power iteration from a fixed start, one at a time with deflation) removed from every',
-    '  row (SIF\'s common-component removal, linear, so baked in).',
+    "  row (SIF's common-component removal, linear, so baked in).",
     `- Zero rows: the special tokens, \`[UNK]\` included, the punctuation and the ${stopCount} NLTK English stop words in the`,
     '  vocabulary (known to the tokenizer, but meaningless here), so only content words move the normalised mean.',
     `- \`onnx/model_quantized.onnx\`: int8 per row with one float scale (max|row|/127), Gather → Cast → Mul,`,
@@ -400,7 +409,13 @@ async function main(): Promise<void> {
     /* a bare JSON file */
   }
   console.log(`read ${file} (${Object.keys(src.vectors).length} words, ${src.dimensions}d) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  const spec = buildGloveSpec(src, { ...DEFAULT_BUILD_OPTIONS, words: args.words, sifA: args.sifA, directions: args.directions, continuation: args.continuation });
+  const spec = buildGloveSpec(src, {
+    ...DEFAULT_BUILD_OPTIONS,
+    words: args.words,
+    sifA: args.sifA,
+    directions: args.directions,
+    continuation: args.continuation,
+  });
   rmSync(args.out, { recursive: true, force: true });
   const written = writeStaticModel(args.out, spec);
   const files = written.map((f): [string, string, number] => {
@@ -410,7 +425,16 @@ async function main(): Promise<void> {
   const outRel = relative(PACKAGE_ROOT, args.out).split('\\').join('/') || '.';
   writeFileSync(
     join(args.out, 'PROVENANCE.md'),
-    provenance({ words: args.words, sifA: args.sifA, directions: args.directions, continuation: args.continuation, outRel: outRel.startsWith('..') ? args.out : outRel, source: { version, sha256: srcSha, size: raw.length, words: Object.keys(src.vectors).length }, spec, files }),
+    provenance({
+      words: args.words,
+      sifA: args.sifA,
+      directions: args.directions,
+      continuation: args.continuation,
+      outRel: outRel.startsWith('..') ? args.out : outRel,
+      source: { version, sha256: srcSha, size: raw.length, words: Object.keys(src.vectors).length },
+      spec,
+      files,
+    }),
   );
   for (const [f, h, n] of files) console.log(`${f.padEnd(28)} ${String(n).padStart(9)}  ${h}`);
   console.log(`wrote ${args.out} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

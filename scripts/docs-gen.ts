@@ -40,7 +40,12 @@ export function retrieversPage(): string {
 
 /** A profile's call protocol in words: `search → describe → call`, `run_code`, … */
 function protocolText(c: CallProtocol): string {
-  const steps = [...(c.search ? ['search'] : []), ...(c.perNamespace ? ['open namespace'] : []), ...(c.perFoundTool ? ['load / describe'] : []), c.call === 'script' ? 'one code-mode run' : 'call'];
+  const steps = [
+    ...(c.search ? ['search'] : []),
+    ...(c.perNamespace ? ['open namespace'] : []),
+    ...(c.perFoundTool ? ['load / describe'] : []),
+    c.call === 'script' ? 'one code-mode run' : 'call',
+  ];
   return steps.join(' → ');
 }
 
@@ -75,7 +80,12 @@ export function configSchemaPage(): string {
   return `${JSON.stringify(configSchema(buildProgram({ out: () => {}, err: () => {} })), null, 2)}\n`;
 }
 
-export const PAGES: Record<string, () => string> = { 'docs/retrievers.md': retrieversPage, 'docs/profiles.md': profilesPage, 'docs/metrics.md': metricsPage, [CONFIG_SCHEMA_PATH]: configSchemaPage };
+export const PAGES: Record<string, () => string> = {
+  'docs/retrievers.md': retrieversPage,
+  'docs/profiles.md': profilesPage,
+  'docs/metrics.md': metricsPage,
+  [CONFIG_SCHEMA_PATH]: configSchemaPage,
+};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const [path, page] of Object.entries(PAGES)) {

@@ -19,9 +19,18 @@ export async function fitDefaults(): Promise<Record<'zscore' | 'rrf', { coeffici
   const d = loadDataset('metatool', { split: 'train' });
   const train = d.cases
     .filter((c) => c.split === 'train' && c.expectedTools !== undefined)
-    .map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools!, ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) }));
+    .map((c) => ({
+      id: c.id,
+      request: c.request,
+      expectedTools: c.expectedTools!,
+      ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
+      ...(c.role !== undefined ? { role: c.role } : {}),
+    }));
   const out = {} as Record<'zscore' | 'rrf', { coefficients: number[]; describe: unknown }>;
-  for (const [features, name] of [['zscore', 'hybrid'], ['rrf', 'hybrid-rrf']] as const) {
+  for (const [features, name] of [
+    ['zscore', 'hybrid'],
+    ['rrf', 'hybrid-rrf'],
+  ] as const) {
     const r = createRetriever(name) as CalibratedHybridRetriever;
     await r.index(d.catalog);
     await r.calibrate(train);

@@ -86,10 +86,21 @@ export async function measure(dataset: string, names: readonly string[]): Promis
     await r.index(d.catalog);
     let calibration: unknown = null;
     if (isCalibrating(r) && mode !== 'defaults') {
-      await r.calibrate(train.map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools!, ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) })));
+      await r.calibrate(
+        train.map((c) => ({
+          id: c.id,
+          request: c.request,
+          expectedTools: c.expectedTools!,
+          ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
+          ...(c.role !== undefined ? { role: c.role } : {}),
+        })),
+      );
       calibration = isDescribable(r) ? (r.describe() as { coefficients?: unknown }).coefficients : null;
     }
-    const trainNone = await searchAll(r, train.filter((c) => c.expectedTools!.length === 0));
+    const trainNone = await searchAll(
+      r,
+      train.filter((c) => c.expectedTools!.length === 0),
+    );
     const searched = await searchAll(r, test);
     const none = searched.filter((s) => s.c.expectedTools!.length === 0);
     const graded = searched.filter((s) => s.c.expectedTools!.length > 0);

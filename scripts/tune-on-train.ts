@@ -174,7 +174,15 @@ export function gridPoints<T extends object>(grid: { [K in keyof T]: readonly T[
  * The settings before this selection (chosen by measuring on all of MetaTool, scored cases
  * included), as grid points: the tables compare the selection with them.
  */
-export const PREVIOUS_MODEL: ModelPoint = { words: 30000, continuation: 10000, stopWords: true, sifA: 2e-4, directions: 2, minPiece: 3, punctuationRows: false };
+export const PREVIOUS_MODEL: ModelPoint = {
+  words: 30000,
+  continuation: 10000,
+  stopWords: true,
+  sifA: 2e-4,
+  directions: 2,
+  minPiece: 3,
+  punctuationRows: false,
+};
 export const PREVIOUS_BM25: Bm25Point = { tokenizer: 'default', name: 3, summary: 1, k1: 1.2, b: 0.75 };
 /** The settings chosen on MetaTool's train split alone (before the generated catalog was added to the criterion). */
 export const METATOOL_ONLY_BM25: Bm25Point = { tokenizer: 'default', name: 2, summary: 0, k1: 3, b: 0 };
@@ -204,8 +212,18 @@ export function bm25Options(p: Bm25Point): Bm25Options {
   const f = BM25_GRID_FIXED_FIELDS;
   return {
     params: { k1: p.k1, b: p.b },
-    tokenizer: { ...BM25_GRID_TOKENIZER, ...(p.tokenizer === 'no-stem' ? { stem: 'none' as const } : p.tokenizer === 'no-stop' ? { stopWords: 'none' as const } : {}) },
-    fields: { name: p.name, namespace: p.namespace ?? f.namespace, summary: p.summary, description: f.description, examples: p.examples ?? f.examples, params: p.params ?? f.params },
+    tokenizer: {
+      ...BM25_GRID_TOKENIZER,
+      ...(p.tokenizer === 'no-stem' ? { stem: 'none' as const } : p.tokenizer === 'no-stop' ? { stopWords: 'none' as const } : {}),
+    },
+    fields: {
+      name: p.name,
+      namespace: p.namespace ?? f.namespace,
+      summary: p.summary,
+      description: f.description,
+      examples: p.examples ?? f.examples,
+      params: p.params ?? f.params,
+    },
   };
 }
 
@@ -300,9 +318,13 @@ export const sameBm25 = (a: Bm25Point, b: Bm25Point): boolean => {
   return a.tokenizer === b.tokenizer && a.k1 === b.k1 && a.b === b.b && (Object.keys(fa) as Array<keyof typeof fa>).every((k) => fa[k] === fb[k]);
 };
 const extras = (p: ModelPoint) =>
-  [(p.minPiece ?? GRID_MIN_PIECE) !== GRID_MIN_PIECE ? `pieces of ${p.minPiece}+ letters` : '', p.punctuationRows === true ? 'punctuation rows' : ''].filter(Boolean).join(', ');
-const modelLabel = (p: ModelPoint) => `${p.words} | ${p.continuation} | ${p.stopWords ? 'zeroed' : 'kept'} | ${p.sifA} | ${p.directions}${extras(p) ? ` (${extras(p)})` : ''}`;
-const modelWords = (p: ModelPoint) => `${p.words} words, continuation ${p.continuation}, stop words ${p.stopWords ? 'zeroed' : 'kept'}, a ${p.sifA}, ${p.directions} directions${extras(p) ? `, ${extras(p)}` : ''}`;
+  [(p.minPiece ?? GRID_MIN_PIECE) !== GRID_MIN_PIECE ? `pieces of ${p.minPiece}+ letters` : '', p.punctuationRows === true ? 'punctuation rows' : '']
+    .filter(Boolean)
+    .join(', ');
+const modelLabel = (p: ModelPoint) =>
+  `${p.words} | ${p.continuation} | ${p.stopWords ? 'zeroed' : 'kept'} | ${p.sifA} | ${p.directions}${extras(p) ? ` (${extras(p)})` : ''}`;
+const modelWords = (p: ModelPoint) =>
+  `${p.words} words, continuation ${p.continuation}, stop words ${p.stopWords ? 'zeroed' : 'kept'}, a ${p.sifA}, ${p.directions} directions${extras(p) ? `, ${extras(p)}` : ''}`;
 const bm25Label = (p: Bm25Point) => `${p.tokenizer} | ${p.name} | ${p.summary} | ${p.k1} | ${p.b}`;
 const bm25Fields = (p: Bm25Point) => {
   const f = bm25Options(p).fields;
@@ -395,7 +417,9 @@ async function main(): Promise<void> {
       train: { metatool: { catalog, cases: train }, generated: { catalog: gen.catalog, cases: gradedCases(gen.cases, 'train') } },
       test: { metatool: { catalog, cases: gradedCases(data.cases, 'test') }, generated: { catalog: gen.catalog, cases: gradedCases(gen.cases, 'test') } },
     };
-    console.log(`generated ${genName}: ${gen.catalog.tools.length} tools; ${bm25Sets.train.generated.cases.length} graded train cases (BM25 selection, caller scopes applied)\n`);
+    console.log(
+      `generated ${genName}: ${gen.catalog.tools.length} tools; ${bm25Sets.train.generated.cases.length} graded train cases (BM25 selection, caller scopes applied)\n`,
+    );
     const points = gridPoints<Bm25Point>(BM25_GRID);
     const figs: Bm25Figures[] = [];
     const t0 = performance.now();
@@ -406,26 +430,47 @@ async function main(): Promise<void> {
     console.log(`## BM25: ${points.length} grid points on train (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`);
     const order = points.map((_, i) => i).sort((x, y) => figs[y]!.mean - figs[x]!.mean || x - y);
     const shown = [...new Set([...order.slice(0, 15), current, metaOnly])];
-    console.log(`| tokenizer | name | summary | k1 | b | MetaTool single-tool | MetaTool multi-tool | MetaTool graded | ${genName} graded | mean (selection) |`);
+    console.log(
+      `| tokenizer | name | summary | k1 | b | MetaTool single-tool | MetaTool multi-tool | MetaTool graded | ${genName} graded | mean (selection) |`,
+    );
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const i of shown) {
       const f = figs[i]!;
       const tag = i === pick ? ' **grid pick**' : i === current ? ' (previous default)' : i === metaOnly ? ' (MetaTool-only pick)' : '';
-      console.log(`| ${bm25Label(points[i]!)} | ${f3(f.metatool.single)} | ${f3(f.metatool.multi)} | ${f3(f.metatool.graded)} | ${f3(f.generated.graded)} | ${f3(f.mean)}${tag} |`);
+      console.log(
+        `| ${bm25Label(points[i]!)} | ${f3(f.metatool.single)} | ${f3(f.metatool.multi)} | ${f3(f.metatool.graded)} | ${f3(f.generated.graded)} | ${f3(f.mean)}${tag} |`,
+      );
     }
     console.log('');
-    console.log(marginals(BM25_GRID, points, figs.map((f) => f.mean)).join('\n'));
+    console.log(
+      marginals(
+        BM25_GRID,
+        points,
+        figs.map((f) => f.mean),
+      ).join('\n'),
+    );
     console.log('');
     if (args.csv !== undefined) {
       writeFileSync(
         join(args.csv, 'bm25-grid.csv'),
-        ['tokenizer,name,summary,k1,b,metatool_single,metatool_multi,metatool_graded,generated_graded,mean', ...points.map((p, i) => `${p.tokenizer},${p.name},${p.summary},${p.k1},${p.b},${figs[i]!.metatool.single},${figs[i]!.metatool.multi},${figs[i]!.metatool.graded},${figs[i]!.generated.graded},${figs[i]!.mean}`)].join('\n') + '\n',
+        [
+          'tokenizer,name,summary,k1,b,metatool_single,metatool_multi,metatool_graded,generated_graded,mean',
+          ...points.map(
+            (p, i) =>
+              `${p.tokenizer},${p.name},${p.summary},${p.k1},${p.b},${figs[i]!.metatool.single},${figs[i]!.metatool.multi},${figs[i]!.metatool.graded},${figs[i]!.generated.graded},${figs[i]!.mean}`,
+          ),
+        ].join('\n') + '\n',
       );
     }
 
     // Secondary field weights at the grid's pick (the pick first: it wins an exact tie).
     const base = points[pick]!;
-    const stage = [base, ...gridPoints<Required<Pick<Bm25Point, 'namespace' | 'examples' | 'params'>>>(BM25_SECONDARY).map((v) => ({ ...base, ...v })).filter((p) => !sameBm25(p, base))];
+    const stage = [
+      base,
+      ...gridPoints<Required<Pick<Bm25Point, 'namespace' | 'examples' | 'params'>>>(BM25_SECONDARY)
+        .map((v) => ({ ...base, ...v }))
+        .filter((p) => !sameBm25(p, base)),
+    ];
     const stageFigs: Bm25Figures[] = [figs[pick]!];
     for (const p of stage.slice(1)) stageFigs.push(await measureBm25(p, bm25Sets.train));
     const final = select(stageFigs.map((f) => f.mean));
@@ -442,12 +487,22 @@ async function main(): Promise<void> {
     console.log('| ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const i of [...new Set([...stageOrder.slice(0, 10), 0])]) {
       const f = stageFigs[i]!;
-      console.log(`| ${bm25Fields(stage[i]!)} | ${f3(f.metatool.graded)} | ${f3(f.generated.graded)} | ${f3(f.mean)}${i === final ? ' **chosen**' : ''}${i === 0 ? ' (grid pick)' : ''} |`);
+      console.log(
+        `| ${bm25Fields(stage[i]!)} | ${f3(f.metatool.graded)} | ${f3(f.generated.graded)} | ${f3(f.mean)}${i === final ? ' **chosen**' : ''}${i === 0 ? ' (grid pick)' : ''} |`,
+      );
     }
     console.log('');
-    console.log(marginals<Required<Pick<Bm25Point, 'namespace' | 'examples' | 'params'>>>(BM25_SECONDARY, stage as Array<Required<Bm25Point>>, stageFigs.map((f) => f.mean)).join('\n'));
+    console.log(
+      marginals<Required<Pick<Bm25Point, 'namespace' | 'examples' | 'params'>>>(
+        BM25_SECONDARY,
+        stage as Array<Required<Bm25Point>>,
+        stageFigs.map((f) => f.mean),
+      ).join('\n'),
+    );
     console.log('');
-    console.log(`The defaults in the code (${bm25Words(CURRENT_BM25)}): train MetaTool ${f3(incumbent.metatool.graded)}, ${genName} ${f3(incumbent.generated.graded)}, mean ${f3(incumbent.mean)} (${incumbent.mean.toFixed(5)} against the search's ${stageFigs[final]!.mean.toFixed(5)}): ${keptIncumbent ? 'kept' : sameBm25(bm25Pick, CURRENT_BM25) ? 'the search chose them' : 'replaced'}.\n`);
+    console.log(
+      `The defaults in the code (${bm25Words(CURRENT_BM25)}): train MetaTool ${f3(incumbent.metatool.graded)}, ${genName} ${f3(incumbent.generated.graded)}, mean ${f3(incumbent.mean)} (${incumbent.mean.toFixed(5)} against the search's ${stageFigs[final]!.mean.toFixed(5)}): ${keptIncumbent ? 'kept' : sameBm25(bm25Pick, CURRENT_BM25) ? 'the search chose them' : 'replaced'}.\n`,
+    );
   }
 
   // --- Static model on train ---
@@ -469,7 +524,8 @@ async function main(): Promise<void> {
     writeStaticModel(dir, spec);
     return dir;
   };
-  const measureModel = async (dir: string, cases: readonly Case[]) => measure(createEmbed('embed', { model: dir, recipe: REGISTRY_RECIPE, cacheDir: null }), catalog, cases);
+  const measureModel = async (dir: string, cases: readonly Case[]) =>
+    measure(createEmbed('embed', { model: dir, recipe: REGISTRY_RECIPE, cacheDir: null }), catalog, cases);
   const modelTokens = new Map<string, number>();
   try {
     if (args.only !== 'bm25') {
@@ -503,14 +559,35 @@ async function main(): Promise<void> {
       console.log('| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
       for (const i of shown) {
         const f = figs[i]!;
-        const tag = [i === pick ? '**chosen**' : '', i === best && i !== pick ? '(best; within tolerance of a smaller model)' : '', i === current ? '(previous default)' : ''].filter(Boolean).join(' ');
+        const tag = [
+          i === pick ? '**chosen**' : '',
+          i === best && i !== pick ? '(best; within tolerance of a smaller model)' : '',
+          i === current ? '(previous default)' : '',
+        ]
+          .filter(Boolean)
+          .join(' ');
         console.log(`| ${modelLabel(points[i]!)} | ${tokens[i]} | ${f3(f.single)} | ${f3(f.multi)} | ${f3(f.graded)}${tag ? ` ${tag}` : ''} |`);
       }
       console.log('');
-      console.log(marginals(MODEL_GRID, points, figs.map((f) => f.graded)).join('\n'));
+      console.log(
+        marginals(
+          MODEL_GRID,
+          points,
+          figs.map((f) => f.graded),
+        ).join('\n'),
+      );
       console.log('');
       if (args.csv !== undefined) {
-        writeFileSync(join(args.csv, 'model-grid.csv'), ['words,continuation,stopWords,sifA,directions,tokens,single,multi,graded', ...points.map((p, i) => `${p.words},${p.continuation},${p.stopWords},${p.sifA},${p.directions},${tokens[i]},${figs[i]!.single},${figs[i]!.multi},${figs[i]!.graded}`)].join('\n') + '\n');
+        writeFileSync(
+          join(args.csv, 'model-grid.csv'),
+          [
+            'words,continuation,stopWords,sifA,directions,tokens,single,multi,graded',
+            ...points.map(
+              (p, i) =>
+                `${p.words},${p.continuation},${p.stopWords},${p.sifA},${p.directions},${tokens[i]},${figs[i]!.single},${figs[i]!.multi},${figs[i]!.graded}`,
+            ),
+          ].join('\n') + '\n',
+        );
       }
 
       // Secondary choices, one at a time at the grid's pick.
@@ -544,7 +621,9 @@ async function main(): Promise<void> {
     // --- The choices made, the test splits are read: once, for the report ---
     if (bm25Pick !== undefined && bm25Sets !== undefined) {
       const genName = `${GENERATED_TRAIN.preset}-${GENERATED_TRAIN.seed}`;
-      console.log(`## BM25 on the test splits (MetaTool ${bm25Sets.test.metatool.cases.length}, ${genName} ${bm25Sets.test.generated.cases.length} graded cases): reported, not used for choosing\n`);
+      console.log(
+        `## BM25 on the test splits (MetaTool ${bm25Sets.test.metatool.cases.length}, ${genName} ${bm25Sets.test.generated.cases.length} graded cases): reported, not used for choosing\n`,
+      );
       console.log(`| settings | MetaTool train | ${genName} train | mean train | MetaTool test | ${genName} test | mean test |`);
       console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
       const rows: Array<[string, Bm25Point]> = [['chosen', bm25Pick]];
@@ -553,7 +632,9 @@ async function main(): Promise<void> {
       for (const [tag, p] of rows) {
         const tr = await measureBm25(p, bm25Sets.train);
         const te = await measureBm25(p, bm25Sets.test);
-        console.log(`| ${tag}: ${bm25Words(p)} | ${f3(tr.metatool.graded)} | ${f3(tr.generated.graded)} | ${f3(tr.mean)} | ${f3(te.metatool.graded)} | ${f3(te.generated.graded)} | ${f3(te.mean)} |`);
+        console.log(
+          `| ${tag}: ${bm25Words(p)} | ${f3(tr.metatool.graded)} | ${f3(tr.generated.graded)} | ${f3(tr.mean)} | ${f3(te.metatool.graded)} | ${f3(te.generated.graded)} | ${f3(te.mean)} |`,
+        );
       }
       console.log('');
     }
@@ -562,15 +643,31 @@ async function main(): Promise<void> {
       console.log(`## Static model on MetaTool's test split (${test.length} graded cases): reported, not used for choosing\n`);
       console.log('| retriever | settings | train | test single-tool | test multi-tool | test graded |');
       console.log('| --- | --- | ---: | ---: | ---: | ---: |');
-      const row = (name: string, label: string, tr: Figures, te: Figures) => console.log(`| ${name} | ${label} | ${f3(tr.graded)} | ${f3(te.single)} | ${f3(te.multi)} | ${f3(te.graded)} |`);
-      for (const [tag, p] of sameModel(modelPick, PREVIOUS_MODEL) ? ([['chosen = previous', modelPick]] as const) : ([['chosen', modelPick], ['previous', PREVIOUS_MODEL]] as const)) {
+      const row = (name: string, label: string, tr: Figures, te: Figures) =>
+        console.log(`| ${name} | ${label} | ${f3(tr.graded)} | ${f3(te.single)} | ${f3(te.multi)} | ${f3(te.graded)} |`);
+      for (const [tag, p] of sameModel(modelPick, PREVIOUS_MODEL)
+        ? ([['chosen = previous', modelPick]] as const)
+        : ([
+            ['chosen', modelPick],
+            ['previous', PREVIOUS_MODEL],
+          ] as const)) {
         const dir = candidate(p);
         row(`embed (${tag})`, `${modelWords(p)} (${modelTokens.get(modelLabel(p))} tokens)`, await measureModel(dir, train), await measureModel(dir, test));
       }
       console.log('');
     }
-    if (bm25Pick !== undefined) console.log(sameBm25(bm25Pick, CURRENT_BM25) ? 'BM25_DEFAULT_OPTIONS match the selection.' : `BM25_DEFAULT_OPTIONS (${bm25Words(CURRENT_BM25)}) differ from the selection: update src/retrievers/bm25/presets.ts.`);
-    if (modelPick !== undefined) console.log(sameModel(modelPick, CURRENT_MODEL) ? 'DEFAULT_BUILD_OPTIONS match the selection.' : `DEFAULT_BUILD_OPTIONS (${modelLabel(CURRENT_MODEL)}) differ from the selection: update scripts/build-static-model.ts and rebuild the model.`);
+    if (bm25Pick !== undefined)
+      console.log(
+        sameBm25(bm25Pick, CURRENT_BM25)
+          ? 'BM25_DEFAULT_OPTIONS match the selection.'
+          : `BM25_DEFAULT_OPTIONS (${bm25Words(CURRENT_BM25)}) differ from the selection: update src/retrievers/bm25/presets.ts.`,
+      );
+    if (modelPick !== undefined)
+      console.log(
+        sameModel(modelPick, CURRENT_MODEL)
+          ? 'DEFAULT_BUILD_OPTIONS match the selection.'
+          : `DEFAULT_BUILD_OPTIONS (${modelLabel(CURRENT_MODEL)}) differ from the selection: update scripts/build-static-model.ts and rebuild the model.`,
+      );
   } finally {
     if (args.work === undefined) rmSync(work, { recursive: true, force: true });
   }

@@ -30,7 +30,13 @@ function lookUp(file: string, name: string, depth = 0): { found: boolean; docume
       const spec = st.exportClause.elements.find((e) => e.name.text === name);
       if (spec) return lookUp(resolve(dirname(file), st.moduleSpecifier.text), (spec.propertyName ?? spec.name).text, depth + 1);
     }
-    const named = (ts.isFunctionDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isClassDeclaration(st) || ts.isEnumDeclaration(st)) && st.name?.text === name;
+    const named =
+      (ts.isFunctionDeclaration(st) ||
+        ts.isInterfaceDeclaration(st) ||
+        ts.isTypeAliasDeclaration(st) ||
+        ts.isClassDeclaration(st) ||
+        ts.isEnumDeclaration(st)) &&
+      st.name?.text === name;
     const variable = ts.isVariableStatement(st) && st.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === name);
     if (named || variable) return { found: true, documented: documented(st) };
   }
@@ -41,7 +47,14 @@ function lookUp(file: string, name: string, depth = 0): { found: boolean; docume
 function apiExports(entry: string): Array<{ name: string; file: string }> {
   const out: Array<{ name: string; file: string }> = [];
   for (const st of source(entry).statements) {
-    if (!ts.isExportDeclaration(st) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier) || !st.exportClause || !ts.isNamedExports(st.exportClause)) continue;
+    if (
+      !ts.isExportDeclaration(st) ||
+      !st.moduleSpecifier ||
+      !ts.isStringLiteral(st.moduleSpecifier) ||
+      !st.exportClause ||
+      !ts.isNamedExports(st.exportClause)
+    )
+      continue;
     const file = resolve(dirname(entry), st.moduleSpecifier.text);
     for (const e of st.exportClause.elements) out.push({ name: (e.propertyName ?? e.name).text, file });
   }

@@ -20,7 +20,9 @@ const WRITER = join(PACKAGE_ROOT, 'test', 'cache-writer.ts');
 
 function inThread(job: WriterJob): Promise<{ warnings: string[] }> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('../src/eval/worker-bootstrap.mjs', import.meta.url), { workerData: { entry: new URL('./cache-writer.ts', import.meta.url).href, job } });
+    const w = new Worker(new URL('../src/eval/worker-bootstrap.mjs', import.meta.url), {
+      workerData: { entry: new URL('./cache-writer.ts', import.meta.url).href, job },
+    });
     w.on('message', (m: string) => resolve(JSON.parse(m)));
     w.on('error', reject);
     w.on('exit', (code) => code !== 0 && reject(new Error(`writer thread exited ${code}`)));

@@ -50,7 +50,8 @@ function outputs(dir: string): Record<string, string> {
   walk(dir, '');
   const results = JSON.parse(files['results.json']!) as Record<string, unknown>;
   delete results.timings;
-  for (const group of ['retrievers', 'profiles']) for (const s of Object.values((results[group] ?? {}) as Record<string, Record<string, unknown>>)) delete s.latency;
+  for (const group of ['retrievers', 'profiles'])
+    for (const s of Object.values((results[group] ?? {}) as Record<string, Record<string, unknown>>)) delete s.latency;
   files['results.json'] = JSON.stringify(results, null, 2);
   for (const [name, text] of Object.entries(files)) {
     if (name.startsWith('details/')) files[name] = text.replace(/,"ms":[0-9.e+-]+/g, '');
@@ -104,15 +105,23 @@ describe('corrupt caches, end to end', () => {
     expect(statSync(counts).size % C).toBe(0);
     // The sign-and-exponent byte of a float in three vectors, the low byte of five counts, and a
     // partial record at the end of each log; and the lock of a writer that died.
-    flipBytes(vectors, [3, 50, 200].map((r) => r * V + 32 + 4 * 7 + 3));
-    flipBytes(counts, [5, 10, 15, 20, 25].map((r) => r * C + 16));
+    flipBytes(
+      vectors,
+      [3, 50, 200].map((r) => r * V + 32 + 4 * 7 + 3),
+    );
+    flipBytes(
+      counts,
+      [5, 10, 15, 20, 25].map((r) => r * C + 16),
+    );
     appendPartial(vectors, 100);
     appendPartial(counts, 10);
     writeFileSync(`${vectors}.lock`, '99999999\n');
 
     const corrupted = await evaluate();
     expect(corrupted.files).toEqual(empty.files);
-    expect(corrupted.warnings.sort()).toEqual([corruptLine(4, vectors), corruptLine(6, counts), `warning: taking over the stale lock ${vectors}.lock (process 99999999 is gone)`].sort());
+    expect(corrupted.warnings.sort()).toEqual(
+      [corruptLine(4, vectors), corruptLine(6, counts), `warning: taking over the stale lock ${vectors}.lock (process 99999999 is gone)`].sort(),
+    );
     expect(existsSync(`${vectors}.lock`)).toBe(false);
     expect(statSync(vectors).size % V).toBe(0);
     expect(statSync(counts).size % C).toBe(0);
@@ -139,7 +148,9 @@ describe('corrupt caches, end to end', () => {
     const rankingsDir = join(cacheRoot, 'rankings');
     const pairs = only(join(rankingsDir, 'near-duplicates'), '.json');
     mkdirSync(rankingsDir, { recursive: true });
-    const rankingFiles = readdirSync(rankingsDir).filter((f) => f.endsWith('.json')).map((f) => join(rankingsDir, f));
+    const rankingFiles = readdirSync(rankingsDir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(rankingsDir, f));
     expect(rankingFiles.length).toBeGreaterThan(0);
     // A flipped byte in a tool id of the first ranking of each rankings file, and one in the pairs file.
     for (const f of rankingFiles) {

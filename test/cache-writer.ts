@@ -39,7 +39,12 @@ if (job.kind === 'rounds') {
     vectors.load();
     const texts = [0, 1, 2].map((j) => `${job.name} ${i} ${j}`);
     const data = new Float32Array(texts.length * 4);
-    texts.forEach((t, k) => data.set(Float32Array.from({ length: 4 }, (_, d) => t.length + d), k * 4));
+    texts.forEach((t, k) =>
+      data.set(
+        Float32Array.from({ length: 4 }, (_, d) => t.length + d),
+        k * 4,
+      ),
+    );
     vectors.add(texts.map(sha256Hex), data, 4);
   }
 } else {

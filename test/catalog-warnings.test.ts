@@ -22,7 +22,18 @@ describe('catalog warnings in the CLI', () => {
   it('eval prints the skipped built-in tools once and scores the custom tools', async () => {
     const cases = join(tmp, 'cases.jsonl');
     writeFileSync(cases, `${JSON.stringify({ id: 'readme', request: 'read the text of README.md', expectedTools: ['read_text_file'] })}\n`);
-    const r = await run('eval', '--catalog', join(REAL, 'anthropic-messages-request.json'), '--cases', cases, '--retrievers', 'bm25', '--out', join(tmp, 'out'), '--quiet');
+    const r = await run(
+      'eval',
+      '--catalog',
+      join(REAL, 'anthropic-messages-request.json'),
+      '--cases',
+      cases,
+      '--retrievers',
+      'bm25',
+      '--out',
+      join(tmp, 'out'),
+      '--quiet',
+    );
     expect(r.code).toBe(0);
     expect(r.err.match(/^warning: /gm)).toHaveLength(1);
     expect(r.err).toContain('warning: skipped 3 Anthropic server/client tools: web_search_20250305, bash_20250124, text_editor_20250728\n');
@@ -30,7 +41,18 @@ describe('catalog warnings in the CLI', () => {
   });
 
   it('eval reads the Python client dump with no warning', async () => {
-    const r = await run('eval', '--catalog', join(REAL, 'python-client-dump.json'), '--cases', join(REAL, 'cases.jsonl'), '--retrievers', 'bm25', '--out', join(tmp, 'dump'), '--quiet');
+    const r = await run(
+      'eval',
+      '--catalog',
+      join(REAL, 'python-client-dump.json'),
+      '--cases',
+      join(REAL, 'cases.jsonl'),
+      '--retrievers',
+      'bm25',
+      '--out',
+      join(tmp, 'dump'),
+      '--quiet',
+    );
     expect(r.code).toBe(0);
     expect(r.err).not.toContain('warning');
     expect(r.out).toContain('9 cases, 124 tools');
@@ -45,7 +67,18 @@ describe('catalog warnings in the CLI', () => {
     tools[20]!.inputSchema = { type: 'object', properties: { limit: { type: 'integer', minimum: 0, exclusiveMinimum: true } } };
     const file = join(tmp, 'dump-with-anomalies.json');
     writeFileSync(file, JSON.stringify(dump));
-    const r = await run('eval', '--catalog', file, '--cases', join(REAL, 'cases.jsonl'), '--retrievers', 'bm25', '--out', join(tmp, 'dump-anomalies'), '--quiet');
+    const r = await run(
+      'eval',
+      '--catalog',
+      file,
+      '--cases',
+      join(REAL, 'cases.jsonl'),
+      '--retrievers',
+      'bm25',
+      '--out',
+      join(tmp, 'dump-anomalies'),
+      '--quiet',
+    );
     expect(r.code).toBe(0);
     expect(r.err.match(/^warning: /gm)).toHaveLength(1);
     expect(r.err).toMatch(/^warning: 1 tool uses older JSON Schema forms: draft-04 boolean exclusiveMinimum/m);
@@ -54,8 +87,21 @@ describe('catalog warnings in the CLI', () => {
 
   it('inspect accepts a draft-07 $id with a fragment and names the form in the one warning', async () => {
     const file = join(tmp, 'draft07-fragment-id.json');
-    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', definitions: { a: { $id: '#item', type: 'string' }, p: { $id: '#/definitions/p' } }, properties: { q: { $ref: '#item' } } };
-    writeFileSync(file, JSON.stringify({ tools: [{ name: 'search', description: 'Search the catalog.', inputSchema: schema }, { name: 'tuple', description: 'Any list.', inputSchema: { type: 'object', properties: { l: { type: 'array', items: [] } } } }] }));
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      definitions: { a: { $id: '#item', type: 'string' }, p: { $id: '#/definitions/p' } },
+      properties: { q: { $ref: '#item' } },
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tools: [
+          { name: 'search', description: 'Search the catalog.', inputSchema: schema },
+          { name: 'tuple', description: 'Any list.', inputSchema: { type: 'object', properties: { l: { type: 'array', items: [] } } } },
+        ],
+      }),
+    );
     const r = await run('inspect', '--catalog', file);
     expect(r.code).toBe(0);
     expect(r.err.split('\n').filter(Boolean)).toEqual([
@@ -67,6 +113,10 @@ describe('catalog warnings in the CLI', () => {
     const f = join(REAL, 'tools-list-page.json');
     const r = await run('inspect', '--catalog', f);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^error: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\$\\.nextCursor: this tools/list result is one page of several: it has "nextCursor": "4"`));
+    expect(r.err).toMatch(
+      new RegExp(
+        `^error: ${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\$\\.nextCursor: this tools/list result is one page of several: it has "nextCursor": "4"`,
+      ),
+    );
   });
 });

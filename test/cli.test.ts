@@ -97,7 +97,22 @@ describe('backpack CLI', () => {
   it('runs the main job end to end on a small preset: dataset, results, report, summary with the HTML path', async () => {
     const data = join(tmp, 'main-data');
     const results = join(tmp, 'main-results');
-    const r = await run('run', '--preset', 'tiny', '--seed', '5', '--out', data, '--results', results, '--profiles', 'static,codex,deferred', '--retrievers', 'bm25,hybrid', '--quiet');
+    const r = await run(
+      'run',
+      '--preset',
+      'tiny',
+      '--seed',
+      '5',
+      '--out',
+      data,
+      '--results',
+      results,
+      '--profiles',
+      'static,codex,deferred',
+      '--retrievers',
+      'bm25,hybrid',
+      '--quiet',
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^strategy .*recall@5/m);
     expect(r.out).toContain(`report:  ${join(results, 'report', 'report.html')}`);
@@ -155,7 +170,9 @@ describe('backpack CLI', () => {
     expect(s.tools).toBe(27);
     const bad = await run('inspect', '--catalog', 'fixtures/catalogs/mcp-folder', '--cases', 'fixtures/faulty/unknown-tool.csv');
     expect(bad.code).toBe(2);
-    expect(bad.err).toBe('error: fixtures/faulty/unknown-tool.csv: row 3: case "bad-1": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)\n');
+    expect(bad.err).toBe(
+      'error: fixtures/faulty/unknown-tool.csv: row 3: case "bad-1": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)\n',
+    );
     const schema = await run('inspect', '--catalog', 'fixtures/faulty/invalid-schema.json');
     expect(schema.code).toBe(2);
     expect(schema.err).toMatch(/invalid-schema\.json: \$\.servers\[1\]\.tools\[4\]\.inputSchema: invalid JSON Schema/);
@@ -211,10 +228,33 @@ describe('backpack eval and merge', () => {
     expect(results.schemaVersion).toBe(1);
     expect(results.dataset.catalogSha256).toBe(JSON.parse(readFileSync(join(dataset, 'manifest.json'), 'utf8')).catalogSha256);
     expect(Object.keys(results.retrievers)).toEqual(['bm25', 'bm25-plain']);
-    expect(Object.keys(results.retrievers.bm25.metrics.overall)).toEqual(expect.arrayContaining(['top1', 'recall@1', 'recall@5', 'allGold@5', 'anyGold@5', 'mrr@10', 'ndcg@10', 'missedEntirely@5', 'noToolFalsePositiveRate', 'scopeLeakCount', 'namespaceRecall@5']));
-    expect(results.retrievers.bm25.latency).toMatchObject({ indexMs: expect.any(Number), p50Ms: expect.any(Number), p95Ms: expect.any(Number), peakRssMb: expect.any(Number) });
+    expect(Object.keys(results.retrievers.bm25.metrics.overall)).toEqual(
+      expect.arrayContaining([
+        'top1',
+        'recall@1',
+        'recall@5',
+        'allGold@5',
+        'anyGold@5',
+        'mrr@10',
+        'ndcg@10',
+        'missedEntirely@5',
+        'noToolFalsePositiveRate',
+        'scopeLeakCount',
+        'namespaceRecall@5',
+      ]),
+    );
+    expect(results.retrievers.bm25.latency).toMatchObject({
+      indexMs: expect.any(Number),
+      p50Ms: expect.any(Number),
+      p95Ms: expect.any(Number),
+      peakRssMb: expect.any(Number),
+    });
     expect(readdirSync(join(out, 'runs')).sort()).toEqual(['bm25-plain.trec', 'bm25.trec', 'cases.tsv', 'qrels.txt']);
-    expect(readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n')).toHaveLength(400);
+    expect(
+      readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(400);
   });
 
   it('lists the profiles and evaluates them with --profiles', async () => {
@@ -224,7 +264,20 @@ describe('backpack eval and merge', () => {
     expect(listed.profiles.every((p: { kind: string; description: string }) => p.kind === 'profile' && p.description.length > 10)).toBe(true);
     expect((await run('list')).out).toMatch(/\nprofiles\n {2}static {13}every tool eager/);
     const out = join(tmp, 'profiles');
-    const r = await run('eval', '--dataset', dataset, '--profiles', 'static,deferred', '--out', out, '--quiet', '--context-window', '100000', '--cache-read-ratio', '0.5');
+    const r = await run(
+      'eval',
+      '--dataset',
+      dataset,
+      '--profiles',
+      'static,deferred',
+      '--out',
+      out,
+      '--quiet',
+      '--context-window',
+      '100000',
+      '--cache-read-ratio',
+      '0.5',
+    );
     expect(r.code, r.err).toBe(0);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results.config.contextWindow).toBe(100000);
@@ -261,7 +314,18 @@ describe('backpack eval and merge', () => {
     expect(existsSync(join(d, 'out-b'))).toBe(false);
     // a shard that gets no case is no error (the other shards have them), but never silent
     writeFileSync(join(d, 'one-case.csv'), 'request,expected_tools\ndo a please,mcp__one__a\n');
-    const emptyShard = await run('eval', '--catalog', join(d, 'one.json'), '--cases', join(d, 'one-case.csv'), '--shard', '2/2', '--out', join(d, 'out-c'), '--quiet');
+    const emptyShard = await run(
+      'eval',
+      '--catalog',
+      join(d, 'one.json'),
+      '--cases',
+      join(d, 'one-case.csv'),
+      '--shard',
+      '2/2',
+      '--out',
+      join(d, 'out-c'),
+      '--quiet',
+    );
     expect(emptyShard.code, emptyShard.err).toBe(0);
     expect(emptyShard.err).toContain('warning: shard 2/2 holds none of the 1 cases: its figures are n/a');
     expect(emptyShard.out).toMatch(/^bm25 +n\/a/m);
@@ -316,12 +380,18 @@ describe('backpack eval and merge', () => {
     const at = corpus.indexOf('"text":"', corpus.indexOf(10)) + '"text":"'.length;
     // one invalid byte in a description on the second line, and a query no qrels file judges
     writeFileSync(join(beir, 'corpus.jsonl'), Buffer.concat([corpus.subarray(0, at), Buffer.from([0xff]), corpus.subarray(at)]));
-    writeFileSync(join(beir, 'queries.jsonl'), `${readFileSync(join(beir, 'queries.jsonl'), 'utf8').trimEnd()}\n${JSON.stringify({ _id: 'q-unjudged', text: 'what about this' })}\n`);
+    writeFileSync(
+      join(beir, 'queries.jsonl'),
+      `${readFileSync(join(beir, 'queries.jsonl'), 'utf8').trimEnd()}\n${JSON.stringify({ _id: 'q-unjudged', text: 'what about this' })}\n`,
+    );
     const whole = await run('eval', '--dataset', beir, '--out', join(tmp, 'beir-warned-out'), '--quiet');
     expect(whole.code, whole.err).toBe(0);
     const warnings = JSON.parse(readFileSync(join(tmp, 'beir-warned-out', 'results.json'), 'utf8')).warnings;
     // named relative to the dataset folder: the results do not depend on where it sits
-    expect(warnings).toEqual(['corpus.jsonl: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)', expect.stringMatching(/^1 query of queries.jsonl has no judgement .*: q-unjudged$/)]);
+    expect(warnings).toEqual([
+      'corpus.jsonl: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)',
+      expect.stringMatching(/^1 query of queries.jsonl has no judgement .*: q-unjudged$/),
+    ]);
     for (const w of warnings) expect(whole.err).toContain(`warning: ${w}`);
     const shards = [1, 2].map((i) => join(tmp, `beir-warned-${i}`));
     for (const [i, d] of shards.entries()) expect((await run('eval', '--dataset', beir, '--shard', `${i + 1}/2`, '--out', d, '--quiet')).code).toBe(0);
@@ -329,7 +399,14 @@ describe('backpack eval and merge', () => {
     expect(JSON.parse(readFileSync(join(tmp, 'beir-warned-merged', 'results.json'), 'utf8')).warnings).toEqual(warnings);
     // a catalog file and a cases file: the same, once per file although detection reads the catalog too
     const catalog = join(tmp, 'warned-catalog.json');
-    writeFileSync(catalog, Buffer.concat([Buffer.from('{"tools":[{"name":"a","description":"do a '), Buffer.from([0xff, 0xfe]), Buffer.from('","inputSchema":{"type":"object"}}]}')]));
+    writeFileSync(
+      catalog,
+      Buffer.concat([
+        Buffer.from('{"tools":[{"name":"a","description":"do a '),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('","inputSchema":{"type":"object"}}]}'),
+      ]),
+    );
     const cases = join(tmp, 'warned-cases.csv');
     writeFileSync(cases, Buffer.concat([Buffer.from('request,expected_tools\ndo a '), Buffer.from([0xc3]), Buffer.from(' please,mcp__warned-catalog__a\n')]));
     const fromFiles = await run('eval', '--catalog', catalog, '--cases', cases, '--out', join(tmp, 'warned-files-out'), '--quiet');
@@ -391,22 +468,47 @@ describe('backpack eval and merge', () => {
     const r = await run('eval', '--dataset', dataset, '--sticky', '--out', out, '--quiet');
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).config.sticky).toBe(true);
-    const details = readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+    const details = readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((x) => JSON.parse(x));
     const kept = details.filter((d) => d.kept);
     expect(kept.length).toBeGreaterThan(0);
     // only turns after the first of a session can keep a set
-    const cases = readFileSync(join(dataset, 'queries.jsonl'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+    const cases = readFileSync(join(dataset, 'queries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((x) => JSON.parse(x));
     const byId = new Map(cases.map((c) => [c._id, c]));
     for (const d of kept) expect(byId.get(d.caseId).turn).toBeGreaterThan(0);
   });
 
   it('augments tool examples from the train split and scores only the test split', async () => {
     const out = join(tmp, 'examples');
-    const r = await run('eval', '--dataset', 'metatool', '--split', 'test', '--examples-from', 'train', '--examples-per-tool', '5', '--retrievers', 'bm25', '--out', out, '--quiet');
+    const r = await run(
+      'eval',
+      '--dataset',
+      'metatool',
+      '--split',
+      'test',
+      '--examples-from',
+      'train',
+      '--examples-per-tool',
+      '5',
+      '--retrievers',
+      'bm25',
+      '--out',
+      out,
+      '--quiet',
+    );
     expect(r.code, r.err).toBe(0);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results.config.examples).toEqual({ from: 'train', perTool: 5, added: 995 });
-    expect(results.dataset.cases).toBe(readFileSync(join(out, 'runs', 'cases.tsv'), 'utf8').trim().split('\n').length - 1);
+    expect(results.dataset.cases).toBe(
+      readFileSync(join(out, 'runs', 'cases.tsv'), 'utf8')
+        .trim()
+        .split('\n').length - 1,
+    );
     expect(results.retrievers.bm25.metrics.slices['single-tool']['recall@5']).toBeGreaterThan(0.7);
     expect((await run('eval', '--dataset', 'metatool', '--split', 'train', '--examples-from', 'train')).err).toMatch(/same split/);
     expect((await run('eval', '--dataset', 'metatool', '--examples-from', 'train')).err).toMatch(/needs --dataset … --split/);
@@ -417,7 +519,11 @@ describe('backpack eval and merge', () => {
     mkdirSync(folder);
     // a description no other test uses, so the shared vector cache cannot already hold it
     const unique = `Read a file from a GitHub repository at a given ref (${process.pid}-${Date.now()}).`;
-    for (const f of ['github.json', 'filesystem.json']) writeFileSync(join(folder, f), readFileSync(join('fixtures/catalogs/mcp-folder', f), 'utf8').replace('Read a file from a GitHub repository at a given ref.', unique));
+    for (const f of ['github.json', 'filesystem.json'])
+      writeFileSync(
+        join(folder, f),
+        readFileSync(join('fixtures/catalogs/mcp-folder', f), 'utf8').replace('Read a file from a GitHub repository at a given ref.', unique),
+      );
     const cases = join(tmp, 'embed-cases.jsonl');
     writeFileSync(cases, '{"id":"c1","request":"read the readme from the repo","expectedTools":["mcp__github__read_file"]}\n');
     const stats = async (out: string) => {
@@ -453,7 +559,24 @@ describe('backpack eval and merge', () => {
 
   it('calibrates floors on the train split and scores the test split: the floor is the one the train no-tool cases give', async () => {
     const out = join(tmp, 'auto-floor');
-    const r = await run('eval', '--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--floor', 'auto:0.2', '--retrievers', 'bm25', '--profiles', 'static,deferred', '--out', out, '--quiet');
+    const r = await run(
+      'eval',
+      '--dataset',
+      dataset,
+      '--split',
+      'test',
+      '--calibrate-on',
+      'train',
+      '--floor',
+      'auto:0.2',
+      '--retrievers',
+      'bm25',
+      '--profiles',
+      'static,deferred',
+      '--out',
+      out,
+      '--quiet',
+    );
     expect(r.code, r.err).toBe(0);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     const f = results.config.floors.bm25;
@@ -465,8 +588,17 @@ describe('backpack eval and merge', () => {
     // the same floor from an unfloored run over the train split alone: each no-tool case's best score, then the rule
     const train = join(tmp, 'auto-floor-train');
     expect((await run('eval', '--dataset', dataset, '--split', 'train', '--retrievers', 'bm25', '--out', train, '--quiet')).code).toBe(0);
-    const cases = new Map(readFileSync(join(dataset, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((c) => [c._id, c]));
-    const trainDetails = readFileSync(join(train, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const cases = new Map(
+      readFileSync(join(dataset, 'queries.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .map((c) => [c._id, c]),
+    );
+    const trainDetails = readFileSync(join(train, 'details', 'bm25.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const pinned = new Set(trainDetails.flatMap((d) => d.pinned));
     const tops = trainDetails
       .filter((d) => (cases.get(d.caseId)?.expectedTools ?? ['x']).length === 0)
@@ -483,7 +615,10 @@ describe('backpack eval and merge', () => {
     const bm25 = results.retrievers.bm25;
     expect(bm25.abstention.length).toBeGreaterThanOrEqual(20);
     expect(Object.keys(bm25.recallAtFalsePositiveRate)).toEqual(['0.05', '0.1', '0.2']);
-    const details = readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const details = readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(details.every((d) => d.ranked.every(([, s]: [string, number]) => s >= f.value))).toBe(true);
     expect(details.some((d) => d.belowFloor?.length)).toBe(true);
     // honest no-tool figure: static lists every tool, so every no-tool case is a false positive
@@ -494,7 +629,21 @@ describe('backpack eval and merge', () => {
   });
 
   it('a sharded calibrated run merges into the unsharded one: the same floors, curves and figures', async () => {
-    const args = ['--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--floor', 'auto', '--retrievers', 'bm25', '--profiles', 'codex', '--quiet'];
+    const args = [
+      '--dataset',
+      dataset,
+      '--split',
+      'test',
+      '--calibrate-on',
+      'train',
+      '--floor',
+      'auto',
+      '--retrievers',
+      'bm25',
+      '--profiles',
+      'codex',
+      '--quiet',
+    ];
     const dirs = [1, 2].map((i) => join(tmp, `auto-shard-${i}`));
     for (const [i, d] of dirs.entries()) expect((await run('eval', ...args, '--shard', `${i + 1}/2`, '--out', d)).code).toBe(0);
     const merged = join(tmp, 'auto-merged');
@@ -504,7 +653,10 @@ describe('backpack eval and merge', () => {
     const read = (d: string) => JSON.parse(readFileSync(join(d, 'results.json'), 'utf8'));
     const [m, w] = [read(merged), read(whole)];
     expect(m.config.floors).toEqual(w.config.floors);
-    for (const [kind, name] of [['retrievers', 'bm25'], ['profiles', 'codex']] as const) {
+    for (const [kind, name] of [
+      ['retrievers', 'bm25'],
+      ['profiles', 'codex'],
+    ] as const) {
       for (const key of ['metrics', 'abstention', 'recallAtFalsePositiveRate']) expect(m[kind][name][key], `${name} ${key}`).toEqual(w[kind][name][key]);
     }
   });
@@ -545,18 +697,34 @@ describe('backpack eval and merge', () => {
       expect(existsSync(out)).toBe(false);
     };
     await refuse(['--split', 'test', '--floor', 'auto'], /--floor auto needs --calibrate-on/);
-    await refuse(['--calibrate-on', 'train', '--floor', 'auto'], /--calibrate-on train \(split "train"\) overlaps the scored cases \(all cases\): \d+ cases are in both/);
+    await refuse(
+      ['--calibrate-on', 'train', '--floor', 'auto'],
+      /--calibrate-on train \(split "train"\) overlaps the scored cases \(all cases\): \d+ cases are in both/,
+    );
     await refuse(['--split', 'test', '--calibrate-on', 'trian', '--floor', 'auto'], /--calibrate-on: no case is in split "trian"; splits here: test, train/);
     await refuse(['--split', 'test', '--calibrate-on', join(tmp, 'nope.jsonl'), '--floor', 'auto'], /nope\.jsonl: --calibrate-on: no such cases file/);
-    await refuse(['--split', 'test', '--calibrate-on', 'train', '--floor', 'auto:1.5'], /--floor: the target in "auto:1.5" must be a no-tool false-positive rate from 0 to 1/);
+    await refuse(
+      ['--split', 'test', '--calibrate-on', 'train', '--floor', 'auto:1.5'],
+      /--floor: the target in "auto:1.5" must be a no-tool false-positive rate from 0 to 1/,
+    );
     // a cases file over the same catalog: without no-tool cases; repeating a scored case under another id
-    const scored = readFileSync(join(dataset, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((c) => c.split !== 'train' && c.expectedTools?.length === 1);
+    const scored = readFileSync(join(dataset, 'queries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((c) => c.split !== 'train' && c.expectedTools?.length === 1);
     const graded = join(tmp, 'calib-graded.jsonl');
     writeFileSync(graded, `${JSON.stringify({ id: 'c1', request: 'open the quarterly report of something', expectedTools: scored[0].expectedTools })}\n`);
     await refuse(['--split', 'test', '--calibrate-on', graded, '--floor', 'auto'], /calib-graded\.jsonl: --calibrate-on .* has no no-tool case/);
     const copied = join(tmp, 'calib-copied.jsonl');
-    writeFileSync(copied, `${JSON.stringify({ id: 'c1', request: scored[0].text, expectedTools: scored[0].expectedTools })}\n${JSON.stringify({ id: 'c2', request: 'hello there', expectedTools: [] })}\n`);
-    await refuse(['--split', 'test', '--calibrate-on', copied, '--floor', 'auto'], new RegExp(`repeats scored cases \\(--split test\\) under other ids .*c1 = ${scored[0]._id}`));
+    writeFileSync(
+      copied,
+      `${JSON.stringify({ id: 'c1', request: scored[0].text, expectedTools: scored[0].expectedTools })}\n${JSON.stringify({ id: 'c2', request: 'hello there', expectedTools: [] })}\n`,
+    );
+    await refuse(
+      ['--split', 'test', '--calibrate-on', copied, '--floor', 'auto'],
+      new RegExp(`repeats scored cases \\(--split test\\) under other ids .*c1 = ${scored[0]._id}`),
+    );
   });
 
   it('evaluates a plain BEIR folder by split, keeping its no-tool query', async () => {
@@ -616,6 +784,9 @@ describe('backpack eval and merge', () => {
     expect((await run('merge', ...dirs, '--out', join(tmp, 'tr-merged'), '--traces', join(tmp, 'other.csv'))).err).toMatch(/sha256 differs/);
     const ok = await run('merge', ...dirs, '--out', join(tmp, 'tr-merged'), '--traces', traces, '--dataset', dataset);
     expect(ok.code, ok.err).toBe(0);
-    expect(JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedGradedCases + JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedNoToolCases).toBeLessThanOrEqual(1);
+    expect(
+      JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedGradedCases +
+        JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedNoToolCases,
+    ).toBeLessThanOrEqual(1);
   });
 });

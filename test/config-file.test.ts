@@ -23,7 +23,8 @@ function configFile(name: string, text: string): string {
   return join(dir, name);
 }
 
-const manifest = (dir: string) => JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { params: { seed: number; preset: string }; counts: { cases: number } };
+const manifest = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { params: { seed: number; preset: string }; counts: { cases: number } };
 
 describe('config file: precedence and paths', () => {
   it('the file overrides the defaults, and its relative paths are relative to its own folder (YAML)', async () => {
@@ -37,7 +38,10 @@ describe('config file: precedence and paths', () => {
   });
 
   it('flags on the command line override the file; --config-file also goes after the command (JSON)', async () => {
-    const file = configFile('settings.json', JSON.stringify({ $schema: '../schemas/backpack.config.schema.json', generate: { preset: 'tiny', seed: 3, cases: 30, out: 'data', quiet: true } }));
+    const file = configFile(
+      'settings.json',
+      JSON.stringify({ $schema: '../schemas/backpack.config.schema.json', generate: { preset: 'tiny', seed: 3, cases: 30, out: 'data', quiet: true } }),
+    );
     const out = join(tmp, 'flag-out');
     const r = await run('generate', '--seed', '4', '--out', out, '--config-file', file);
     expect(r.code).toBe(0);
@@ -51,7 +55,21 @@ describe('config file: precedence and paths', () => {
     expect((await run('generate', '--preset', 'tiny', '--seed', '5', '--out', data, '--quiet')).code).toBe(0);
     const file = configFile(
       'backpack.config.yml',
-      ['eval:', '  dataset: ../tiny', '  split: test', '  calibrateOn: train', '  retrievers: [bm25]', '  profiles: deferred', '  k: [1, 5]', "  floor: 'auto:0.2'", '  contextWindow: 150000', '  out: results', '  quiet: true', 'report:', '  format: md'].join('\n'),
+      [
+        'eval:',
+        '  dataset: ../tiny',
+        '  split: test',
+        '  calibrateOn: train',
+        '  retrievers: [bm25]',
+        '  profiles: deferred',
+        '  k: [1, 5]',
+        "  floor: 'auto:0.2'",
+        '  contextWindow: 150000',
+        '  out: results',
+        '  quiet: true',
+        'report:',
+        '  format: md',
+      ].join('\n'),
     );
     const r = await run('eval', '--config-file', file);
     expect(r.code, r.err).toBe(0);
@@ -74,32 +92,137 @@ describe('config file: errors exit 2 naming the file and the JSON path', () => {
     ['not JSON', 'c.json', '{"eval": {"k": 1,}}', /c\.json: line 1, column \d+: invalid JSON/],
     ['not YAML', 'c.yaml', 'eval:\n  k: [1, 5\n', /c\.yaml: line \d+: invalid YAML/],
     ['an unknown command section', 'c.json', '{"evall": {}}', /c\.json: line 1 \(\$\.evall\): unknown command "evall" \(did you mean eval\?\)/],
-    ['an unknown key', 'c.yaml', 'eval:\n  k: 5\n  retreivers: bm25\n', /c\.yaml: line 3 \(\$\.eval\.retreivers\): unknown option "retreivers" of eval \(did you mean retrievers\?\)/],
-    ['a flag spelled as on the command line', 'c.yaml', 'eval:\n  context-window: 5\n', /\(\$\.eval\["context-window"\]\): unknown option "context-window" of eval \(did you mean contextWindow\?\)/],
+    [
+      'an unknown key',
+      'c.yaml',
+      'eval:\n  k: 5\n  retreivers: bm25\n',
+      /c\.yaml: line 3 \(\$\.eval\.retreivers\): unknown option "retreivers" of eval \(did you mean retrievers\?\)/,
+    ],
+    [
+      'a flag spelled as on the command line',
+      'c.yaml',
+      'eval:\n  context-window: 5\n',
+      /\(\$\.eval\["context-window"\]\): unknown option "context-window" of eval \(did you mean contextWindow\?\)/,
+    ],
     ['a switch that is not a boolean', 'c.json', '{"eval": {"sticky": "yes"}}', /\(\$\.eval\.sticky\): --sticky is a switch: give true or false, not a string/],
-    ['an object for a list', 'c.json', '{"eval": {"retrievers": {"bm25": true}}}', /\(\$\.eval\.retrievers\): --retrievers <list> takes a comma-separated string or an array of strings and numbers, not an object/],
+    [
+      'an object for a list',
+      'c.json',
+      '{"eval": {"retrievers": {"bm25": true}}}',
+      /\(\$\.eval\.retrievers\): --retrievers <list> takes a comma-separated string or an array of strings and numbers, not an object/,
+    ],
     ['an array for a single value', 'c.json', '{"run": {"seed": [1, 2]}}', /\(\$\.run\.seed\): --seed <n> takes a string or a number, not an array/],
     ['a section that is not an object', 'c.yaml', 'gate: strict\n', /c\.yaml: line 1 \(\$\.gate\): the options of gate must be an object/],
-    ['a value the option\'s parser rejects', 'c.yaml', 'eval:\n  workers: 0\n', /c\.yaml: line 2 \(\$\.eval\.workers\): --workers <n>: --workers must be a whole number ≥ 1/],
-    ['a value outside the choices', 'c.json', '{\n  "generate": {\n    "preset": "giant"\n  }\n}', /c\.json: line 3 \(\$\.generate\.preset\): --preset <name>: Allowed choices are tiny, small, monster/],
-    ['an unknown retriever in a list', 'c.json', '{"eval": {"retrievers": ["bm25", "bm26"]}}', /c\.json: line 1 \(\$\.eval\.retrievers\): --retrievers <list>: unknown retriever "bm26" \(did you mean bm25\?\)/],
-    ['cut-offs that are not whole numbers', 'c.yaml', 'run:\n  profiles: codex\neval:\n  k: 0,x\n', /c\.yaml: line 4 \(\$\.eval\.k\): --k <list>: --k must be a comma-separated list of whole numbers/],
-    ['a floor that is not a number, none or auto', 'c.yaml', 'eval:\n  floor: lots\n', /c\.yaml: line 2 \(\$\.eval\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "lots" is not a number, "none" or "auto\[:TARGET\]"/],
-    ['a floor target outside 0 to 1', 'c.json', '{"run": {"floor": "auto:2"}}', /c\.json: line 1 \(\$\.run\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: the target in "auto:2" must be a no-tool false-positive rate from 0 to 1/],
-    ['a per-strategy floor list with an entry that names none', 'c.yaml', 'eval:\n  floor: [bm25=0.3, "0.2"]\n', /c\.yaml: line 2 \(\$\.eval\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "0\.2" must be name=value/],
-    ['a per-strategy floor that is not a number', 'c.yaml', 'run:\n  floor: bm25=auto,hybrid=high\n', /c\.yaml: line 2 \(\$\.run\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "high" is not a number/],
-    ['a shard that is not i/n', 'c.yaml', 'eval:\n  shard: 3/2\n', /c\.yaml: line 2 \(\$\.eval\.shard\): --shard <i\/n>: --shard must be i\/n with 1 ≤ i ≤ n \(got "3\/2"\)/],
-    ['an unknown report format', 'c.yaml', 'report:\n  format: [html, pdf]\n', /c\.yaml: line 2 \(\$\.report\.format\): --format <list>: unknown format "pdf"; formats: /],
+    [
+      "a value the option's parser rejects",
+      'c.yaml',
+      'eval:\n  workers: 0\n',
+      /c\.yaml: line 2 \(\$\.eval\.workers\): --workers <n>: --workers must be a whole number ≥ 1/,
+    ],
+    [
+      'a value outside the choices',
+      'c.json',
+      '{\n  "generate": {\n    "preset": "giant"\n  }\n}',
+      /c\.json: line 3 \(\$\.generate\.preset\): --preset <name>: Allowed choices are tiny, small, monster/,
+    ],
+    [
+      'an unknown retriever in a list',
+      'c.json',
+      '{"eval": {"retrievers": ["bm25", "bm26"]}}',
+      /c\.json: line 1 \(\$\.eval\.retrievers\): --retrievers <list>: unknown retriever "bm26" \(did you mean bm25\?\)/,
+    ],
+    [
+      'cut-offs that are not whole numbers',
+      'c.yaml',
+      'run:\n  profiles: codex\neval:\n  k: 0,x\n',
+      /c\.yaml: line 4 \(\$\.eval\.k\): --k <list>: --k must be a comma-separated list of whole numbers/,
+    ],
+    [
+      'a floor that is not a number, none or auto',
+      'c.yaml',
+      'eval:\n  floor: lots\n',
+      /c\.yaml: line 2 \(\$\.eval\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "lots" is not a number, "none" or "auto\[:TARGET\]"/,
+    ],
+    [
+      'a floor target outside 0 to 1',
+      'c.json',
+      '{"run": {"floor": "auto:2"}}',
+      /c\.json: line 1 \(\$\.run\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: the target in "auto:2" must be a no-tool false-positive rate from 0 to 1/,
+    ],
+    [
+      'a per-strategy floor list with an entry that names none',
+      'c.yaml',
+      'eval:\n  floor: [bm25=0.3, "0.2"]\n',
+      /c\.yaml: line 2 \(\$\.eval\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "0\.2" must be name=value/,
+    ],
+    [
+      'a per-strategy floor that is not a number',
+      'c.yaml',
+      'run:\n  floor: bm25=auto,hybrid=high\n',
+      /c\.yaml: line 2 \(\$\.run\.floor\): --floor <x\|auto\[:T\]\|name=x,…>: "high" is not a number/,
+    ],
+    [
+      'a shard that is not i/n',
+      'c.yaml',
+      'eval:\n  shard: 3/2\n',
+      /c\.yaml: line 2 \(\$\.eval\.shard\): --shard <i\/n>: --shard must be i\/n with 1 ≤ i ≤ n \(got "3\/2"\)/,
+    ],
+    [
+      'an unknown report format',
+      'c.yaml',
+      'report:\n  format: [html, pdf]\n',
+      /c\.yaml: line 2 \(\$\.report\.format\): --format <list>: unknown format "pdf"; formats: /,
+    ],
     ['a report format listed twice', 'c.json', '{"report": {"format": "md,md"}}', /\(\$\.report\.format\): --format <list>: "md" is listed twice/],
-    ['a tolerance that is not finite', 'c.yaml', 'bless:\n  tolerance: top1=1e999\n', /c\.yaml: line 2 \(\$\.bless\.tolerance\): --tolerance <list>: "top1=1e999": not a finite number ≥ 0/],
-    ['a tolerance that is not figure=value', 'c.json', '{"bless": {"tolerance": ["top1=0.01", "tokens"]}}', /\(\$\.bless\.tolerance\): --tolerance <list>: "tokens" is not figure=value/],
-    ['a reason of two lines', 'c.yaml', 'bless:\n  reason: |\n    one\n    two\n', /c\.yaml: line 2 \(\$\.bless\.reason\): --reason <text>: --reason must be one line/],
+    [
+      'a tolerance that is not finite',
+      'c.yaml',
+      'bless:\n  tolerance: top1=1e999\n',
+      /c\.yaml: line 2 \(\$\.bless\.tolerance\): --tolerance <list>: "top1=1e999": not a finite number ≥ 0/,
+    ],
+    [
+      'a tolerance that is not figure=value',
+      'c.json',
+      '{"bless": {"tolerance": ["top1=0.01", "tokens"]}}',
+      /\(\$\.bless\.tolerance\): --tolerance <list>: "tokens" is not figure=value/,
+    ],
+    [
+      'a reason of two lines',
+      'c.yaml',
+      'bless:\n  reason: |\n    one\n    two\n',
+      /c\.yaml: line 2 \(\$\.bless\.reason\): --reason <text>: --reason must be one line/,
+    ],
     ['an empty reason', 'c.json', '{"bless": {"reason": " "}}', /\(\$\.bless\.reason\): --reason <text>: --reason is empty/],
-    ['an unknown diff retriever', 'c.yaml', 'diff:\n  retriever: bm26\n', /c\.yaml: line 2 \(\$\.diff\.retriever\): --retriever <name>: unknown retriever "bm26" \(did you mean bm25\?\)/],
-    ['a context window of 0 tokens', 'c.yaml', 'eval:\n  contextWindow: 0\n', /c\.yaml: line 2 \(\$\.eval\.contextWindow\): --context-window <tokens>: --context-window must be a whole number ≥ 1/],
-    ['0 examples per tool', 'c.yaml', 'eval:\n  examplesPerTool: 0\n', /\(\$\.eval\.examplesPerTool\): --examples-per-tool <n>: --examples-per-tool must be a whole number ≥ 1/],
-    ['a key given twice in a JSON object', 'c.json', '{"eval": {"k": "1", "retrievers": "bm25", "k": "5"}}', /c\.json: line 1 \(\$\.eval\.k\): duplicate key "k" \(a key may be given once\)/],
-    ['a command section given twice in JSON', 'c.json', '{\n  "eval": {"k": "1"},\n  "run": {},\n  "eval": {"k": "5"}\n}\n', /c\.json: line 4 \(\$\.eval\): duplicate key "eval"/],
+    [
+      'an unknown diff retriever',
+      'c.yaml',
+      'diff:\n  retriever: bm26\n',
+      /c\.yaml: line 2 \(\$\.diff\.retriever\): --retriever <name>: unknown retriever "bm26" \(did you mean bm25\?\)/,
+    ],
+    [
+      'a context window of 0 tokens',
+      'c.yaml',
+      'eval:\n  contextWindow: 0\n',
+      /c\.yaml: line 2 \(\$\.eval\.contextWindow\): --context-window <tokens>: --context-window must be a whole number ≥ 1/,
+    ],
+    [
+      '0 examples per tool',
+      'c.yaml',
+      'eval:\n  examplesPerTool: 0\n',
+      /\(\$\.eval\.examplesPerTool\): --examples-per-tool <n>: --examples-per-tool must be a whole number ≥ 1/,
+    ],
+    [
+      'a key given twice in a JSON object',
+      'c.json',
+      '{"eval": {"k": "1", "retrievers": "bm25", "k": "5"}}',
+      /c\.json: line 1 \(\$\.eval\.k\): duplicate key "k" \(a key may be given once\)/,
+    ],
+    [
+      'a command section given twice in JSON',
+      'c.json',
+      '{\n  "eval": {"k": "1"},\n  "run": {},\n  "eval": {"k": "5"}\n}\n',
+      /c\.json: line 4 \(\$\.eval\): duplicate key "eval"/,
+    ],
     ['a key given twice in YAML', 'c.yaml', 'eval:\n  k: 1\n  k: 5\n', /c\.yaml: line \d+: invalid YAML: Map keys must be unique/],
     ['a file that is not a mapping', 'c.yaml', '- eval\n', /c\.yaml: a config file is a mapping of command names/],
   ];
@@ -119,7 +242,12 @@ describe('config file: errors exit 2 naming the file and the JSON path', () => {
 
   it('a YAML alias bomb is refused, not expanded', async () => {
     const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const file = configFile('c.yaml', `${levels.join('\n')}\n`);
     const r = await run('--config-file', file, 'list');
     expect(r.code).toBe(2);
@@ -164,7 +292,15 @@ describe('the config file JSON Schema', () => {
   const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true }).compile(schema);
 
   it('accepts what the CLI accepts and rejects unknown sections, keys and wrong types', () => {
-    expect(validate({ $schema: 'x', eval: { retrievers: ['bm25', 'hybrid'], floor: 'auto:0.1', contextWindow: 128000, k: '1,5', sticky: true, model: null }, run: { seed: 7 }, gate: { strict: true }, report: null })).toBe(true);
+    expect(
+      validate({
+        $schema: 'x',
+        eval: { retrievers: ['bm25', 'hybrid'], floor: 'auto:0.1', contextWindow: 128000, k: '1,5', sticky: true, model: null },
+        run: { seed: 7 },
+        gate: { strict: true },
+        report: null,
+      }),
+    ).toBe(true);
     expect(validate({ evall: {} })).toBe(false);
     expect(validate({ eval: { retreivers: 'bm25' } })).toBe(false);
     expect(validate({ eval: { sticky: 'yes' } })).toBe(false);
@@ -173,7 +309,7 @@ describe('the config file JSON Schema', () => {
   });
 });
 
-describe('config file: driven by commander\'s metadata, for options added later', () => {
+describe("config file: driven by commander's metadata, for options added later", () => {
   /** A program with option kinds backpack does not use yet: variadic, negatable, optional argument, a parser. */
   function program(seen: Array<Record<string, unknown>>): Command {
     const p = new Command().exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });

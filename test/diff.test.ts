@@ -84,7 +84,7 @@ describe('backpack diff', () => {
     expect(r.out).toMatch(/new catalog: identical to the old catalog/);
   });
 
-  it('(b) a new tool that steals an existing tool\'s cases: both named, exit 100', async () => {
+  it("(b) a new tool that steals an existing tool's cases: both named, exit 100", async () => {
     const { tool, requests } = await favourite();
     const words = [...contentWordForms(requests.join(' ')).values()].join(' ');
     const v2 = copyOf(tool, `${tool.name}_v2`, `${tool.description} ${words}`);
@@ -108,7 +108,11 @@ describe('backpack diff', () => {
     expect(lenient.out).toMatch(/no review required/);
     // The real process keeps its exit code when its reader closes the pipe early (`… | head`).
     const bin = join(process.cwd(), 'bin', 'backpack.js');
-    const piped = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${bin}" diff --old "${oldDir}" --new "${dir}" --quiet --no-cache | true`], { encoding: 'utf8' });
+    const piped = spawnSync(
+      'bash',
+      ['-o', 'pipefail', '-c', `"${process.execPath}" "${bin}" diff --old "${oldDir}" --new "${dir}" --quiet --no-cache | true`],
+      { encoding: 'utf8' },
+    );
     expect(piped.stderr).not.toMatch(/EPIPE|Unhandled/);
     expect(piped.status).toBe(100);
   });
@@ -121,7 +125,9 @@ describe('backpack diff', () => {
     const r = await run('diff', '--old', oldDir, '--new', dir, '--json', '--no-cache');
     expect([0, 100]).toContain(r.code);
     const j = JSON.parse(r.out);
-    expect(j.changes.changed).toEqual([{ id: 'mcp__clickup__get_task', namespace: 'clickup', fields: ['description'], words: { added: ['subtasks', 'checklists'], removed: [] } }]);
+    expect(j.changes.changed).toEqual([
+      { id: 'mcp__clickup__get_task', namespace: 'clickup', fields: ['description'], words: { added: ['subtasks', 'checklists'], removed: [] } },
+    ]);
     expect(j.changes.added).toEqual([]);
     const text = await run('diff', '--old', oldDir, '--new', dir, '--quiet', '--no-cache');
     expect(text.out).toContain('~ mcp__clickup__get_task: description; words added: subtasks, checklists; removed: none');
@@ -130,7 +136,13 @@ describe('backpack diff', () => {
   it('(d) near-duplicates: a near copy is reported first with a "not for" suggestion, a distinct tool is not', async () => {
     const base = catalog.tools.find((t) => t.id === 'mcp__clickup__list_tasks')!;
     const copy = copyOf(base, 'list_archived_tasks', `${base.description} Archived.`);
-    const distinct = makeTool({ name: 'forecast_weather', source: 'mcp', server: 'clickup', summary: 'Weather.', description: 'Returns the seven-day weather forecast for a city.' });
+    const distinct = makeTool({
+      name: 'forecast_weather',
+      source: 'mcp',
+      server: 'clickup',
+      summary: 'Weather.',
+      description: 'Returns the seven-day weather forecast for a city.',
+    });
     const dir = write('near', withTools([...catalog.tools, copy, distinct]));
     const out = join(tmp, 'near-out');
     const r = await run('diff', '--old', oldDir, '--new', dir, '--quiet', '--no-cache', '--out', out);
@@ -165,7 +177,14 @@ describe('backpack diff', () => {
 
   it('takes --cases with catalog files, and embed shows that only the changed tool was embedded', async () => {
     const casesFile = join(tmp, 'cases.jsonl');
-    writeFileSync(casesFile, cases.filter((c) => c.expectedTools !== undefined).slice(0, 60).map((c) => JSON.stringify(c)).join('\n'));
+    writeFileSync(
+      casesFile,
+      cases
+        .filter((c) => c.expectedTools !== undefined)
+        .slice(0, 60)
+        .map((c) => JSON.stringify(c))
+        .join('\n'),
+    );
     const i = catalog.tools.findIndex((t) => t.id === 'mcp__clickup__get_task');
     const tools = [...catalog.tools];
     tools[i] = makeTool({ ...tools[i]!, description: `${tools[i]!.description} Marker ${Date.now()} ${process.pid}.` });
@@ -178,14 +197,18 @@ describe('backpack diff', () => {
     expect(j.timings.new.deltaIndex).toMatchObject({ tools: 1, embedded: 1 });
   });
 
-  it('finds the near-duplicates of later diffs from the base catalog\'s cached pairs, with the same report', async () => {
+  it("finds the near-duplicates of later diffs from the base catalog's cached pairs, with the same report", async () => {
     const cacheDir = join(tmp, 'pairs-cache');
     const old = { label: 'old', catalog };
-    const edit = (i: number, words: string): Catalog => withTools(catalog.tools.map((t, j) => (j === i ? makeTool({ ...t, description: `${t.description} ${words}` }) : t)));
+    const edit = (i: number, words: string): Catalog =>
+      withTools(catalog.tools.map((t, j) => (j === i ? makeTool({ ...t, description: `${t.description} ${words}` }) : t)));
     const target = catalog.tools[3]!;
     const first = edit(5, 'Also archives the record.');
     const second = withTools([...catalog.tools, copyOf(target, `${target.name}_mirror`, target.description)]);
-    for (const [next, from] of [[first, 'base computed and cached'], [second, 'cached base']] as const) {
+    for (const [next, from] of [
+      [first, 'base computed and cached'],
+      [second, 'cached base'],
+    ] as const) {
       const input = { old, new: { label: 'new', catalog: next }, cases, casesFrom: 'generated' };
       const cached = await diffCatalogs(input, { cacheDir });
       const uncached = await diffCatalogs(input, { cacheDir: null });
@@ -197,7 +220,7 @@ describe('backpack diff', () => {
     expect(again.report.nearDuplicates.listed.some((p) => p.involvesChange && [p.a, p.b].includes(target.id))).toBe(true);
   });
 
-  it('prints each side\'s catalog loader warnings on stderr, once per side and naming it', async () => {
+  it("prints each side's catalog loader warnings on stderr, once per side and naming it", async () => {
     const f = join(FIXTURES, 'real-mcp', 'openai-responses-request.json');
     const casesFile = join(tmp, 'openai-cases.jsonl');
     writeFileSync(casesFile, `${JSON.stringify({ id: 'ls', request: 'list the files in the src folder', expectedTools: ['list_directory'] })}\n`);

@@ -23,14 +23,18 @@ const config = makeConfig(['bm25', 'bm25-plain'], [1, 3, 5, 10], { bm25: null, '
 /** Everything in results.json that must not vary between runs: all but timings and latency. */
 function stable(run: EvalRun): unknown {
   const { timings: _t, ...rest } = run.results;
-  const noLatency = <T extends { latency: unknown }>(m: Record<string, T>) => Object.fromEntries(Object.entries(m).map(([n, r]) => [n, { ...r, latency: null }]));
+  const noLatency = <T extends { latency: unknown }>(m: Record<string, T>) =>
+    Object.fromEntries(Object.entries(m).map(([n, r]) => [n, { ...r, latency: null }]));
   return { ...rest, retrievers: noLatency(rest.retrievers), ...(rest.profiles ? { profiles: noLatency(rest.profiles) } : {}) };
 }
 
 describe('profiles in an evaluation run', () => {
   const withRoles: EvalInput = { ...input, ...(g.dataset.roles ? { roles: g.dataset.roles } : {}) };
   // One query style for all (deferred's model would write keywords): deferred's search is then bm25's, to the case.
-  const profileConfig = { ...makeConfig(['bm25'], [1, 5, 10], { bm25: null, static: null, deferred: null, 'role-gating': null }, null, false, ['static', 'deferred', 'role-gating']), queryStyle: 'raw' as const };
+  const profileConfig = {
+    ...makeConfig(['bm25'], [1, 5, 10], { bm25: null, static: null, deferred: null, 'role-gating': null }, null, false, ['static', 'deferred', 'role-gating']),
+    queryStyle: 'raw' as const,
+  };
 
   it('scores what reaches the model: visible for every profile, ranking metrics only where there is a search', async () => {
     const run = await runEval(withRoles, profileConfig);
@@ -101,7 +105,9 @@ describe('an evaluation run', () => {
     }
     for (const name of config.retrievers) {
       const ranking = new Map<string, Array<{ doc: string; rank: number; score: number }>>();
-      for (const line of readFileSync(join(dir, `runs/${name}.trec`), 'utf8').trim().split('\n')) {
+      for (const line of readFileSync(join(dir, `runs/${name}.trec`), 'utf8')
+        .trim()
+        .split('\n')) {
         const [q, q0, doc, rank, score, tag] = line.split(' ');
         expect(q0).toBe('Q0');
         expect(tag).toBe(name);
@@ -192,7 +198,7 @@ describe('an evaluation run', () => {
     expect(alone.details.bm25!.some((d) => d.kept)).toBe(true);
   });
 
-  it('catches a retriever that ignores the caller\'s scopes', async () => {
+  it("catches a retriever that ignores the caller's scopes", async () => {
     const leaky = (): Retriever => {
       const inner = createRetriever('bm25');
       return { name: 'leaky', index: (c) => inner.index(c), search: (q, ctx) => inner.search(q, { k: ctx.k }) };
@@ -216,7 +222,24 @@ describe('an evaluation run', () => {
     const dir = join(tmp, 'atomic');
     writeRunDir(dir, run, input.cases, input.catalog);
     const before = readFileSync(join(dir, 'results.json'), 'utf8');
-    const broken: EvalRun = { ...run, results: { ...run.results, retrievers: { bm25: { ...run.results.retrievers.bm25!, config: { bad: { toJSON: () => { throw new Error('disk full'); } } } } } } };
+    const broken: EvalRun = {
+      ...run,
+      results: {
+        ...run.results,
+        retrievers: {
+          bm25: {
+            ...run.results.retrievers.bm25!,
+            config: {
+              bad: {
+                toJSON: () => {
+                  throw new Error('disk full');
+                },
+              },
+            },
+          },
+        },
+      },
+    };
     expect(() => writeRunDir(dir, broken, input.cases, input.catalog)).toThrow(/disk full/);
     expect(readFileSync(join(dir, 'results.json'), 'utf8')).toBe(before);
     expect(readdirSync(tmp).filter((n) => n.includes('.tmp-'))).toEqual([]);
@@ -351,41 +374,51 @@ describe('scope leaks wherever they happen', () => {
   const forbidden = input.catalog.tools.find((t, i) => mask[i] !== 1 && !t.pinned)!.id;
   const permitted = input.catalog.tools.find((t, i) => mask[i] === 1 && !t.pinned)!.id;
   type Plant = 'eager' | 'callable' | 'wire' | 'advertisement' | 'loaded' | 'none';
-  const planted = (where: Plant) => (name: string): Profile => ({
-    name,
-    searchLimit: 5,
-    calls: { search: 1, perFoundTool: 0, call: 'each' },
-    queryStyle: 'raw',
-    async index() {},
-    searcher: () => ({ name: 'one', async index() {}, search: async () => [{ id: permitted, score: 1 }] }),
-    beforeSearch: (caller) => {
-      // a correct profile masks its lists; the planted one forgets the mask for one of them
-      const leak = caller.allowed ? [forbidden] : [];
-      return {
-        eager: where === 'eager' ? leak : [],
-        metaTools: [SEARCH_TOOLS],
-        advertisement: where === 'advertisement' ? `Deferred tools:\n- ${leak.join('\n- ')}: does things\n` : '',
-        ...(where === 'callable' ? { callable: leak } : {}),
-        ...(where === 'wire' ? { wire: leak } : {}),
-      };
-    },
-    afterSearch: (hits) => ({ form: 'schemas', loaded: [...hits.map((h) => h.id), ...(where === 'loaded' ? [forbidden] : [])], text: '' }),
-    describe: () => ({}),
-  });
+  const planted =
+    (where: Plant) =>
+    (name: string): Profile => ({
+      name,
+      searchLimit: 5,
+      calls: { search: 1, perFoundTool: 0, call: 'each' },
+      queryStyle: 'raw',
+      async index() {},
+      searcher: () => ({ name: 'one', async index() {}, search: async () => [{ id: permitted, score: 1 }] }),
+      beforeSearch: (caller) => {
+        // a correct profile masks its lists; the planted one forgets the mask for one of them
+        const leak = caller.allowed ? [forbidden] : [];
+        return {
+          eager: where === 'eager' ? leak : [],
+          metaTools: [SEARCH_TOOLS],
+          advertisement: where === 'advertisement' ? `Deferred tools:\n- ${leak.join('\n- ')}: does things\n` : '',
+          ...(where === 'callable' ? { callable: leak } : {}),
+          ...(where === 'wire' ? { wire: leak } : {}),
+        };
+      },
+      afterSearch: (hits) => ({ form: 'schemas', loaded: [...hits.map((h) => h.id), ...(where === 'loaded' ? [forbidden] : [])], text: '' }),
+      describe: () => ({}),
+    });
 
-  it.each(['eager', 'callable', 'wire', 'advertisement', 'loaded'] as const)('a tool the scopes forbid, planted in %s, is a leak of the restricted case', async (where) => {
-    const run = await runEval({ ...input, cases: [restricted] }, makeConfig([], [1, 5], {}, null, false, ['leaky']), { createProfile: planted(where) });
-    expect(run.details.leaky![0]!.leaks).toEqual([forbidden]);
-    expect(run.results.profiles!.leaky!.metrics.overall.scopeLeakCount).toBe(1);
-  });
+  it.each(['eager', 'callable', 'wire', 'advertisement', 'loaded'] as const)(
+    'a tool the scopes forbid, planted in %s, is a leak of the restricted case',
+    async (where) => {
+      const run = await runEval({ ...input, cases: [restricted] }, makeConfig([], [1, 5], {}, null, false, ['leaky']), { createProfile: planted(where) });
+      expect(run.details.leaky![0]!.leaks).toEqual([forbidden]);
+      expect(run.results.profiles!.leaky!.metrics.overall.scopeLeakCount).toBe(1);
+    },
+  );
 
   it('a profile that keeps to the scopes has none, and an unrestricted caller cannot leak', async () => {
     const unrestricted: Case = { ...restricted, id: 'open' };
     delete (unrestricted as { callerScopes?: unknown }).callerScopes;
-    const run = await runEval({ ...input, cases: [restricted, unrestricted] }, makeConfig([], [1, 5], {}, null, false, ['leaky']), { createProfile: planted('none') });
+    const run = await runEval({ ...input, cases: [restricted, unrestricted] }, makeConfig([], [1, 5], {}, null, false, ['leaky']), {
+      createProfile: planted('none'),
+    });
     expect(run.results.profiles!.leaky!.metrics.overall.scopeLeakCount).toBe(0);
     // the built-in profiles keep to the scopes on every case of the tiny company
-    const all = await runEval(input, makeConfig([], [1, 5], {}, null, false, ['static', 'codex', 'claude-code', 'hermes', 'deepseek-code', 'deferred', 'namespace-routing']));
+    const all = await runEval(
+      input,
+      makeConfig([], [1, 5], {}, null, false, ['static', 'codex', 'claude-code', 'hermes', 'deepseek-code', 'deferred', 'namespace-routing']),
+    );
     for (const [name, p] of Object.entries(all.results.profiles!)) expect(p.metrics.overall.scopeLeakCount, name).toBe(0);
   });
 });

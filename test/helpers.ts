@@ -44,7 +44,13 @@ export function tinyInput(seed = 5): { g: ReturnType<typeof generate>; input: Ev
   const g = generate(resolveParams('tiny', seed));
   return {
     g,
-    input: { name: `tiny-${seed}`, source: { kind: 'dataset', ref: `tiny-${seed}`, split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: catalogHash(g.dataset.catalog) },
+    input: {
+      name: `tiny-${seed}`,
+      source: { kind: 'dataset', ref: `tiny-${seed}`, split: null },
+      catalog: g.dataset.catalog,
+      cases: g.dataset.cases,
+      catalogSha256: catalogHash(g.dataset.catalog),
+    },
   };
 }
 

@@ -34,12 +34,24 @@ export function hostileInput(name = `tiny ${PAYLOADS[0]} ${PAYLOADS[4]}`): { inp
   const plain = tools.find((t) => !t.pinned && t.id !== a.id && t.id !== b.id && !words.some((w) => textOf(t).includes(w)))!;
   const idA = `mcp__evil__<script>alert(1)</script>`;
   const idB = `mcp__evil__"'&]]>`;
-  const rename = new Map([[a.id, idA], [b.id, idB]]);
+  const rename = new Map([
+    [a.id, idA],
+    [b.id, idB],
+  ]);
   const catalog: Catalog = {
     ...g.dataset.catalog,
     tools: tools.map((t) => {
       if (t.id === a.id) return { ...t, id: idA, summary: PAYLOADS.join(' '), description: PAYLOADS.join(' '), examples: [] };
-      if (t.id === b.id) return { ...t, id: idB, namespace: EVIL_NS, server: EVIL_NS, summary: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`, description: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`, examples: [] };
+      if (t.id === b.id)
+        return {
+          ...t,
+          id: idB,
+          namespace: EVIL_NS,
+          server: EVIL_NS,
+          summary: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`,
+          description: `${PAYLOADS[2]} ${PAYLOADS[3]} ${PAYLOADS[4]}`,
+          examples: [],
+        };
       return t;
     }),
   };
@@ -47,7 +59,11 @@ export function hostileInput(name = `tiny ${PAYLOADS[0]} ${PAYLOADS[4]}`): { inp
   const cases: Case[] = [
     { id: CASE_A, request: EVIL_REQUEST, expectedTools: [plain.id], slices: ['paraphrase', EVIL_SLICE] },
     { id: CASE_B, request: 'please rotate the quarterly kiwi ledger', expectedTools: [idB], slices: ['lexical'] },
-    ...g.dataset.cases.map((c) => ({ ...c, ...(c.expectedTools ? { expectedTools: renamed(c.expectedTools)! } : {}), ...(c.hardNegatives ? { hardNegatives: renamed(c.hardNegatives)! } : {}) })),
+    ...g.dataset.cases.map((c) => ({
+      ...c,
+      ...(c.expectedTools ? { expectedTools: renamed(c.expectedTools)! } : {}),
+      ...(c.hardNegatives ? { hardNegatives: renamed(c.hardNegatives)! } : {}),
+    })),
   ];
   return { input: { name, source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) }, idA, idB };
 }

@@ -122,9 +122,12 @@ describe('the module graph of src/', () => {
   });
 
   it('gives every folder of src/ a layer, and the doc lists every layer', () => {
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((f) => LAYERS[f] === undefined)).toEqual([]);
     const doc = readFileSync(join(PACKAGE_ROOT, 'docs', 'architecture.md'), 'utf8');
-    for (const [folder, rank] of Object.entries(LAYERS)) expect(doc, folder).toMatch(new RegExp(`\\| ${rank} \\| [^\\n]*\`${folder.replace('.', '\\.')}${folder.endsWith('.ts') ? '' : '/'}\``));
+    for (const [folder, rank] of Object.entries(LAYERS))
+      expect(doc, folder).toMatch(new RegExp(`\\| ${rank} \\| [^\\n]*\`${folder.replace('.', '\\.')}${folder.endsWith('.ts') ? '' : '/'}\``));
   });
 });

@@ -20,8 +20,31 @@ const BIN = join(process.cwd(), 'bin', 'backpack.js');
 const STAGES = ['dataset-write', 'swap@1', 'load', 'evaluate', 'results', 'report', 'timings', 'swap@2'] as const;
 
 /** `backpack run` on the tiny preset into `dataset` and `results`, killed at `failpoint` when given. */
-function backpackRun(seed: number, dataset: string, results: string, failpoint?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
-  const args = [BIN, 'run', '--preset', 'tiny', '--seed', String(seed), '--out', dataset, '--results', results, '--retrievers', 'bm25', '--profiles', 'static,deferred', '--workers', '1', '--quiet'];
+function backpackRun(
+  seed: number,
+  dataset: string,
+  results: string,
+  failpoint?: string,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; err: string }> {
+  const args = [
+    BIN,
+    'run',
+    '--preset',
+    'tiny',
+    '--seed',
+    String(seed),
+    '--out',
+    dataset,
+    '--results',
+    results,
+    '--retrievers',
+    'bm25',
+    '--profiles',
+    'static,deferred',
+    '--workers',
+    '1',
+    '--quiet',
+  ];
   const env = { ...process.env };
   delete env.BACKPACK_FAILPOINT;
   if (failpoint !== undefined) env.BACKPACK_FAILPOINT = failpoint;

@@ -43,7 +43,9 @@ describe('strategies on worker threads', () => {
     const g2 = tinyInput(12).g;
     writeDataset(other, g2.dataset, g2.manifest);
     const config = makeConfig(['bm25', 'namespace'], [1], {}, null);
-    await expect(runEval(input, config, { workers: 2, workerSource: { kind: 'dataset', ref: other, split: null } })).rejects.toThrow(/not the one being evaluated/);
+    await expect(runEval(input, config, { workers: 2, workerSource: { kind: 'dataset', ref: other, split: null } })).rejects.toThrow(
+      /not the one being evaluated/,
+    );
   });
 
   it('starts the heaviest strategies first, ties in configuration order', () => {

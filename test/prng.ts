@@ -23,7 +23,10 @@ export function shuffled<T>(xs: readonly T[], r: () => number): T[] {
 
 /** A shuffled permutation of 0…n−1 as a rank per position (so a tie-break by rank is not position order). */
 export function shuffledRank(n: number, r: () => number): Uint32Array {
-  const order = shuffled(Array.from({ length: n }, (_, i) => i), r);
+  const order = shuffled(
+    Array.from({ length: n }, (_, i) => i),
+    r,
+  );
   const rank = new Uint32Array(n);
   order.forEach((i, p) => (rank[i] = p));
   return rank;

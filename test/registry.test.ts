@@ -19,7 +19,11 @@ describe('Registry', () => {
   it('lists built-in entries in table order, then registered ones, and forgets an unregistered one', () => {
     const r = make();
     r.register('three', 3);
-    expect(r.entries()).toEqual([['one', 1], ['two', 2], ['three', 3]]);
+    expect(r.entries()).toEqual([
+      ['one', 1],
+      ['two', 2],
+      ['three', 3],
+    ]);
     expect(r.get('three')).toBe(3);
     r.unregister('three');
     r.unregister('one'); // a built-in entry stays
@@ -56,18 +60,35 @@ describe('capabilities', () => {
   it('--model applies to the retrievers and profiles that embed, and only their figures are approximate', () => {
     expect(retrieverNames().filter((n) => retrieverCapabilities(n).usesModel)).toEqual(['embed', 'hybrid', 'hybrid-rrf', 'hybrid-zscore']);
     expect(profileNames().filter((n) => strategyCapabilities(n).usesModel)).toEqual(['semantic-retrieval', 'gated-sticky-deferred', 'routed-deferred']);
-    for (const n of [...retrieverNames(), ...profileNames()]) expect(strategyCapabilities(n).approximate === true, n).toBe(strategyCapabilities(n).usesModel === true);
+    for (const n of [...retrieverNames(), ...profileNames()])
+      expect(strategyCapabilities(n).approximate === true, n).toBe(strategyCapabilities(n).usesModel === true);
   });
 
-  it('only embed is tool-local (a tool\'s score depends on that tool alone)', () => {
+  it("only embed is tool-local (a tool's score depends on that tool alone)", () => {
     expect(retrieverNames().filter((n) => retrieverCapabilities(n).toolLocal)).toEqual(['embed']);
   });
 
   it('declares the measured relative costs (the heaviest strategies start first)', () => {
-    const costs = Object.fromEntries([...retrieverNames(), ...profileNames()].map((n) => [n, strategyCapabilities(n).costHint ?? 1]).filter(([, c]) => c !== 1));
+    const costs = Object.fromEntries(
+      [...retrieverNames(), ...profileNames()].map((n) => [n, strategyCapabilities(n).costHint ?? 1]).filter(([, c]) => c !== 1),
+    );
     expect(costs).toEqual({
-      hybrid: 10, 'hybrid-rrf': 8, 'hybrid-zscore': 10, 'semantic-retrieval': 5, 'gated-sticky-deferred': 5, 'routed-deferred': 5, 'namespace-routing': 5,
-      embed: 5, 'claude-code': 6, 'claude-code-auto': 6, gate: 3, codex: 2, hermes: 2, deferred: 2, static: 2, deepseek: 2,
+      hybrid: 10,
+      'hybrid-rrf': 8,
+      'hybrid-zscore': 10,
+      'semantic-retrieval': 5,
+      'gated-sticky-deferred': 5,
+      'routed-deferred': 5,
+      'namespace-routing': 5,
+      embed: 5,
+      'claude-code': 6,
+      'claude-code-auto': 6,
+      gate: 3,
+      codex: 2,
+      hermes: 2,
+      deferred: 2,
+      static: 2,
+      deepseek: 2,
     });
     expect(strategyCapabilities('no-such-strategy')).toEqual({});
   });
@@ -86,11 +107,15 @@ describe('descriptions', () => {
   const figure = /recall(@\d+)?[ :]+[01]\.\d|false-positive rate of|test[- ]split/i;
   const all = [...retrieverEntries(), ...profileEntries(), ...Object.entries(CATALOG_FORMATS), ...Object.entries(REPORT_FORMAT_TABLE)];
 
-  it.each(all.map(([name, e]) => [name, e.description]))('%s says what it does, with no benchmark figure (those are in docs/retrievers.md)', (_, description) => {
-    expect(description).not.toMatch(figure);
-  });
+  it.each(all.map(([name, e]) => [name, e.description]))(
+    '%s says what it does, with no benchmark figure (those are in docs/retrievers.md)',
+    (_, description) => {
+      expect(description).not.toMatch(figure);
+    },
+  );
 
   it('the figure pattern catches the figures the descriptions used to quote', () => {
-    for (const old of ['MetaTool test-split recall@5 0.562', 'recall@5 0.708 (hybrid-zscore 0.702', 'at a no-tool false-positive rate of 0.1 0.292']) expect(old).toMatch(figure);
+    for (const old of ['MetaTool test-split recall@5 0.562', 'recall@5 0.708 (hybrid-zscore 0.702', 'at a no-tool false-positive rate of 0.1 0.292'])
+      expect(old).toMatch(figure);
   });
 });

@@ -14,7 +14,8 @@ const tmp = tempDir('results-first');
 const cli = runCli;
 
 /** One eval of the dataset at `data` into `out`: bm25 on the test split. */
-const evalInto = (data: string, out: string, retrievers = 'bm25,bm25-plain') => cli('eval', '--dataset', data, '--retrievers', retrievers, '--out', out, '--quiet');
+const evalInto = (data: string, out: string, retrievers = 'bm25,bm25-plain') =>
+  cli('eval', '--dataset', data, '--retrievers', retrievers, '--out', out, '--quiet');
 
 describe('a results folder without its dataset', () => {
   const data = join(tmp, 'data');
@@ -72,7 +73,12 @@ describe('a results folder without its dataset', () => {
     const broken = join(tmp, 'broken');
     for (const [file, text, named, message] of [
       [TOOLS_FILE, null, TOOLS_FILE, /tools\.jsonl is missing beside cases\.jsonl/],
-      [CASES_FILE, '{"id":"q1","request":"x","expectedTools":["nope"],"slices":[]}\n', CASES_FILE, /case "q1" expects tool "nope", which tools\.jsonl does not list/],
+      [
+        CASES_FILE,
+        '{"id":"q1","request":"x","expectedTools":["nope"],"slices":[]}\n',
+        CASES_FILE,
+        /case "q1" expects tool "nope", which tools\.jsonl does not list/,
+      ],
       [TOOLS_FILE, '{"id":"a","namespace":"n","colour":"red"}\n', TOOLS_FILE, /unknown field "colour"/],
     ] as const) {
       rmSync(broken, { recursive: true, force: true });
@@ -96,7 +102,10 @@ describe('case records', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, CASES_FILE), casesJsonl(cases));
     writeFileSync(join(dir, TOOLS_FILE), toolsJsonl(input.catalog, cases));
-    const back = readCaseRecords(dir, cases.map((c) => c.id))!;
+    const back = readCaseRecords(
+      dir,
+      cases.map((c) => c.id),
+    )!;
     expect(back.cases).toEqual(cases);
     const facts = factsOfRecords(back.tools);
     const t = input.catalog.tools[7]!;

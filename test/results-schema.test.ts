@@ -31,7 +31,21 @@ describe('schemas/results.schema.json', () => {
 
   it('real results.json files validate: a retriever and profiles, calibrated floors, a shard, fixed floors', async () => {
     expect((await run('generate', '--preset', 'tiny', '--seed', '5', '--out', join(tmp, 'tiny'), '--quiet')).code).toBe(0);
-    results = await evaluated('auto', '--split', 'test', '--calibrate-on', 'train', '--retrievers', 'bm25', '--profiles', 'deferred,static', '--floor', 'auto:0.1', '--context-window', '150000');
+    results = await evaluated(
+      'auto',
+      '--split',
+      'test',
+      '--calibrate-on',
+      'train',
+      '--retrievers',
+      'bm25',
+      '--profiles',
+      'deferred,static',
+      '--floor',
+      'auto:0.1',
+      '--context-window',
+      '150000',
+    );
     expect(results.profiles).toBeDefined();
     expect(results.skills).toBeDefined();
     expect(validate(results), errors().join('\n')).toBe(true);

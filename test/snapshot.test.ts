@@ -139,7 +139,10 @@ describe('backpack snapshot', () => {
 
   it('holds every tool each server lists, in its order (compared with a direct SDK listing)', async () => {
     const direct = await Promise.all(
-      (['everything', 'memory', 'filesystem', 'paging'] as const).map(async (n) => [n, await directToolNames(stdio[n].command, stdio[n].args, 'env' in stdio[n] ? (stdio[n] as { env: Record<string, string> }).env : {})] as const),
+      (['everything', 'memory', 'filesystem', 'paging'] as const).map(
+        async (n) =>
+          [n, await directToolNames(stdio[n].command, stdio[n].args, 'env' in stdio[n] ? (stdio[n] as { env: Record<string, string> }).env : {})] as const,
+      ),
     );
     for (const [name, names] of direct) {
       expect(names.length).toBeGreaterThan(0);
@@ -166,7 +169,12 @@ describe('backpack snapshot', () => {
     expect(p.snapshot.toolsSha256).toBe(sha256(canonicalJson(p.tools)));
     expect(server('everything').prompts!.length).toBeGreaterThan(0);
     expect(server('everything').instructions).not.toBe('');
-    expect([server('remote'), server('legacy'), server('fallback'), server('memory')].map((s) => s.snapshot.transport)).toEqual(['streamable-http', 'sse', 'sse', 'stdio']);
+    expect([server('remote'), server('legacy'), server('fallback'), server('memory')].map((s) => s.snapshot.transport)).toEqual([
+      'streamable-http',
+      'sse',
+      'sse',
+      'stdio',
+    ]);
     expect(bundle.snapshot.config.sha256).toBe(sha256(readFileSync(configFile)));
     expect(Date.parse(bundle.snapshot.takenAt)).not.toBeNaN();
   });
@@ -209,7 +217,12 @@ describe('backpack snapshot', () => {
 
   it('gives up on a server that never answers, writes nothing when all failed, and exits 1', async () => {
     const cfg = join(dir, 'silent.json');
-    writeFileSync(cfg, JSON.stringify({ mcpServers: { silent: { command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))'] } } }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        mcpServers: { silent: { command: process.execPath, args: ['-e', 'process.stdin.resume(); process.stdin.on("end", () => process.exit(0))'] } },
+      }),
+    );
     const out = join(dir, 'silent-bundle.json');
     const r = await run(['snapshot', '--config', cfg, '--out', out, '--timeout', '0.3']);
     expect(r.code).toBe(1);
@@ -224,9 +237,13 @@ describe('backpack snapshot', () => {
       writeFileSync(f, value);
       return (await run(['snapshot', '--config', f, '--out', join(dir, 'y.json')])).err;
     };
-    expect(await bad('{"mcpServers":{"github":{"command":"gh","args":["x",2]}}}')).toMatch(/^error: .*bad\.json: \$\.mcpServers\.github\.args\[1\]: server "github": args\[1\] must be a string/);
+    expect(await bad('{"mcpServers":{"github":{"command":"gh","args":["x",2]}}}')).toMatch(
+      /^error: .*bad\.json: \$\.mcpServers\.github\.args\[1\]: server "github": args\[1\] must be a string/,
+    );
     expect(await bad('{"mcpServers":{"github":{"env":{}}}}')).toMatch(/\$\.mcpServers\.github: server "github" has neither "command"/);
-    expect(await bad('{"mcpServers":{"github":{"command":"gh","env":{"T":"${SNAPSHOT_TEST_UNSET}"}}}}')).toMatch(/\$\.mcpServers\.github\.env\.T: environment variable SNAPSHOT_TEST_UNSET is not set/);
+    expect(await bad('{"mcpServers":{"github":{"command":"gh","env":{"T":"${SNAPSHOT_TEST_UNSET}"}}}}')).toMatch(
+      /\$\.mcpServers\.github\.env\.T: environment variable SNAPSHOT_TEST_UNSET is not set/,
+    );
     expect(await bad('{"servers": 1}')).toMatch(/\$: not an MCP configuration/);
     expect(await bad('{"mcpServers": {')).toMatch(/bad\.json/);
     expect((await run(['snapshot', '--config', join(dir, 'bad.json'), '--out', join(dir, 'y.json')])).code).toBe(2);
@@ -294,7 +311,8 @@ describe('a configuration as a catalog', () => {
 
   it('merge refuses shards whose snapshots list other tools', async () => {
     const shards = [1, 2].map((i) => join(dir, `odd-shard-${i}`));
-    for (const [i, out] of shards.entries()) expect((await run(['eval', '--catalog', memoryConfig, '--cases', cases, '--out', out, '--shard', `${i + 1}/2`, '--quiet'])).code).toBe(0);
+    for (const [i, out] of shards.entries())
+      expect((await run(['eval', '--catalog', memoryConfig, '--cases', cases, '--out', out, '--shard', `${i + 1}/2`, '--quiet'])).code).toBe(0);
     const snapFile = join(shards[1]!, 'catalog-snapshot.json');
     const b = JSON.parse(readFileSync(snapFile, 'utf8')) as SnapshotBundle;
     b.servers[0]!.instructions += ' (changed)';
@@ -396,7 +414,16 @@ describe('what live servers answer that the SDK client alone rejects', () => {
 describe('snapshot configuration handling', () => {
   it('--server skips another server whose variable is not set or whose cwd is missing', async () => {
     const cfg = join(dir, 'partial.json');
-    writeFileSync(cfg, JSON.stringify({ mcpServers: { good: raw('ok'), github: { command: 'gh-mcp', env: { GITHUB_TOKEN: '${SNAPSHOT_TEST_UNSET}' } }, elsewhere: { command: 'x', cwd: 'no-such-folder' } } }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        mcpServers: {
+          good: raw('ok'),
+          github: { command: 'gh-mcp', env: { GITHUB_TOKEN: '${SNAPSHOT_TEST_UNSET}' } },
+          elsewhere: { command: 'x', cwd: 'no-such-folder' },
+        },
+      }),
+    );
     const ok = await run(['snapshot', '--config', cfg, '--out', join(dir, 'partial-bundle.json'), '--server', 'good', '--quiet']);
     expect(ok.err).toBe('');
     expect(ok.code).toBe(0);
@@ -410,7 +437,10 @@ describe('snapshot configuration handling', () => {
 
   it("reads VS Code's JSONC (comments, trailing commas), with errors at the original line and column", async () => {
     const cfg = join(dir, 'mcp.jsonc.json');
-    writeFileSync(cfg, `{\n  // the servers\n  "servers": {\n    "raw": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(RAW)}, "ok",], }, /* done */\n  },\n}\n`);
+    writeFileSync(
+      cfg,
+      `{\n  // the servers\n  "servers": {\n    "raw": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(RAW)}, "ok",], }, /* done */\n  },\n}\n`,
+    );
     const r = await run(['snapshot', '--config', cfg, '--out', join(dir, 'jsonc-bundle.json'), '--quiet']);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
@@ -435,7 +465,11 @@ describe('snapshot configuration handling', () => {
     const cfg = join(dir, 'stubborn.json');
     // The server ignores SIGTERM and the end of its stdin: only SIGKILL ends it.
     writeFileSync(cfg, JSON.stringify({ mcpServers: { stubborn: raw('stubborn', { RAW_PID_FILE: pidFile }) } }));
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'backpack.js'), 'snapshot', '--config', cfg, '--out', join(dir, 'stubborn-bundle.json'), '--timeout', '60'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'backpack.js'), 'snapshot', '--config', cfg, '--out', join(dir, 'stubborn-bundle.json'), '--timeout', '60'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => void (stderr += c.toString()));
     const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));

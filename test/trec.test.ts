@@ -75,7 +75,11 @@ function figures(ranked: readonly string[], judged: ReadonlyMap<string, number>)
     if (rel(d) > 0) dcg += rel(d) / Math.log2(i + 2);
   });
   let idcg = 0;
-  [...judged.values()].filter((r) => r > 0).sort((a, b) => b - a).slice(0, 10).forEach((g, i) => (idcg += g / Math.log2(i + 2)));
+  [...judged.values()]
+    .filter((r) => r > 0)
+    .sort((a, b) => b - a)
+    .slice(0, 10)
+    .forEach((g, i) => (idcg += g / Math.log2(i + 2)));
   return {
     'P.1': ranked.slice(0, 1).filter((d) => rel(d) >= 1).length,
     recip_rank: first < 0 ? 0 : 1 / (first + 1),
@@ -135,9 +139,26 @@ describe('TREC qrels and run', () => {
       aCase('any-none', ['a', 'b'], 'any'), // empty ranking
       aCase('any-single', ['a'], 'any'), // one alternative: TREC represents it exactly
     ];
-    const ranked: Record<string, string[]> = { all: ['x', 'b', 'y', 'a'], 'any-first': ['a', 'x', 'y'], 'any-later': ['x', 'a', 'b'], 'any-none': [], 'any-single': ['x', 'a'] };
-    const t = trecEval(trecQrels(cases), trecRun(cases.map((c) => detail(c.id, ranked[c.id]!)), 'r', 10), true).perQuery;
-    const backpack = (c: Case) => ({ recall: recallAtK(ranked[c.id]!, c.expectedTools!, 5, c.goldMode), ndcg: ndcgAtK(ranked[c.id]!, c.expectedTools!, 10, c.goldMode) });
+    const ranked: Record<string, string[]> = {
+      all: ['x', 'b', 'y', 'a'],
+      'any-first': ['a', 'x', 'y'],
+      'any-later': ['x', 'a', 'b'],
+      'any-none': [],
+      'any-single': ['x', 'a'],
+    };
+    const t = trecEval(
+      trecQrels(cases),
+      trecRun(
+        cases.map((c) => detail(c.id, ranked[c.id]!)),
+        'r',
+        10,
+      ),
+      true,
+    ).perQuery;
+    const backpack = (c: Case) => ({
+      recall: recallAtK(ranked[c.id]!, c.expectedTools!, 5, c.goldMode),
+      ndcg: ndcgAtK(ranked[c.id]!, c.expectedTools!, 10, c.goldMode),
+    });
     const trec = (id: string) => ({ recall: t.get(id)!['recall.5'], ndcg: t.get(id)!['ndcg_cut.10'] });
     const [all, anyFirst, anyLater, anyNone, anySingle] = cases as [Case, Case, Case, Case, Case];
     expect(trec('all').recall).toBeCloseTo(backpack(all).recall, 12);
@@ -169,7 +190,10 @@ describe('trec_eval -c on the exported files of an evaluation with a floor', asy
   const ks = [1, 5, 10];
   // A floor that leaves about a third of the searched cases with an empty ranking and shortens many others.
   const unfloored = await runEval(input, makeConfig(['bm25'], ks, { bm25: null }, null));
-  const tops = unfloored.details.bm25!.filter((d) => d.ranked.length).map((d) => d.ranked[0]![1]).sort((a, b) => a - b);
+  const tops = unfloored.details
+    .bm25!.filter((d) => d.ranked.length)
+    .map((d) => d.ranked[0]![1])
+    .sort((a, b) => a - b);
   const floor = tops[Math.floor(tops.length / 3)]!;
   const byId = new Map(input.cases.map((c) => [c.id, c]));
   const isAnyMulti = (c: Case) => c.goldMode === 'any' && new Set(c.expectedTools).size >= 2;
@@ -180,21 +204,34 @@ describe('trec_eval -c on the exported files of an evaluation with a floor', asy
     return c.expectedTools?.length === 1 && top !== undefined && top[0] === c.expectedTools[0] && top[1] >= floor;
   })!;
   const multi = input.cases.find((c) => (c.expectedTools?.length ?? 0) >= 2 && c.goldMode !== 'any')!;
-  const cases = input.cases.map((c) => (c.id === single.caseId || c.id === multi.id ? { ...c, expectedTools: [...c.expectedTools!, c.expectedTools![0]!] } : c));
+  const cases = input.cases.map((c) =>
+    c.id === single.caseId || c.id === multi.id ? { ...c, expectedTools: [...c.expectedTools!, c.expectedTools![0]!] } : c,
+  );
   const floored = makeConfig(['bm25'], ks, { bm25: floor }, null);
 
-  async function exported(name: string, evalCases: Case[]): Promise<{ run: EvalRun; qrels: string; trec: string; tsv: Array<{ qid: string; expected: string; mode: string }> }> {
+  async function exported(
+    name: string,
+    evalCases: Case[],
+  ): Promise<{ run: EvalRun; qrels: string; trec: string; tsv: Array<{ qid: string; expected: string; mode: string }> }> {
     const evalInput: EvalInput = { ...input, cases: evalCases };
     const run = await runEval(evalInput, floored);
     const dir = join(tmp, name);
     writeRunDir(dir, run, evalCases, input.catalog);
     const read = (p: string) => readFileSync(join(dir, p), 'utf8');
-    const tsv = read('runs/cases.tsv').trim().split('\n').slice(1).map((l) => l.split('\t')).map(([qid, expected, mode]) => ({ qid: qid!, expected: expected!, mode: mode! }));
+    const tsv = read('runs/cases.tsv')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'))
+      .map(([qid, expected, mode]) => ({ qid: qid!, expected: expected!, mode: mode! }));
     return { run, qrels: read('runs/qrels.txt'), trec: read('runs/bm25.trec'), tsv };
   }
 
   // The exact comparison: every graded case but the 'any' cases with several alternatives.
-  const faithful = await exported('faithful', cases.filter((c) => !isAnyMulti(c)));
+  const faithful = await exported(
+    'faithful',
+    cases.filter((c) => !isAnyMulti(c)),
+  );
   // The whole evaluation: the 'any' cases with several alternatives are where trec_eval differs.
   const whole = await exported('whole', cases);
 
@@ -205,7 +242,12 @@ describe('trec_eval -c on the exported files of an evaluation with a floor', asy
     expect(emptyGraded).toBeGreaterThan(20);
     expect(details.filter((d) => graded.has(d.caseId) && d.ranked.length).length).toBeGreaterThan(50);
     expect(details.filter((d) => byId.get(d.caseId)!.expectedTools?.length === 0 && !d.ranked.length).length).toBeGreaterThan(0);
-    const inRun = new Set(whole.trec.trim().split('\n').map((l) => l.split(' ')[0]));
+    const inRun = new Set(
+      whole.trec
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+    );
     for (const d of details) expect(inRun.has(d.caseId)).toBe(d.ranked.length > 0);
     expect(cases.find((c) => c.id === single.caseId)!.expectedTools).toHaveLength(2);
   });

@@ -19,7 +19,12 @@ declare module 'wink-bm25-text-search' {
     /** Computes idf and pre-multiplies the stored term weights; `fp` = decimal places kept (4..9). */
     consolidate(fp?: number): boolean;
     /** The top `limit` (default 10) documents as `[id, score]`, best first. */
-    search(text: string, limit?: number, filter?: (fieldValues: Record<string, unknown>, params: unknown) => boolean, params?: unknown): Array<[string, number]>;
+    search(
+      text: string,
+      limit?: number,
+      filter?: (fieldValues: Record<string, unknown>, params: unknown) => boolean,
+      params?: unknown,
+    ): Array<[string, number]>;
     reset(): boolean;
   }
   function bm25(): WinkBm25;

@@ -67,7 +67,11 @@ function panelSpec(panel: Panel, tools: readonly number[], reference: number): C
           legend: { position: 'bottom', labels: { font: { size: 15 } } },
         },
         scales: {
-          x: { type: 'logarithmic', title: { display: true, text: 'tools in the catalog (log)', font: { size: 16 } }, ticks: { font: { size: 14 }, autoSkip: true, autoSkipPadding: 24, maxRotation: 0 } },
+          x: {
+            type: 'logarithmic',
+            title: { display: true, text: 'tools in the catalog (log)', font: { size: 16 } },
+            ticks: { font: { size: 14 }, autoSkip: true, autoSkipPadding: 24, maxRotation: 0 },
+          },
           y: { type: 'logarithmic', title: { display: true, text: panel.yLabel, font: { size: 16 } }, ticks: { font: { size: 14 } } },
         },
       },

@@ -118,7 +118,8 @@ let observer: PerformanceObserver | undefined;
 function observeGc(): void {
   if (observer) return;
   observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) pauses.push({ start: e.startTime, ms: e.duration, full: (e.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+    for (const e of list.getEntries())
+      pauses.push({ start: e.startTime, ms: e.duration, full: (e.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR });
   });
   observer.observe({ entryTypes: ['gc'] });
 }
@@ -169,7 +170,10 @@ function log(msg: string): void {
   process.stderr.write(`[scale ${process.argv[2]}] ${msg}\n`);
 }
 
-async function latencies(r: Retriever, requests: readonly string[]): Promise<{ p50Ms: number; p90Ms: number; p99Ms: number; meanMs: number; meanHits: number }> {
+async function latencies(
+  r: Retriever,
+  requests: readonly string[],
+): Promise<{ p50Ms: number; p90Ms: number; p99Ms: number; meanMs: number; meanHits: number }> {
   for (const q of requests.slice(0, WARM_REQUESTS)) await r.search(q, { k: 10 });
   const times: number[] = [];
   let hits = 0;
@@ -181,7 +185,13 @@ async function latencies(r: Retriever, requests: readonly string[]): Promise<{ p
   }
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   times.sort((a, b) => a - b);
-  return { p50Ms: round(percentile(times, 50)), p90Ms: round(percentile(times, 90)), p99Ms: round(percentile(times, 99)), meanMs: round(mean), meanHits: round(hits / requests.length, 2) };
+  return {
+    p50Ms: round(percentile(times, 50)),
+    p90Ms: round(percentile(times, 90)),
+    p99Ms: round(percentile(times, 99)),
+    meanMs: round(mean),
+    meanHits: round(hits / requests.length, 2),
+  };
 }
 
 async function measure(r: Retriever, catalog: Catalog, requests: readonly string[]): Promise<RetrieverFigures> {
@@ -235,7 +245,9 @@ export async function runSize(tools: number, cases = SCALE_CASES, requestCount =
   const caseCount = generated.dataset.cases.length;
   generated = undefined; // keep only the catalog and the request texts
   const catalogMemory = memory();
-  log(`generated ${catalog.tools.length} tools in ${generateMs} ms (CPU ${generateCpuMs} ms, GC pauses ${generateGcMs} ms); heap ${catalogMemory.heapUsedMb} MB`);
+  log(
+    `generated ${catalog.tools.length} tools in ${generateMs} ms (CPU ${generateCpuMs} ms, GC pauses ${generateGcMs} ms); heap ${catalogMemory.heapUsedMb} MB`,
+  );
 
   // Warm-up on a slice (JIT; the embedding model load), outside every timed figure.
   const slice: Catalog = { ...catalog, tools: catalog.tools.slice(0, WARM_TOOLS) };

@@ -20,8 +20,22 @@ afterEach(() => {
 
 function sample(): Dataset {
   const tools = [
-    makeTool({ name: 'search', source: 'mcp', server: 'github', summary: 'Search code.', description: 'Search code across repositories.', scopes: ['github:read'] }),
-    makeTool({ name: 'search', source: 'mcp', server: 'slack', summary: 'Search messages.', description: 'Search messages in channels.', scopes: ['slack:read'] }),
+    makeTool({
+      name: 'search',
+      source: 'mcp',
+      server: 'github',
+      summary: 'Search code.',
+      description: 'Search code across repositories.',
+      scopes: ['github:read'],
+    }),
+    makeTool({
+      name: 'search',
+      source: 'mcp',
+      server: 'slack',
+      summary: 'Search messages.',
+      description: 'Search messages in channels.',
+      scopes: ['slack:read'],
+    }),
     makeTool({ name: 'finish', source: 'core', summary: 'Finish.', description: 'Report the answer and stop.', pinned: true }),
   ];
   const skills = [makeSkill({ name: 'incident-response', description: 'Run an incident.', category: 'incident-response' })];
@@ -32,7 +46,15 @@ function sample(): Dataset {
       { id: 'a', request: 'find the flaky test in our repo', expectedTools: ['mcp__github__search'], slices: ['paraphrase'], split: 'test' },
       { id: 'b', request: 'hi', expectedTools: [], slices: ['no-tool'], split: 'test' },
       { id: 'c', request: 'what is our incident process?', expectedSkill: 'incident-response', slices: ['skill'], split: 'train' },
-      { id: 'd', request: 'search code or chat', expectedTools: ['mcp__github__search', 'mcp__slack__search'], goldMode: 'any', slices: ['lexical'], callerScopes: ['github:read'], split: 'train' },
+      {
+        id: 'd',
+        request: 'search code or chat',
+        expectedTools: ['mcp__github__search', 'mcp__slack__search'],
+        goldMode: 'any',
+        slices: ['lexical'],
+        callerScopes: ['github:read'],
+        split: 'train',
+      },
     ],
   };
 }
@@ -56,15 +78,37 @@ function editByHand(dir: string, resign: { catalogSha256?: string } | null): str
   return corpus;
 }
 
-const manifestFields = { name: 'sample', generator: null, seed: null, preset: null, params: {}, counts: { tools: 3, skills: 1, cases: 4, servers: 1, plugins: 0, namespaces: 3, noToolCases: 1, sessions: 0 }, slices: {}, splits: {} };
+const manifestFields = {
+  name: 'sample',
+  generator: null,
+  seed: null,
+  preset: null,
+  params: {},
+  counts: { tools: 3, skills: 1, cases: 4, servers: 1, plugins: 0, namespaces: 3, noToolCases: 1, sessions: 0 },
+  slices: {},
+  splits: {},
+};
 
 describe('writeDataset / readDataset', () => {
   it('round-trips a dataset, with no-tool cases kept out of qrels', () => {
     const dir = join(tmp(), 'out');
     const m = writeDataset(dir, sample(), manifestFields);
-    expect(listFiles(dir)).toEqual(['corpus.jsonl', 'manifest.json', 'plugins.jsonl', 'qrels/test.tsv', 'qrels/train.tsv', 'queries.jsonl', 'servers.jsonl', 'skill-qrels/train.tsv', 'skills.jsonl']);
+    expect(listFiles(dir)).toEqual([
+      'corpus.jsonl',
+      'manifest.json',
+      'plugins.jsonl',
+      'qrels/test.tsv',
+      'qrels/train.tsv',
+      'queries.jsonl',
+      'servers.jsonl',
+      'skill-qrels/train.tsv',
+      'skills.jsonl',
+    ]);
     expect(readFileSync(join(dir, 'qrels/test.tsv'), 'utf8')).toBe(`${QRELS_HEADER}\na\tmcp__github__search\t1\n`);
-    const queries = readFileSync(join(dir, 'queries.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const queries = readFileSync(join(dir, 'queries.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(queries.map((q) => q.expected)).toEqual(['tool', 'none', 'skill-only', 'tool']);
     for (const [path, e] of Object.entries(m.files)) expect(sha256(readFileSync(join(dir, path)))).toBe(e.sha256);
 
@@ -98,7 +142,11 @@ describe('writeDataset / readDataset', () => {
     const dir = join(root, 'ds');
     writeDataset(dir, sample(), manifestFields);
     const bad = sample();
-    (bad.cases[0] as unknown as { slices: unknown }).slices = { toJSON: () => { throw new Error('boom'); } };
+    (bad.cases[0] as unknown as { slices: unknown }).slices = {
+      toJSON: () => {
+        throw new Error('boom');
+      },
+    };
     expect(() => writeDataset(dir, bad, manifestFields)).toThrow(/boom/);
     expect(readDataset(dir).cases).toHaveLength(4);
     expect(readdirSync(root)).toEqual(['ds']);
@@ -153,7 +201,14 @@ describe('writeDataset / readDataset', () => {
     const b = join(tmp(), 'b');
     writeDataset(a, sample(), manifestFields);
     const changed = sample();
-    changed.catalog.tools[1] = makeTool({ name: 'search', source: 'mcp', server: 'slack', summary: 'Search messages.', description: 'Search messages and threads in channels.', scopes: ['slack:read'] });
+    changed.catalog.tools[1] = makeTool({
+      name: 'search',
+      source: 'mcp',
+      server: 'slack',
+      summary: 'Search messages.',
+      description: 'Search messages and threads in channels.',
+      scopes: ['slack:read'],
+    });
     writeDataset(b, changed, manifestFields);
     const memo: ToolLineMemo = new Map();
     const first = readDataset(a, { toolLines: memo });
@@ -167,7 +222,7 @@ describe('writeDataset / readDataset', () => {
     expect(memo.size).toBe(4);
   });
 
-  it('reuses a line only in a read of the same kind: a vouched line does not skip an unvouched read\'s checks', () => {
+  it("reuses a line only in a read of the same kind: a vouched line does not skip an unvouched read's checks", () => {
     const a = join(tmp(), 'a');
     writeDataset(a, sample(), manifestFields);
     // A description edited by hand (its stored hash is stale) and the manifest re-signed to the new bytes.
@@ -251,7 +306,10 @@ describe('the manifest vouches for every file the loader reads (tamper evidence)
     writeDataset(dir, sample(), manifestFields);
     const queries = join(dir, 'queries.jsonl');
     writeFileSync(queries, readFileSync(queries, 'utf8').replace('"expectedTools":["mcp__github__search"]', '"expectedTools":["mcp__slack__search"]'));
-    writeFileSync(join(dir, 'qrels', 'test.tsv'), readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8').replace('a\tmcp__github__search', 'a\tmcp__slack__search'));
+    writeFileSync(
+      join(dir, 'qrels', 'test.tsv'),
+      readFileSync(join(dir, 'qrels', 'test.tsv'), 'utf8').replace('a\tmcp__github__search', 'a\tmcp__slack__search'),
+    );
     return dir;
   }
   const editManifest = (dir: string, edit: (m: { files: Record<string, unknown> } & Record<string, unknown>) => void) => {
@@ -274,7 +332,7 @@ describe('the manifest vouches for every file the loader reads (tamper evidence)
     expect(thrown(() => readDataset(dir))!.file).toBe(join(dir, 'corpus.jsonl'));
   });
 
-  it('refuses a file the loader reads that was added after the folder was written (another split\'s qrels, roles.json)', () => {
+  it("refuses a file the loader reads that was added after the folder was written (another split's qrels, roles.json)", () => {
     const dir = join(tmp(), 'ds');
     writeDataset(dir, sample(), manifestFields);
     writeFileSync(join(dir, 'qrels', 'dev.tsv'), `${QRELS_HEADER}\nb\tmcp__github__search\t1\n`);

@@ -187,7 +187,8 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   // half the load time). The catalog hash, recomputed from the stored tool hashes, must still
   // match the manifest's.
   const vouched = manifest !== null && opts.verify !== false && opts.reSign !== true;
-  if (opts.reSign && manifest === null) opts.onNote?.('--re-sign: the folder has no manifest.json, so there is nothing to re-sign (a plain BEIR folder is read as it is)');
+  if (opts.reSign && manifest === null)
+    opts.onNote?.('--re-sign: the folder has no manifest.json, so there is nothing to re-sign (a plain BEIR folder is read as it is)');
   // The bytes hashed are the bytes parsed: each file is read once.
   const verified = vouched ? verifyFiles(root, manifest) : new Map<string, Buffer>();
   const readJsonl = (name: string) => {
@@ -202,7 +203,10 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   const plugins = optionalJsonl('plugins.jsonl').map(({ value }) => value as unknown as Plugin);
   const catalog: Catalog = assembleCatalog({ tools, skills, servers, plugins });
   if (vouched && catalogHash(catalog) !== manifest.catalogSha256) {
-    throw new InputError(`the catalog in corpus.jsonl, skills.jsonl, servers.jsonl and plugins.jsonl does not hash to manifest.json's catalogSha256; ${RE_SIGN_HINT}`, { file: join(root, 'manifest.json') });
+    throw new InputError(
+      `the catalog in corpus.jsonl, skills.jsonl, servers.jsonl and plugins.jsonl does not hash to manifest.json's catalogSha256; ${RE_SIGN_HINT}`,
+      { file: join(root, 'manifest.json') },
+    );
   }
 
   const qrels = readQrels(root, 'qrels', opts.split);
@@ -221,7 +225,9 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
     }
   }
   if (unjudged.length && opts.onWarning) {
-    opts.onWarning(`${unjudged.length} ${unjudged.length === 1 ? 'query' : 'queries'} of queries.jsonl ${unjudged.length === 1 ? 'has' : 'have'} no judgement in any qrels file and no "expected" field, so ${unjudged.length === 1 ? 'it is' : 'they are'} left out: ${unjudged.slice(0, 3).join(', ')}${unjudged.length > 3 ? ', …' : ''}`);
+    opts.onWarning(
+      `${unjudged.length} ${unjudged.length === 1 ? 'query' : 'queries'} of queries.jsonl ${unjudged.length === 1 ? 'has' : 'have'} no judgement in any qrels file and no "expected" field, so ${unjudged.length === 1 ? 'it is' : 'they are'} left out: ${unjudged.slice(0, 3).join(', ')}${unjudged.length > 3 ? ', …' : ''}`,
+    );
   }
   const name = manifest?.name ?? root.split(/[\\/]/).pop() ?? 'dataset';
   const roles = existsSync(join(root, 'roles.json')) ? readRoleMap(join(root, 'roles.json'), catalog) : undefined;
@@ -246,7 +252,12 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
  * The tools of a corpus file, each line parsed unless `memo` has it (see `ReadOptions.toolLines`),
  * and the lines parsed (for the memo, once the whole dataset has passed its checks).
  */
-function readTools(file: string, bytes: Buffer | undefined, vouched: boolean, memo: ToolLineMemo | undefined): { tools: Array<Located<Tool>>; parsed: Array<[string, Tool]> } {
+function readTools(
+  file: string,
+  bytes: Buffer | undefined,
+  vouched: boolean,
+  memo: ToolLineMemo | undefined,
+): { tools: Array<Located<Tool>>; parsed: Array<[string, Tool]> } {
   const tools: Array<Located<Tool>> = [];
   const parsed: Array<[string, Tool]> = [];
   for (const { text, where } of nonBlankLines(readText(file, bytes))) {
@@ -282,7 +293,8 @@ function readQrels(root: string, sub: string, split: string | undefined): Map<st
       if (line.trim() === '') return;
       const cols = line.split('\t');
       if (i === 0 && cols[0] === 'query-id') return;
-      if (cols.length < 3) throw new InputError(`expected 3 tab-separated columns (query-id, corpus-id, score), got ${cols.length}`, { file, where: `line ${i + 1}` });
+      if (cols.length < 3)
+        throw new InputError(`expected 3 tab-separated columns (query-id, corpus-id, score), got ${cols.length}`, { file, where: `line ${i + 1}` });
       const score = Number(cols[2]);
       if (!Number.isFinite(score)) throw new InputError(`score "${cols[2]}" is not a number`, { file, where: `line ${i + 1}` });
       if (score <= 0) return;
@@ -302,8 +314,10 @@ export function readRealism(root: string): Realism | null {
   const file = join(resolve(root), 'realism.json');
   if (!existsSync(file)) return null;
   const r = parseJson(readText(file), file) as Realism;
-  if (typeof r !== 'object' || r === null || typeof r.schemaVersion !== 'number' || typeof r.overall !== 'object') throw new InputError('realism.json lacks "schemaVersion" or "overall"', { file });
-  if (r.schemaVersion > REALISM_SCHEMA_VERSION) throw new InputError(`realism.json schemaVersion ${r.schemaVersion} is newer than this Backpack reads (${REALISM_SCHEMA_VERSION})`, { file });
+  if (typeof r !== 'object' || r === null || typeof r.schemaVersion !== 'number' || typeof r.overall !== 'object')
+    throw new InputError('realism.json lacks "schemaVersion" or "overall"', { file });
+  if (r.schemaVersion > REALISM_SCHEMA_VERSION)
+    throw new InputError(`realism.json schemaVersion ${r.schemaVersion} is newer than this Backpack reads (${REALISM_SCHEMA_VERSION})`, { file });
   return checkRealism(r, file);
 }
 

@@ -34,27 +34,30 @@ export function toolFromRecord(r: Record<string, unknown>, file: string, where: 
   const source = (r.source ?? (parsedId ? 'mcp' : 'core')) as ToolSource;
   if (!TOOL_SOURCES.includes(source)) throw new InputError(`"source" must be one of ${TOOL_SOURCES.join(', ')}`, { file, where });
   const description = typeof r.description === 'string' ? r.description : typeof r.text === 'string' ? r.text : '';
-  const name = typeof r.name === 'string' ? r.name : parsedId?.[2] ?? (typeof r.title === 'string' && r.title ? r.title : id);
+  const name = typeof r.name === 'string' ? r.name : (parsedId?.[2] ?? (typeof r.title === 'string' && r.title ? r.title : id));
   const inputSchema = (r.inputSchema ?? { type: 'object', properties: {} }) as JsonSchema;
   const trusted = vouched && typeof r.hash === 'string' ? r.hash : undefined;
   if (trusted === undefined) checkInputSchema(inputSchema, file, `${where}: inputSchema`);
   const server = typeof r.server === 'string' ? r.server : parsedId?.[1];
-  const tool = makeTool({
-    id,
-    name,
-    source,
-    ...(server !== undefined ? { server } : {}),
-    ...(typeof r.plugin === 'string' ? { plugin: r.plugin } : {}),
-    ...(typeof r.namespace === 'string' ? { namespace: r.namespace } : {}),
-    ...(typeof r.title === 'string' && r.title !== name ? { title: r.title } : {}),
-    summary: typeof r.summary === 'string' ? r.summary : description.split(/(?<=[.!?])\s/)[0] ?? '',
-    description,
-    inputSchema,
-    examples: stringArray(r.examples, 'examples', file, where),
-    scopes: stringArray(r.scopes, 'scopes', file, where),
-    pinned: r.pinned === true,
-    ...(r.annotations && typeof r.annotations === 'object' ? { annotations: r.annotations as Record<string, unknown> } : {}),
-  }, trusted);
+  const tool = makeTool(
+    {
+      id,
+      name,
+      source,
+      ...(server !== undefined ? { server } : {}),
+      ...(typeof r.plugin === 'string' ? { plugin: r.plugin } : {}),
+      ...(typeof r.namespace === 'string' ? { namespace: r.namespace } : {}),
+      ...(typeof r.title === 'string' && r.title !== name ? { title: r.title } : {}),
+      summary: typeof r.summary === 'string' ? r.summary : (description.split(/(?<=[.!?])\s/)[0] ?? ''),
+      description,
+      inputSchema,
+      examples: stringArray(r.examples, 'examples', file, where),
+      scopes: stringArray(r.scopes, 'scopes', file, where),
+      pinned: r.pinned === true,
+      ...(r.annotations && typeof r.annotations === 'object' ? { annotations: r.annotations as Record<string, unknown> } : {}),
+    },
+    trusted,
+  );
   if (trusted === undefined && typeof r.hash === 'string' && r.hash !== tool.hash) {
     throw new InputError(`tool "${id}": stored hash does not match its definition (edited by hand?)`, { file, where });
   }

@@ -88,14 +88,20 @@ export function qrelsFiles(root: string, sub: string): string[] {
 export function verifyFiles(root: string, manifest: Manifest): Map<string, Buffer> {
   const { bytes, drift } = checkFiles(root, manifest);
   if (drift.added.length) {
-    throw new InputError(`is not listed in manifest.json, which must vouch for every file the loader reads (an added file, or an entry removed from the manifest); ${RE_SIGN_HINT}`, { file: join(root, drift.added[0]!) });
+    throw new InputError(
+      `is not listed in manifest.json, which must vouch for every file the loader reads (an added file, or an entry removed from the manifest); ${RE_SIGN_HINT}`,
+      { file: join(root, drift.added[0]!) },
+    );
   }
   if (drift.removed.length) throw new InputError(`file listed in manifest.json is missing; ${RE_SIGN_HINT}`, { file: join(root, drift.removed[0]!) });
   if (drift.changed.length) {
     const path = drift.changed[0]!;
     const actual = sha256(bytes.get(path)!);
     const entry = manifest.files[path]!;
-    throw new InputError(`sha256 ${actual.slice(0, 12)}… differs from manifest.json (${entry.sha256.slice(0, 12)}…): the file was changed after it was written; ${RE_SIGN_HINT}`, { file: join(root, path) });
+    throw new InputError(
+      `sha256 ${actual.slice(0, 12)}… differs from manifest.json (${entry.sha256.slice(0, 12)}…): the file was changed after it was written; ${RE_SIGN_HINT}`,
+      { file: join(root, path) },
+    );
   }
   return bytes;
 }

@@ -26,7 +26,13 @@ describe('content hashes', () => {
   });
 
   it('a tool hash changes with its definition and not with key order', () => {
-    const base = { name: 't', source: 'core' as const, summary: 's', description: 'd', inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } } };
+    const base = {
+      name: 't',
+      source: 'core' as const,
+      summary: 's',
+      description: 'd',
+      inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } },
+    };
     const t1 = makeTool(base);
     const t2 = makeTool({ ...base, inputSchema: { properties: { b: { type: 'integer' }, a: { type: 'string' } }, type: 'object' } });
     const t3 = makeTool({ ...base, description: 'changed' });

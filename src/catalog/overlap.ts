@@ -7,11 +7,13 @@ import type { Case, Catalog, Tool } from './types.ts';
 
 /** Small English stop-word list used for "content words" (overlap statistics and paraphrase checks). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('a an the and or but if then else of to in on at by for with from into onto about as is are was were be been being ' +
+  (
+    'a an the and or but if then else of to in on at by for with from into onto about as is are was were be been being ' +
     'do does did done have has had having i me my we our us you your it its this that these those there here what which who whom ' +
     'whose when where why how all any each every some no not only own same so than too very can could should would will just ' +
-    'please pls hey hi thanks thank up out over under again also get got let lets me can\'t don\'t im i\'m it\'s we\'re you\'re ' +
-    'new one two via per across after before since until while yesterday today tomorrow now need want like make sure quick quickly real').split(/\s+/),
+    "please pls hey hi thanks thank up out over under again also get got let lets me can't don't im i'm it's we're you're " +
+    'new one two via per across after before since until while yesterday today tomorrow now need want like make sure quick quickly real'
+  ).split(/\s+/),
 );
 
 /** Lowercase words of a text: runs of [a-z0-9], after splitting camelCase, snake_case and kebab-case. */

@@ -46,7 +46,11 @@ export function realismProblem(value: unknown): string | undefined {
   if (fillers) return fillers;
   const t = value.noTool;
   if (!isRecord(t)) return `$.noTool must be an object (got ${describe(t)})`;
-  return need(t.cases, isNumber(t.cases), '$.noTool.cases', 'a number') ?? need(t.distinct, isNumber(t.distinct), '$.noTool.distinct', 'a number') ?? need(t.distinctRatio, t.distinctRatio === null || isNumber(t.distinctRatio), '$.noTool.distinctRatio', 'a number or null');
+  return (
+    need(t.cases, isNumber(t.cases), '$.noTool.cases', 'a number') ??
+    need(t.distinct, isNumber(t.distinct), '$.noTool.distinct', 'a number') ??
+    need(t.distinctRatio, t.distinctRatio === null || isNumber(t.distinctRatio), '$.noTool.distinctRatio', 'a number or null')
+  );
 }
 
 /** `realism` (as `readRealism` returned it), or an `InputError` at `file` when `inspect` could not show it. */

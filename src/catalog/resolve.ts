@@ -44,7 +44,9 @@ export function resolveDatasetPath(nameOrDir: string): string {
   const named = namedDatasetDir(nameOrDir);
   if (named !== null) return named;
   const known = namedDatasets();
-  throw new InputError(`no dataset folder or named dataset "${nameOrDir}"${didYouMean(nameOrDir, known)}${known.length ? `; named datasets: ${known.join(', ')}` : ''}`);
+  throw new InputError(
+    `no dataset folder or named dataset "${nameOrDir}"${didYouMean(nameOrDir, known)}${known.length ? `; named datasets: ${known.join(', ')}` : ''}`,
+  );
 }
 
 /** Load a dataset by folder or name: a Backpack/BEIR dataset folder, or the MetaTool files. */

@@ -34,7 +34,11 @@ const file = 'roles.json';
 
 describe('the role file', () => {
   it('loads an old file (namespaces only) unchanged: same map, same hash', () => {
-    const old = { schemaVersion: 1, always: ['core'], roles: { dev: { description: 'developers', namespaces: ['github'] }, sales: { description: 'sales', namespaces: ['crm'] } } };
+    const old = {
+      schemaVersion: 1,
+      always: ['core'],
+      roles: { dev: { description: 'developers', namespaces: ['github'] }, sales: { description: 'sales', namespaces: ['crm'] } },
+    };
     const loaded = checkRoleMap(structuredClone(old), file, catalog);
     expect(loaded).toEqual(old);
     expect(canonicalJson(loaded)).toBe(canonicalJson(old));
@@ -48,7 +52,10 @@ describe('the role file', () => {
         schemaVersion: 1,
         always: ['core'],
         alwaysTools: ['plugin__deal-desk__*'],
-        roles: { dev: { description: '', namespaces: ['github'], tools: ['mcp__clickup__create_task'] }, sales: { tools: ['mcp__crm__*_deal*', 'mcp__crm__get_contact'] } },
+        roles: {
+          dev: { description: '', namespaces: ['github'], tools: ['mcp__clickup__create_task'] },
+          sales: { tools: ['mcp__crm__*_deal*', 'mcp__crm__get_contact'] },
+        },
       },
       file,
       catalog,
@@ -100,7 +107,9 @@ describe('the role file', () => {
     const badFile = join(dir, 'bad.json');
     writeFileSync(badFile, JSON.stringify({ roles: { sales: { tools: ['mcp__crm__*', 'mcp__crm__get_dael'] } } }));
     const err = inputError(() => readRoleMap(badFile, catalog));
-    expect(err.describe()).toBe(`${badFile}: $.roles.sales.tools[1]: unknown tool "mcp__crm__get_dael" (did you mean mcp__crm__get_deal, mcp__crm__get_contact?)`);
+    expect(err.describe()).toBe(
+      `${badFile}: $.roles.sales.tools[1]: unknown tool "mcp__crm__get_dael" (did you mean mcp__crm__get_deal, mcp__crm__get_contact?)`,
+    );
   });
 });
 
@@ -138,7 +147,9 @@ describe('roleScope: the one visibility rule', () => {
 
   it('namespaces: every tool of them, with always and pinned tools', () => {
     // the ClickUp plugin shares no namespace with github, so dev sees neither ClickUp tool
-    expect(seen('dev').sort()).toEqual([...always, 'mcp__github__add_issue_tags', 'mcp__github__create_pull_request', 'mcp__github__get_issue', 'mcp__github__list_pull_requests'].sort());
+    expect(seen('dev').sort()).toEqual(
+      [...always, 'mcp__github__add_issue_tags', 'mcp__github__create_pull_request', 'mcp__github__get_issue', 'mcp__github__list_pull_requests'].sort(),
+    );
   });
 
   it('patterns and ids: exactly the tools they match', () => {
@@ -146,7 +157,17 @@ describe('roleScope: the one visibility rule', () => {
     // an owner pattern takes the MCP server, not the plugin that shares its namespace
     expect(seen('pm').sort()).toEqual([...always, 'mcp__clickup__create_task'].sort());
     // patterns with a * in the owner part match across owners
-    expect(seen('readers').sort()).toEqual([...always, 'mcp__crm__get_contact', 'mcp__crm__get_deal', 'mcp__crm__get_deal_stage', 'mcp__crm__listDeals', 'mcp__github__get_issue', 'mcp__github__list_pull_requests'].sort());
+    expect(seen('readers').sort()).toEqual(
+      [
+        ...always,
+        'mcp__crm__get_contact',
+        'mcp__crm__get_deal',
+        'mcp__crm__get_deal_stage',
+        'mcp__crm__listDeals',
+        'mcp__github__get_issue',
+        'mcp__github__list_pull_requests',
+      ].sort(),
+    );
     expect(seen('odd').sort()).toEqual([...always, 'mcp__odd.name__run+fast'].sort());
   });
 
@@ -162,7 +183,7 @@ describe('roleScope: the one visibility rule', () => {
     expect(visibleCounts(roles, tools)).toEqual({ dev: 7, sales: 6, pm: 4, readers: 9, odd: 4 });
   });
 
-  it('a map without always or alwaysTools: only the role\'s own tools and pinned ones', () => {
+  it("a map without always or alwaysTools: only the role's own tools and pinned ones", () => {
     const bare: RoleMap = { schemaVersion: 1, always: [], roles: { sales: { description: '', namespaces: [], tools: ['mcp__crm__get_contact'] } } };
     expect(tools.filter((t) => roleSees(bare, 'sales', t)).map((t) => t.id)).toEqual(['finish', 'mcp__crm__get_contact']);
   });

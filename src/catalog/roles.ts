@@ -179,7 +179,8 @@ export function checkRoleMap(value: unknown, file: string, catalog?: Catalog): R
   };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) fail('a role map must be a JSON object', '$');
   const v = value as Partial<RoleMap>;
-  if (typeof v.roles !== 'object' || v.roles === null || Array.isArray(v.roles)) fail('"roles" must be an object of role name → {namespaces, tools}', '$.roles');
+  if (typeof v.roles !== 'object' || v.roles === null || Array.isArray(v.roles))
+    fail('"roles" must be an object of role name → {namespaces, tools}', '$.roles');
   const always = v.always ?? [];
   if (!Array.isArray(always) || always.some((x) => typeof x !== 'string')) fail('"always" must be a list of namespace names', '$.always');
   const known = catalog ? new Set(catalog.tools.map((t) => t.namespace)) : undefined;
@@ -190,7 +191,8 @@ export function checkRoleMap(value: unknown, file: string, catalog?: Catalog): R
   const toolList = (list: unknown, where: string): string[] => {
     if (!Array.isArray(list)) fail('must be a list of tool ids or patterns (`*` stands for any run of characters)', where);
     (list as unknown[]).forEach((x, i) => {
-      if (typeof x !== 'string' || x.trim() === '' || x !== x.trim()) fail('a tool entry must be a tool id or a pattern: a non-empty string without surrounding spaces', `${where}[${i}]`);
+      if (typeof x !== 'string' || x.trim() === '' || x !== x.trim())
+        fail('a tool entry must be a tool id or a pattern: a non-empty string without surrounding spaces', `${where}[${i}]`);
       if (tools) tools.check(x as string, `${where}[${i}]`, fail);
     });
     return [...(list as string[])];
@@ -202,8 +204,10 @@ export function checkRoleMap(value: unknown, file: string, catalog?: Catalog): R
     const where = `$.roles.${name}`;
     if (!role || typeof role !== 'object' || Array.isArray(role)) fail('each role must be an object with "namespaces" and/or "tools"', where);
     const r = role as Partial<RoleEntry>;
-    if (r.namespaces === undefined && r.tools === undefined) fail('each role needs "namespaces" (a list of namespace names) or "tools" (a list of tool ids or patterns), or both', where);
-    if (r.namespaces !== undefined && (!Array.isArray(r.namespaces) || r.namespaces.some((x) => typeof x !== 'string'))) fail('"namespaces" must be a list of namespace names', `${where}.namespaces`);
+    if (r.namespaces === undefined && r.tools === undefined)
+      fail('each role needs "namespaces" (a list of namespace names) or "tools" (a list of tool ids or patterns), or both', where);
+    if (r.namespaces !== undefined && (!Array.isArray(r.namespaces) || r.namespaces.some((x) => typeof x !== 'string')))
+      fail('"namespaces" must be a list of namespace names', `${where}.namespaces`);
     const namespaces = [...(r.namespaces ?? [])];
     namespaces.forEach((ns, i) => check(ns, `${where}.namespaces[${i}]`));
     const own = r.tools === undefined ? undefined : toolList(r.tools, `${where}.tools`);
@@ -237,7 +241,8 @@ class ToolIndex {
     }
     const owner = ownerPrefix(entry);
     const re = patternRegExp(entry);
-    if (!(owner !== '' ? (this.byOwner.get(owner) ?? []) : this.all).some((id) => re.test(id))) fail(`pattern "${entry}" matches no tool of the catalog`, where);
+    if (!(owner !== '' ? (this.byOwner.get(owner) ?? []) : this.all).some((id) => re.test(id)))
+      fail(`pattern "${entry}" matches no tool of the catalog`, where);
   }
 }
 

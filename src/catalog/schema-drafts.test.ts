@@ -39,15 +39,28 @@ describe('normaliseSchemaDraft', () => {
   });
 
   it('turns array-form items into prefixItems, additionalItems into items', () => {
-    const schema = { $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { at: { type: 'array', additionalItems: false, items: [{ type: 'number' }, { type: 'number' }] } } };
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+      type: 'object',
+      properties: { at: { type: 'array', additionalItems: false, items: [{ type: 'number' }, { type: 'number' }] } },
+    };
     expect(normaliseSchemaDraft(schema)).toEqual({
-      schema: { $schema: DRAFT_2020_12, type: 'object', properties: { at: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } } },
+      schema: {
+        $schema: DRAFT_2020_12,
+        type: 'object',
+        properties: { at: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } },
+      },
       forms: ['array-form "items" (drafts 04 to 2019-09)'],
     });
   });
 
   it('returns a schema with nothing to change as the same object, $schema and all', () => {
-    const draft06 = { $schema: 'http://json-schema.org/draft-06/schema#', type: 'object', properties: { n: { exclusiveMinimum: 0, const: 3, examples: [3] } }, propertyNames: { pattern: '^[a-z]+$' } };
+    const draft06 = {
+      $schema: 'http://json-schema.org/draft-06/schema#',
+      type: 'object',
+      properties: { n: { exclusiveMinimum: 0, const: 3, examples: [3] } },
+      propertyNames: { pattern: '^[a-z]+$' },
+    };
     const r = normaliseSchemaDraft(draft06);
     expect(r.schema).toBe(draft06);
     expect(r.forms).toEqual([]);
@@ -87,7 +100,10 @@ describe('normaliseSchemaDraft', () => {
   });
 
   it('drops an empty array-form items (a tuple of nothing), moving additionalItems to items', () => {
-    const schema = { type: 'object', properties: { any: { type: 'array', items: [] }, rest: { type: 'array', items: [], additionalItems: { type: 'string' } } } };
+    const schema = {
+      type: 'object',
+      properties: { any: { type: 'array', items: [] }, rest: { type: 'array', items: [], additionalItems: { type: 'string' } } },
+    };
     expect(inputSchemaProblem(schema)).toBeUndefined();
     expect(normaliseSchemaDraft(schema)).toEqual({
       schema: { type: 'object', properties: { any: { type: 'array' }, rest: { type: 'array', items: { type: 'string' } } } },

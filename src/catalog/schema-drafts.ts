@@ -32,7 +32,20 @@ export type SchemaForm = (typeof SCHEMA_FORMS)[number];
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** Keywords whose value is one schema. */
-const ONE_SCHEMA = ['additionalProperties', 'additionalItems', 'items', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const ONE_SCHEMA = [
+  'additionalProperties',
+  'additionalItems',
+  'items',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 /** Keywords whose value is an array of schemas (array-form `items` is rewritten before these). */
 const SCHEMA_ARRAY = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 /** Keywords whose value is an object of schemas. */
@@ -75,7 +88,10 @@ function walk(node: unknown, found: Set<SchemaForm>): unknown {
       changed = true; // folded into minimum/maximum below, or dropped
       continue;
     }
-    if ((k === 'minimum' && exclusive('exclusiveMinimum') && node.exclusiveMinimum === true) || (k === 'maximum' && exclusive('exclusiveMaximum') && node.exclusiveMaximum === true)) {
+    if (
+      (k === 'minimum' && exclusive('exclusiveMinimum') && node.exclusiveMinimum === true) ||
+      (k === 'maximum' && exclusive('exclusiveMaximum') && node.exclusiveMaximum === true)
+    ) {
       entries.push([k === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum', v]);
       changed = true;
       continue;

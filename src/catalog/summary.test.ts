@@ -39,7 +39,11 @@ describe('summarize', () => {
   it('counts tools by source and namespaces, largest first with ties by name', () => {
     expect(s.tools).toBe(4);
     expect(s.bySource).toEqual({ mcp: 3, core: 1 });
-    expect(s.largestNamespaces).toEqual([{ namespace: 'crm', tools: 2 }, { namespace: 'aws', tools: 1 }, { namespace: 'core', tools: 1 }]);
+    expect(s.largestNamespaces).toEqual([
+      { namespace: 'crm', tools: 2 },
+      { namespace: 'aws', tools: 1 },
+      { namespace: 'core', tools: 1 },
+    ]);
     expect(s.servers).toBe(2);
     expect(s.pinnedTools).toEqual(['finish']);
     expect(s.noToolCases).toBe(1);

@@ -76,7 +76,13 @@ export function distribution(values: readonly number[]): Distribution {
   };
 }
 
-export function summarize(name: string, catalog: Catalog, cases: readonly Case[], manifest: Manifest | null = null, realism: Realism | null = null): CatalogSummary {
+export function summarize(
+  name: string,
+  catalog: Catalog,
+  cases: readonly Case[],
+  manifest: Manifest | null = null,
+  realism: Realism | null = null,
+): CatalogSummary {
   const nsCounts = new Map<string, number>();
   const bySource: Record<string, number> = {};
   for (const t of catalog.tools) {
@@ -114,7 +120,9 @@ export function formatSummary(s: CatalogSummary): string {
   lines.push(`${s.name}`);
   if (s.generator) lines.push(`  generator      ${s.generator.name} ${s.generator.version}, seed ${s.seed}`);
   if (s.catalogSha256) lines.push(`  catalog sha256 ${s.catalogSha256}`);
-  const sources = Object.entries(s.bySource).map(([k, v]) => `${k} ${n(v)}`).join(', ');
+  const sources = Object.entries(s.bySource)
+    .map(([k, v]) => `${k} ${n(v)}`)
+    .join(', ');
   lines.push(`  tools          ${n(s.tools)}${s.tools ? ` (${sources}; pinned: ${s.pinnedTools.join(', ') || 'none'})` : ''}`);
   lines.push(`  servers        ${n(s.servers)}    plugins ${n(s.plugins)}    namespaces ${n(s.namespaces)}`);
   lines.push(`  skills         ${n(s.skills)}`);
@@ -131,7 +139,11 @@ export function formatSummary(s: CatalogSummary): string {
   const d = s.schemaTokens;
   lines.push('', `  tool schema size, tokens (${d.estimator})`);
   lines.push(`    min ${d.min}  p10 ${d.p10}  median ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}  mean ${d.mean}  all tools ${n(d.total)}`);
-  lines.push(`    ${Object.entries(d.buckets).map(([k, v]) => `${k}: ${n(v)}`).join('  ')}`);
+  lines.push(
+    `    ${Object.entries(d.buckets)
+      .map(([k, v]) => `${k}: ${n(v)}`)
+      .join('  ')}`,
+  );
   if (s.realism) lines.push('', ...formatRealism(s.realism));
   return lines.join('\n');
 }
@@ -149,6 +161,8 @@ export function formatRealism(r: Realism): string[] {
   const use = (what: string, u: Realism['fillers']): string =>
     `    ${what} in ${pct(u.anyShare)} of ${u.toolRequests.toLocaleString('en-US')} tool requests; top: ${u.top5.map((t) => `"${t.phrase}" ${pct(t.share)}`).join(', ') || 'none'}`;
   lines.push(use('fillers     ', r.fillers), use('placeholders', r.placeholders));
-  lines.push(`    no-tool      ${r.noTool.distinct.toLocaleString('en-US')} distinct of ${r.noTool.cases.toLocaleString('en-US')} requests (${f(r.noTool.distinctRatio).trim()})`);
+  lines.push(
+    `    no-tool      ${r.noTool.distinct.toLocaleString('en-US')} distinct of ${r.noTool.cases.toLocaleString('en-US')} requests (${f(r.noTool.distinctRatio).trim()})`,
+  );
   return lines;
 }

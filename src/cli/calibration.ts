@@ -32,7 +32,11 @@ function autoFloor(target: number): FloorSetting {
  * the run has calibration cases, else its documented score) keeps it wherever `--floor` does not
  * name it or set every strategy.
  */
-export function parseFloors(text: string | undefined, strategies: readonly string[], defaults: Readonly<Record<string, FloorSetting>> = {}): Record<string, FloorSetting> {
+export function parseFloors(
+  text: string | undefined,
+  strategies: readonly string[],
+  defaults: Readonly<Record<string, FloorSetting>> = {},
+): Record<string, FloorSetting> {
   // a profile's documented default floor stands where --floor says nothing about it (recorded in the config as the score it is)
   const floors: Record<string, FloorSetting> = Object.fromEntries(strategies.map((r) => [r, defaults[r] ?? null]));
   if (text === undefined) return floors;
@@ -43,7 +47,8 @@ export function parseFloors(text: string | undefined, strategies: readonly strin
     if (auto) {
       if (auto[1] === undefined) return autoFloor(DEFAULT_FLOOR_TARGET);
       const target = Number(auto[1]);
-      if (auto[1].trim() === '' || !Number.isFinite(target) || target < 0 || target > 1) throw new InputError(`--floor: the target in "${t}" must be a no-tool false-positive rate from 0 to 1 (e.g. auto:0.1)`);
+      if (auto[1].trim() === '' || !Number.isFinite(target) || target < 0 || target > 1)
+        throw new InputError(`--floor: the target in "${t}" must be a no-tool false-positive rate from 0 to 1 (e.g. auto:0.1)`);
       return autoFloor(target);
     }
     const x = Number(t);
@@ -82,12 +87,19 @@ function splitCases(spec: string, source: DatasetSource, catalog: Catalog, loade
   if (source.kind === 'dataset') {
     const all = loaded ?? loadDataset(source.ref, { verify: false }).cases;
     const cases = all.filter((c) => caseSplit(c) === spec);
-    if (!cases.length) throw new InputError(`--calibrate-on: no case is in split "${spec}"; splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`, { file: source.ref });
+    if (!cases.length)
+      throw new InputError(`--calibrate-on: no case is in split "${spec}"; splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`, {
+        file: source.ref,
+      });
     return cases;
   }
   const all = loadCases(source.cases, catalog);
   const cases = all.filter((c) => caseSplit(c) === spec);
-  if (!cases.length) throw new InputError(`--calibrate-on: no case is in split "${spec}" (and no file has that name); splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`, { file: source.cases });
+  if (!cases.length)
+    throw new InputError(
+      `--calibrate-on: no case is in split "${spec}" (and no file has that name); splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`,
+      { file: source.cases },
+    );
   return cases;
 }
 
@@ -107,29 +119,50 @@ function caseKey(c: Case): string {
  * cases are (`--split test`, `all cases`); `loaded`, every case of the dataset when the caller has
  * them already (so it is not read again). Returns the set and warnings to print.
  */
-export function resolveCalibration(spec: string, source: DatasetSource, catalog: Catalog, scored: readonly Case[], scoredLabel: string, needsNoTool: boolean, loaded?: readonly Case[]): { set: CalibrationSet; warnings: string[] } {
+export function resolveCalibration(
+  spec: string,
+  source: DatasetSource,
+  catalog: Catalog,
+  scored: readonly Case[],
+  scoredLabel: string,
+  needsNoTool: boolean,
+  loaded?: readonly Case[],
+): { set: CalibrationSet; warnings: string[] } {
   const file = isFileSpec(spec);
-  if (file && !existsSync(spec)) throw new InputError('--calibrate-on: no such cases file (give a split name such as train, or a CSV/JSONL cases file)', { file: spec });
+  if (file && !existsSync(spec))
+    throw new InputError('--calibrate-on: no such cases file (give a split name such as train, or a CSV/JSONL cases file)', { file: spec });
   const cases = file ? loadCases(spec, catalog) : splitCases(spec, source, catalog, loaded);
   const label = file ? `--calibrate-on ${spec}` : `--calibrate-on ${spec} (split "${spec}")`;
   const scoredIds = new Set(scored.map((c) => c.id));
   const sameId = cases.filter((c) => scoredIds.has(c.id)).map((c) => c.id);
-  if (sameId.length) throw new InputError(`${label} overlaps the scored cases (${scoredLabel}): ${sameId.length} case${sameId.length > 1 ? 's are' : ' is'} in both: ${sample(sameId)}. Score another split (e.g. --split test) or calibrate on other cases`);
+  if (sameId.length)
+    throw new InputError(
+      `${label} overlaps the scored cases (${scoredLabel}): ${sameId.length} case${sameId.length > 1 ? 's are' : ' is'} in both: ${sample(sameId)}. Score another split (e.g. --split test) or calibrate on other cases`,
+    );
   const scoredKeys = new Map(scored.map((c) => [caseKey(c), c.id]));
   const sameText = cases.filter((c) => scoredKeys.has(caseKey(c)));
   const warnings: string[] = [];
   if (sameText.length) {
     const pairs = sameText.map((c) => `${c.id} = ${scoredKeys.get(caseKey(c))}`);
-    if (file) throw new InputError(`${label} repeats scored cases (${scoredLabel}) under other ids (same request and labels): ${sample(pairs)}`, { file: spec });
-    warnings.push(`warning: ${sameText.length} calibration case${sameText.length > 1 ? 's repeat' : ' repeats'} a scored case's request and labels verbatim (the dataset's own duplicates across splits): ${sample(pairs)}`);
+    if (file)
+      throw new InputError(`${label} repeats scored cases (${scoredLabel}) under other ids (same request and labels): ${sample(pairs)}`, { file: spec });
+    warnings.push(
+      `warning: ${sameText.length} calibration case${sameText.length > 1 ? 's repeat' : ' repeats'} a scored case's request and labels verbatim (the dataset's own duplicates across splits): ${sample(pairs)}`,
+    );
   }
   const set = calibrationSet(file ? resolve(spec) : `split:${spec}`, cases);
   if (!set.cases.length) throw new InputError(`${label} has no case labelled for tools`, file ? { file: spec } : {});
   if (needsNoTool && !set.cases.some((c) => c.expectedTools.length === 0)) {
-    throw new InputError(`${label} has no no-tool case (expected: []): --floor auto picks the floor from the calibration cases' no-tool false-positive rate`, file ? { file: spec } : {});
+    throw new InputError(
+      `${label} has no no-tool case (expected: []): --floor auto picks the floor from the calibration cases' no-tool false-positive rate`,
+      file ? { file: spec } : {},
+    );
   }
   const noTool = set.cases.filter((c) => c.expectedTools.length === 0).length;
-  if (needsNoTool && noTool < FEW_NO_TOOL_CASES) warnings.push(`warning: ${label} has only ${noTool} no-tool case${noTool > 1 ? 's' : ''}: a floor calibrated on so few is a rough estimate (${FEW_NO_TOOL_CASES} or more advised)`);
+  if (needsNoTool && noTool < FEW_NO_TOOL_CASES)
+    warnings.push(
+      `warning: ${label} has only ${noTool} no-tool case${noTool > 1 ? 's' : ''}: a floor calibrated on so few is a rough estimate (${FEW_NO_TOOL_CASES} or more advised)`,
+    );
   return { set, warnings };
 }
 

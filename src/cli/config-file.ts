@@ -8,7 +8,7 @@
  * Positional arguments (report's results folder, inspect's dataset, merge's folders) are not read
  * from the file: commander checks them before any hook could supply them.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { type Command, CommanderError, type Option } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
@@ -66,7 +66,9 @@ const PATH_WORDS = new Set(['dir', 'file', 'path', 'csv', 'folder', 'dirs', 'fil
  * exists), or `never`.
  */
 export function pathKind(opt: Option): 'always' | 'maybe' | 'never' {
-  const words = placeholder(opt).split('|').map((w) => w.replace(/\.\.\.$/, '').trim());
+  const words = placeholder(opt)
+    .split('|')
+    .map((w) => w.replace(/\.\.\.$/, '').trim());
   const paths = words.filter((w) => PATH_WORDS.has(w)).length;
   if (paths === 0) return 'never';
   return paths === words.length ? 'always' : 'maybe';
@@ -104,7 +106,11 @@ function parseText(path: string, text: string): { data: unknown; doc: Document |
     const located = parseDocument(text, { lineCounter: lc, uniqueKeys: false, prettyErrors: false, logLevel: 'error' });
     const doc = located.errors.length ? undefined : located;
     const dup = doc ? duplicateKey(doc.contents, [], lc) : undefined;
-    if (dup) throw new InputError(`duplicate key "${dup.segments[dup.segments.length - 1]}" (a key may be given once)`, { file: path, where: `${dup.line !== undefined ? `line ${dup.line} ` : ''}(${jsonPath(dup.segments)})` });
+    if (dup)
+      throw new InputError(`duplicate key "${dup.segments[dup.segments.length - 1]}" (a key may be given once)`, {
+        file: path,
+        where: `${dup.line !== undefined ? `line ${dup.line} ` : ''}(${jsonPath(dup.segments)})`,
+      });
     return { data, doc, lc };
   }
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false, logLevel: 'error' });
@@ -150,7 +156,15 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
 }
 
 const describeType = (x: unknown): string =>
-  x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : typeof x === 'number' && !Number.isFinite(x) ? 'a number too large to read' : `a ${typeof x}`;
+  x === null
+    ? 'null'
+    : Array.isArray(x)
+      ? 'an array'
+      : typeof x === 'object'
+        ? 'an object'
+        : typeof x === 'number' && !Number.isFinite(x)
+          ? 'a number too large to read'
+          : `a ${typeof x}`;
 
 /**
  * Read and validate a config file against the program's commands: every section a command, every
@@ -165,30 +179,40 @@ export function loadConfigFile(file: string, program: Command, label: string = f
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if (isInputError(err)) throw new InputError(err.message === 'file not found' ? 'cannot read the config file: no such file' : err.message, { file: path });
-    throw new InputError(`cannot read the config file: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, { file: path });
+    throw new InputError(`cannot read the config file: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, {
+      file: path,
+    });
   }
   const { data, doc, lc } = parseText(path, text.replace(/^\uFEFF/, ''));
   const values = new Map<string, FileValue[]>();
   if (data === null || data === undefined) return { path, values };
-  if (!isPlainObject(data)) throw new InputError(`a config file is a mapping of command names (eval, run, report, …) to their options, not ${describeType(data)}`, { file: path });
+  if (!isPlainObject(data))
+    throw new InputError(`a config file is a mapping of command names (eval, run, report, …) to their options, not ${describeType(data)}`, { file: path });
   const dir = dirname(resolve(file));
   const commands = new Map(program.commands.map((c) => [c.name(), c]));
   for (const [section, body] of Object.entries(data)) {
     if (section === '$schema') {
-      if (typeof body !== 'string') throw new InputError(`$schema must be a string, not ${describeType(body)}`, { file: path, where: locate(doc, lc, [section]) });
+      if (typeof body !== 'string')
+        throw new InputError(`$schema must be a string, not ${describeType(body)}`, { file: path, where: locate(doc, lc, [section]) });
       continue;
     }
     const cmd = commands.get(section);
     if (!cmd) throw new InputError(`unknown command "${section}"${didYouMean(section, commands.keys())}`, { file: path, where: locate(doc, lc, [section]) });
     if (body === null) continue;
-    if (!isPlainObject(body)) throw new InputError(`the options of ${section} must be an object of option names to values, not ${describeType(body)}`, { file: path, where: locate(doc, lc, [section]) });
+    if (!isPlainObject(body))
+      throw new InputError(`the options of ${section} must be an object of option names to values, not ${describeType(body)}`, {
+        file: path,
+        where: locate(doc, lc, [section]),
+      });
     const options = fileOptions(cmd);
     const out: FileValue[] = [];
     for (const [key, raw] of Object.entries(body)) {
       const where = locate(doc, lc, [section, key]);
       const opts = options.get(key);
       if (!opts) {
-        const hint = didYouMean(key, options.keys()) || (key.startsWith('-') || key.includes('-') ? ` (keys are the options' camelCase names: ${[...options.keys()].join(', ')})` : '');
+        const hint =
+          didYouMean(key, options.keys()) ||
+          (key.startsWith('-') || key.includes('-') ? ` (keys are the options' camelCase names: ${[...options.keys()].join(', ')})` : '');
         throw new InputError(`unknown option "${key}" of ${section}${hint}`, { file: path, where });
       }
       if (raw === null) continue; // null = not set
@@ -214,7 +238,10 @@ function fileValue(opts: Option[], raw: unknown, dir: string, fail: (message: st
   let texts: string[];
   if (scalar(raw)) texts = [String(raw)];
   else if (shape === 'list' && Array.isArray(raw) && raw.every(scalar)) texts = raw.map(String);
-  else throw fail(`${flag} takes ${shape === 'list' ? 'a comma-separated string or an array of strings and numbers' : 'a string or a number'}, not ${describeType(raw)}`);
+  else
+    throw fail(
+      `${flag} takes ${shape === 'list' ? 'a comma-separated string or an array of strings and numbers' : 'a string or a number'}, not ${describeType(raw)}`,
+    );
   const kind = pathKind(opt);
   const asPath = (t: string): string => {
     if (kind === 'never' || t === '' || isAbsolute(t)) return t;
@@ -229,7 +256,8 @@ function fileValue(opts: Option[], raw: unknown, dir: string, fail: (message: st
     } catch (err) {
       // A parser rejects with commander's InvalidArgumentError, or with an InputError of its own.
       // `--floor: "x" is not a number` reads `--floor <…>: "x" is not a number` (the flag once).
-      if (err instanceof CommanderError || isInputError(err)) throw fail(`${flag}: ${err.message.replace(/^error: /, '').replace(`${opt.long}: `, (m, at: number) => (at === 0 ? '' : m))}`);
+      if (err instanceof CommanderError || isInputError(err))
+        throw fail(`${flag}: ${err.message.replace(/^error: /, '').replace(`${opt.long}: `, (m, at: number) => (at === 0 ? '' : m))}`);
       throw err;
     }
   };
@@ -284,7 +312,7 @@ export function configSchema(program: Command): Record<string, unknown> {
       const opt = opts.find((o) => !o.negate) ?? opts[0]!;
       const flags = opts.map((o) => o.flags).join(' / ');
       const path = pathKind(opt);
-      const description = `${flags}: ${opt.description}${path === 'always' ? ' (a path, relative to this file\'s folder)' : path === 'maybe' ? ' (a path, relative to this file\'s folder, when that path exists)' : ''}`;
+      const description = `${flags}: ${opt.description}${path === 'always' ? " (a path, relative to this file's folder)" : path === 'maybe' ? " (a path, relative to this file's folder, when that path exists)" : ''}`;
       const shape = shapeOf(opt);
       // null = not set; an option with an optional argument also takes true (the flag alone) and false (not given).
       const scalarTypes = ['string', 'number', ...(opt.optional ? ['boolean'] : []), 'null'];
@@ -301,9 +329,10 @@ export function configSchema(program: Command): Record<string, unknown> {
   }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $comment: 'generated by `npm run docs:gen` from the commands\' options; do not edit by hand',
+    $comment: "generated by `npm run docs:gen` from the commands' options; do not edit by hand",
     title: 'backpack.config.json',
-    description: 'Options of backpack commands, by command (docs/config.md). Keys are the options\' camelCase names; the command line overrides the file, the file overrides the defaults; paths are relative to the file\'s folder.',
+    description:
+      "Options of backpack commands, by command (docs/config.md). Keys are the options' camelCase names; the command line overrides the file, the file overrides the defaults; paths are relative to the file's folder.",
     type: 'object',
     properties: { $schema: { type: 'string' }, ...sections },
     additionalProperties: false,

@@ -3,7 +3,7 @@
  */
 import { DEFAULT_SEED } from './run-command.ts';
 import { wholeNumber, type Io } from './options.ts';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { assertReplaceable, isBackpackManifest, readRealism, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
@@ -16,7 +16,6 @@ import { generateMeasured } from '../eval/realism.ts';
 import { PRESETS } from '../generate/presets.ts';
 import { withSkills } from '../eval/input.ts';
 import { progressReporter } from './progress.ts';
-
 
 /** Add `generate` and `inspect` to the program. */
 export function registerDatasetCommands(program: Command, io: Io): void {
@@ -33,7 +32,10 @@ export function registerDatasetCommands(program: Command, io: Io): void {
     .addHelpText(
       'after',
       `\nPresets:\n${Object.entries(PRESETS)
-        .map(([k, p]) => `  ${k.padEnd(8)} ${p.mcpTools.toLocaleString('en-US')} MCP tools on ${p.servers} servers, ${p.plugins} plugins, ${p.coreTools} core tools, ${p.skills.toLocaleString('en-US')} skills, ${p.cases.toLocaleString('en-US')} cases`)
+        .map(
+          ([k, p]) =>
+            `  ${k.padEnd(8)} ${p.mcpTools.toLocaleString('en-US')} MCP tools on ${p.servers} servers, ${p.plugins} plugins, ${p.coreTools} core tools, ${p.skills.toLocaleString('en-US')} skills, ${p.cases.toLocaleString('en-US')} cases`,
+        )
         .join('\n')}\n`,
     )
     .action(async (opts: { preset: string; seed: number; out: string; tools?: number; skills?: number; cases?: number; quiet?: boolean }) => {
@@ -66,13 +68,25 @@ export function registerDatasetCommands(program: Command, io: Io): void {
     .addOption(new Option('--format <name>', 'catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--server <name>', 'server name for a single MCP tools/list file (default: from the file name)')
     .option('--json', 'print JSON instead of text')
-    .addHelpText('after', `\nCatalog formats:\n${Object.entries(CATALOG_FORMATS).map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`).join('\n')}\n`)
+    .addHelpText(
+      'after',
+      `\nCatalog formats:\n${Object.entries(CATALOG_FORMATS)
+        .map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`)
+        .join('\n')}\n`,
+    )
     .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean }) => {
       if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
       if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined) throw new InputError('--cases and --skills go with --catalog');
       let summary;
       if (opts.catalog !== undefined) {
-        const catalog = withSkills(loadCatalog(opts.catalog, { ...(opts.format ? { format: opts.format } : {}), ...(opts.server ? { server: opts.server } : {}), onWarning: (w) => io.err(`warning: ${w}\n`) }), opts.skills ?? null);
+        const catalog = withSkills(
+          loadCatalog(opts.catalog, {
+            ...(opts.format ? { format: opts.format } : {}),
+            ...(opts.server ? { server: opts.server } : {}),
+            onWarning: (w) => io.err(`warning: ${w}\n`),
+          }),
+          opts.skills ?? null,
+        );
         const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
         summary = summarize(opts.catalog, catalog, cases);
       } else {
@@ -81,5 +95,4 @@ export function registerDatasetCommands(program: Command, io: Io): void {
       }
       io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
     });
-
 }

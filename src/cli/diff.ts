@@ -4,7 +4,7 @@
  * review is required (`ReviewRequired`, thrown after the report is written), 2 bad input, 1
  * Backpack failed.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isDatasetDir, type ToolLineMemo } from '../catalog/dataset-files.ts';
@@ -57,12 +57,20 @@ export function isDatasetRef(ref: string): boolean {
  * format. `toolLines`: shared by both sides, so the second dataset parses only the corpus lines
  * the first did not have.
  */
-export function loadDiffSide(ref: string, format?: string, toolLines?: ToolLineMemo, onWarning?: (warning: string) => void): { side: DiffSide; cases?: Case[] } {
+export function loadDiffSide(
+  ref: string,
+  format?: string,
+  toolLines?: ToolLineMemo,
+  onWarning?: (warning: string) => void,
+): { side: DiffSide; cases?: Case[] } {
   if (format === undefined && isDatasetRef(ref)) {
     const d = loadDataset(ref, toolLines ? { toolLines } : {});
     // A manifest that matched its files vouches for the catalog hash (readDataset checked it).
     const sha = d.manifest !== null ? d.manifest.catalogSha256 : undefined;
-    return { side: { label: ref, catalog: d.catalog, ...(sha !== undefined ? { catalogSha256: sha } : {}), ...(d.roles ? { roles: d.roles } : {}) }, cases: d.cases };
+    return {
+      side: { label: ref, catalog: d.catalog, ...(sha !== undefined ? { catalogSha256: sha } : {}), ...(d.roles ? { roles: d.roles } : {}) },
+      cases: d.cases,
+    };
   }
   return { side: { label: ref, catalog: loadCatalog(ref, { ...(format !== undefined ? { format } : {}), ...(onWarning ? { onWarning } : {}) }) } };
 }
@@ -72,7 +80,14 @@ export function loadDiffSide(ref: string, format?: string, toolLines?: ToolLineM
  * them, or the diff stops with exit 1), so `--new .mcp.json` compares against what the servers
  * list today.
  */
-export async function loadDiffSideLive(ref: string, format: string | undefined, toolLines: ToolLineMemo, err: (s: string) => void, live: { timeoutMs?: number; quiet?: boolean } = {}, onWarning?: (warning: string) => void): Promise<{ side: DiffSide; cases?: Case[] }> {
+export async function loadDiffSideLive(
+  ref: string,
+  format: string | undefined,
+  toolLines: ToolLineMemo,
+  err: (s: string) => void,
+  live: { timeoutMs?: number; quiet?: boolean } = {},
+  onWarning?: (warning: string) => void,
+): Promise<{ side: DiffSide; cases?: Case[] }> {
   if (!(format === undefined && isDatasetRef(ref)) && isConfigCatalog(ref, format)) {
     const { catalog } = await snapshotConfigFile(ref, err, live);
     return { side: { label: ref, catalog } };
@@ -84,7 +99,12 @@ export async function loadDiffSideLive(ref: string, format: string | undefined, 
 function unionCatalog(a: Catalog, b: Catalog): Catalog {
   const ids = new Set(b.tools.map((t) => t.id));
   const skills = new Set(b.skills.map((s) => s.name));
-  return { tools: [...b.tools, ...a.tools.filter((t) => !ids.has(t.id))], skills: [...b.skills, ...a.skills.filter((s) => !skills.has(s.name))], servers: b.servers, plugins: b.plugins };
+  return {
+    tools: [...b.tools, ...a.tools.filter((t) => !ids.has(t.id))],
+    skills: [...b.skills, ...a.skills.filter((s) => !skills.has(s.name))],
+    servers: b.servers,
+    plugins: b.plugins,
+  };
 }
 
 function wholeNumber(flag: string, min: number) {
@@ -120,25 +140,43 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .description(
       'Registry diff: what changed between two catalogs (by content hash), which cases the change moves and who took whose top-1, near-duplicate tools in the new catalog with a "say what each is not for" fix. Exit 100 when an existing tool loses top-1 on --threshold cases or more (a review is required).',
     )
-    .requiredOption('--old <path|name>', 'the catalog before: a dataset folder or name, a catalog in any supported format, or an mcpServers configuration (its servers are snapshotted)')
+    .requiredOption(
+      '--old <path|name>',
+      'the catalog before: a dataset folder or name, a catalog in any supported format, or an mcpServers configuration (its servers are snapshotted)',
+    )
     .requiredOption('--new <path|name>', 'the catalog after (same forms)')
     .option('--cases <file>', 'labelled cases (CSV or JSONL); default: the cases of --new (or --old) when it is a dataset')
     .addOption(new Option('--format <name>', 'read both --old and --new as this catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--retriever <name>', 'retriever to rank with', retrieverName, DEFAULT_DIFF_RETRIEVER)
     .option('--model <id|dir>', 'embedding model for embed and hybrid (default: the offline GloVe encoder)')
     .option('--k <n>', 'cut-off of the top-k compared', wholeNumber('--k', 1), DEFAULT_DIFF_K)
-    .option('--threshold <n>', 'cases an existing tool may lose top-1 on before a review is required (exit 100)', wholeNumber('--threshold', 1), DEFAULT_THRESHOLD)
+    .option(
+      '--threshold <n>',
+      'cases an existing tool may lose top-1 on before a review is required (exit 100)',
+      wholeNumber('--threshold', 1),
+      DEFAULT_THRESHOLD,
+    )
     .option('--similarity <x>', 'near-duplicate threshold: Jaccard of content-word sets', fraction('--similarity'), DEFAULT_SIMILARITY)
     .option('--json', 'print the report as JSON (deterministic: same inputs, same bytes)')
     .option('--timings', 'with --json or --out: add timings and index counters (vary run to run)')
     .option('--out <dir>', 'also write diff.json and diff.md (Markdown, for a pull request comment) into this folder')
-    .option('--no-cache', "do not read or write the rankings cache (rankings/ in Backpack's cache folder) or the base catalog's near-duplicate pairs (rankings/near-duplicates/)")
+    .option(
+      '--no-cache',
+      "do not read or write the rankings cache (rankings/ in Backpack's cache folder) or the base catalog's near-duplicate pairs (rankings/near-duplicates/)",
+    )
     .option('--quiet', 'no progress output')
     .option('--timeout <seconds>', 'for an mcpServers configuration (--old or --new): give up on a server after this long', seconds, 30)
-    .addHelpText('after', () => `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n\nSee docs/diff.md.\n`)
+    .addHelpText(
+      'after',
+      () =>
+        `\nRetrievers:\n${retrieverEntries()
+          .map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`)
+          .join('\n')}\n\nSee docs/diff.md.\n`,
+    )
     .action(async (opts: DiffCliOptions) => {
       if (!retrieverNames().includes(opts.retriever)) createRetriever(opts.retriever); // the "unknown retriever" InputError
-      if (opts.model !== undefined && !retrieverCapabilities(opts.retriever).usesModel) throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
+      if (opts.model !== undefined && !retrieverCapabilities(opts.retriever).usesModel)
+        throw new InputError('--model applies to the embed, hybrid and hybrid-rrf retrievers');
       const t0 = performance.now();
       const toolLines: ToolLineMemo = new Map();
       const live = { timeoutMs: opts.timeout * 1000, quiet: opts.quiet === true || opts.json === true };
@@ -159,7 +197,8 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
         cases = before.cases;
         casesFrom = `the cases of ${opts.old}`;
       } else throw new InputError('give --cases FILE (labelled cases, CSV or JSONL): neither --new nor --old is a dataset with cases');
-      if (!cases.some((c) => c.expectedTools !== undefined)) throw new InputError('no case is labelled for tools: nothing to compare', { file: opts.cases ?? opts.new });
+      if (!cases.some((c) => c.expectedTools !== undefined))
+        throw new InputError('no case is labelled for tools: nothing to compare', { file: opts.cases ?? opts.new });
       const loadMs = performance.now() - t0;
       const progress = progressReporter(process.stderr, opts.quiet === true || opts.json === true);
       let result;

@@ -4,7 +4,7 @@
 import { retrieverCapabilities } from '../retrievers/registry.ts';
 import { atLeastOne, checked, displayPath, floorNamed, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertReplaceable } from '../catalog/dataset-files.ts';
@@ -29,65 +29,139 @@ import { snapshotForEval } from '../snapshot/for-catalog.ts';
 import { parseFloors, profileDefaultFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
 import { progressReporter } from './progress.ts';
 
-
 /** Add `eval` to the program. */
 export function registerEvalCommand(program: Command, io: Io): void {
   program
     .command('eval')
     .description('Evaluate retrievers and profiles on labelled cases: metrics overall, per slice and per namespace, per-query details and TREC runs.')
     .option('--dataset <dir|name>', 'a dataset folder (generated or BEIR) or a name under datasets/ (e.g. metatool)')
-    .option('--split <name>', 'only the cases of this split (BEIR qrels/<split>.tsv, or the cases\' split field)')
+    .option('--split <name>', "only the cases of this split (BEIR qrels/<split>.tsv, or the cases' split field)")
     .option('--catalog <path>', 'a catalog in any supported format (instead of --dataset)')
     .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
     .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
-    .option('--re-sign', 'accept a dataset folder whose files differ from its manifest.json (changed on purpose): read it with every check, rewrite its manifest, and record what changed in results.json (dataset.reSigned, warnings)')
+    .option(
+      '--re-sign',
+      'accept a dataset folder whose files differ from its manifest.json (changed on purpose): read it with every check, rewrite its manifest, and record what changed in results.json (dataset.reSigned, warnings)',
+    )
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)', checked(parseRetrieverList))
-    .option('--profiles <list>', 'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)', checked(parseProfileList))
-    .option('--context-window <tokens>', 'context window of the emulated model, for profile budgets (listings, thresholds)', atLeastOne('--context-window'), DEFAULT_CONTEXT_WINDOW)
-    .option('--cache-write-ratio <x>', 'profiles\' session cost: price of a cache write, as a multiple of uncached input (Anthropic: 1.25)', positiveNumber('--cache-write-ratio'), DEFAULT_CACHE_PRICES.writeRatio)
-    .option('--cache-read-ratio <x>', 'profiles\' session cost: price of a cache read, as a multiple of uncached input (Anthropic: 0.1)', positiveNumber('--cache-read-ratio'), DEFAULT_CACHE_PRICES.readRatio)
+    .option(
+      '--profiles <list>',
+      'comma-separated profile names (strategies of real harnesses: static, codex, claude-code, hermes, …; see backpack list)',
+      checked(parseProfileList),
+    )
+    .option(
+      '--context-window <tokens>',
+      'context window of the emulated model, for profile budgets (listings, thresholds)',
+      atLeastOne('--context-window'),
+      DEFAULT_CONTEXT_WINDOW,
+    )
+    .option(
+      '--cache-write-ratio <x>',
+      "profiles' session cost: price of a cache write, as a multiple of uncached input (Anthropic: 1.25)",
+      positiveNumber('--cache-write-ratio'),
+      DEFAULT_CACHE_PRICES.writeRatio,
+    )
+    .option(
+      '--cache-read-ratio <x>',
+      "profiles' session cost: price of a cache read, as a multiple of uncached input (Anthropic: 0.1)",
+      positiveNumber('--cache-read-ratio'),
+      DEFAULT_CACHE_PRICES.readRatio,
+    )
     .option('--k <list>', 'cut-offs for recall@k and friends', checked(parseKs), '1,3,5,10')
-    .option('--floor <x|auto[:T]|name=x,…>', 'floor score: hits below it are dropped. A score on the strategy\'s own scale, "none", or auto[:TARGET] = the lowest floor whose no-tool false-positive rate on the --calibrate-on cases is ≤ TARGET (default 0.1); one setting for all, or per retriever or profile', checked(floorSyntax))
-    .option('--calibrate-on <split|file>', 'calibration cases, never scored: a split of the evaluated cases (e.g. train) or a cases file (CSV or JSONL) over the same catalog; --floor auto picks floors on them and the hybrid fusions fit their score scale on them')
+    .option(
+      '--floor <x|auto[:T]|name=x,…>',
+      'floor score: hits below it are dropped. A score on the strategy\'s own scale, "none", or auto[:TARGET] = the lowest floor whose no-tool false-positive rate on the --calibrate-on cases is ≤ TARGET (default 0.1); one setting for all, or per retriever or profile',
+      checked(floorSyntax),
+    )
+    .option(
+      '--calibrate-on <split|file>',
+      'calibration cases, never scored: a split of the evaluated cases (e.g. train) or a cases file (CSV or JSONL) over the same catalog; --floor auto picks floors on them and the hybrid fusions fit their score scale on them',
+    )
     .option('--out <dir>', 'results folder (default: reports/<dataset>)')
     .option('--shard <i/n>', 'evaluate only the i-th of n deterministic parts (combine them with backpack merge)', checked(parseShard))
     .option('--traces <csv>', 'replay agent traces: CSV case_id,called_tool (empty = no call)')
-    .addOption(new Option('--query-style <style>', 'what each search receives: raw (the request as it is) or keywords (the short keyword query a model writes into a search tool); default: each profile\'s own (keywords where the model writes the search query, raw where the harness searches with the request; raw for retrievers): see docs/profiles.md').choices([...QUERY_STYLES]))
-    .option('--sticky', 'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor (give --floor for retrievers that score every tool, like embed)')
-    .option('--roles <file>', 'role / phase → namespaces and tool patterns, for role gating (the gate retriever, the role-gating and claude-code profiles) (default: the dataset\'s roles.json)')
-    .option('--model <id|dir>', 'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)')
-    .option('--examples-from <split>', 'add the requests of this split (e.g. train) to their gold tools\' examples before indexing; needs --split for the scored cases')
+    .addOption(
+      new Option(
+        '--query-style <style>',
+        "what each search receives: raw (the request as it is) or keywords (the short keyword query a model writes into a search tool); default: each profile's own (keywords where the model writes the search query, raw where the harness searches with the request; raw for retrievers): see docs/profiles.md",
+      ).choices([...QUERY_STYLES]),
+    )
+    .option(
+      '--sticky',
+      'sticky-per-task retrieval: a session keeps its tool set until a request matches none of it above the floor (give --floor for retrievers that score every tool, like embed)',
+    )
+    .option(
+      '--roles <file>',
+      "role / phase → namespaces and tool patterns, for role gating (the gate retriever, the role-gating and claude-code profiles) (default: the dataset's roles.json)",
+    )
+    .option(
+      '--model <id|dir>',
+      'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)',
+    )
+    .option(
+      '--examples-from <split>',
+      "add the requests of this split (e.g. train) to their gold tools' examples before indexing; needs --split for the scored cases",
+    )
     .option('--examples-per-tool <n>', 'with --examples-from: at most n examples per tool', atLeastOne('--examples-per-tool'), 5)
-    .option('--workers <n>', 'threads to evaluate strategies on, each with its own copy of the catalog (results are the same with any number; not with --examples-from or --roles)', atLeastOne('--workers'), 1)
+    .option(
+      '--workers <n>',
+      'threads to evaluate strategies on, each with its own copy of the catalog (results are the same with any number; not with --examples-from or --roles)',
+      atLeastOne('--workers'),
+      1,
+    )
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
       () =>
-        `\nRetrievers:\n${retrieverEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n` +
-        `\nProfiles:\n${profileEntries().map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`).join('\n')}\n`,
+        `\nRetrievers:\n${retrieverEntries()
+          .map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`)
+          .join('\n')}\n` +
+        `\nProfiles:\n${profileEntries()
+          .map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`)
+          .join('\n')}\n`,
     )
     .action(async (opts: EvalOptions) => {
       const source = evalSource(opts);
       const profiles = opts.profiles !== undefined ? parseProfileList(opts.profiles) : [];
       const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
       const ks = parseKs(opts.k);
-      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, opts.calibrateOn !== undefined, opts.model !== undefined ? { model: opts.model } : {}));
+      const floors = parseFloors(
+        opts.floor,
+        [...retrievers, ...profiles],
+        profileDefaultFloors(profiles, opts.calibrateOn !== undefined, opts.model !== undefined ? { model: opts.model } : {}),
+      );
       if (opts.model !== undefined && opts.calibrateOn === undefined) {
         const bare = profiles.filter((p) => profileUsesModel(p) && floors[p] === null && !floorNamed(opts.floor, p));
-        if (bare.length) io.err(`warning: no default floor for ${bare.join(', ')} with --model (the documented default is on the offline encoder's scale): give --floor NAME=X or --calibrate-on SPLIT\n`);
+        if (bare.length)
+          io.err(
+            `warning: no default floor for ${bare.join(', ')} with --model (the documented default is on the offline encoder's scale): give --floor NAME=X or --calibrate-on SPLIT\n`,
+          );
       }
-      if (wantsCalibration(floors) && opts.calibrateOn === undefined) throw new InputError('--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train');
+      if (wantsCalibration(floors) && opts.calibrateOn === undefined)
+        throw new InputError(
+          '--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train',
+        );
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
       if (opts.model !== undefined && !retrievers.some((r) => retrieverCapabilities(r).usesModel) && !profiles.some(profileUsesModel)) {
-        throw new InputError(`--model applies to the embed, hybrid and hybrid-rrf retrievers and the profiles that embed (${profileNames().filter(profileUsesModel).join(', ')}), and none is evaluated`);
+        throw new InputError(
+          `--model applies to the embed, hybrid and hybrid-rrf retrievers and the profiles that embed (${profileNames().filter(profileUsesModel).join(', ')}), and none is evaluated`,
+        );
       }
       if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
-      if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null)) throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
+      if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null))
+        throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
       // An mcpServers configuration: its servers are snapshotted now, and the bundle is kept with the results.
       const snap = await snapshotForEval(source, io.err, opts.quiet === true);
-      let input = { ...loadEvalInput(snap?.loadSource ?? (opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source), (w) => io.err(`warning: ${w}\n`), opts.reSign ? { reSign: true } : {}), source: portableSource(source) };
+      let input = {
+        ...loadEvalInput(
+          snap?.loadSource ?? (opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source),
+          (w) => io.err(`warning: ${w}\n`),
+          opts.reSign ? { reSign: true } : {},
+        ),
+        source: portableSource(source),
+      };
       if (opts.roles !== undefined) input = { ...input, roles: readRoleMap(opts.roles, input.catalog) };
       let examples: { from: string; perTool: number; added: number } | undefined;
       if (opts.examplesFrom !== undefined && source.kind === 'dataset') {
@@ -97,10 +171,22 @@ export function registerEvalCommand(program: Command, io: Io): void {
         examples = { from: opts.examplesFrom, perTool: opts.examplesPerTool, added: a.added };
       }
       assertEvaluable(input, source);
-      const calibration = opts.calibrateOn !== undefined ? resolveCalibration(opts.calibrateOn, source, input.catalog, input.cases, source.kind === 'dataset' && source.split !== null ? `--split ${source.split}` : 'all cases', wantsCalibration(floors)) : undefined;
+      const calibration =
+        opts.calibrateOn !== undefined
+          ? resolveCalibration(
+              opts.calibrateOn,
+              source,
+              input.catalog,
+              input.cases,
+              source.kind === 'dataset' && source.split !== null ? `--split ${source.split}` : 'all cases',
+              wantsCalibration(floors),
+            )
+          : undefined;
       for (const w of calibration?.warnings ?? []) io.err(`${w}\n`);
       if (calibration && opts.examplesFrom !== undefined && opts.calibrateOn === opts.examplesFrom) {
-        io.err(`warning: --calibrate-on ${opts.calibrateOn} is also --examples-from ${opts.examplesFrom}: its requests are in the index as examples, so fitted scores (hybrid) are over-confident there; calibrate on other cases for figures you ship\n`);
+        io.err(
+          `warning: --calibrate-on ${opts.calibrateOn} is also --examples-from ${opts.examplesFrom}: its requests are in the index as examples, so fitted scores (hybrid) are over-confident there; calibrate on other cases for figures you ship\n`,
+        );
       }
       const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
       const base = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles);
@@ -120,7 +206,8 @@ export function registerEvalCommand(program: Command, io: Io): void {
         const progress = progressReporter(process.stderr, opts.quiet === true);
         // Worker threads load the input themselves: only when it is exactly what the source gives.
         const reproducible = opts.examplesFrom === undefined && opts.roles === undefined;
-        if (opts.workers > 1 && !reproducible) io.err('note: --workers is ignored with --examples-from or --roles (the threads could not load the same input)\n');
+        if (opts.workers > 1 && !reproducible)
+          io.err('note: --workers is ignored with --examples-from or --roles (the threads could not load the same input)\n');
         const run = await runEval(input, config, {
           shard,
           workers: opts.workers,
@@ -132,7 +219,10 @@ export function registerEvalCommand(program: Command, io: Io): void {
           indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
         });
         progress.stop();
-        if (shard && run.results.dataset.cases === 0) io.err(`warning: shard ${shard.index}/${shard.count} holds none of the ${input.cases.length} cases: its figures are n/a; merge the shards for the run's figures\n`);
+        if (shard && run.results.dataset.cases === 0)
+          io.err(
+            `warning: shard ${shard.index}/${shard.count} holds none of the ${input.cases.length} cases: its figures are n/a; merge the shards for the run's figures\n`,
+          );
         writeRunDir(out, run, input.cases, input.catalog, snap?.files);
         snap?.dispose();
         io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n`);
@@ -140,7 +230,6 @@ export function registerEvalCommand(program: Command, io: Io): void {
         release();
       }
     });
-
 }
 
 /** Refuse a run that could only print n/a: nothing to search (no tool, no skill) or no labelled case to score. */
@@ -186,7 +275,8 @@ interface EvalOptions {
 function evalSource(opts: EvalOptions): DatasetSource {
   if ((opts.dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either --dataset DIR|NAME or --catalog PATH --cases FILE');
   if (opts.dataset !== undefined) {
-    if (opts.cases !== undefined || opts.format !== undefined || opts.skills !== undefined) throw new InputError('--cases, --skills and --format go with --catalog, not --dataset');
+    if (opts.cases !== undefined || opts.format !== undefined || opts.skills !== undefined)
+      throw new InputError('--cases, --skills and --format go with --catalog, not --dataset');
     return { kind: 'dataset', ref: opts.dataset, split: opts.split ?? null };
   }
   if (opts.cases === undefined) throw new InputError('--catalog needs --cases FILE (labelled cases, CSV or JSONL)');
@@ -199,4 +289,3 @@ function portableSource(source: DatasetSource): DatasetSource {
   if (source.kind === 'dataset') return { ...source, ref: portableRef(source.ref) };
   return { ...source, catalog: resolve(source.catalog), cases: resolve(source.cases), skills: source.skills ? resolve(source.skills) : null };
 }
-

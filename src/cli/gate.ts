@@ -30,16 +30,23 @@ function reasonText(value: string): void {
 export function registerGateCommands(program: Command, io: Io): void {
   program
     .command('gate')
-    .description('Check a results folder against committed expected figures: one line per figure (OK, OKISH, IMPROVED, FAIL) with expected, actual, delta and, against a baseline run, a paired p-value. Exit 0 pass, 100 a gate failed, 2 bad input.')
+    .description(
+      'Check a results folder against committed expected figures: one line per figure (OK, OKISH, IMPROVED, FAIL) with expected, actual, delta and, against a baseline run, a paired p-value. Exit 0 pass, 100 a gate failed, 2 bad input.',
+    )
     .requiredOption('--expect <file>', 'the regression file (YAML or JSON; see docs/gate.md)')
     .requiredOption('--results <dir>', 'the results folder to check (written by backpack eval)')
-    .option('--baseline <dir>', 'a baseline results folder for the paired significance test (default: the file\'s baseline)')
+    .option('--baseline <dir>', "a baseline results folder for the paired significance test (default: the file's baseline)")
     .option('--strict', 'IMPROVED fails too, until the figures are blessed again')
     .option('--json', 'print the verdicts as JSON')
     .option('--junit <file>', 'also write the verdicts as JUnit XML')
     .option('--markdown <file>', 'also write the verdicts as a Markdown table (FAIL rows first), for a job summary or a pull request comment')
     .action((opts: { expect: string; results: string; baseline?: string; strict?: boolean; json?: boolean; junit?: string; markdown?: string }) => {
-      const report = runGate({ expect: opts.expect, results: opts.results, ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}), strict: opts.strict === true });
+      const report = runGate({
+        expect: opts.expect,
+        results: opts.results,
+        ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
+        strict: opts.strict === true,
+      });
       for (const w of report.warnings) io.err(`warning: ${w}\n`);
       const blessCommand = `backpack bless --results ${sh(opts.results)} --expect ${sh(opts.expect)} --reason "…"`;
       for (const [file, text] of [
@@ -62,16 +69,31 @@ export function registerGateCommands(program: Command, io: Io): void {
 
   program
     .command('bless')
-    .description('Write the figures of a results folder into the regression file, with a tolerance suited to each new figure (relative for token figures, from the number of cases for rates, exact for counts; tolerances already in the file and comments are kept), and append a dated line with the reason to <file>.log.md.')
+    .description(
+      'Write the figures of a results folder into the regression file, with a tolerance suited to each new figure (relative for token figures, from the number of cases for rates, exact for counts; tolerances already in the file and comments are kept), and append a dated line with the reason to <file>.log.md.',
+    )
     .requiredOption('--results <dir>', 'the results folder whose figures become the expected ones')
     .requiredOption('--expect <file>', 'the regression file to write or update (.yaml, .yml or .json)')
     .option('--reason <text>', 'why the figures change (required; one line of the log)', checked(reasonText))
     .option('--strategies <list>', 'comma-separated strategies to bless (default: those already in the file, or all for a new file)')
-    .option('--tolerance <list>', 'comma-separated figure=value tolerances to write, replacing the file\'s and the rule\'s: 0.01 or abs:0.01 (absolute), rel:0.02 or 2% (relative), auto (the rule\'s, recomputed); * in a figure matches anything (tokens.*=2%, *=auto). Default: new figures get the rule\'s (docs/gate.md), tolerances already in the file are kept', checked(parseToleranceOverrides))
+    .option(
+      '--tolerance <list>',
+      "comma-separated figure=value tolerances to write, replacing the file's and the rule's: 0.01 or abs:0.01 (absolute), rel:0.02 or 2% (relative), auto (the rule's, recomputed); * in a figure matches anything (tokens.*=2%, *=auto). Default: new figures get the rule's (docs/gate.md), tolerances already in the file are kept",
+      checked(parseToleranceOverrides),
+    )
     .action((opts: { results: string; expect: string; reason?: string; strategies?: string; tolerance?: string }) => {
-      const strategies = opts.strategies?.split(',').map((s) => s.trim()).filter(Boolean);
+      const strategies = opts.strategies
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const tolerances = opts.tolerance !== undefined ? parseToleranceOverrides(opts.tolerance) : undefined;
-      const r = bless({ results: opts.results, expect: opts.expect, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(strategies ? { strategies } : {}), ...(tolerances ? { tolerances } : {}) });
+      const r = bless({
+        results: opts.results,
+        expect: opts.expect,
+        ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+        ...(strategies ? { strategies } : {}),
+        ...(tolerances ? { tolerances } : {}),
+      });
       for (const w of r.warnings) io.err(`warning: ${w}\n`);
       const lines = Object.entries(r.written).map(([name, keys]) => {
         const t = Object.keys(r.tolerances[name] ?? {}).length;

@@ -21,7 +21,17 @@ import { registerEvalCommand } from './eval-command.ts';
 import { registerResultsCommands } from './results-commands.ts';
 import type { Io } from './options.ts';
 
-export { DEFAULT_CALIBRATION_SPLIT, DEFAULT_DATASET_DIR, DEFAULT_PROFILES, DEFAULT_RETRIEVERS, DEFAULT_RUN_FLOOR_TARGET, DEFAULT_RUN_WORKERS, DEFAULT_SCORED_SPLIT, DEFAULT_SEED, type RunTimings } from './run-command.ts';
+export {
+  DEFAULT_CALIBRATION_SPLIT,
+  DEFAULT_DATASET_DIR,
+  DEFAULT_PROFILES,
+  DEFAULT_RETRIEVERS,
+  DEFAULT_RUN_FLOOR_TARGET,
+  DEFAULT_RUN_WORKERS,
+  DEFAULT_SCORED_SPLIT,
+  DEFAULT_SEED,
+  type RunTimings,
+} from './run-command.ts';
 export { formatRunSummary } from './summary.ts';
 
 export const EXIT = { ok: 0, failed: 1, badInput: 2 } as const;
@@ -46,7 +56,6 @@ export function buildProgram(io: Io): Command {
   registerGateCommands(program, io);
   registerDiffCommand(program, io);
   registerSnapshotCommand(program, io);
-
 
   program
     .command('list')
@@ -99,4 +108,3 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     tokenCounts.flush();
   }
 }
-

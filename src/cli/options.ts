@@ -65,8 +65,13 @@ export function atLeastOne(name: string) {
 }
 
 export function parseKs(text: string): number[] {
-  const ks = text.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-  if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1 || k > 1000)) throw new InputError(`--k must be a comma-separated list of whole numbers from 1 to 1000 (got "${text}")`);
+  const ks = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1 || k > 1000))
+    throw new InputError(`--k must be a comma-separated list of whole numbers from 1 to 1000 (got "${text}")`);
   return ks;
 }
 
@@ -84,4 +89,3 @@ export function displayPath(p: string): string {
   const rel = relative(process.cwd(), p);
   return rel && !rel.startsWith('..') ? rel : p;
 }
-

@@ -5,7 +5,7 @@ import { readCaseRecords } from '../eval/case-records.ts';
 import type { ReportInput } from '../report/write.ts';
 import { checked, displayPath, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertReplaceable } from '../catalog/dataset-files.ts';
@@ -14,17 +14,18 @@ import { loadEvalInput, portableRef } from '../eval/input.ts';
 import { isResultsDir, readRunDir, runInputSource, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../util/hash.ts';
 import { mergeRuns, shardSnapshot } from '../eval/merge.ts';
-import { type DatasetSource } from '../eval/results.ts';
-import { type EvalRun } from '../eval/run.ts';
+import type { DatasetSource } from '../eval/results.ts';
+import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
-
 
 /** Add `report` and `merge` to the program. */
 export function registerResultsCommands(program: Command, io: Io): void {
   program
     .command('report')
-    .description('Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML.')
+    .description(
+      'Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML.',
+    )
     .argument('<results-dir>', 'a results folder (written by eval, merge or run)')
     .option('--format <list>', `formats to write: ${REPORT_FORMATS.join(',')}`, checked(parseFormats), REPORT_FORMATS.join(','))
     .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report)')
@@ -52,14 +53,14 @@ export function registerResultsCommands(program: Command, io: Io): void {
       const input = loadEvalInput(source);
       const tracesSha = runs[0]!.run.results.config.traces;
       if (tracesSha !== null && opts.traces === undefined) throw new InputError('the shards replayed agent traces: give the same file with --traces');
-      if (tracesSha !== null && sha256(readFileSync(opts.traces!)) !== tracesSha) throw new InputError('is not the trace file the shards replayed (sha256 differs)', { file: opts.traces! });
+      if (tracesSha !== null && sha256(readFileSync(opts.traces!)) !== tracesSha)
+        throw new InputError('is not the trace file the shards replayed (sha256 differs)', { file: opts.traces! });
       const traces = tracesSha !== null ? loadTraces(opts.traces!, input.cases, input.catalog) : undefined;
       const merged = await mergeRuns(runs, input, traces);
       if (snap) merged.results.dataset.source = snap.recordedSource(opts.out);
       writeRunDir(opts.out, merged, input.cases, input.catalog, snap?.files);
       io.out(`${formatRunSummary(merged.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
     });
-
 }
 
 /**

@@ -5,7 +5,7 @@ import { atLeastOne, checked, displayPath, floorSyntax, wholeNumber, type Io } f
 import { formatRunSummary } from './summary.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { availableParallelism } from 'node:os';
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
@@ -20,13 +20,12 @@ import { isResultsDir, writeRunDir } from '../eval/files.ts';
 import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseProfileList } from '../profiles/registry.ts';
 import { REPORT_FORMATS, writeReport } from '../report/write.ts';
-import { type QueryStyle } from '../profiles/types.ts';
+import type { QueryStyle } from '../profiles/types.ts';
 import { QUERY_STYLES } from '../profiles/keyword-query.ts';
 import { lockFolder } from '../util/file-lock.ts';
 import { parseRetrieverList } from '../retrievers/registry.ts';
 import { parseFloors, profileDefaultFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
 import { progressReporter } from './progress.ts';
-
 
 /** The main job's default thread count: both cores of a 2-core machine, at most 2 (each thread holds a copy of the catalog). */
 export const DEFAULT_RUN_WORKERS = Math.min(2, availableParallelism());
@@ -37,7 +36,19 @@ export const DEFAULT_DATASET_DIR = join(DATASETS_DIR, `monster-${DEFAULT_SEED}`)
 /** What the main job evaluates. */
 export const DEFAULT_RETRIEVERS = ['bm25', 'bm25-plain', 'hybrid', 'namespace'];
 /** The main job's profiles: the baseline, the four harnesses and the seed's deferred schemas. */
-export const DEFAULT_PROFILES = ['static', 'codex', 'claude-code', 'hermes', 'hermes-raw', 'deepseek-code', 'deferred', 'semantic-retrieval', 'namespace-routing', 'gated-sticky-deferred', 'routed-deferred'];
+export const DEFAULT_PROFILES = [
+  'static',
+  'codex',
+  'claude-code',
+  'hermes',
+  'hermes-raw',
+  'deepseek-code',
+  'deferred',
+  'semantic-retrieval',
+  'namespace-routing',
+  'gated-sticky-deferred',
+  'routed-deferred',
+];
 /** The main job scores the test split and calibrates floors (and fusions) on the train split. */
 export const DEFAULT_SCORED_SPLIT = 'test';
 export const DEFAULT_CALIBRATION_SPLIT = 'train';
@@ -47,97 +58,147 @@ export const DEFAULT_RUN_FLOOR_TARGET = 0.1;
 export function registerRunCommand(program: Command, io: Io): void {
   program
     .command('run')
-    .description('The main job on the built-in default: generate the monster company (seed 7) unless it is already there, evaluate the default retrievers and profiles on its test split with floors calibrated on its train split (no-tool false-positive rate 0.1), write the report (HTML, PNG charts, Markdown, JUnit) and print a summary with the path of the HTML report.')
+    .description(
+      'The main job on the built-in default: generate the monster company (seed 7) unless it is already there, evaluate the default retrievers and profiles on its test split with floors calibrated on its train split (no-tool false-positive rate 0.1), write the report (HTML, PNG charts, Markdown, JUnit) and print a summary with the path of the HTML report.',
+    )
     .option('--seed <n>', 'seed of the monster company', wholeNumber('--seed'), DEFAULT_SEED)
-    .addOption(new Option('--preset <name>', 'size preset (the main job is the monster company; smaller presets for a quick look)').choices(Object.keys(PRESETS)).default('monster'))
+    .addOption(
+      new Option('--preset <name>', 'size preset (the main job is the monster company; smaller presets for a quick look)')
+        .choices(Object.keys(PRESETS))
+        .default('monster'),
+    )
     .option('--out <dir>', 'dataset folder (default: datasets/monster-<seed>)')
     .option('--results <dir>', 'results folder (default: reports/monster-<seed>)')
     .option('--retrievers <list>', 'comma-separated retriever names', checked(parseRetrieverList), DEFAULT_RETRIEVERS.join(','))
-    .option('--profiles <list>', 'comma-separated profile names ("" for none)', checked((v) => (v.trim() === '' ? [] : parseProfileList(v))), DEFAULT_PROFILES.join(','))
+    .option(
+      '--profiles <list>',
+      'comma-separated profile names ("" for none)',
+      checked((v) => (v.trim() === '' ? [] : parseProfileList(v))),
+      DEFAULT_PROFILES.join(','),
+    )
     .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', atLeastOne('--workers'), DEFAULT_RUN_WORKERS)
-    .option('--floor <x|auto[:T]|name=x,…>', 'floors, as for eval: calibrated on the calibration split by default', checked(floorSyntax), `auto:${DEFAULT_RUN_FLOOR_TARGET}`)
+    .option(
+      '--floor <x|auto[:T]|name=x,…>',
+      'floors, as for eval: calibrated on the calibration split by default',
+      checked(floorSyntax),
+      `auto:${DEFAULT_RUN_FLOOR_TARGET}`,
+    )
     .option('--calibrate-on <split>', 'the split floors and fusions are calibrated on; the other cases are scored', DEFAULT_CALIBRATION_SPLIT)
     .option('--split <name>', 'the split that is scored', DEFAULT_SCORED_SPLIT)
-    .addOption(new Option('--query-style <style>', 'what each search receives: raw (the request as it is) or keywords (the short keyword query a model writes into a search tool); default: each profile\'s own (keywords where the model writes the search query, raw where the harness searches with the request; raw for retrievers): see docs/profiles.md').choices([...QUERY_STYLES]))
+    .addOption(
+      new Option(
+        '--query-style <style>',
+        "what each search receives: raw (the request as it is) or keywords (the short keyword query a model writes into a search tool); default: each profile's own (keywords where the model writes the search query, raw where the harness searches with the request; raw for retrievers): see docs/profiles.md",
+      ).choices([...QUERY_STYLES]),
+    )
     .option('--quiet', 'no progress output')
-    .action(async (opts: { seed: number; preset: string; out?: string; results?: string; retrievers: string; profiles: string; workers: number; floor: string; calibrateOn: string; split: string; queryStyle?: QueryStyle; quiet?: boolean }) => {
-      const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
-      const out = resolve(opts.results ?? join('reports', `${opts.preset}-${opts.seed}`));
-      const retrievers = parseRetrieverList(opts.retrievers);
-      const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
-      const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, true));
-      if (opts.calibrateOn === opts.split) throw new InputError(`--calibrate-on ${opts.calibrateOn} and --split ${opts.split} name the same cases: calibration and scoring need different splits`);
-      const params = resolveParams(opts.preset, opts.seed);
-      const t0 = Date.now();
-      const stages: Record<string, number | null> = { generateMs: null };
-      const lap = (() => {
-        let last = performance.now();
-        return (stage: string) => {
-          const now = performance.now();
-          stages[stage] = Math.round(now - last);
-          last = now;
-        };
-      })();
-      const progress = progressReporter(process.stderr, opts.quiet === true);
-      assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
-      assertReplaceable(out, 'results folder', isResultsDir);
-      // one writer per results folder: a second run into it stops here (exit 2)
-      const release = lockFolder(out, io.err);
-      try {
-        if (reusable(dir, params)) {
-          io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
-        } else {
-          io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
-          const g = await generateMeasured(params, (stage, done, total) => progress.update(stage, done, total));
-          writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total), g.extraFiles);
+    .action(
+      async (opts: {
+        seed: number;
+        preset: string;
+        out?: string;
+        results?: string;
+        retrievers: string;
+        profiles: string;
+        workers: number;
+        floor: string;
+        calibrateOn: string;
+        split: string;
+        queryStyle?: QueryStyle;
+        quiet?: boolean;
+      }) => {
+        const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
+        const out = resolve(opts.results ?? join('reports', `${opts.preset}-${opts.seed}`));
+        const retrievers = parseRetrieverList(opts.retrievers);
+        const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
+        const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, true));
+        if (opts.calibrateOn === opts.split)
+          throw new InputError(
+            `--calibrate-on ${opts.calibrateOn} and --split ${opts.split} name the same cases: calibration and scoring need different splits`,
+          );
+        const params = resolveParams(opts.preset, opts.seed);
+        const t0 = Date.now();
+        const stages: Record<string, number | null> = { generateMs: null };
+        const lap = (() => {
+          let last = performance.now();
+          return (stage: string) => {
+            const now = performance.now();
+            stages[stage] = Math.round(now - last);
+            last = now;
+          };
+        })();
+        const progress = progressReporter(process.stderr, opts.quiet === true);
+        assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
+        assertReplaceable(out, 'results folder', isResultsDir);
+        // one writer per results folder: a second run into it stops here (exit 2)
+        const release = lockFolder(out, io.err);
+        try {
+          if (reusable(dir, params)) {
+            io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
+          } else {
+            io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
+            const g = await generateMeasured(params, (stage, done, total) => progress.update(stage, done, total));
+            writeDataset(dir, g.dataset, g.manifest, (done, total) => progress.update('writing', done, total), g.extraFiles);
+            progress.stop();
+            io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+            lap('generateMs');
+          }
+          // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
+          const d = loadDataset(dir);
+          io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
+          // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
+          const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };
+          if (!input.cases.length) throw new InputError(`--split: no case is in split "${opts.split}"`, { file: dir });
+          const calibration = resolveCalibration(
+            opts.calibrateOn,
+            input.source,
+            d.catalog,
+            input.cases,
+            `--split ${opts.split}`,
+            wantsCalibration(floors),
+            d.cases,
+          );
+          for (const w of calibration.warnings) io.err(`${w}\n`);
+          lap('loadMs');
+          failpoint('load');
+          const run = await runEval(
+            input,
+            { ...makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}) },
+            {
+              workers: opts.workers,
+              workerSource: input.source,
+              calibration: calibration.set,
+              progress: (name, done, total) => progress.update(name, done, total),
+              indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
+            },
+          );
           progress.stop();
-          io.err(`generated in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-          lap('generateMs');
+          lap('evaluateMs');
+          failpoint('evaluate');
+          // Results, report and timings are written into one temporary folder, swapped in by one rename:
+          // a kill at any stage leaves the previous complete run or the new complete one.
+          let written: { pngs: number; timings: ReturnType<typeof runTimings> } | undefined;
+          writeRunDir(out, run, input.cases, input.catalog, {}, (tmp) => {
+            lap('writeResultsMs');
+            failpoint('results');
+            io.err('writing the report\n');
+            const report = writeReport(run, join(tmp, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
+            lap('writeReportMs');
+            const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
+            writeFileSync(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+            failpoint('timings');
+            written = { pngs: report.files.filter((f) => f.endsWith('.png')).length, timings };
+          });
+          io.out(
+            `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
+              `report:  ${displayPath(join(out, 'report', 'report.html'))}  (+ ${written!.pngs} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
+              `stages:  ${formatStages(written!.timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
+          );
+        } finally {
+          release();
         }
-        // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
-        const d = loadDataset(dir);
-        io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
-        // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
-        const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };
-        if (!input.cases.length) throw new InputError(`--split: no case is in split "${opts.split}"`, { file: dir });
-        const calibration = resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases);
-        for (const w of calibration.warnings) io.err(`${w}\n`);
-        lap('loadMs');
-        failpoint('load');
-        const run = await runEval(input, { ...makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}) }, {
-          workers: opts.workers,
-          workerSource: input.source,
-          calibration: calibration.set,
-          progress: (name, done, total) => progress.update(name, done, total),
-          indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
-        });
-        progress.stop();
-        lap('evaluateMs');
-        failpoint('evaluate');
-        // Results, report and timings are written into one temporary folder, swapped in by one rename:
-        // a kill at any stage leaves the previous complete run or the new complete one.
-        let written: { pngs: number; timings: ReturnType<typeof runTimings> } | undefined;
-        writeRunDir(out, run, input.cases, input.catalog, {}, (tmp) => {
-          lap('writeResultsMs');
-          failpoint('results');
-          io.err('writing the report\n');
-          const report = writeReport(run, join(tmp, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
-          lap('writeReportMs');
-          const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
-          writeFileSync(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
-          failpoint('timings');
-          written = { pngs: report.files.filter((f) => f.endsWith('.png')).length, timings };
-        });
-        io.out(
-          `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
-            `report:  ${displayPath(join(out, 'report', 'report.html'))}  (+ ${written!.pngs} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
-            `stages:  ${formatStages(written!.timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
-        );
-      } finally {
-        release();
-      }
-    });
-
+      },
+    );
 }
 
 /** True if `dir` holds an intact dataset made by this generator version with these parameters. */
@@ -168,7 +229,10 @@ export interface RunTimings {
 function runTimings(run: EvalRun, stages: Record<string, number | null>, totalMs: number, workers: number): RunTimings {
   const all = { ...run.results.retrievers, ...run.results.profiles };
   const strategies = Object.fromEntries(
-    Object.entries(all).map(([name, r]) => [name, { indexMs: Math.round(r.latency.indexMs), searchMs: Math.round((run.details[name] ?? []).reduce((a, d) => a + d.ms, 0)) }]),
+    Object.entries(all).map(([name, r]) => [
+      name,
+      { indexMs: Math.round(r.latency.indexMs), searchMs: Math.round((run.details[name] ?? []).reduce((a, d) => a + d.ms, 0)) },
+    ]),
   );
   return { totalMs, stages, peakRssMb: peakRssMb(), workers, strategies };
 }
@@ -177,4 +241,3 @@ function formatStages(t: RunTimings): string {
   const s = (ms: number | null | undefined) => (ms === null || ms === undefined ? '–' : `${(ms / 1000).toFixed(1)} s`);
   return `generate ${s(t.stages.generateMs)}, load ${s(t.stages.loadMs)}, evaluate ${s(t.stages.evaluateMs)} on ${t.workers} thread${t.workers > 1 ? 's' : ''}, results ${s(t.stages.writeResultsMs)}, report ${s(t.stages.writeReportMs)}; peak memory ${t.peakRssMb.toLocaleString('en-US')} MB`;
 }
-

@@ -4,7 +4,7 @@
  * (docs/snapshot.md). Exit codes: 0 every server snapshotted, 3 some failed (the bundle of the
  * others is written), 1 all failed (nothing written), 2 bad input.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InputError } from '../util/errors.ts';
@@ -44,7 +44,13 @@ function samePath(a: string, b: string): boolean {
 }
 
 function collect(value: string, previous: string[]): string[] {
-  return [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
+  return [
+    ...previous,
+    ...value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
 }
 
 export function registerSnapshotCommand(program: Command, io: SnapshotIo): Command {
@@ -61,7 +67,8 @@ export function registerSnapshotCommand(program: Command, io: SnapshotIo): Comma
     .addHelpText('after', '\nSee docs/snapshot.md.\n')
     .action(async (opts: SnapshotCliOptions) => {
       const out = resolve(opts.out);
-      if (samePath(out, resolve(opts.config))) throw new InputError('--out is the configuration file itself: name another file for the bundle', { file: opts.out });
+      if (samePath(out, resolve(opts.config)))
+        throw new InputError('--out is the configuration file itself: name another file for the bundle', { file: opts.out });
       const config = readMcpConfig(opts.config);
       const specs = chooseServersFromFlags(config, opts.server);
       const dir = dirname(out);
@@ -81,12 +88,18 @@ export function registerSnapshotCommand(program: Command, io: SnapshotIo): Comma
       });
       const summary = summaryLine(r.bundle, r.failures, r.elapsedMs);
       if (r.bundle.servers.length === 0) {
-        throw new SnapshotIncomplete(`snapshot failed: no server could be snapshotted (${r.failures.map((f) => f.name).join(', ')}); nothing written to ${opts.out}`, EXIT_SNAPSHOT_FAILED);
+        throw new SnapshotIncomplete(
+          `snapshot failed: no server could be snapshotted (${r.failures.map((f) => f.name).join(', ')}); nothing written to ${opts.out}`,
+          EXIT_SNAPSHOT_FAILED,
+        );
       }
       writeBundle(out, r.bundle);
       io.out(`wrote ${opts.out}: ${summary}\n`);
       if (r.failures.length) {
-        throw new SnapshotIncomplete(`snapshot incomplete: ${r.failures.length} of ${specs.length} servers failed (${r.failures.map((f) => f.name).join(', ')}); the bundle holds the others`, EXIT_SNAPSHOT_INCOMPLETE);
+        throw new SnapshotIncomplete(
+          `snapshot incomplete: ${r.failures.length} of ${specs.length} servers failed (${r.failures.map((f) => f.name).join(', ')}); the bundle holds the others`,
+          EXIT_SNAPSHOT_INCOMPLETE,
+        );
       }
     });
 }

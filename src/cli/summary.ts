@@ -2,11 +2,9 @@
  * The summary `eval`, `run` and `merge` print: the headline figures of each strategy, aligned.
  */
 import { consoleLabel, metricLabel } from '../metrics/ids.ts';
-import { type FloorSetting, type Results } from '../eval/results.ts';
+import type { FloorSetting, Results } from '../eval/results.ts';
 import { fitMark, floorNumber } from '../report/view.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
-
-
 
 /** A compact table of the headline figures of each retriever. */
 export function formatRunSummary(r: Results): string {
@@ -24,13 +22,28 @@ export function formatRunSummary(r: Results): string {
     x.latency.p50Ms.toFixed(3),
   ]);
   const shard = r.shard ? ` (shard ${r.shard.index}/${r.shard.count})` : '';
-  const out = [`${r.dataset.name}${shard}: ${r.dataset.cases.toLocaleString('en-US')} cases, ${r.dataset.tools.toLocaleString('en-US')} tools`, ...alignRows(head, rows)];
+  const out = [
+    `${r.dataset.name}${shard}: ${r.dataset.cases.toLocaleString('en-US')} cases, ${r.dataset.tools.toLocaleString('en-US')} tools`,
+    ...alignRows(head, rows),
+  ];
   if (profiles.length) {
     const int = (x: number) => Math.round(x).toLocaleString('en-US');
     const tokenHead = ['profile tokens (o200k)', 'before search', 'per search', 'per case', 'visible/1k tok', '12 turns', '12 turns cached', 'context fit'];
-    const tokenRows = profiles.map(([name, p]) => [name, int(p.tokens.beforeSearch), int(p.tokens.perSearch), int(p.tokens.perCase), p.tokens.visiblePer1kTokens.toFixed(4), int(p.tokens.session12Uncached), int(p.tokens.session12Cached), fitMark({ share: p.tokens.fitsContext ?? 1, window: p.tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW }) ?? 'fits']);
+    const tokenRows = profiles.map(([name, p]) => [
+      name,
+      int(p.tokens.beforeSearch),
+      int(p.tokens.perSearch),
+      int(p.tokens.perCase),
+      p.tokens.visiblePer1kTokens.toFixed(4),
+      int(p.tokens.session12Uncached),
+      int(p.tokens.session12Cached),
+      fitMark({ share: p.tokens.fitsContext ?? 1, window: p.tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW }) ?? 'fits',
+    ]);
     out.push('', ...alignRows(tokenHead, tokenRows));
-    if (profiles.some(([, p]) => (p.tokens.fitsContext ?? 1) < 1)) out.push(`(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible; ${consoleLabel('noToolFalsePositiveRate')} counts any non-pinned tool in front of the model)`);
+    if (profiles.some(([, p]) => (p.tokens.fitsContext ?? 1) < 1))
+      out.push(
+        `(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible; ${consoleLabel('noToolFalsePositiveRate')} counts any non-pinned tool in front of the model)`,
+      );
   }
   return out.join('\n');
 }
@@ -48,4 +61,3 @@ export function alignRows(head: string[], rows: string[][]): string[] {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), ...rows.map(line)];
 }
-

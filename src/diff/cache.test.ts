@@ -21,7 +21,10 @@ const { dataset } = generate(resolveParams('tiny', 5));
 const old = dataset.catalog;
 const cases = dataset.cases;
 const changedIdx = old.tools.findIndex((t) => t.id === 'mcp__clickup__get_task');
-const next: Catalog = { ...old, tools: old.tools.map((t, i) => (i === changedIdx ? makeTool({ ...t, description: `${t.description} Also returns the task's subtasks.` }) : t)) };
+const next: Catalog = {
+  ...old,
+  tools: old.tools.map((t, i) => (i === changedIdx ? makeTool({ ...t, description: `${t.description} Also returns the task's subtasks.` }) : t)),
+};
 const side = (catalog: Catalog): Side => ({ catalog, catalogSha256: catalogHash(catalog) });
 const changes = catalogChanges(old, next);
 const rank = (cacheDir: string | null) => rankBoth(side(old), side(next), cases, changes, { retriever: 'bm25', depth: 10, cacheDir });

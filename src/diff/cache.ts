@@ -98,7 +98,8 @@ export class RankingCache {
     let corrupt = 0;
     try {
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; cases?: Record<string, unknown> };
-      if (data === null || typeof data !== 'object' || data.format !== RANKINGS_CACHE_FORMAT || typeof data.cases !== 'object' || data.cases === null) corrupt = 1;
+      if (data === null || typeof data !== 'object' || data.format !== RANKINGS_CACHE_FORMAT || typeof data.cases !== 'object' || data.cases === null)
+        corrupt = 1;
       else {
         for (const [k, v] of Object.entries(data.cases)) {
           const e = v as { r?: unknown; c?: unknown } | null;

@@ -5,7 +5,12 @@ import { catalogChanges, statusMap } from './changes.ts';
 
 const tool = (name: string, description: string, extra: Partial<Tool> = {}): Tool =>
   makeTool({ name, source: 'mcp', server: 'crm', summary: description.split('.')[0]!, description, ...extra });
-const catalog = (tools: Tool[], skills = [makeSkill({ name: 'triage', description: 'Triage an incident.' })]): Catalog => ({ tools, skills, servers: [], plugins: [] });
+const catalog = (tools: Tool[], skills = [makeSkill({ name: 'triage', description: 'Triage an incident.' })]): Catalog => ({
+  tools,
+  skills,
+  servers: [],
+  plugins: [],
+});
 
 describe('catalogChanges', () => {
   const a = tool('get_account', 'Fetch an account by id or registered email.');
@@ -21,14 +26,24 @@ describe('catalogChanges', () => {
   it('lists added, removed and changed tools by id, with the changed fields and words', () => {
     const b2 = makeTool({ ...b, description: 'List invoices for an account, newest first. Not for single invoice lines.', scopes: ['billing:read'] });
     const d = tool('create_deal', 'Create a deal.');
-    const ch = catalogChanges(catalog([a, b, c]), catalog([d, b2, a], [makeSkill({ name: 'triage', description: 'Triage anything.' }), makeSkill({ name: 'review', description: 'Review a PR.' })]));
+    const ch = catalogChanges(
+      catalog([a, b, c]),
+      catalog([d, b2, a], [makeSkill({ name: 'triage', description: 'Triage anything.' }), makeSkill({ name: 'review', description: 'Review a PR.' })]),
+    );
     expect(ch.added).toEqual([{ id: 'mcp__crm__create_deal', namespace: 'crm' }]);
     expect(ch.removed).toEqual([{ id: 'mcp__crm__delete_contact', namespace: 'crm' }]);
-    expect(ch.changed).toEqual([{ id: 'mcp__crm__list_invoices', namespace: 'crm', fields: ['description', 'scopes'], words: { added: ['single', 'lines'], removed: [] } }]);
+    expect(ch.changed).toEqual([
+      { id: 'mcp__crm__list_invoices', namespace: 'crm', fields: ['description', 'scopes'], words: { added: ['single', 'lines'], removed: [] } },
+    ]);
     expect(ch.unchanged).toBe(1);
     expect(ch.skills).toEqual({ added: ['review'], removed: [], changed: ['triage'] });
     const status = statusMap(ch, catalog([d, b2, a]));
-    expect(Object.fromEntries(status)).toEqual({ 'mcp__crm__create_deal': 'added', 'mcp__crm__list_invoices': 'changed', 'mcp__crm__get_account': 'unchanged', 'mcp__crm__delete_contact': 'removed' });
+    expect(Object.fromEntries(status)).toEqual({
+      mcp__crm__create_deal: 'added',
+      mcp__crm__list_invoices: 'changed',
+      mcp__crm__get_account: 'unchanged',
+      mcp__crm__delete_contact: 'removed',
+    });
   });
 
   it('names a schema-only change without word lists', () => {

@@ -9,7 +9,21 @@ import { compareStrings } from '../util/unicode.ts';
 import { contentWordForms, wordsOnlyIn } from './words.ts';
 
 /** The fields of a tool definition, in the order changes are listed (any other field comes after, sorted). */
-export const TOOL_FIELDS = ['name', 'source', 'server', 'plugin', 'namespace', 'title', 'summary', 'description', 'inputSchema', 'examples', 'scopes', 'pinned', 'annotations'] as const;
+export const TOOL_FIELDS = [
+  'name',
+  'source',
+  'server',
+  'plugin',
+  'namespace',
+  'title',
+  'summary',
+  'description',
+  'inputSchema',
+  'examples',
+  'scopes',
+  'pinned',
+  'annotations',
+] as const;
 
 /** At most this many added or removed words are listed for a changed text field. */
 export const MAX_CHANGED_WORDS = 12;

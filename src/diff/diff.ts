@@ -16,7 +16,15 @@ import type { Retriever, RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_RANKINGS_DIR } from './cache.ts';
 import { catalogChanges, statusMap, type CatalogChanges } from './changes.ts';
 import { movement, type Dropout, type Figures, type MovedCase, type NamespaceDrop, type ReviewTool, type Takeover } from './movement.ts';
-import { analysePairs, analysePairsFrom, DEFAULT_SIMILARITY, fewEnoughFresh, nearDuplicates, type NearDuplicateReport, type PairAnalysis } from './near-duplicates.ts';
+import {
+  analysePairs,
+  analysePairsFrom,
+  DEFAULT_SIMILARITY,
+  fewEnoughFresh,
+  nearDuplicates,
+  type NearDuplicateReport,
+  type PairAnalysis,
+} from './near-duplicates.ts';
 import { readPairCache, writePairCache } from './pair-cache.ts';
 import { rankBoth, type SideStats } from './rankings.ts';
 
@@ -167,7 +175,14 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
  * and cached for the next diff from the same base), comparing only the added and changed tools;
  * undefined when those are too many for that to pay (`analysePairsFrom`).
  */
-function pairsFromBase(cacheDir: string, old: Catalog, oldSha: string, next: Catalog, fresh: ReadonlySet<string>, similarity: number): { analysis: PairAnalysis; baseCached: boolean } | undefined {
+function pairsFromBase(
+  cacheDir: string,
+  old: Catalog,
+  oldSha: string,
+  next: Catalog,
+  fresh: ReadonlySet<string>,
+  similarity: number,
+): { analysis: PairAnalysis; baseCached: boolean } | undefined {
   if (!fewEnoughFresh(fresh.size, next.tools.length)) return undefined;
   let base = readPairCache(cacheDir, oldSha, similarity);
   // The file is keyed by the old catalog's hash; it must also name exactly the old catalog's tools.
@@ -192,5 +207,12 @@ export function diffJson(report: DiffReport, timings?: DiffTimings): string {
 function roundTimings(t: DiffTimings): DiffTimings {
   const r = (x: number) => Math.round(x * 10) / 10;
   const side = (s: SideStats): SideStats => ({ ...s, indexMs: r(s.indexMs), searchMs: r(s.searchMs) });
-  return { ...t, totalMs: r(t.totalMs), ...(t.loadMs !== undefined ? { loadMs: r(t.loadMs) } : {}), old: side(t.old), new: side(t.new), nearDuplicatesMs: r(t.nearDuplicatesMs) };
+  return {
+    ...t,
+    totalMs: r(t.totalMs),
+    ...(t.loadMs !== undefined ? { loadMs: r(t.loadMs) } : {}),
+    old: side(t.old),
+    new: side(t.new),
+    nearDuplicatesMs: r(t.nearDuplicatesMs),
+  };
 }

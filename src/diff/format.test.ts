@@ -13,7 +13,10 @@ const cases: Case[] = [{ id: 'c1', request: evil, expectedTools: ['mcp__billing_
 describe('diff formatting of untrusted text', () => {
   it('strips terminal control characters and keeps one line per entry', async () => {
     expect(terminalSafe('a\u001b[2Jb\r\nc\u0007\u202Ed\te')).toBe('a[2Jb cd e');
-    const { report } = await diffCatalogs({ old: { label: 'old', catalog: old }, new: { label: 'new', catalog: next }, cases, casesFrom: 'test' }, { cacheDir: null });
+    const { report } = await diffCatalogs(
+      { old: { label: 'old', catalog: old }, new: { label: 'new', catalog: next }, cases, casesFrom: 'test' },
+      { cacheDir: null },
+    );
     expect(report.takeovers[0]).toMatchObject({ winner: 'mcp__billing__refund_last_invoice', displaced: 'mcp__billing__refund_invoice', goldLost: 1 });
     const text = formatDiffText(report);
     expect(text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);

@@ -46,13 +46,15 @@ function displacedPhrase(id: string, status: ToolStatus | null, esc: Esc): strin
 /** One sentence for a takeover: "new tool X took top-1 from Y on N cases (…)". */
 export function takeoverSentence(t: Takeover, esc: Esc = terminalSafe): string {
   let s: string;
-  if (t.winner !== null && t.displaced !== null) s = `${winnerPhrase(t.winner, t.winnerStatus, esc)} took top-1 from ${displacedPhrase(t.displaced, t.displacedStatus, esc)} on ${plural(t.cases, 'case')}`;
+  if (t.winner !== null && t.displaced !== null)
+    s = `${winnerPhrase(t.winner, t.winnerStatus, esc)} took top-1 from ${displacedPhrase(t.displaced, t.displacedStatus, esc)} on ${plural(t.cases, 'case')}`;
   else if (t.winner !== null) s = `${winnerPhrase(t.winner, t.winnerStatus, esc)} took top-1 on ${plural(t.cases, 'case')} where nothing ranked before`;
   else s = `${displacedPhrase(t.displaced!, t.displacedStatus, esc)} lost top-1 on ${plural(t.cases, 'case')}, where nothing ranks now`;
   const notes: string[] = [];
   if (t.goldLost) notes.push(`${esc(t.displaced!)} was the labelled tool on ${t.goldLost}`);
   if (t.goldGained) notes.push(`${esc(t.winner!)} is the labelled tool on ${t.goldGained}`);
-  if (t.winnerStatus === 'unchanged' && (t.displacedStatus === 'unchanged' || t.displacedStatus === null)) notes.push('neither changed: the catalog-wide statistics moved');
+  if (t.winnerStatus === 'unchanged' && (t.displacedStatus === 'unchanged' || t.displacedStatus === null))
+    notes.push('neither changed: the catalog-wide statistics moved');
   return notes.length ? `${s} (${notes.join('; ')})` : s;
 }
 
@@ -81,7 +83,10 @@ function sideLine(name: string, s: SideStats): string {
   if (s.derived) parts.push(`${plural(s.derived, 'case')} ranked from the old ranking and ${plural(s.deltaTools ?? 0, 'changed tool')}`);
   if (s.searched) parts.push(`${plural(s.searched, 'case')} searched`);
   if (s.indexMs || s.searchMs) parts.push(`index ${sec(s.indexMs)}, search ${sec(s.searchMs)}`);
-  const embed = (label: string, x: Record<string, number> | undefined) => (x && x.embedded !== undefined ? `${label}: ${plural(x.embedded, 'text')} embedded, ${(x.cacheHits ?? 0).toLocaleString('en-US')} from the vector cache` : null);
+  const embed = (label: string, x: Record<string, number> | undefined) =>
+    x && x.embedded !== undefined
+      ? `${label}: ${plural(x.embedded, 'text')} embedded, ${(x.cacheHits ?? 0).toLocaleString('en-US')} from the vector cache`
+      : null;
   for (const e of [embed('changed-tools index', s.deltaIndex), embed('full index', s.index)]) if (e) parts.push(e);
   return `${name}: ${parts.join('; ') || 'nothing to rank'}`;
 }
@@ -117,13 +122,20 @@ export function formatDiffText(r: DiffReport, timings?: DiffTimings): string {
   out.push('');
   out.push(`changes: ${c.added.length} added, ${c.removed.length} removed, ${c.changed.length} changed, ${c.unchanged.toLocaleString('en-US')} unchanged`);
   out.push(...changeLines(r, esc, 'text'));
-  for (const [what, n, note] of [['skills', c.skills, ' (not part of tool retrieval)'], ['servers', c.servers, ''], ['plugins', c.plugins, '']] as const) {
-    if (n.added.length + n.removed.length + n.changed.length) out.push(`  ${what}: ${n.added.length} added, ${n.removed.length} removed, ${n.changed.length} changed${note}`);
+  for (const [what, n, note] of [
+    ['skills', c.skills, ' (not part of tool retrieval)'],
+    ['servers', c.servers, ''],
+    ['plugins', c.plugins, ''],
+  ] as const) {
+    if (n.added.length + n.removed.length + n.changed.length)
+      out.push(`  ${what}: ${n.added.length} added, ${n.removed.length} removed, ${n.changed.length} changed${note}`);
   }
   out.push('');
   const o = r.overall;
   const delta = (a: number | null, b: number | null) => (a !== null && b !== null ? ` (${signed(b - a)})` : '');
-  out.push(`overall: top1 ${fmt(o.old.top1)} → ${fmt(o.new.top1)}${delta(o.old.top1, o.new.top1)}, recall@${k} ${fmt(o.old.recallAtK)} → ${fmt(o.new.recallAtK)}${delta(o.old.recallAtK, o.new.recallAtK)} over ${plural(o.new.graded, 'graded case')}`);
+  out.push(
+    `overall: top1 ${fmt(o.old.top1)} → ${fmt(o.new.top1)}${delta(o.old.top1, o.new.top1)}, recall@${k} ${fmt(o.old.recallAtK)} → ${fmt(o.new.recallAtK)}${delta(o.old.recallAtK, o.new.recallAtK)} over ${plural(o.new.graded, 'graded case')}`,
+  );
   if (r.moved.top1 === 0 && r.moved.topK === 0) out.push('moved: no tool moved (no case changed its top-1 or its top-' + k + ')');
   else out.push(`moved: top-1 changed on ${plural(r.moved.top1, 'case')}, the top-${k} on ${plural(r.moved.topK, 'case')}`);
   if (r.takeovers.length) {
@@ -138,20 +150,32 @@ export function formatDiffText(r: DiffReport, timings?: DiffTimings): string {
     out.push('', `dropped out of the top-${k}:`);
     for (const d of r.dropouts.slice(0, SHOWN)) {
       const by = d.pushedOutBy.map((p) => `${esc(p.tool)} (${p.cases})`).join(', ');
-      out.push(`  tool ${esc(d.tool)} dropped out of the top-${k} on ${plural(d.cases, 'case')}${d.goldLost ? ` (the labelled tool on ${d.goldLost})` : ''}${by ? `, pushed out by ${by}` : ''}`);
+      out.push(
+        `  tool ${esc(d.tool)} dropped out of the top-${k} on ${plural(d.cases, 'case')}${d.goldLost ? ` (the labelled tool on ${d.goldLost})` : ''}${by ? `, pushed out by ${by}` : ''}`,
+      );
     }
     if (r.dropouts.length > SHOWN) out.push(`  … and ${r.dropouts.length - SHOWN} more`);
   }
   if (r.neverSurfaceNow.length) {
-    out.push('', `surfaced before, now in no case's top-${k}: ${r.neverSurfaceNow.slice(0, SHOWN * 2).map(esc).join(', ')}${r.neverSurfaceNow.length > SHOWN * 2 ? `, … (${r.neverSurfaceNow.length} in all)` : ''}`);
+    out.push(
+      '',
+      `surfaced before, now in no case's top-${k}: ${r.neverSurfaceNow
+        .slice(0, SHOWN * 2)
+        .map(esc)
+        .join(', ')}${r.neverSurfaceNow.length > SHOWN * 2 ? `, … (${r.neverSurfaceNow.length} in all)` : ''}`,
+    );
   }
   if (r.namespaces.length) {
     out.push('', `namespaces whose recall@${k} fell:`);
-    for (const n of r.namespaces.slice(0, SHOWN)) out.push(`  ${esc(n.namespace)}: ${fmt(n.old)} → ${fmt(n.new)} (${signed(n.delta)}) over ${plural(n.cases, 'case')}`);
+    for (const n of r.namespaces.slice(0, SHOWN))
+      out.push(`  ${esc(n.namespace)}: ${fmt(n.old)} → ${fmt(n.new)} (${signed(n.delta)}) over ${plural(n.cases, 'case')}`);
     if (r.namespaces.length > SHOWN) out.push(`  … and ${r.namespaces.length - SHOWN} more`);
   }
   const nd = r.nearDuplicates;
-  out.push('', `near-duplicates (Jaccard ≥ ${nd.similarity} of the ${nd.text}): ${plural(nd.pairs, 'pair')} in the new catalog (${plural(nd.tools, 'tool')}), ${nd.pairsInvolvingChanges} involving added or changed tools`);
+  out.push(
+    '',
+    `near-duplicates (Jaccard ≥ ${nd.similarity} of the ${nd.text}): ${plural(nd.pairs, 'pair')} in the new catalog (${plural(nd.tools, 'tool')}), ${nd.pairsInvolvingChanges} involving added or changed tools`,
+  );
   const shown = [...nd.listed.filter((p) => p.involvesChange).slice(0, SHOWN * 2), ...nd.listed.filter((p) => !p.involvesChange).slice(0, OTHER_PAIRS_SHOWN)];
   for (const p of shown) {
     out.push(`  ${esc(p.a)} ~ ${esc(p.b)}  Jaccard ${p.jaccard.toFixed(2)}${p.involvesChange ? ', involves a change' : ''}`);
@@ -185,13 +209,15 @@ export function formatDiffMarkdown(r: DiffReport): string {
   else out.push(`Top-1 changed on ${plural(r.moved.top1, 'case')}, the top-${k} on ${plural(r.moved.topK, 'case')}.`, '');
   if (r.takeovers.length) {
     out.push('| takeover | cases | examples |', '|---|---:|---|');
-    for (const t of r.takeovers.slice(0, SHOWN)) out.push(`| ${takeoverSentence(t, esc)} | ${t.cases} | ${t.examples.map((e) => `${esc(e.id)}: ${esc(quote(e.request))}`).join('<br>')} |`);
+    for (const t of r.takeovers.slice(0, SHOWN))
+      out.push(`| ${takeoverSentence(t, esc)} | ${t.cases} | ${t.examples.map((e) => `${esc(e.id)}: ${esc(quote(e.request))}`).join('<br>')} |`);
     if (r.takeovers.length > SHOWN) out.push(`| … and ${r.takeovers.length - SHOWN} more | | |`);
     out.push('');
   }
   if (r.dropouts.length) {
     out.push(`| dropped out of the top-${k} | cases | labelled | pushed out by |`, '|---|---:|---:|---|');
-    for (const d of r.dropouts.slice(0, SHOWN)) out.push(`| ${esc(d.tool)} | ${d.cases} | ${d.goldLost} | ${d.pushedOutBy.map((p) => `${esc(p.tool)} (${p.cases})`).join(', ')} |`);
+    for (const d of r.dropouts.slice(0, SHOWN))
+      out.push(`| ${esc(d.tool)} | ${d.cases} | ${d.goldLost} | ${d.pushedOutBy.map((p) => `${esc(p.tool)} (${p.cases})`).join(', ')} |`);
     out.push('');
   }
   if (r.neverSurfaceNow.length) out.push(`Surfaced before, now in no case's top-${k}: ${r.neverSurfaceNow.map(esc).join(', ')}.`, '');
@@ -201,7 +227,12 @@ export function formatDiffMarkdown(r: DiffReport): string {
     out.push('');
   }
   const nd = r.nearDuplicates;
-  out.push('### Near-duplicates', '', `${plural(nd.pairs, 'pair')} with Jaccard ≥ ${nd.similarity} (${esc(nd.text)}) in the new catalog, ${nd.pairsInvolvingChanges} involving added or changed tools.`, '');
+  out.push(
+    '### Near-duplicates',
+    '',
+    `${plural(nd.pairs, 'pair')} with Jaccard ≥ ${nd.similarity} (${esc(nd.text)}) in the new catalog, ${nd.pairsInvolvingChanges} involving added or changed tools.`,
+    '',
+  );
   if (nd.listed.length) {
     out.push('| pair | Jaccard | say what each is not for |', '|---|---:|---|');
     for (const p of nd.listed) out.push(`| ${esc(p.a)} ~ ${esc(p.b)} | ${p.jaccard.toFixed(2)} | ${p.suggestions.map(esc).join('<br>')} |`);

@@ -26,7 +26,19 @@ describe('movement', () => {
     expect(m.top1Changed).toBe(2);
     expect(m.topKChanged).toBe(2); // c1: b out, x in; c2: c out, x in; c3 keeps {b, a}
     expect(m.takeovers).toEqual([
-      { winner: x.id, winnerStatus: 'added', displaced: a.id, displacedStatus: 'unchanged', cases: 2, goldLost: 2, goldGained: 0, examples: [{ id: 'c1', request: 'request c1' }, { id: 'c2', request: 'request c2' }] },
+      {
+        winner: x.id,
+        winnerStatus: 'added',
+        displaced: a.id,
+        displacedStatus: 'unchanged',
+        cases: 2,
+        goldLost: 2,
+        goldGained: 0,
+        examples: [
+          { id: 'c1', request: 'request c1' },
+          { id: 'c2', request: 'request c2' },
+        ],
+      },
     ]);
     expect(m.lostTop1).toEqual([{ tool: a.id, status: 'unchanged', lostTop1: 2, goldLost: 2 }]);
   });
@@ -41,7 +53,9 @@ describe('movement', () => {
     expect(m.overall.new).toEqual({ top1: 0.5, recallAtK: 1, graded: 4 });
     expect(m.namespaces).toEqual([]);
     const m1 = movement(cases, before, after, { old: oldCat, new: newCat }, status, 1);
-    expect(m1.namespaces).toEqual([{ namespace: 'crm', cases: 3, old: 1, new: 1 / 3, delta: -0.666667 }].map((n) => ({ ...n, new: Math.round(n.new * 1e6) / 1e6 })));
+    expect(m1.namespaces).toEqual(
+      [{ namespace: 'crm', cases: 3, old: 1, new: 1 / 3, delta: -0.666667 }].map((n) => ({ ...n, new: Math.round(n.new * 1e6) / 1e6 })),
+    );
     expect(m1.neverSurfaceNow).toEqual([a.id]); // top-1 of c1 and c2 before, second everywhere now
   });
 

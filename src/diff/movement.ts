@@ -149,7 +149,11 @@ export function movement(
       top1Changed++;
       const key = `${b ?? ''}\u0000${a ?? ''}`;
       let t = takeovers.get(key);
-      if (!t) takeovers.set(key, (t = { winner: b, winnerStatus: statusOf(b), displaced: a, displacedStatus: statusOf(a), cases: 0, goldLost: 0, goldGained: 0, examples: [] }));
+      if (!t)
+        takeovers.set(
+          key,
+          (t = { winner: b, winnerStatus: statusOf(b), displaced: a, displacedStatus: statusOf(a), cases: 0, goldLost: 0, goldGained: 0, examples: [] }),
+        );
       t.cases++;
       const wasGold = a !== null && gold.has(a);
       const isGold = b !== null && gold.has(b);
@@ -173,7 +177,10 @@ export function movement(
       for (const x of entered) e.pushers.set(x, (e.pushers.get(x) ?? 0) + 1);
     }
   }
-  const bySize = <T>(size: (x: T) => number, name: (x: T) => string) => (x: T, y: T) => size(y) - size(x) || compareStrings(name(x), name(y));
+  const bySize =
+    <T>(size: (x: T) => number, name: (x: T) => string) =>
+    (x: T, y: T) =>
+      size(y) - size(x) || compareStrings(name(x), name(y));
 
   // Overall and per-namespace figures, with the project's metric kernels.
   const labels: CaseLabel[] = [];
@@ -204,16 +211,39 @@ export function movement(
     top1Changed,
     topKChanged,
     overall: { old: figures(evOld.overall), new: figures(evNew.overall) },
-    takeovers: [...takeovers.values()].sort(bySize((t) => t.cases, (t) => `${t.winner ?? ''}\u0000${t.displaced ?? ''}`)),
+    takeovers: [...takeovers.values()].sort(
+      bySize(
+        (t) => t.cases,
+        (t) => `${t.winner ?? ''}\u0000${t.displaced ?? ''}`,
+      ),
+    ),
     dropouts: [...dropouts.values()]
       .map(({ d, pushers }) => ({
         ...d,
-        pushedOutBy: [...pushers].map(([tool, n]) => ({ tool, cases: n })).sort(bySize((p) => p.cases, (p) => p.tool)).slice(0, PUSHERS_PER_TOOL),
+        pushedOutBy: [...pushers]
+          .map(([tool, n]) => ({ tool, cases: n }))
+          .sort(
+            bySize(
+              (p) => p.cases,
+              (p) => p.tool,
+            ),
+          )
+          .slice(0, PUSHERS_PER_TOOL),
       }))
-      .sort(bySize((d) => d.cases, (d) => d.tool)),
+      .sort(
+        bySize(
+          (d) => d.cases,
+          (d) => d.tool,
+        ),
+      ),
     neverSurfaceNow: [...surfacedBefore].filter((id) => inNew.has(id) && !surfacedNow.has(id)).sort(compareStrings),
     namespaces,
-    lostTop1: [...lost.values()].sort(bySize((r) => r.lostTop1, (r) => r.tool)),
+    lostTop1: [...lost.values()].sort(
+      bySize(
+        (r) => r.lostTop1,
+        (r) => r.tool,
+      ),
+    ),
     moved,
   };
 }

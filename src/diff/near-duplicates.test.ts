@@ -6,7 +6,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeTool } from '../catalog/model.ts';
 import type { Tool } from '../catalog/types.ts';
 import { generate, resolveParams } from '../generate/index.ts';
-import { analysePairs, analysePairsFrom, describePair, INCREMENTAL_SHARE, jaccard, nearDuplicates, similarPairs, type PairAnalysis } from './near-duplicates.ts';
+import {
+  analysePairs,
+  analysePairsFrom,
+  describePair,
+  INCREMENTAL_SHARE,
+  jaccard,
+  nearDuplicates,
+  similarPairs,
+  type PairAnalysis,
+} from './near-duplicates.ts';
 import { readPairCache, sealPairFile, writePairCache } from './pair-cache.ts';
 import { corruptLine, warningsOf } from '../../test/cache-damage.ts';
 import { prng, shuffled } from '../../test/prng.ts';
@@ -14,8 +23,16 @@ import { prng, shuffled } from '../../test/prng.ts';
 const tool = (server: string, name: string, description: string): Tool => makeTool({ name, source: 'mcp', server, summary: '', description });
 
 describe('nearDuplicates', () => {
-  const history = tool('billing', 'get_billing_history', 'Returns the billing history of an account: invoices, payments, refunds and credits over a date range.');
-  const lines = tool('billing', 'get_billing_lines', 'Returns the billing history of an account: invoices, payments, refunds and credit lines over a date range.');
+  const history = tool(
+    'billing',
+    'get_billing_history',
+    'Returns the billing history of an account: invoices, payments, refunds and credits over a date range.',
+  );
+  const lines = tool(
+    'billing',
+    'get_billing_lines',
+    'Returns the billing history of an account: invoices, payments, refunds and credit lines over a date range.',
+  );
   const weather = tool('weather', 'get_forecast', 'Returns the weather forecast for a city over the next seven days.');
 
   it('reports two nearly identical tools with a "not for" suggestion, and not a distinct pair', () => {
@@ -35,7 +52,10 @@ describe('nearDuplicates', () => {
     const a = tool('hubspot', 'create_account', 'Creates an account.');
     const b = tool('salesforce', 'create_account', 'Creates an account.');
     const p = describePair(a, b, 1, false);
-    expect(p.suggestions).toEqual([`Add to ${a.id}'s description: "Not for salesforce (use ${b.id})."`, `Add to ${b.id}'s description: "Not for hubspot (use ${a.id})."`]);
+    expect(p.suggestions).toEqual([
+      `Add to ${a.id}'s description: "Not for salesforce (use ${b.id})."`,
+      `Add to ${b.id}'s description: "Not for hubspot (use ${a.id})."`,
+    ]);
   });
 
   it('respects the threshold', () => {
@@ -47,9 +67,12 @@ describe('nearDuplicates', () => {
     const set = fc.uniqueArray(fc.integer({ min: 0, max: 24 }), { minLength: 0, maxLength: 12 }).map((xs) => Uint32Array.from(xs).sort());
     fc.assert(
       fc.property(fc.array(set, { minLength: 2, maxLength: 40 }), fc.constantFrom(0.5, 0.6, 0.7, 0.8, 0.9, 1), (sets, t) => {
-        const got = similarPairs(sets, t).map(([i, j]) => `${i},${j}`).sort();
+        const got = similarPairs(sets, t)
+          .map(([i, j]) => `${i},${j}`)
+          .sort();
         const want: string[] = [];
-        for (let i = 0; i < sets.length; i++) for (let j = i + 1; j < sets.length; j++) if (sets[i]!.length && sets[j]!.length && jaccard(sets[i]!, sets[j]!) >= t - 1e-12) want.push(`${i},${j}`);
+        for (let i = 0; i < sets.length; i++)
+          for (let j = i + 1; j < sets.length; j++) if (sets[i]!.length && sets[j]!.length && jaccard(sets[i]!, sets[j]!) >= t - 1e-12) want.push(`${i},${j}`);
         expect(got).toEqual(want.sort());
       }),
       { numRuns: 300, seed: 7 },
@@ -77,7 +100,11 @@ describe('analysePairsFrom (the pairs of a changed catalog from its base)', () =
     // One tool edited away from its pair, one edited into a copy of another's text (a new pair), one removed, one added.
     const next = [
       ...old.map((t, i) =>
-        i === editedAt ? makeTool({ ...t, description: 'Rotates the signing keys of a webhook endpoint.' }) : i === plain ? makeTool({ ...t, summary: copied.summary, description: copied.description, name: copied.name, title: copied.title }) : t,
+        i === editedAt
+          ? makeTool({ ...t, description: 'Rotates the signing keys of a webhook endpoint.' })
+          : i === plain
+            ? makeTool({ ...t, summary: copied.summary, description: copied.description, name: copied.name, title: copied.title })
+            : t,
       ),
       added,
     ].filter((t) => t.id !== removedId);
@@ -101,7 +128,12 @@ describe('analysePairsFrom (the pairs of a changed catalog from its base)', () =
     const desc = fc.uniqueArray(fc.integer({ min: 0, max: 13 }), { minLength: 0, maxLength: 6 });
     // 2,000 tools of one unique word each pair with nothing, and let up to 4 tools be fresh.
     const filler = Array.from({ length: 2000 }, (_, i) => makeTool({ name: `f${i}`, source: 'core', summary: '', description: `filler${i}` }));
-    const change = fc.record({ edits: fc.array(fc.tuple(fc.nat(), desc), { maxLength: 1 }), added: fc.array(desc, { maxLength: 2 }), removed: fc.array(fc.nat(), { maxLength: 2 }), seed: fc.nat() });
+    const change = fc.record({
+      edits: fc.array(fc.tuple(fc.nat(), desc), { maxLength: 1 }),
+      added: fc.array(desc, { maxLength: 2 }),
+      removed: fc.array(fc.nat(), { maxLength: 2 }),
+      seed: fc.nat(),
+    });
     fc.assert(
       fc.property(fc.array(desc, { minLength: 2, maxLength: 30 }), change, fc.constantFrom(0.5, 2 / 3, 0.8, 1), (descs, c, t) => {
         const own = descs.map((d, i) => makeTool({ name: `t${i}`, source: 'core', summary: '', description: text(d) }));
@@ -123,7 +155,12 @@ describe('analysePairsFrom (the pairs of a changed catalog from its base)', () =
         after = after.filter((tool) => !gone.has(tool.id));
         for (const id of gone) fresh.delete(id);
         after = shuffled(after, prng(c.seed));
-        const got = analysePairsFrom(analysePairs(before, t), before.map((x) => x.id), after, fresh);
+        const got = analysePairsFrom(
+          analysePairs(before, t),
+          before.map((x) => x.id),
+          after,
+          fresh,
+        );
         expect(got).toBeDefined();
         expect(key(got!, after)).toEqual(key(analysePairs(after, t), after));
       }),
@@ -150,7 +187,12 @@ describe('pair cache', () => {
   const analysis = analysePairs(tools, 0.5);
 
   it('round-trips an analysis, keyed by catalog hash and threshold', () => {
-    writePairCache(dir, 'abc', tools.map((t) => t.id), analysis);
+    writePairCache(
+      dir,
+      'abc',
+      tools.map((t) => t.id),
+      analysis,
+    );
     const back = readPairCache(dir, 'abc', 0.5)!;
     expect(back.ids).toEqual(['a', 'b', 'c']);
     expect(back.analysis.words).toEqual(analysis.words);
@@ -163,14 +205,23 @@ describe('pair cache', () => {
 
   it('treats a damaged file as a miss, saying so', () => {
     writePairCache(dir, 'damaged', ['a'], analysePairs(tools.slice(0, 1), 0.5));
-    const file = readdirSync(join(dir, 'near-duplicates')).map((f) => join(dir, 'near-duplicates', f)).find((f) => readFileSync(f, 'utf8').includes('"damaged"'))!;
+    const file = readdirSync(join(dir, 'near-duplicates'))
+      .map((f) => join(dir, 'near-duplicates', f))
+      .find((f) => readFileSync(f, 'utf8').includes('"damaged"'))!;
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, 40));
     expect(warningsOf(() => readPairCache(dir, 'damaged', 0.5))).toEqual({ value: undefined, warnings: [corruptLine(1, file)] });
   });
 
   it('treats a file that parses but does not hold a valid analysis as a miss', () => {
-    writePairCache(dir, 'crafted', tools.map((t) => t.id), analysis);
-    const file = readdirSync(join(dir, 'near-duplicates')).map((f) => join(dir, 'near-duplicates', f)).find((f) => readFileSync(f, 'utf8').includes('"crafted"'))!;
+    writePairCache(
+      dir,
+      'crafted',
+      tools.map((t) => t.id),
+      analysis,
+    );
+    const file = readdirSync(join(dir, 'near-duplicates'))
+      .map((f) => join(dir, 'near-duplicates', f))
+      .find((f) => readFileSync(f, 'utf8').includes('"crafted"'))!;
     const good = JSON.parse(readFileSync(file, 'utf8')).data;
     expect(readPairCache(dir, 'crafted', 0.5)).toBeDefined();
     const bad = [

@@ -281,9 +281,13 @@ export function nearDuplicates(
     const [x, y] = compareStrings(tools[i]!.id, tools[j]!.id) <= 0 ? [tools[i]!, tools[j]!] : [tools[j]!, tools[i]!];
     return { x, y, jac, involves: focus.has(x.id) || focus.has(y.id) };
   });
-  const byRank = (p: { x: Tool; y: Tool; jac: number }, q: { x: Tool; y: Tool; jac: number }) => q.jac - p.jac || compareStrings(p.x.id, q.x.id) || compareStrings(p.y.id, q.y.id);
+  const byRank = (p: { x: Tool; y: Tool; jac: number }, q: { x: Tool; y: Tool; jac: number }) =>
+    q.jac - p.jac || compareStrings(p.x.id, q.x.id) || compareStrings(p.y.id, q.y.id);
   const mine = pairs.filter((p) => p.involves).sort(byRank);
-  const others = pairs.filter((p) => !p.involves).sort(byRank).slice(0, opts.otherPairs ?? DEFAULT_OTHER_PAIRS);
+  const others = pairs
+    .filter((p) => !p.involves)
+    .sort(byRank)
+    .slice(0, opts.otherPairs ?? DEFAULT_OTHER_PAIRS);
   const inPairs = new Set<number>();
   for (const [i, j] of raw) inPairs.add(i).add(j);
   return {
@@ -326,7 +330,8 @@ export function describePair(a: Tool, b: Tool, jac: number, involvesChange: bool
   const suggestions: string[] = [];
   if (onlyB.length) suggestions.push(`Add to ${a.id}'s description: "Not for ${onlyB.join(', ')} (use ${nameB})."`);
   if (onlyA.length) suggestions.push(`Add to ${b.id}'s description: "Not for ${onlyA.join(', ')} (use ${nameA})."`);
-  if (!onlyA.length && !onlyB.length) suggestions.push(`${a.id} and ${b.id} say the same thing: merge them, or rewrite both to say what each is for and what it is not for.`);
+  if (!onlyA.length && !onlyB.length)
+    suggestions.push(`${a.id} and ${b.id} say the same thing: merge them, or rewrite both to say what each is for and what it is not for.`);
   else if (!onlyB.length) suggestions.push(`${b.id} says nothing ${a.id} does not: say what ${b.id} alone is for, or remove it.`);
   else if (!onlyA.length) suggestions.push(`${a.id} says nothing ${b.id} does not: say what ${a.id} alone is for, or remove it.`);
   return { a: a.id, b: b.id, jaccard: Math.round(jac * 10_000) / 10_000, involvesChange, onlyA, onlyB, suggestions };

@@ -44,7 +44,14 @@ describe('pair cache: a corrupt file', () => {
 
     const damage: Array<[string, () => void]> = [
       // a digit of the pair list changed: still JSON, still the right shape
-      ['a flipped digit', () => writeFileSync(file, sound.replace(/("pairs":\[\d+,)(\d)/, (_, p: string, d: string) => `${p}${(Number(d) + 1) % 10}`))],
+      [
+        'a flipped digit',
+        () =>
+          writeFileSync(
+            file,
+            sound.replace(/("pairs":\[\d+,)(\d)/, (_, p: string, d: string) => `${p}${(Number(d) + 1) % 10}`),
+          ),
+      ],
       ['a flipped byte', () => flipBytes(file, [Math.floor(sound.length / 2)])],
       ['a torn write', () => writeFileSync(file, sound.slice(0, sound.length - 100))],
       ['garbage', () => writeFileSync(file, '\0\0\0\0')],

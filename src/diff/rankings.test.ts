@@ -25,7 +25,12 @@ const changedIdx = old.tools.findIndex((t) => t.id === 'mcp__clickup__get_task')
 const removedId = 'mcp__clickup__search_tasks';
 const next: Catalog = {
   ...old,
-  tools: [...old.tools.map((t, i) => (i === changedIdx ? makeTool({ ...t, description: `${t.description} Also returns the task's subtasks and checklist.` }) : t)).filter((t) => t.id !== removedId), added],
+  tools: [
+    ...old.tools
+      .map((t, i) => (i === changedIdx ? makeTool({ ...t, description: `${t.description} Also returns the task's subtasks and checklist.` }) : t))
+      .filter((t) => t.id !== removedId),
+    added,
+  ],
 };
 const side = (catalog: Catalog): Side => ({ catalog, catalogSha256: catalogHash(catalog) });
 const changes = catalogChanges(old, next);
@@ -68,7 +73,10 @@ describe('rankBoth', () => {
     // The next change, on top of the last one: its old side is the cache's derived rankings.
     const t = next.tools.find((x) => x.id === 'mcp__clickup__create_task')!;
     const { hash: _hh, ...r2 } = t;
-    const third: Catalog = { ...next, tools: next.tools.map((x) => (x.id === t.id ? makeTool({ ...r2, description: `${t.description} Assigns it to whoever is on call.` }) : x)) };
+    const third: Catalog = {
+      ...next,
+      tools: next.tools.map((x) => (x.id === t.id ? makeTool({ ...r2, description: `${t.description} Assigns it to whoever is on call.` }) : x)),
+    };
     const ch = catalogChanges(next, third);
     const cached = await rankBoth(side(next), side(third), cases, ch, { retriever: 'embed', depth: 10, cacheDir, create: make });
     const full = await rankBoth(side(next), side(third), cases, ch, { retriever: 'embed', depth: 10, cacheDir: null, create: make, toolLocal: false });
@@ -107,7 +115,12 @@ describe('rankBoth', () => {
   });
 
   it('does not rank identical catalogs twice, and ranks through the policy layer (no scope leaks)', async () => {
-    const r = await rankBoth(side(old), side(old), cases, catalogChanges(old, old), { retriever: 'bm25', depth: 10, cacheDir: null, create: (n) => createRetriever(n) });
+    const r = await rankBoth(side(old), side(old), cases, catalogChanges(old, old), {
+      retriever: 'bm25',
+      depth: 10,
+      cacheDir: null,
+      create: (n) => createRetriever(n),
+    });
     expect(r.new.stats.sameAsOld).toBe(true);
     expect(r.new.rankings).toEqual(r.old.rankings);
     const byId = new Map(old.tools.map((t) => [t.id, t]));

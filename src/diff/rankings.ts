@@ -150,9 +150,7 @@ class LazyIndex {
 function countersOf(r: Retriever): Record<string, number> | undefined {
   const own = numericStats(r);
   if (own && 'embedded' in own) return own;
-  const found = (isComposite(r) ? r.children : [])
-    .map((c) => countersOf(c))
-    .filter((c): c is Record<string, number> => c !== undefined);
+  const found = (isComposite(r) ? r.children : []).map((c) => countersOf(c)).filter((c): c is Record<string, number> => c !== undefined);
   return found.find((c) => 'embedded' in c) ?? own ?? found[0];
 }
 
@@ -178,12 +176,27 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   const keys = cases.map((c) => caseKey(c.request, c.callerScopes, c.role));
   const labelled = cases.map((_, i) => i).filter((i) => cases[i]!.expectedTools !== undefined);
   const cacheOf = (side: Side) =>
-    opts.cacheDir === null ? null : new RankingCache(opts.cacheDir, { retriever: opts.retriever, config, catalogSha256: side.catalogSha256, roles: rolesHash(side.roles), depth: searchDepth });
+    opts.cacheDir === null
+      ? null
+      : new RankingCache(opts.cacheDir, {
+          retriever: opts.retriever,
+          config,
+          catalogSha256: side.catalogSha256,
+          roles: rolesHash(side.roles),
+          depth: searchDepth,
+        });
   const reported = (rankings: ReadonlyArray<Ranking | null>) => rankings.map((r) => r && (r.length > depth ? r.slice(0, depth) : r));
   const progress = (stage: string) => (done: number, total: number) => opts.progress?.(stage, done, total);
 
   /** Search `idxs` on `index`, filling `rankings` and the cache. */
-  async function searchAll(stage: string, index: LazyIndex, idxs: readonly number[], rankings: Array<Ranking | null>, cache: RankingCache | null, stats: SideStats): Promise<void> {
+  async function searchAll(
+    stage: string,
+    index: LazyIndex,
+    idxs: readonly number[],
+    rankings: Array<Ranking | null>,
+    cache: RankingCache | null,
+    stats: SideStats,
+  ): Promise<void> {
     if (!idxs.length) return;
     await index.get();
     const t0 = performance.now();
@@ -229,7 +242,12 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   // The new side.
   const newStats: SideStats = { cases: labelled.length, fromCache: 0, searched: 0, derived: 0, indexMs: 0, searchMs: 0 };
   if (old.catalogSha256 === next.catalogSha256 && rolesHash(old.roles) === rolesHash(next.roles)) {
-    return { old: { rankings: reported(oldRankings), stats: oldStats }, new: { rankings: reported(oldRankings), stats: { ...newStats, sameAsOld: true } }, toolLocal, config };
+    return {
+      old: { rankings: reported(oldRankings), stats: oldStats },
+      new: { rankings: reported(oldRankings), stats: { ...newStats, sameAsOld: true } },
+      toolLocal,
+      config,
+    };
   }
   const newRankings: Array<Ranking | null> = cases.map(() => null);
   const newCache = cacheOf(next);
@@ -239,7 +257,12 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   if (toolLocal && missing.length) {
     const gone = new Set([...changes.removed, ...changes.changed].map((t) => t.id));
     const delta = new Set([...changes.added, ...changes.changed].map((t) => t.id));
-    const deltaCatalog: Catalog = { tools: next.catalog.tools.filter((t) => delta.has(t.id)), skills: [], servers: next.catalog.servers, plugins: next.catalog.plugins };
+    const deltaCatalog: Catalog = {
+      tools: next.catalog.tools.filter((t) => delta.has(t.id)),
+      skills: [],
+      servers: next.catalog.servers,
+      plugins: next.catalog.plugins,
+    };
     newStats.deltaTools = deltaCatalog.tools.length;
     if (deltaCatalog.tools.length) deltaIndex = new LazyIndex(make(next), deltaCatalog, progress('changed tools: index'));
     const fallback: number[] = [];
@@ -255,7 +278,13 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     };
     for (let j = 0; j < missing.length; j++) {
       const i = missing[j]!;
-      if (deltaIndex && j % PREFETCH_BLOCK === 0) await deltaIndex.prefetch(missing.slice(j, j + PREFETCH_BLOCK).filter((m) => !needsFallback(m)).map((m) => cases[m]!.request));
+      if (deltaIndex && j % PREFETCH_BLOCK === 0)
+        await deltaIndex.prefetch(
+          missing
+            .slice(j, j + PREFETCH_BLOCK)
+            .filter((m) => !needsFallback(m))
+            .map((m) => cases[m]!.request),
+        );
       const before = oldRankings[i]!;
       const kept = before.filter(([id]) => !gone.has(id));
       if (needsFallback(i)) {

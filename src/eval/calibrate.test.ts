@@ -28,7 +28,9 @@ class Table implements Retriever {
   }
   async search(request: string, ctx: SearchContext): Promise<Hit[]> {
     const scores = this.table[request] ?? {};
-    return rankStable(catalog.tools.flatMap((t, i) => (scores[t.id] !== undefined && (!ctx.allowed || ctx.allowed[i] === 1) ? [{ id: t.id, score: scores[t.id]! }] : []))).slice(0, ctx.k);
+    return rankStable(
+      catalog.tools.flatMap((t, i) => (scores[t.id] !== undefined && (!ctx.allowed || ctx.allowed[i] === 1) ? [{ id: t.id, score: scores[t.id]! }] : [])),
+    ).slice(0, ctx.k);
   }
 }
 
@@ -49,10 +51,10 @@ describe('calibrateFloor', () => {
   // false positive), then delete_pod at 3. "bye" comes from a caller without k8s:admin, so its
   // best allowed tool is list_pods at 1. "weather" matches nothing.
   const retriever = new Table({
-    hi: { 'finish': 9, 'mcp__k8s__delete_pod': 3 },
-    thanks: { 'mcp__k8s__list_pods': 5 },
-    ok: { 'mcp__k8s__list_pods': 4 },
-    bye: { 'mcp__k8s__delete_pod': 8, 'mcp__k8s__list_pods': 1 },
+    hi: { finish: 9, mcp__k8s__delete_pod: 3 },
+    thanks: { mcp__k8s__list_pods: 5 },
+    ok: { mcp__k8s__list_pods: 4 },
+    bye: { mcp__k8s__delete_pod: 8, mcp__k8s__list_pods: 1 },
     weather: {},
   });
 
@@ -67,18 +69,33 @@ describe('calibrateFloor', () => {
     // tops: hi 3 (finish skipped), thanks 5, ok 4, bye 1 (delete_pod is outside its scopes), weather −∞
     // sorted 5 4 3 1 −∞; target 0.2 → m = 1 → floor just above 4: only "thanks" passes → 0.2
     const f = await calibrateFloor(retriever, catalog, set, 10, 0.2);
-    expect(f).toEqual({ mode: 'auto', target: 0.2, value: nextUp(4), calibratedOn: 'split:train', calibrationFalsePositiveRate: 0.2, calibrationNoToolCases: 5 });
+    expect(f).toEqual({
+      mode: 'auto',
+      target: 0.2,
+      value: nextUp(4),
+      calibratedOn: 'split:train',
+      calibrationFalsePositiveRate: 0.2,
+      calibrationNoToolCases: 5,
+    });
     // target 0.4 → m = 2 → floor just above 3
     expect((await calibrateFloor(retriever, catalog, set, 10, 0.4)).value).toBe(nextUp(3));
     // target 0.8 → m = 4 → the 5th top is −∞: no floor is needed; four of five pass
-    expect(await calibrateFloor(retriever, catalog, set, 10, 0.8)).toMatchObject({ value: null, calibrationFalsePositiveRate: 0.8, reason: expect.stringMatching(/holds without a floor/) });
+    expect(await calibrateFloor(retriever, catalog, set, 10, 0.8)).toMatchObject({
+      value: null,
+      calibrationFalsePositiveRate: 0.8,
+      reason: expect.stringMatching(/holds without a floor/),
+    });
   });
 
   it('prefetches the no-tool requests, and says floors do not apply without a search', async () => {
     const r = new Table({});
     await calibrateFloor(r, catalog, set, 10, 0.1);
     expect(r.prefetched).toEqual([['hi', 'thanks', 'ok', 'bye', 'weather']]);
-    expect(await calibrateFloor(null, catalog, set, 10, 0.1)).toMatchObject({ value: null, calibrationFalsePositiveRate: null, reason: expect.stringMatching(/no search/) });
+    expect(await calibrateFloor(null, catalog, set, 10, 0.1)).toMatchObject({
+      value: null,
+      calibrationFalsePositiveRate: null,
+      reason: expect.stringMatching(/no search/),
+    });
     expect((await calibrateFloor(retriever, catalog, set, 0, 0.1)).value).toBeNull();
   });
 });
@@ -88,7 +105,7 @@ describe('a run with calibration cases', () => {
     const { makeConfig, runEval } = await import('./run.ts');
     const order: string[] = [];
     let given: readonly string[] = [];
-    const r = Object.assign(new Table({ hi: { 'mcp__k8s__list_pods': 2 }, 'list the pods': { 'mcp__k8s__list_pods': 7 } }), {
+    const r = Object.assign(new Table({ hi: { mcp__k8s__list_pods: 2 }, 'list the pods': { mcp__k8s__list_pods: 7 } }), {
       async calibrate(cases: readonly { id: string }[]) {
         order.push('calibrate');
         given = cases.map((c) => c.id);
@@ -98,7 +115,12 @@ describe('a run with calibration cases', () => {
     r.search = async (q, ctx) => (order.push('search'), search(q, ctx));
     const scored: Case[] = [noTool('t1', 'hi'), { id: 't2', request: 'list the pods', expectedTools: ['mcp__k8s__list_pods'], slices: [] }];
     const input = { name: 'cal', source: { kind: 'dataset' as const, ref: 'cal', split: 'test' }, catalog, cases: scored, catalogSha256: 'x' };
-    const config = makeConfig(['table'], [1, 5], { table: { mode: 'auto', target: 0, value: null, calibratedOn: '', calibrationFalsePositiveRate: null, calibrationNoToolCases: 0 } }, null);
+    const config = makeConfig(
+      ['table'],
+      [1, 5],
+      { table: { mode: 'auto', target: 0, value: null, calibratedOn: '', calibrationFalsePositiveRate: null, calibrationNoToolCases: 0 } },
+      null,
+    );
     const run = await runEval(input, config, { create: () => r, calibration: set });
     expect(order[0]).toBe('calibrate');
     expect(given).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'g1']);

@@ -61,21 +61,47 @@ const BLOCK = 64;
  * floors do not apply (`value: null`). Profiles are calibrated on what their search returns (the
  * part a floor controls); eager tools are counted in the scored figures, not here.
  */
-export async function calibrateFloor(searcher: Retriever | null, catalog: Catalog, set: CalibrationSet, depth: number, target: number, query: (request: string) => string = (r) => r): Promise<AutoFloor> {
+export async function calibrateFloor(
+  searcher: Retriever | null,
+  catalog: Catalog,
+  set: CalibrationSet,
+  depth: number,
+  target: number,
+  query: (request: string) => string = (r) => r,
+): Promise<AutoFloor> {
   const noTool = set.cases.filter((c) => c.expectedTools.length === 0);
-  const floor = (value: number | null, rate: number | null, reason?: string): AutoFloor => ({ mode: 'auto', target, value, calibratedOn: set.source, calibrationFalsePositiveRate: rate, calibrationNoToolCases: noTool.length, ...(reason !== undefined ? { reason } : {}) });
+  const floor = (value: number | null, rate: number | null, reason?: string): AutoFloor => ({
+    mode: 'auto',
+    target,
+    value,
+    calibratedOn: set.source,
+    calibrationFalsePositiveRate: rate,
+    calibrationNoToolCases: noTool.length,
+    ...(reason !== undefined ? { reason } : {}),
+  });
   if (!searcher || depth <= 0) return floor(null, null, 'no search: a floor does not apply');
   const pinned = new Set(catalog.tools.filter((t) => t.pinned).map((t) => t.id));
   const policy = new Policy(catalog);
   const tops: number[] = [];
   for (let i = 0; i < noTool.length; i++) {
-    if (i % BLOCK === 0 && isPrefetching(searcher)) await searcher.prefetch(noTool.slice(i, i + BLOCK).map((c) => query(c.request)).filter((q) => q !== ''));
+    if (i % BLOCK === 0 && isPrefetching(searcher))
+      await searcher.prefetch(
+        noTool
+          .slice(i, i + BLOCK)
+          .map((c) => query(c.request))
+          .filter((q) => q !== ''),
+      );
     const c = noTool[i]!;
     const caller = { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
     const q = query(c.request);
     // no keyword to search for: the model issues no search, so nothing is shown (the lowest top)
     const found = q === '' ? { ranked: [] } : await policy.expose(searcher, q, caller, { depth });
-    tops.push(topUnpinned(found.ranked.map((h) => [h.id, h.score] as const), pinned));
+    tops.push(
+      topUnpinned(
+        found.ranked.map((h) => [h.id, h.score] as const),
+        pinned,
+      ),
+    );
   }
   const f = floorForRate(tops, target);
   // floorForRate is undefined only for no case (refused before a run starts) or +∞ tops (none here)

@@ -51,7 +51,12 @@ export function toolsJsonl(catalog: Catalog, cases: readonly Case[]): string {
   const gold = new Set(cases.flatMap((c) => c.expectedTools ?? []));
   return catalog.tools
     .map((t) => {
-      const r: ToolRecord = { id: t.id, namespace: t.namespace, ...(t.pinned ? { pinned: true as const } : {}), ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}) };
+      const r: ToolRecord = {
+        id: t.id,
+        namespace: t.namespace,
+        ...(t.pinned ? { pinned: true as const } : {}),
+        ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}),
+      };
       return `${JSON.stringify(r)}\n`;
     })
     .join('');
@@ -69,16 +74,25 @@ function parseToolRecords(text: string, file: string): ToolRecord[] {
     const text = (key: string, optional: boolean): string | undefined => {
       const v = value[key];
       if (v === undefined && optional) return undefined;
-      if (typeof v !== 'string' || (v === '' && key !== 'summary')) throw new InputError(`"${key}" must be a non-empty string (got ${JSON.stringify(v) ?? 'nothing'})`, { file, where });
+      if (typeof v !== 'string' || (v === '' && key !== 'summary'))
+        throw new InputError(`"${key}" must be a non-empty string (got ${JSON.stringify(v) ?? 'nothing'})`, { file, where });
       return v;
     };
-    for (const k of Object.keys(value)) if (!['id', 'namespace', 'pinned', 'summary'].includes(k)) throw new InputError(`unknown field "${k}"; tool record fields are id, namespace, pinned, summary`, { file, where });
+    for (const k of Object.keys(value))
+      if (!['id', 'namespace', 'pinned', 'summary'].includes(k))
+        throw new InputError(`unknown field "${k}"; tool record fields are id, namespace, pinned, summary`, { file, where });
     const id = text('id', false)!;
     if (seen.has(id)) throw new InputError(`tool "${id}" is listed twice`, { file, where });
     seen.add(id);
-    if (value.pinned !== undefined && value.pinned !== true) throw new InputError(`"pinned" must be true when present (got ${JSON.stringify(value.pinned)})`, { file, where });
+    if (value.pinned !== undefined && value.pinned !== true)
+      throw new InputError(`"pinned" must be true when present (got ${JSON.stringify(value.pinned)})`, { file, where });
     const summary = text('summary', true);
-    return { id, namespace: text('namespace', false)!, ...(value.pinned === true ? { pinned: true as const } : {}), ...(summary !== undefined ? { summary } : {}) };
+    return {
+      id,
+      namespace: text('namespace', false)!,
+      ...(value.pinned === true ? { pinned: true as const } : {}),
+      ...(summary !== undefined ? { summary } : {}),
+    };
   });
 }
 
@@ -92,7 +106,11 @@ export function readCaseRecords(dir: string, caseIds?: readonly string[]): CaseR
   const toolsPath = join(dir, TOOLS_FILE);
   const have = [existsSync(casesPath), existsSync(toolsPath)];
   if (!have[0] && !have[1]) return undefined;
-  if (!have[0] || !have[1]) throw new InputError(`${have[0] ? TOOLS_FILE : CASES_FILE} is missing beside ${have[0] ? CASES_FILE : TOOLS_FILE} (a results folder keeps both, or neither when written before they existed)`, { file: have[0] ? toolsPath : casesPath });
+  if (!have[0] || !have[1])
+    throw new InputError(
+      `${have[0] ? TOOLS_FILE : CASES_FILE} is missing beside ${have[0] ? CASES_FILE : TOOLS_FILE} (a results folder keeps both, or neither when written before they existed)`,
+      { file: have[0] ? toolsPath : casesPath },
+    );
   const located = parseCasesJsonl(readTextFile(casesPath), casesPath);
   const ids = new Set<string>();
   for (const { value, where } of located) {
@@ -103,7 +121,8 @@ export function readCaseRecords(dir: string, caseIds?: readonly string[]): CaseR
   const known = new Set(tools.map((t) => t.id));
   for (const { value, where } of located) {
     const unknown = (value.expectedTools ?? []).find((id) => !known.has(id));
-    if (unknown !== undefined) throw new InputError(`case "${value.id}" expects tool "${unknown}", which ${TOOLS_FILE} does not list`, { file: casesPath, where });
+    if (unknown !== undefined)
+      throw new InputError(`case "${value.id}" expects tool "${unknown}", which ${TOOLS_FILE} does not list`, { file: casesPath, where });
   }
   const gap = caseIds?.find((id) => !ids.has(id));
   if (gap !== undefined) throw new InputError(`case "${gap}" of the details is not in ${CASES_FILE}`, { file: casesPath });

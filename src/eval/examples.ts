@@ -20,8 +20,14 @@ export interface ExamplesConfig {
  * examples (single-gold cases only: a multi-tool request is not an example of one tool), and the
  * cases left to score: those of `scoreSplit`.
  */
-export function augmentCatalog(catalog: Catalog, cases: readonly Case[], examples: ExamplesConfig, scoreSplit: string): { catalog: Catalog; scored: Case[]; added: number } {
-  if (examples.from === scoreSplit) throw new InputError(`--examples-from ${examples.from} and --split ${scoreSplit} are the same split: every scored case would also be an example`);
+export function augmentCatalog(
+  catalog: Catalog,
+  cases: readonly Case[],
+  examples: ExamplesConfig,
+  scoreSplit: string,
+): { catalog: Catalog; scored: Case[]; added: number } {
+  if (examples.from === scoreSplit)
+    throw new InputError(`--examples-from ${examples.from} and --split ${scoreSplit} are the same split: every scored case would also be an example`);
   const byTool = new Map<string, string[]>();
   for (const c of cases) {
     if ((c.split ?? 'test') !== examples.from || c.expectedTools?.length !== 1) continue;

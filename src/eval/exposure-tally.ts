@@ -4,17 +4,17 @@
  * scope leaks among them, and their tokens.
  */
 import type { Case, Catalog, Tool } from '../catalog/types.ts';
-import { type Caller, type Profile, type ProfileOptions } from '../profiles/types.ts';
+import type { Caller, Profile, ProfileOptions } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
-import { type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import type { Hit, Retriever, RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
 import type { Provider } from '../tokens/serialize.ts';
-import { type CalibrationSet } from './calibrate.ts';
-import { type AutoFloor } from './results.ts';
-import { type ExposureSummary, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
+import type { CalibrationSet } from './calibrate.ts';
+import type { AutoFloor } from './results.ts';
+import type { ExposureSummary, ProfileResults, QueryDetail, RetrieverResults } from './results.ts';
 import { exposureMeans } from './profile-figures.ts';
 import { caseCalls } from './calls.ts';
-import { TokenMeter } from './tokens.ts';
+import type { TokenMeter } from './tokens.ts';
 import type { Trace } from './traces.ts';
 
 export interface StrategyOptions {
@@ -101,7 +101,11 @@ export class ExposureTally {
 
   private callerOf(caller: { callerScopes?: readonly string[]; role?: string }): Caller {
     const allowed = this.policy.allowedMask(caller.callerScopes);
-    return { ...(allowed ? { allowed } : {}), ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}), ...(caller.role !== undefined ? { role: caller.role } : {}) };
+    return {
+      ...(allowed ? { allowed } : {}),
+      ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}),
+      ...(caller.role !== undefined ? { role: caller.role } : {}),
+    };
   }
 
   private before(caller: { callerScopes?: readonly string[]; role?: string }): BeforeEntry {
@@ -121,7 +125,15 @@ export class ExposureTally {
       }
       const allowed = who.allowed;
       const leaks = allowed ? this.outside(allowed, [...b.eager, ...(b.callable ?? []), ...(b.wire ?? []), ...this.namedIn(b.advertisement)]) : [];
-      entry = { shown, count: b.eager.length, unpinned, tokens: this.meter.before(b, eager).total, estimate: this.estimator?.before(b, eager).total, wire, leaks };
+      entry = {
+        shown,
+        count: b.eager.length,
+        unpinned,
+        tokens: this.meter.before(b, eager).total,
+        estimate: this.estimator?.before(b, eager).total,
+        wire,
+        leaks,
+      };
       this.cache.set(key, entry);
     }
     return entry;
@@ -177,7 +189,13 @@ export class ExposureTally {
    * `query` is what the search received (`''`: the model issued none); `kept`: a sticky turn kept
    * its set (no search).
    */
-  record(c: Case, caller: { callerScopes?: readonly string[]; role?: string }, ranked: readonly Hit[], query: string, kept: boolean): Pick<QueryDetail, 'eager' | 'expanded' | 'exposure'> & { exposureLeaks: string[] } {
+  record(
+    c: Case,
+    caller: { callerScopes?: readonly string[]; role?: string },
+    ranked: readonly Hit[],
+    query: string,
+    kept: boolean,
+  ): Pick<QueryDetail, 'eager' | 'expanded' | 'exposure'> & { exposureLeaks: string[] } {
     const entry = this.before(caller);
     const who = this.callerOf(caller);
     const gold = [...new Set(c.expectedTools ?? [])];
@@ -208,7 +226,14 @@ export class ExposureTally {
     let loadedUnpinned = 0;
     for (const id of loaded) if (!rankedIds.has(id) && !this.tools[this.position.get(id) ?? -1]?.pinned) loadedUnpinned++;
     const exposureLeaks = who.allowed ? [...new Set([...entry.leaks, ...this.outside(who.allowed, [...loaded, ...definedIds])])] : [];
-    const calls = caseCalls(this.profile.calls, { gold, goldMode: c.goldMode ?? 'all', before, searched: [...rankedIds, ...loaded], searches, namespacesOpened: opened });
+    const calls = caseCalls(this.profile.calls, {
+      gold,
+      goldMode: c.goldMode ?? 'all',
+      before,
+      searched: [...rankedIds, ...loaded],
+      searches,
+      namespacesOpened: opened,
+    });
     return {
       exposureLeaks,
       eager: before,
@@ -236,7 +261,13 @@ export class ExposureTally {
   }
 
   tokenMeta(): { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string } {
-    return { counter: DEFAULT_COUNTER, provider: this.meter.provider, placement: this.placement, search: this.searches, ...(this.profile.estimator ? { estimator: this.profile.estimator } : {}) };
+    return {
+      counter: DEFAULT_COUNTER,
+      provider: this.meter.provider,
+      placement: this.placement,
+      search: this.searches,
+      ...(this.profile.estimator ? { estimator: this.profile.estimator } : {}),
+    };
   }
 
   summary(details: readonly QueryDetail[]): ExposureSummary {
@@ -247,9 +278,13 @@ export class ExposureTally {
       // the profile's own form (an empty search tells it), not the last case's: a shard may search nothing
       form: this.searches ? this.profile.afterSearch([], {}, '').form : 'none',
       sticky: this.sticky,
-      unrestricted: { eagerTools: b.eager.length, metaTools: b.metaTools.map((t) => t.name), advertisementChars: b.advertisement.length, advertisementBytes: Buffer.byteLength(b.advertisement) },
+      unrestricted: {
+        eagerTools: b.eager.length,
+        metaTools: b.metaTools.map((t) => t.name),
+        advertisementChars: b.advertisement.length,
+        advertisementBytes: Buffer.byteLength(b.advertisement),
+      },
       perCase: exposureMeans(details),
     };
   }
 }
-

@@ -64,7 +64,9 @@ export function trecQrels(cases: readonly Case[]): string {
 }
 
 export function casesTsv(cases: readonly Case[]): string {
-  const rows = cases.map((c) => [c.id, c.expectedTools === undefined ? 'skill-only' : c.expectedTools.length ? 'tool' : 'none', c.goldMode ?? 'all', c.slices.join(',')].join('\t'));
+  const rows = cases.map((c) =>
+    [c.id, c.expectedTools === undefined ? 'skill-only' : c.expectedTools.length ? 'tool' : 'none', c.goldMode ?? 'all', c.slices.join(',')].join('\t'),
+  );
   return `${['query-id', 'expected', 'gold-mode', 'slices'].join('\t')}\n${rows.map((r) => `${r}\n`).join('')}`;
 }
 
@@ -80,7 +82,14 @@ export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetai
  * more into the temporary folder (a report, timings) before it is swapped in by one rename, so the
  * folder is only ever the previous complete one or the new complete one.
  */
-export function writeRunDir(dir: string, run: EvalRun, cases: readonly Case[], catalog: Catalog, extraFiles: Readonly<Record<string, string>> = {}, fill?: (tmp: string) => void): void {
+export function writeRunDir(
+  dir: string,
+  run: EvalRun,
+  cases: readonly Case[],
+  catalog: Catalog,
+  extraFiles: Readonly<Record<string, string>> = {},
+  fill?: (tmp: string) => void,
+): void {
   const target = resolve(dir);
   recoverInterruptedSwap(target);
   assertReplaceable(target, 'results folder', isResultsDir);
@@ -128,7 +137,9 @@ export function recoverInterruptedSwap(dir: string, warn: (message: string) => v
   if (!existsSync(parent)) return false;
   const prefix = `${basename(target)}.old-`;
   const left = readdirSync(parent)
-    .filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)) && !processAlive(Number(n.slice(prefix.length))) && isResultsDir(join(parent, n)))
+    .filter(
+      (n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)) && !processAlive(Number(n.slice(prefix.length))) && isResultsDir(join(parent, n)),
+    )
     .map((n) => ({ n, at: statSync(join(parent, n)).mtimeMs }))
     .sort((a, b) => b.at - a.at || (a.n < b.n ? -1 : 1));
   if (!left.length) return false;
@@ -179,7 +190,9 @@ export function readRunDir(dir: string, warn: (message: string) => void = () => 
   const value = parseJson(readTextFile(file), file);
   const version = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as { schemaVersion?: unknown }).schemaVersion : undefined;
   if (typeof version !== 'number' || version > RESULTS_SCHEMA_VERSION) {
-    throw new InputError(`results schemaVersion ${JSON.stringify(version) ?? 'missing'} is not one this Backpack reads (≤ ${RESULTS_SCHEMA_VERSION})`, { file });
+    throw new InputError(`results schemaVersion ${JSON.stringify(version) ?? 'missing'} is not one this Backpack reads (≤ ${RESULTS_SCHEMA_VERSION})`, {
+      file,
+    });
   }
   checkResults(value, file);
   const results = value;

@@ -34,7 +34,14 @@ export interface LoadInputOptions {
 
 /** The evaluation input of a dataset already loaded. */
 export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInput {
-  return { name: d.name, source, catalog: d.catalog, cases: d.cases, catalogSha256: d.manifest?.catalogSha256 ?? catalogHash(d.catalog), ...(d.roles ? { roles: d.roles } : {}) };
+  return {
+    name: d.name,
+    source,
+    catalog: d.catalog,
+    cases: d.cases,
+    catalogSha256: d.manifest?.catalogSha256 ?? catalogHash(d.catalog),
+    ...(d.roles ? { roles: d.roles } : {}),
+  };
 }
 
 /**
@@ -56,7 +63,12 @@ export function loadEvalInput(source: DatasetSource, warn?: (message: string) =>
 /** `onWarning`: said and kept in the results; `note`: said only (about this load, not the data). */
 function loadInput(source: DatasetSource, onWarning: (message: string) => void, note: (message: string) => void, opts: LoadInputOptions): EvalInput {
   if (source.kind === 'dataset') {
-    const d = loadDataset(source.ref, { ...(source.split !== null ? { split: source.split } : {}), onWarning, onNote: note, ...(opts.reSign ? { reSign: true } : {}) });
+    const d = loadDataset(source.ref, {
+      ...(source.split !== null ? { split: source.split } : {}),
+      onWarning,
+      onNote: note,
+      ...(opts.reSign ? { reSign: true } : {}),
+    });
     if (source.split !== null && d.cases.length === 0) {
       const all = loadDataset(source.ref, { verify: false });
       const splits = [...new Set(all.cases.map((c) => c.split ?? 'test'))].sort();
@@ -78,7 +90,8 @@ export function withSkills(catalog: Catalog, skillsDir: string | null): Catalog 
   if (skillsDir === null) return catalog;
   const skills = loadSkillsFolder(skillsDir).skills;
   const names = new Set(catalog.skills.map((s) => s.name));
-  for (const s of skills) if (names.has(s.name)) throw new InputError(`skill "${s.name}" is defined twice (in the catalog and in the skills folder)`, { file: skillsDir });
+  for (const s of skills)
+    if (names.has(s.name)) throw new InputError(`skill "${s.name}" is defined twice (in the catalog and in the skills folder)`, { file: skillsDir });
   return { ...catalog, skills: [...catalog.skills, ...skills] };
 }
 

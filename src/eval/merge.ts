@@ -18,7 +18,17 @@ import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import type { DatasetSource } from './results.ts';
-import { casesHash, catalogFacts, DEFAULT_CACHE_PRICES, envelope, percentile, retrieverResults, SESSION_TURNS, type QueryDetail, type RetrieverResults } from './results.ts';
+import {
+  casesHash,
+  catalogFacts,
+  DEFAULT_CACHE_PRICES,
+  envelope,
+  percentile,
+  retrieverResults,
+  SESSION_TURNS,
+  type QueryDetail,
+  type RetrieverResults,
+} from './results.ts';
 import { catalogTokenTable, exposureMeans, profileTokens, withoutRanking } from './profile-figures.ts';
 import { callFigures } from './calls.ts';
 import { skillsOfRun } from './skills.ts';
@@ -38,12 +48,15 @@ export interface ShardSnapshot {
 /** sha256 of a snapshot bundle without its `takenAt` fields: shards snapshot at different times. */
 function snapshotSha256(text: string, file: string): string {
   const value = parseJson(text, file);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`a configuration snapshot must be a bundle {"snapshot":{…},"servers":[…]} (got ${describeJson(value)})`, { file, where: '$' });
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InputError(`a configuration snapshot must be a bundle {"snapshot":{…},"servers":[…]} (got ${describeJson(value)})`, { file, where: '$' });
   const bundle = value as { snapshot?: Record<string, unknown>; servers?: Array<{ snapshot?: Record<string, unknown> }> };
   const timeless = {
     ...bundle,
     ...(isObject(bundle.snapshot) ? { snapshot: { ...bundle.snapshot, takenAt: null } } : {}),
-    ...(Array.isArray(bundle.servers) ? { servers: bundle.servers.map((s) => (isObject(s) && isObject(s.snapshot) ? { ...s, snapshot: { ...s.snapshot, takenAt: null } } : s)) } : {}),
+    ...(Array.isArray(bundle.servers)
+      ? { servers: bundle.servers.map((s) => (isObject(s) && isObject(s.snapshot) ? { ...s, snapshot: { ...s.snapshot, takenAt: null } } : s)) }
+      : {}),
   };
   return sha256(canonicalJson(timeless));
 }
@@ -63,7 +76,8 @@ export function shardSnapshot(runs: ReadonlyArray<{ dir: string; run: EvalRun }>
   let firstSha = '';
   runs.forEach(({ dir }, i) => {
     const s = sources[i]!;
-    if (s.kind !== 'files' || basename(s.catalog) !== EVAL_SNAPSHOT_FILE) throw new InputError('was not evaluated on a configuration snapshot, unlike the first shard', { file: dir });
+    if (s.kind !== 'files' || basename(s.catalog) !== EVAL_SNAPSHOT_FILE)
+      throw new InputError('was not evaluated on a configuration snapshot, unlike the first shard', { file: dir });
     if (!existsSync(s.catalog)) throw new InputError(`the configuration snapshot ${EVAL_SNAPSHOT_FILE} is missing`, { file: dir });
     const t = readTextFile(s.catalog);
     const sha = snapshotSha256(t, s.catalog);
@@ -71,7 +85,10 @@ export function shardSnapshot(runs: ReadonlyArray<{ dir: string; run: EvalRun }>
       text = t;
       firstSha = sha;
     } else if (sha !== firstSha) {
-      throw new InputError(`its ${EVAL_SNAPSHOT_FILE} differs from the first shard's (sha256 ${sha.slice(0, 12)}… vs ${firstSha.slice(0, 12)}…, time fields aside): the servers listed other tools`, { file: dir });
+      throw new InputError(
+        `its ${EVAL_SNAPSHOT_FILE} differs from the first shard's (sha256 ${sha.slice(0, 12)}… vs ${firstSha.slice(0, 12)}…, time fields aside): the servers listed other tools`,
+        { file: dir },
+      );
     }
   });
   return {
@@ -89,12 +106,20 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
   for (const { dir, run } of runs) {
     const r = run.results;
     if (!r.shard) throw new InputError('holds an unsharded run; merge takes the results of --shard i/n runs', { file: dir });
-    if (r.configHash !== first.configHash) throw new InputError(`was run with another configuration (configHash ${r.configHash.slice(0, 12)}… vs ${first.configHash.slice(0, 12)}…)`, { file: dir });
-    if (r.dataset.catalogSha256 !== input.catalogSha256) throw new InputError(`was run on another catalog (sha256 ${r.dataset.catalogSha256.slice(0, 12)}…, the dataset now has ${input.catalogSha256.slice(0, 12)}…)`, { file: dir });
+    if (r.configHash !== first.configHash)
+      throw new InputError(`was run with another configuration (configHash ${r.configHash.slice(0, 12)}… vs ${first.configHash.slice(0, 12)}…)`, { file: dir });
+    if (r.dataset.catalogSha256 !== input.catalogSha256)
+      throw new InputError(
+        `was run on another catalog (sha256 ${r.dataset.catalogSha256.slice(0, 12)}…, the dataset now has ${input.catalogSha256.slice(0, 12)}…)`,
+        { file: dir },
+      );
     if (r.shard.count !== count) throw new InputError(`is shard ${r.shard.index}/${r.shard.count}, others are of ${count}`, { file: dir });
     if (seenShards.has(r.shard.index)) throw new InputError(`shard ${r.shard.index}/${count} is given twice`, { file: dir });
     if (canonicalJson(r.dataset.reSigned ?? null) !== canonicalJson(first.dataset.reSigned ?? null)) {
-      throw new InputError('read the dataset folder re-signed otherwise than the first shard did (eval --re-sign between the shards): run every shard on the folder as it is now', { file: dir });
+      throw new InputError(
+        'read the dataset folder re-signed otherwise than the first shard did (eval --re-sign between the shards): run every shard on the folder as it is now',
+        { file: dir },
+      );
     }
     seenShards.add(r.shard.index);
   }
@@ -112,12 +137,19 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
     const ordered = input.cases.filter((c) => byCase.has(c.id));
     if (ordered.length !== input.cases.length) {
       const gap = input.cases.find((c) => !byCase.has(c.id))!;
-      throw new InputError(`the shards' details/${name}.jsonl cover ${ordered.length} of the dataset's ${input.cases.length} cases for ${kind} ${name} (case "${gap.id}" is in none): a shard's details are incomplete, or the shards were run on other cases`);
+      throw new InputError(
+        `the shards' details/${name}.jsonl cover ${ordered.length} of the dataset's ${input.cases.length} cases for ${kind} ${name} (case "${gap.id}" is in none): a shard's details are incomplete, or the shards were run on other cases`,
+      );
     }
     const list = ordered.map((c) => byCase.get(c.id)!);
     const lat = runs.map(({ run }) => (kind === 'retriever' ? run.results.retrievers[name] : run.results.profiles?.[name])!.latency);
     const ms = list.map((d) => d.ms);
-    const latency = { indexMs: Math.max(...lat.map((l) => l.indexMs)), p50Ms: percentile(ms, 0.5), p95Ms: percentile(ms, 0.95), peakRssMb: Math.max(...lat.map((l) => l.peakRssMb)) };
+    const latency = {
+      indexMs: Math.max(...lat.map((l) => l.indexMs)),
+      p50Ms: percentile(ms, 0.5),
+      p95Ms: percentile(ms, 0.95),
+      peakRssMb: Math.max(...lat.map((l) => l.peakRssMb)),
+    };
     const own = kind === 'retriever' ? first.retrievers[name]! : first.profiles![name]!;
     details[name] = list;
     return retrieverResults(ordered, list, facts, config, own.config, latency, traces);
@@ -126,20 +158,44 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
   const meter = new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER);
   for (const name of config.retrievers) {
     const merged = mergeOne(name, 'retriever');
-    const sessions = strategySessions(input.cases, details[name]!, { sticky: config.sticky === true, placement: 'prefix', cache, retrieverTokens: retrieverTokens(meter) });
+    const sessions = strategySessions(input.cases, details[name]!, {
+      sticky: config.sticky === true,
+      placement: 'prefix',
+      cache,
+      retrieverTokens: retrieverTokens(meter),
+    });
     retrievers[name] = { ...merged, ...(sessions ? { sessions } : {}) };
   }
   for (const name of config.profiles ?? []) {
     const merged = mergeOne(name, 'profile');
     const { exposure, tokens, calls } = first.profiles![name]!;
-    const before = { total: tokens.beforeSearch, ...tokens.beforeSearchParts, ...(tokens.estimate ? { estimate: tokens.estimate.beforeSearch } : {}), ...(tokens.wire ? { wire: tokens.wire.beforeSearch } : {}) };
-    const meta = { counter: tokens.counter, provider: tokens.provider, placement: tokens.placement as 'history' | 'prefix', search: exposure.search, ...(tokens.estimate ? { estimator: tokens.estimate.counter } : {}) };
+    const before = {
+      total: tokens.beforeSearch,
+      ...tokens.beforeSearchParts,
+      ...(tokens.estimate ? { estimate: tokens.estimate.beforeSearch } : {}),
+      ...(tokens.wire ? { wire: tokens.wire.beforeSearch } : {}),
+    };
+    const meta = {
+      counter: tokens.counter,
+      provider: tokens.provider,
+      placement: tokens.placement as 'history' | 'prefix',
+      search: exposure.search,
+      ...(tokens.estimate ? { estimator: tokens.estimate.counter } : {}),
+    };
     const sessions = strategySessions(input.cases, details[name]!, { sticky: config.sticky === true || exposure.sticky, placement: meta.placement, cache });
     profiles[name] = {
       ...(exposure.search ? merged : withoutRanking(merged)),
       ...(sessions ? { sessions } : {}),
       exposure: { ...exposure, perCase: exposureMeans(details[name]!) },
-      tokens: profileTokens(details[name]!, merged.metrics.overall, before, meta, tokens.cache, ownChurn(sessions, config.sticky === true || exposure.sticky), config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
+      tokens: profileTokens(
+        details[name]!,
+        merged.metrics.overall,
+        before,
+        meta,
+        tokens.cache,
+        ownChurn(sessions, config.sticky === true || exposure.sticky),
+        config.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      ),
       ...(calls ? { calls: callFigures(input.cases, details[name]!, calls.protocol, SESSION_TURNS) } : {}),
     };
   }
@@ -164,4 +220,3 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
     details,
   };
 }
-

@@ -47,12 +47,22 @@ export interface WorkerJob {
 }
 
 /** What a worker thread posts back. */
-export type WorkerMessage = { kind: 'outcome'; index: number; outcome: StrategyOutcome } | { kind: 'done' } | { kind: 'error'; message: string; stack?: string };
+export type WorkerMessage =
+  | { kind: 'outcome'; index: number; outcome: StrategyOutcome }
+  | { kind: 'done' }
+  | { kind: 'error'; message: string; stack?: string };
 
 export const SLOT = 4;
 
 /** Claim tasks off the shared counter and run them on `runner` until none is left. */
-export async function claimAndRun(runner: StrategyRunner, order: readonly number[], tasks: readonly StrategyTask[], counter: Int32Array, onOutcome: (index: number, outcome: StrategyOutcome) => void, onTask: (index: number) => void): Promise<void> {
+export async function claimAndRun(
+  runner: StrategyRunner,
+  order: readonly number[],
+  tasks: readonly StrategyTask[],
+  counter: Int32Array,
+  onOutcome: (index: number, outcome: StrategyOutcome) => void,
+  onTask: (index: number) => void,
+): Promise<void> {
   for (let j = Atomics.add(counter, 0, 1); j < order.length; j = Atomics.add(counter, 0, 1)) {
     const index = order[j]!;
     onTask(index);
@@ -61,7 +71,12 @@ export async function claimAndRun(runner: StrategyRunner, order: readonly number
 }
 
 /** Progress callbacks that write this thread's slot. */
-export function slotProgress(progress: Int32Array, slot: number, tasks: readonly StrategyTask[], after: () => void = () => {}): { onTask: (index: number) => void; options: Pick<StrategyOptions, 'progress' | 'indexProgress'>; clear: () => void } {
+export function slotProgress(
+  progress: Int32Array,
+  slot: number,
+  tasks: readonly StrategyTask[],
+  after: () => void = () => {},
+): { onTask: (index: number) => void; options: Pick<StrategyOptions, 'progress' | 'indexProgress'>; clear: () => void } {
   const o = slot * SLOT;
   const set = (phase: number, done: number, total: number) => {
     Atomics.store(progress, o + 1, phase);
@@ -135,7 +150,9 @@ export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]>
     // From the TypeScript sources (tests, a clone without a build) a worker registers tsx first
     // (worker-bootstrap.mjs); from the compiled dist/ it runs worker.js directly.
     const fromSource = import.meta.url.endsWith('.ts');
-    const w = new Worker(new URL(fromSource ? './worker-bootstrap.mjs' : './worker.js', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href, job: { ...job, slot } } });
+    const w = new Worker(new URL(fromSource ? './worker-bootstrap.mjs' : './worker.js', import.meta.url), {
+      workerData: { entry: new URL('./worker.ts', import.meta.url).href, job: { ...job, slot } },
+    });
     threads.push(w);
     finished.push(
       new Promise<void>((resolve, reject) => {

@@ -27,7 +27,8 @@ export function exposureMeans(details: readonly QueryDetail[]): ExposureSummary[
 const RANKING_KINDS = new Set(['top1', 'recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall', 'searchNoToolFalsePositiveRate']);
 
 export function withoutRanking(r: RetrieverResults): RetrieverResults {
-  const strip = (t: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));
+  const strip = (t: Record<string, number>): Record<string, number> =>
+    Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));
   const m = r.metrics;
   return {
     ...r,
@@ -51,7 +52,14 @@ export function withoutRanking(r: RetrieverResults): RetrieverResults {
  *   cached = (B+S)·(w + (T−1)·(p·w + (1−p)·r)) (a changed set rewrites the prefix).
  * The invalidation cost is the prefix written instead of read: (B (+S for prefix))·(w − r).
  */
-export function sessionTokens(B: number, S: number, placement: 'history' | 'prefix', p: number, cache: CachePrices, T = SESSION_TURNS): { uncached: number; cached: number; invalidation: number } {
+export function sessionTokens(
+  B: number,
+  S: number,
+  placement: 'history' | 'prefix',
+  p: number,
+  cache: CachePrices,
+  T = SESSION_TURNS,
+): { uncached: number; cached: number; invalidation: number } {
   const { writeRatio: w, readRatio: r } = cache;
   if (placement === 'prefix') {
     const P = B + S;
@@ -113,7 +121,9 @@ export function profileTokens(
     session12Cached: session.cached,
     cacheInvalidation: session.invalidation,
     cache: { ...cache },
-    ...(meta.estimator !== undefined && before.estimate !== undefined ? { estimate: { counter: meta.estimator, beforeSearch: before.estimate, perSearch: meta.search && n ? estSearch / n : 0 } } : {}),
+    ...(meta.estimator !== undefined && before.estimate !== undefined
+      ? { estimate: { counter: meta.estimator, beforeSearch: before.estimate, perSearch: meta.search && n ? estSearch / n : 0 } }
+      : {}),
     contextWindow,
     fitsContext: n ? (n - overflow) / n : 1,
     overflowCases: overflow,

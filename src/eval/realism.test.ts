@@ -48,18 +48,61 @@ describe('measureRealism on a hand-made dataset', () => {
     expect(r.schemaVersion).toBe(1);
     // 5 distinct of 7; graded q1..q4: bm25 finds only q1 (the others share no word with any tool);
     // expanded, every one. Overlap: q1 shares {list, invoice} of {list, invoice} (pls is a stop word), the rest 0.
-    expect(r.overall).toEqual({ cases: 7, distinctRequests: 5, distinctRatio: 0.7143, meanGoldWordOverlap: 0.25, bm25RecallAt5: 0.25, bm25ExpandedRecallAt5: 1, expansionLeak: 0.75 });
-    expect(r.slices.lexical).toEqual({ cases: 1, distinctRequests: 1, distinctRatio: 1, meanGoldWordOverlap: 1, bm25RecallAt5: 1, bm25ExpandedRecallAt5: 1, expansionLeak: 0 });
-    expect(r.slices.paraphrase).toEqual({ cases: 3, distinctRequests: 2, distinctRatio: 0.6667, meanGoldWordOverlap: 0, bm25RecallAt5: 0, bm25ExpandedRecallAt5: 1, expansionLeak: 1 });
-    expect(r.slices['no-tool']).toEqual({ cases: 3, distinctRequests: 2, distinctRatio: 0.6667, meanGoldWordOverlap: null, bm25RecallAt5: null, bm25ExpandedRecallAt5: null, expansionLeak: null });
+    expect(r.overall).toEqual({
+      cases: 7,
+      distinctRequests: 5,
+      distinctRatio: 0.7143,
+      meanGoldWordOverlap: 0.25,
+      bm25RecallAt5: 0.25,
+      bm25ExpandedRecallAt5: 1,
+      expansionLeak: 0.75,
+    });
+    expect(r.slices.lexical).toEqual({
+      cases: 1,
+      distinctRequests: 1,
+      distinctRatio: 1,
+      meanGoldWordOverlap: 1,
+      bm25RecallAt5: 1,
+      bm25ExpandedRecallAt5: 1,
+      expansionLeak: 0,
+    });
+    expect(r.slices.paraphrase).toEqual({
+      cases: 3,
+      distinctRequests: 2,
+      distinctRatio: 0.6667,
+      meanGoldWordOverlap: 0,
+      bm25RecallAt5: 0,
+      bm25ExpandedRecallAt5: 1,
+      expansionLeak: 1,
+    });
+    expect(r.slices['no-tool']).toEqual({
+      cases: 3,
+      distinctRequests: 2,
+      distinctRatio: 0.6667,
+      meanGoldWordOverlap: null,
+      bm25RecallAt5: null,
+      bm25ExpandedRecallAt5: null,
+      expansionLeak: null,
+    });
     expect(r.noTool).toEqual({ cases: 3, distinct: 2, distinctRatio: 0.6667 });
     // Of the 4 tool requests: "pls" in q1, "asap" in q2 (ties by phrase); "Priya" in q3 and q4.
     expect(r.fillers).toEqual({
-      toolRequests: 4, anyShare: 0.5, distinctUsed: 2,
+      toolRequests: 4,
+      anyShare: 0.5,
+      distinctUsed: 2,
       top: { phrase: 'asap', requests: 1, share: 0.25 },
-      top5: [{ phrase: 'asap', requests: 1, share: 0.25 }, { phrase: 'pls', requests: 1, share: 0.25 }],
+      top5: [
+        { phrase: 'asap', requests: 1, share: 0.25 },
+        { phrase: 'pls', requests: 1, share: 0.25 },
+      ],
     });
-    expect(r.placeholders).toEqual({ toolRequests: 4, anyShare: 0.5, distinctUsed: 1, top: { phrase: 'Priya', requests: 2, share: 0.5 }, top5: [{ phrase: 'Priya', requests: 2, share: 0.5 }] });
+    expect(r.placeholders).toEqual({
+      toolRequests: 4,
+      anyShare: 0.5,
+      distinctUsed: 1,
+      top: { phrase: 'Priya', requests: 2, share: 0.5 },
+      top5: [{ phrase: 'Priya', requests: 2, share: 0.5 }],
+    });
     expect(realismJson(await measureRealism(mini, tables))).toBe(realismJson(r));
   });
 
@@ -91,7 +134,10 @@ describe('measureRealism on a generated dataset', () => {
   it('reports the recall@5 that backpack eval computes (bm25, no floor)', async () => {
     const g = generate(resolveParams('tiny', 3));
     const r = await measureRealism(g.dataset);
-    const run = await runEval({ name: 'tiny', source: { kind: 'dataset', ref: 'tiny', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: '' }, makeConfig(['bm25'], [5], { bm25: null }, null));
+    const run = await runEval(
+      { name: 'tiny', source: { kind: 'dataset', ref: 'tiny', split: null }, catalog: g.dataset.catalog, cases: g.dataset.cases, catalogSha256: '' },
+      makeConfig(['bm25'], [5], { bm25: null }, null),
+    );
     const m = run.results.retrievers.bm25!.metrics;
     expect(r.overall.bm25RecallAt5).toBe(Math.round((m.overall['recall@5'] as number) * 10_000) / 10_000);
     for (const [s, x] of Object.entries(r.slices)) {
@@ -107,7 +153,16 @@ describe('realism.json in a dataset folder', () => {
   afterEach(() => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
-  const meta = { name: 'mini', generator: null, seed: null, preset: null, params: {}, counts: { tools: 3, skills: 0, cases: 7, servers: 0, plugins: 0, namespaces: 3, noToolCases: 3, sessions: 0 }, slices: {}, splits: {} };
+  const meta = {
+    name: 'mini',
+    generator: null,
+    seed: null,
+    preset: null,
+    params: {},
+    counts: { tools: 3, skills: 0, cases: 7, servers: 0, plugins: 0, namespaces: 3, noToolCases: 3, sessions: 0 },
+    slices: {},
+    splits: {},
+  };
 
   it('is listed in the manifest with its sha256, read back, and shown by inspect; a folder without it still reads', async () => {
     const r = await measureRealism(mini, tables);

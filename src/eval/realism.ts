@@ -48,13 +48,20 @@ const GENERATOR_FILLERS = wrapperPhrases();
 function fragments(template: string): string[] {
   return template
     .split(/\{\w+\}/)
-    .map((f) => f.replace(/["':=?,.]/g, ' ').replace(/\s+/g, ' ').trim())
+    .map((f) =>
+      f
+        .replace(/["':=?,.]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .filter((f) => f.length >= 4);
 }
 
 /** Words of an operation's tool name without the object (`get_{k}_history` → `get history`). */
 function verbWords(op: (typeof OPERATIONS)[number]): string {
-  return words(op.name('zqobj', 'zqobjs')).filter((w) => w !== 'zqobj' && w !== 'zqobjs').join(' ');
+  return words(op.name('zqobj', 'zqobjs'))
+    .filter((w) => w !== 'zqobj' && w !== 'zqobjs')
+    .join(' ');
 }
 
 /** The generator's own tables (vocab/ and cases.ts). */
@@ -67,7 +74,9 @@ export function generatorTables(): RealismTables {
   // A synonym that is itself some object's name ("ticket") is no synonym in a request that uses it.
   const names = new Set(ARCHETYPES.flatMap((a) => a.objects.flatMap((o) => [o.key.replace(/_/g, ' '), o.plural.replace(/_/g, ' ')])));
   const objects: ExpansionEntry[] = [];
-  for (const a of ARCHETYPES) for (const o of a.objects) objects.push({ phrases: o.casual.filter((c) => !names.has(c.toLowerCase())), words: `${o.key.replace(/_/g, ' ')} ${o.plural.replace(/_/g, ' ')}` });
+  for (const a of ARCHETYPES)
+    for (const o of a.objects)
+      objects.push({ phrases: o.casual.filter((c) => !names.has(c.toLowerCase())), words: `${o.key.replace(/_/g, ' ')} ${o.plural.replace(/_/g, ' ')}` });
   // A fragment several operations share ("show me") says nothing about which: left out.
   // The operation's wording: its casual templates, its phrasing frames and the verbs of its class
   // (WordNet lemmas, `generate/data/lexicon.json`).
@@ -77,14 +86,21 @@ export function generatorTables(): RealismTables {
   };
   const owners = new Map<string, number>();
   for (const op of OPERATIONS) for (const f of opPhrases(op)) owners.set(f, (owners.get(f) ?? 0) + 1);
-  const verbs: ExpansionEntry[] = OPERATIONS.map((op) => ({ phrases: [...opPhrases(op)].filter((f) => owners.get(f) === 1 && contentWords(f).size > 0), words: verbWords(op) }));
+  const verbs: ExpansionEntry[] = OPERATIONS.map((op) => ({
+    phrases: [...opPhrases(op)].filter((f) => owners.get(f) === 1 && contentWords(f).size > 0),
+    words: verbWords(op),
+  }));
   const products: ExpansionEntry[] = SERVERS.filter((s) => s.aliases.length).map((s) => ({ phrases: s.aliases, words: s.display }));
   return { fillers: GENERATOR_FILLERS, placeholders: [...placeholders], objects, verbs, products };
 }
 
 /** A case-insensitive, word-boundary matcher for a phrase. */
 function matcher(phrase: string): RegExp {
-  const p = phrase.toLowerCase().trim().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\s+/g, '\\s+');
+  const p = phrase
+    .toLowerCase()
+    .trim()
+    .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+    .replace(/\s+/g, '\\s+');
   return new RegExp(`(^|[^a-z0-9])${p}($|[^a-z0-9])`);
 }
 
@@ -177,7 +193,12 @@ async function bm25Recalls(catalog: Catalog, cases: readonly Case[], expanded: r
     const caller = { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
     const recall = async (request: string): Promise<number> => {
       const found = await policy.expose(retriever, request, caller, { depth: 10 });
-      return recallAtK(found.ranked.map((h) => h.id), c.expectedTools!, 5, c.goldMode ?? 'all');
+      return recallAtK(
+        found.ranked.map((h) => h.id),
+        c.expectedTools!,
+        5,
+        c.goldMode ?? 'all',
+      );
     };
     const r = await recall(c.request);
     plain.set(c.id, r);
@@ -221,7 +242,11 @@ export async function measureRealism(dataset: Dataset, tables: RealismTables = g
   const expandedCases = cases.map((c) => ({ ...c, request: expandWith(c.request, entries, fillers) }));
   const [plain, expanded] = await bm25Recalls(catalog, cases, expandedCases);
   const bySlice = sliceStats(catalog, cases);
-  const overallOverlap = sliceStats(catalog, cases.map((c) => ({ ...c, slices: ['*'] })))['*']?.meanWordOverlap ?? null;
+  const overallOverlap =
+    sliceStats(
+      catalog,
+      cases.map((c) => ({ ...c, slices: ['*'] })),
+    )['*']?.meanWordOverlap ?? null;
   const slices: Record<string, RealismFigures> = {};
   for (const name of Object.keys(bySlice)) {
     const inSlice = cases.filter((c) => c.slices.includes(name));

@@ -45,7 +45,15 @@ describe('details/*.jsonl lines', () => {
   });
 
   it('a case listed twice is refused at its second line', () => {
-    const e = inputError(() => checkDetails([{ value: ok, where: 'line 1' }, { value: ok, where: 'line 2' }], 'bm25.jsonl'));
+    const e = inputError(() =>
+      checkDetails(
+        [
+          { value: ok, where: 'line 1' },
+          { value: ok, where: 'line 2' },
+        ],
+        'bm25.jsonl',
+      ),
+    );
     expect(e.describe()).toBe('bm25.jsonl: line 2: case "q1" is listed twice (first at line 1)');
   });
 });

@@ -91,16 +91,19 @@ export function checkResults(value: unknown, file: string): asserts value is Res
     ['profiles', r.config.profiles ?? [], r.profiles ?? {}],
   ] as const) {
     for (const name of Object.keys(given)) {
-      if (!STRATEGY_NAME.test(name)) fail(`strategy name ${JSON.stringify(name)} is not one Backpack writes (letters, digits, "-", "_", "." and no path)`, `$.${kind}`);
+      if (!STRATEGY_NAME.test(name))
+        fail(`strategy name ${JSON.stringify(name)} is not one Backpack writes (letters, digits, "-", "_", "." and no path)`, `$.${kind}`);
       if (!names.includes(name)) fail(`results for "${name}", which config.${kind} does not list`, `$.${kind}`);
     }
-    for (const name of names) if (!Object.prototype.hasOwnProperty.call(given, name)) fail(`config.${kind} lists "${name}", which has no results`, `$.config.${kind}`);
+    for (const name of names)
+      if (!Object.prototype.hasOwnProperty.call(given, name)) fail(`config.${kind} lists "${name}", which has no results`, `$.config.${kind}`);
   }
   if (r.dataset.name.trim() === '') fail('the dataset name is empty', '$.dataset.name');
 }
 
 const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const isRanking = (v: unknown): boolean => Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === 'number');
+const isRanking = (v: unknown): boolean =>
+  Array.isArray(v) && v.every((x) => Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === 'number');
 const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** Why a `details/*.jsonl` record is not a per-case detail report, gate and merge can use, or undefined. */
@@ -115,13 +118,16 @@ export function detailProblem(d: Record<string, unknown>): string | undefined {
   if (d.kept !== undefined && typeof d.kept !== 'boolean') return '"kept" must be true or false';
   if (d.alt !== undefined) {
     const alt = d.alt as Record<string, unknown> | null;
-    if (alt === null || typeof alt !== 'object' || Array.isArray(alt) || !isStringArray(alt.ranked)) return '"alt" must be an object with "ranked", a list of tool ids';
+    if (alt === null || typeof alt !== 'object' || Array.isArray(alt) || !isStringArray(alt.ranked))
+      return '"alt" must be an object with "ranked", a list of tool ids';
   }
   if (d.exposure !== undefined) {
     const e = d.exposure as Record<string, unknown> | null;
     if (e === null || typeof e !== 'object' || Array.isArray(e)) return '"exposure" must be an object';
-    for (const k of ['eagerTools', 'loadedTools', 'resultChars', 'beforeTokens', 'searchTokens'] as const) if (!isCount(e[k])) return `"exposure.${k}" must be a number ≥ 0`;
-    for (const k of ['eagerUnpinned', 'wireTokens', 'loadedUnpinned'] as const) if (e[k] !== undefined && !isCount(e[k])) return `"exposure.${k}" must be a number ≥ 0`;
+    for (const k of ['eagerTools', 'loadedTools', 'resultChars', 'beforeTokens', 'searchTokens'] as const)
+      if (!isCount(e[k])) return `"exposure.${k}" must be a number ≥ 0`;
+    for (const k of ['eagerUnpinned', 'wireTokens', 'loadedUnpinned'] as const)
+      if (e[k] !== undefined && !isCount(e[k])) return `"exposure.${k}" must be a number ≥ 0`;
     if (e.calls !== undefined && (e.calls === null || typeof e.calls !== 'object' || Array.isArray(e.calls))) return '"exposure.calls" must be an object';
   }
   return undefined;

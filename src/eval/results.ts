@@ -14,7 +14,7 @@ import type { CaseLabel, CaseResult, CatalogFacts, Evaluation } from '../metrics
 import type { SessionFigures } from './sessions.ts';
 import type { SkillComparison } from '../skills/compare.ts';
 import type { SkillRetrieval } from '../skills/index.ts';
-import { type TokenTable } from '../tokens/table.ts';
+import type { TokenTable } from '../tokens/table.ts';
 import { gitSha, VERSION } from '../util/version.ts';
 import { agentMetrics, type AgentMetrics, type Trace } from './traces.ts';
 
@@ -302,7 +302,12 @@ export function catalogFacts(catalog: Catalog): CatalogFacts {
 }
 
 export function caseLabel(c: Case): CaseLabel {
-  return { id: c.id, ...(c.expectedTools !== undefined ? { expectedTools: c.expectedTools } : {}), ...(c.goldMode ? { goldMode: c.goldMode } : {}), slices: c.slices };
+  return {
+    id: c.id,
+    ...(c.expectedTools !== undefined ? { expectedTools: c.expectedTools } : {}),
+    ...(c.goldMode ? { goldMode: c.goldMode } : {}),
+    slices: c.slices,
+  };
 }
 
 /** Nearest-rank percentile of a list of numbers (0 for none). */

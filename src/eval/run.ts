@@ -9,7 +9,17 @@ import { calibrationInfo } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { runInWorkers } from './parallel.ts';
 import { skillComparisonConfig, skillsOfRun } from './skills.ts';
-import { casesHash, DEFAULT_CACHE_PRICES, envelope, type DatasetSource, type EvalConfig, type FloorSetting, type ProfileResults, type QueryDetail, type Results } from './results.ts';
+import {
+  casesHash,
+  DEFAULT_CACHE_PRICES,
+  envelope,
+  type DatasetSource,
+  type EvalConfig,
+  type FloorSetting,
+  type ProfileResults,
+  type QueryDetail,
+  type Results,
+} from './results.ts';
 import { catalogTokenTable } from './profile-figures.ts';
 import { casesOfShard, type Shard } from './shard.ts';
 import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome } from './strategy.ts';
@@ -36,9 +46,24 @@ export interface EvalRun {
 }
 
 /** Resolve the cut-offs and depth: ks ascending and unique, depth = max(ks, 10). */
-export function makeConfig(retrievers: string[], ks: number[], floors: Record<string, FloorSetting>, traces: string | null, sticky = false, profiles: string[] = []): EvalConfig {
+export function makeConfig(
+  retrievers: string[],
+  ks: number[],
+  floors: Record<string, FloorSetting>,
+  traces: string | null,
+  sticky = false,
+  profiles: string[] = [],
+): EvalConfig {
   const sorted = [...new Set(ks)].sort((a, b) => a - b);
-  return { retrievers, ...(profiles.length ? { profiles, cache: { ...DEFAULT_CACHE_PRICES } } : {}), ks: sorted, depth: Math.max(10, sorted[sorted.length - 1] ?? 10), floors, ...(sticky ? { sticky: true } : {}), traces };
+  return {
+    retrievers,
+    ...(profiles.length ? { profiles, cache: { ...DEFAULT_CACHE_PRICES } } : {}),
+    ks: sorted,
+    depth: Math.max(10, sorted[sorted.length - 1] ?? 10),
+    floors,
+    ...(sticky ? { sticky: true } : {}),
+    traces,
+  };
 }
 
 /**
@@ -64,7 +89,12 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const floors = { ...config.floors };
   for (const o of outcomes) if (o.floor) floors[o.task.name] = o.floor;
   const skillConfig = skillComparisonConfig(input.catalog, input.cases);
-  const finalConfig: EvalConfig = { ...config, floors, ...(opts.calibration ? { calibration: calibrationInfo(opts.calibration) } : {}), ...(skillConfig ? { skills: skillConfig } : {}) };
+  const finalConfig: EvalConfig = {
+    ...config,
+    floors,
+    ...(opts.calibration ? { calibration: calibrationInfo(opts.calibration) } : {}),
+    ...(skillConfig ? { skills: skillConfig } : {}),
+  };
   const results: Results['retrievers'] = {};
   const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
@@ -76,7 +106,15 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW, skillConfig);
   return {
     results: envelope({
-      dataset: { name: input.name, source: input.source, catalogSha256: input.catalogSha256, casesSha256: casesHash(input.cases), tools: input.catalog.tools.length, cases: cases.length, ...(input.reSigned ? { reSigned: input.reSigned } : {}) },
+      dataset: {
+        name: input.name,
+        source: input.source,
+        catalogSha256: input.catalogSha256,
+        casesSha256: casesHash(input.cases),
+        tools: input.catalog.tools.length,
+        cases: cases.length,
+        ...(input.reSigned ? { reSigned: input.reSigned } : {}),
+      },
       ...(input.warnings?.length ? { warnings: [...input.warnings] } : {}),
       config: finalConfig,
       shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,

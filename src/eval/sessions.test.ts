@@ -6,7 +6,16 @@ import { sessionModeFigures, strategySessions, type SessionTurn } from './sessio
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 
 const cache = { writeRatio: 1.25, readRatio: 0.1 };
-const t = (turn: number, ranked: string[], search: number, kept = false): SessionTurn => ({ sessionId: 's', turn, expected: ['a'], goldMode: 'all', ranked, kept, before: 10, search });
+const t = (turn: number, ranked: string[], search: number, kept = false): SessionTurn => ({
+  sessionId: 's',
+  turn,
+  expected: ['a'],
+  goldMode: 'all',
+  ranked,
+  kept,
+  before: 10,
+  search,
+});
 
 describe('session figures', () => {
   it('a set that changes: churn 1, the prefix written twice', () => {
@@ -49,9 +58,16 @@ describe('retriever session tokens: pinned tools counted once, for the turn that
   const meter = new TokenMeter(catalog, 'anthropic', 'o200k');
   const tok = (...ids: string[]) => ids.reduce((s, id) => s + meter.toolTokens(id), 0);
   const c = (id: string, turn: number): Case => ({ id, request: id, expectedTools: ['a'], slices: [], sessionId: 's', turn });
-  const d = (id: string, ranked: string[], pinned: string[], alt: string[]): QueryDetail => ({ caseId: id, ranked: ranked.map((t) => [t, 1]), pinned, leaks: [], alt: { ranked: alt }, ms: 0 });
+  const d = (id: string, ranked: string[], pinned: string[], alt: string[]): QueryDetail => ({
+    caseId: id,
+    ranked: ranked.map((t) => [t, 1]),
+    pinned,
+    leaks: [],
+    alt: { ranked: alt },
+    ms: 0,
+  });
 
-  it('a pinned tool ranked 6th is still in front of the model; one in the other mode\'s top 5 is not counted twice', () => {
+  it("a pinned tool ranked 6th is still in front of the model; one in the other mode's top 5 is not counted twice", () => {
     // turn 0: the run ranked p 6th (so the policy appended nothing); the other mode's top 5 has p.
     // turn 1: the run ranked only a (p appended); the other mode ranked p first.
     const cases = [c('1', 0), c('2', 1)];

@@ -148,7 +148,8 @@ export function strategySessions(
     // only pinned tools it did not rank), whichever mode's turn is counted.
     const callerPinned = [...d.pinned, ...ranked];
     main.push({ ...base, ranked, kept: d.kept === true, ...tokens(ranked, callerPinned, d.exposure?.beforeTokens, d.exposure?.searchTokens) });
-    if (d.alt) alt.push({ ...base, ranked: d.alt.ranked, kept: d.alt.kept === true, ...tokens(d.alt.ranked, callerPinned, d.alt.beforeTokens, d.alt.searchTokens) });
+    if (d.alt)
+      alt.push({ ...base, ranked: d.alt.ranked, kept: d.alt.kept === true, ...tokens(d.alt.ranked, callerPinned, d.alt.beforeTokens, d.alt.searchTokens) });
   });
   if (!main.length) return undefined;
   const own = sessionModeFigures(main, o.placement, o.cache);

@@ -16,7 +16,12 @@ export function skillComparisonConfig(catalog: Catalog, cases: readonly Case[]):
 }
 
 /** The skill comparison of a run as `config` describes it, over `cases` (undefined when none of them expects a skill). */
-export async function skillsOfRun(catalog: Catalog, cases: readonly Case[], contextWindow: number, config: SkillComparisonConfig | undefined): Promise<SkillComparison | undefined> {
+export async function skillsOfRun(
+  catalog: Catalog,
+  cases: readonly Case[],
+  contextWindow: number,
+  config: SkillComparisonConfig | undefined,
+): Promise<SkillComparison | undefined> {
   if (!config || !cases.some((c) => c.expectedSkill !== undefined)) return undefined;
   return compareSkillStrategies(catalog.skills, cases, { contextWindow, retrieval: config.retrieval, sizes: config.sizes, ks: config.ks });
 }

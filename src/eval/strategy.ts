@@ -18,7 +18,17 @@ import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { calibrateFloor, type CalibrationSet } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { floorValue, isAutoFloor, type AutoFloor } from './results.ts';
-import { catalogFacts, DEFAULT_CACHE_PRICES, percentile, retrieverResults, SESSION_TURNS, type EvalConfig, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
+import {
+  catalogFacts,
+  DEFAULT_CACHE_PRICES,
+  percentile,
+  retrieverResults,
+  SESSION_TURNS,
+  type EvalConfig,
+  type ProfileResults,
+  type QueryDetail,
+  type RetrieverResults,
+} from './results.ts';
 import { profileTokens, withoutRanking } from './profile-figures.ts';
 import { callFigures } from './calls.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
@@ -64,7 +74,10 @@ const PREFETCH_BLOCK = 64;
 
 /** The strategies of a run, retrievers first, in the configuration's order. */
 export function strategyTasks(config: EvalConfig): StrategyTask[] {
-  return [...config.retrievers.map((name) => ({ kind: 'retriever' as const, name })), ...(config.profiles ?? []).map((name) => ({ kind: 'profile' as const, name }))];
+  return [
+    ...config.retrievers.map((name) => ({ kind: 'retriever' as const, name })),
+    ...(config.profiles ?? []).map((name) => ({ kind: 'profile' as const, name })),
+  ];
 }
 
 export class StrategyRunner {
@@ -84,7 +97,10 @@ export class StrategyRunner {
     this.facts = catalogFacts(input.catalog);
     const shared = { ...(input.roles ? { roles: input.roles } : {}), ...opts.retrieverOptions };
     this.create = opts.create ?? ((name: string) => createRetriever(name, shared));
-    this.makeProfile = opts.createProfile ?? ((name: string) => createProfile(name, { ...shared, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}), ...opts.profileOptions }));
+    this.makeProfile =
+      opts.createProfile ??
+      ((name: string) =>
+        createProfile(name, { ...shared, ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}), ...opts.profileOptions }));
   }
 
   private readonly meterFor: MeterFor = (provider, counter) => {
@@ -112,8 +128,24 @@ export class StrategyRunner {
     const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
     const list = await searchCases(name, retriever, null, cases, input, config, opts, floor, style);
     await otherMode(name, retriever, null, cases, list, input, config, opts, floor, style);
-    const sessions = strategySessions(cases, list, { sticky: isSticky(config, null), placement: 'prefix', cache: config.cache ?? DEFAULT_CACHE_PRICES, retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)) });
-    const result = { ...retrieverResults(cases, list, this.facts, config, isDescribable(retriever) ? retriever.describe() : {}, latencyOf(list, cases, indexMs, retriever), opts.traces), ...(sessions ? { sessions } : {}) };
+    const sessions = strategySessions(cases, list, {
+      sticky: isSticky(config, null),
+      placement: 'prefix',
+      cache: config.cache ?? DEFAULT_CACHE_PRICES,
+      retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)),
+    });
+    const result = {
+      ...retrieverResults(
+        cases,
+        list,
+        this.facts,
+        config,
+        isDescribable(retriever) ? retriever.describe() : {},
+        latencyOf(list, cases, indexMs, retriever),
+        opts.traces,
+      ),
+      ...(sessions ? { sessions } : {}),
+    };
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
   }
 
@@ -146,14 +178,37 @@ export class StrategyRunner {
     // A floor the run configures (a score, none, auto) wins; a profile's documented default applies only when the run says nothing about it.
     const floor = auto ? floorValue(auto) : Object.prototype.hasOwnProperty.call(config.floors, name) ? floorValue(config.floors[name]) : profile.defaultFloor;
     const list = await searchCases(name, searcher, exposure, cases, input, config, opts, floor, style);
-    await otherMode(name, searcher, () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor), cases, list, input, config, opts, floor, style);
+    await otherMode(
+      name,
+      searcher,
+      () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor),
+      cases,
+      list,
+      input,
+      config,
+      opts,
+      floor,
+      style,
+    );
     const r = retrieverResults(cases, list, this.facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
-    const sessions = strategySessions(cases, list, { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES });
+    const sessions = strategySessions(cases, list, {
+      sticky: isSticky(config, exposure),
+      placement: profile.placement ?? 'history',
+      cache: config.cache ?? DEFAULT_CACHE_PRICES,
+    });
     const result: ProfileResults = {
       ...(searcher ? r : withoutRanking(r)),
       ...(sessions ? { sessions } : {}),
       exposure: { ...exposure.summary(list), queryStyle: style },
-      tokens: profileTokens(list, r.metrics.overall, exposure.unrestrictedTokens(), exposure.tokenMeta(), config.cache ?? DEFAULT_CACHE_PRICES, ownChurn(sessions, isSticky(config, exposure)), config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
+      tokens: profileTokens(
+        list,
+        r.metrics.overall,
+        exposure.unrestrictedTokens(),
+        exposure.tokenMeta(),
+        config.cache ?? DEFAULT_CACHE_PRICES,
+        ownChurn(sessions, isSticky(config, exposure)),
+        config.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      ),
       calls: callFigures(cases, list, profile.calls, SESSION_TURNS),
     };
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
@@ -165,7 +220,18 @@ export class StrategyRunner {
  * dataset order. With an exposure tally (profiles), each case also records the gold tools the
  * profile sends eagerly, and the tally adds up what was put in front of the model.
  */
-async function searchCases(name: string, searcher: Retriever | null, exposure: ExposureTally | null, cases: readonly Case[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined, style: QueryStyle, stickyOverride?: boolean): Promise<QueryDetail[]> {
+async function searchCases(
+  name: string,
+  searcher: Retriever | null,
+  exposure: ExposureTally | null,
+  cases: readonly Case[],
+  input: EvalInput,
+  config: EvalConfig,
+  opts: StrategyOptions,
+  floor: number | undefined,
+  style: QueryStyle,
+  stickyOverride?: boolean,
+): Promise<QueryDetail[]> {
   // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
   // A profile's tally has its own (fresh) one: searches and exposure then share the caller masks, so
   // a profile can recognise the mask a search was made under (hermes-retry's retried searches).
@@ -182,7 +248,11 @@ async function searchCases(name: string, searcher: Retriever | null, exposure: E
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
     if (prefetcher && i % PREFETCH_BLOCK === 0) {
-      const upcoming = cases.slice(i, i + PREFETCH_BLOCK).filter((x) => x.expectedTools !== undefined).map((x) => queryFor(x.request, style)).filter((q) => q !== '');
+      const upcoming = cases
+        .slice(i, i + PREFETCH_BLOCK)
+        .filter((x) => x.expectedTools !== undefined)
+        .map((x) => queryFor(x.request, style))
+        .filter((q) => q !== '');
       const p0 = performance.now();
       if (upcoming.length) await prefetcher.prefetch(upcoming);
       prefetchShare = upcoming.length ? (performance.now() - p0) / upcoming.length : 0;
@@ -238,7 +308,18 @@ function isSticky(config: EvalConfig, exposure: ExposureTally | null): boolean {
  * not), so every strategy's sessions are measured both ways; the result is attached to the details
  * (`alt`), from which the session figures are computed (also after a merge).
  */
-async function otherMode(name: string, searcher: Retriever | null, makeTally: (() => ExposureTally) | null, cases: readonly Case[], list: QueryDetail[], input: EvalInput, config: EvalConfig, opts: StrategyOptions, floor: number | undefined, style: QueryStyle): Promise<void> {
+async function otherMode(
+  name: string,
+  searcher: Retriever | null,
+  makeTally: (() => ExposureTally) | null,
+  cases: readonly Case[],
+  list: QueryDetail[],
+  input: EvalInput,
+  config: EvalConfig,
+  opts: StrategyOptions,
+  floor: number | undefined,
+  style: QueryStyle,
+): Promise<void> {
   const sessionCases = cases.filter((c) => c.sessionId !== undefined && c.expectedTools !== undefined);
   if (!sessionCases.length) return;
   const tally = makeTally ? makeTally() : null;
@@ -254,7 +335,6 @@ async function otherMode(name: string, searcher: Retriever | null, makeTally: ((
     };
   }
 }
-
 
 function latencyOf(list: readonly QueryDetail[], cases: readonly Case[], indexMs: number, indexed: object): RetrieverResults['latency'] {
   const ms = list.filter((_, j) => cases[j]!.expectedTools !== undefined).map((d) => d.ms);

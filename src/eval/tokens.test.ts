@@ -4,7 +4,7 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { generate, resolveParams } from '../generate/index.ts';
 import { countTokens } from '../tokens/count.ts';
 import { serializeTool, serializeTools } from '../tokens/serialize.ts';
-import { type QueryDetail } from './results.ts';
+import type { QueryDetail } from './results.ts';
 import { sessionTokens } from './profile-figures.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
 import { TokenMeter } from './tokens.ts';
@@ -31,7 +31,13 @@ describe('session token figures', () => {
     expect(sessionTokens(100, 0, 'history', 1, cache)).toEqual(sessionTokens(100, 0, 'prefix', 0, cache));
   });
   it('the prefix change rate counts turns whose loaded set differs from the previous turn', () => {
-    const c = (id: string, sessionId: string | undefined, turn: number): Case => ({ id, request: id, expectedTools: ['x'], slices: [], ...(sessionId ? { sessionId, turn } : {}) });
+    const c = (id: string, sessionId: string | undefined, turn: number): Case => ({
+      id,
+      request: id,
+      expectedTools: ['x'],
+      slices: [],
+      ...(sessionId ? { sessionId, turn } : {}),
+    });
     const d = (id: string, ranked: string[]): QueryDetail => ({ caseId: id, ranked: ranked.map((t) => [t, 1]), pinned: [], leaks: [], ms: 0 });
     // session s: turns 0,1,2 with sets {a,b}, {b,a} (same), {c}; session u: {a}, {b}; a lone case outside sessions
     const cases = [c('1', 's', 0), c('2', 's', 2), c('3', 's', 1), c('4', 'u', 0), c('5', 'u', 1), c('6', undefined, 0)];
@@ -59,9 +65,13 @@ describe('the token meter', () => {
     expect(b.advertisement).toBe(countTokens('Deferred tool namespaces:\n- github'));
     expect(b.total).toBe(b.eager + b.metaTools + b.advertisement);
     // a catalog tool as it stands is counted from the per-tool cache (as an eager block); a changed one is serialized with the others
-    expect(m.search({ form: 'metadata', loaded: [], text: 'abc def', definitions: [def(0)] })).toBe(countTokens('abc def') + countTokens(serializeTool(def(0), 'openai')));
+    expect(m.search({ form: 'metadata', loaded: [], text: 'abc def', definitions: [def(0)] })).toBe(
+      countTokens('abc def') + countTokens(serializeTool(def(0), 'openai')),
+    );
     const cut = { ...def(1), description: 'List the issues.' };
-    expect(m.search({ form: 'metadata', loaded: [], text: 'abc def', definitions: [def(0), cut, meta] })).toBe(countTokens('abc def') + countTokens(serializeTool(def(0), 'openai')) + countTokens(serializeTools([cut, meta], 'openai')));
+    expect(m.search({ form: 'metadata', loaded: [], text: 'abc def', definitions: [def(0), cut, meta] })).toBe(
+      countTokens('abc def') + countTokens(serializeTool(def(0), 'openai')) + countTokens(serializeTools([cut, meta], 'openai')),
+    );
     expect(() => m.toolTokens('nope')).toThrow(/no tool/);
   });
 
@@ -71,7 +81,12 @@ describe('the token meter', () => {
       const m = new TokenMeter(gen, provider, 'o200k');
       const sample = gen.tools.slice(0, 200);
       const sum = sample.reduce((a, t) => a + m.toolTokens(t.id), 0);
-      const exact = countTokens(serializeTools(sample.map((t) => ({ name: t.id, description: t.description, inputSchema: t.inputSchema })), provider));
+      const exact = countTokens(
+        serializeTools(
+          sample.map((t) => ({ name: t.id, description: t.description, inputSchema: t.inputSchema })),
+          provider,
+        ),
+      );
       expect(Math.abs(sum - exact) / exact).toBeLessThan(0.01);
     }
   });

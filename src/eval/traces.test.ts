@@ -9,7 +9,9 @@ import { agentMetrics, loadTraces } from './traces.ts';
 
 const tmp = tempDir('traces');
 const catalog: Catalog = {
-  tools: ['a', 'b', 'c'].map((n) => makeTool({ name: n, source: 'core', summary: '', description: n })).concat(makeTool({ name: 'finish', source: 'core', summary: '', description: 'f', pinned: true })),
+  tools: ['a', 'b', 'c']
+    .map((n) => makeTool({ name: n, source: 'core', summary: '', description: n }))
+    .concat(makeTool({ name: 'finish', source: 'core', summary: '', description: 'f', pinned: true })),
   skills: [],
   servers: [],
   plugins: [],

@@ -58,7 +58,13 @@ export function loadTraces(file: string, cases: readonly Case[], catalog: Catalo
 }
 
 /** Agent-level figures for one retriever's exposure (ranked top `k` plus pinned tools). */
-export function agentMetrics(cases: readonly Case[], details: readonly QueryDetail[], facts: CatalogFacts, traces: ReadonlyMap<string, Trace>, k: number): AgentMetrics {
+export function agentMetrics(
+  cases: readonly Case[],
+  details: readonly QueryDetail[],
+  facts: CatalogFacts,
+  traces: ReadonlyMap<string, Trace>,
+  k: number,
+): AgentMetrics {
   const byCase = new Map(details.map((d) => [d.caseId, d]));
   let graded = 0;
   let wrong = 0;

@@ -67,7 +67,16 @@ export function logFileOf(expect: string): string {
  * tokens.perSearch, tokens.session12Uncached and tokens.session12Cached.
  */
 export function defaultFigureKeys(r: Results, strategy: string): string[] {
-  const wanted = new Set(['top1', ...r.config.ks.map((k) => `recall@${k}`), 'mrr@10', 'ndcg@10', 'visible', 'noToolFalsePositiveRate', 'scopeLeakCount', 'cases']);
+  const wanted = new Set([
+    'top1',
+    ...r.config.ks.map((k) => `recall@${k}`),
+    'mrr@10',
+    'ndcg@10',
+    'visible',
+    'noToolFalsePositiveRate',
+    'scopeLeakCount',
+    'cases',
+  ]);
   const overall = r.retrievers[strategy]?.metrics.overall ?? r.profiles?.[strategy]?.metrics.overall ?? {};
   const keys = Object.keys(overall).filter((k) => wanted.has(k));
   if (r.profiles && Object.prototype.hasOwnProperty.call(r.profiles, strategy)) {
@@ -100,12 +109,18 @@ export function bless(opts: BlessOptions): BlessReport {
   let names: string[];
   if (opts.strategies?.length) {
     names = [...new Set(opts.strategies)];
-    for (const n of names) if (!inResults.includes(n)) throw new InputError(`--strategies: "${n}" is not in the results (${inResults.join(', ')})${didYouMean(n, inResults)}`, { file: opts.results });
+    for (const n of names)
+      if (!inResults.includes(n))
+        throw new InputError(`--strategies: "${n}" is not in the results (${inResults.join(', ')})${didYouMean(n, inResults)}`, { file: opts.results });
   } else if (existing) {
     const inFile = Object.keys(existing.spec.strategies);
     names = inFile.filter((n) => inResults.includes(n));
     for (const n of inFile) if (!inResults.includes(n)) warnings.push(`strategy "${n}" is not in the results: its figures are kept as they were`);
-    if (!names.length) throw new InputError(`none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ')}); name new ones with --strategies`, { file: opts.results });
+    if (!names.length)
+      throw new InputError(
+        `none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ')}); name new ones with --strategies`,
+        { file: opts.results },
+      );
   } else {
     names = inResults;
   }
@@ -118,7 +133,15 @@ export function bless(opts: BlessOptions): BlessReport {
     const others = Object.keys(existing.spec.strategies).filter((n) => !names.includes(n));
     if (others.length) warnings.push(`the file's cases sha256 changes to the results' one, but ${others.join(', ')} keep figures blessed on the old cases`);
   }
-  const update: BlessUpdate = { dataset: { name: r.dataset.name, catalogSha256: r.dataset.catalogSha256, ...(r.dataset.casesSha256 !== undefined ? { casesSha256: r.dataset.casesSha256 } : {}) }, strategies: {}, tolerances: {} };
+  const update: BlessUpdate = {
+    dataset: {
+      name: r.dataset.name,
+      catalogSha256: r.dataset.catalogSha256,
+      ...(r.dataset.casesSha256 !== undefined ? { casesSha256: r.dataset.casesSha256 } : {}),
+    },
+    strategies: {},
+    tolerances: {},
+  };
   const written: Record<string, string[]> = {};
   const overrides = opts.tolerances ?? [];
   const used = new Set<ToleranceOverride>();
@@ -148,7 +171,8 @@ export function bless(opts: BlessOptions): BlessReport {
       }
       if (tol) tols[key] = tol;
     }
-    if (figs.scopeLeakCount !== undefined && figs.scopeLeakCount > 0) warnings.push(`${name} leaks ${figs.scopeLeakCount} tools out of scope: the gate fails on any leak whatever the file expects`);
+    if (figs.scopeLeakCount !== undefined && figs.scopeLeakCount > 0)
+      warnings.push(`${name} leaks ${figs.scopeLeakCount} tools out of scope: the gate fails on any leak whatever the file expects`);
     update.strategies[name] = figs;
     if (Object.keys(tols).length) update.tolerances![name] = tols;
     written[name] = Object.keys(figs);
@@ -159,7 +183,9 @@ export function bless(opts: BlessOptions): BlessReport {
   try {
     parseRegression(text, opts.expect);
   } catch (err) {
-    throw new Error(`bless produced a regression file that does not read back: ${err instanceof InputError ? err.describe() : (err as Error).message}`, { cause: err });
+    throw new Error(`bless produced a regression file that does not read back: ${err instanceof InputError ? err.describe() : (err as Error).message}`, {
+      cause: err,
+    });
   }
   writeFileAtomic(opts.expect, text);
 
@@ -168,7 +194,10 @@ export function bless(opts: BlessOptions): BlessReport {
   const logLine = `${date} ${sha ? sha.slice(0, 12) : '-'} ${r.dataset.catalogSha256.slice(0, 12)} ${reason}`;
   const logFile = logFileOf(opts.expect);
   if (!existsSync(logFile)) {
-    writeFileSync(logFile, `# Expected-figure log of ${basename(opts.expect)}\n\nOne line per \`backpack bless\`: date (UTC), git commit, catalog sha256 (12 digits), reason.\n\n`);
+    writeFileSync(
+      logFile,
+      `# Expected-figure log of ${basename(opts.expect)}\n\nOne line per \`backpack bless\`: date (UTC), git commit, catalog sha256 (12 digits), reason.\n\n`,
+    );
   }
   appendFileSync(logFile, `${logLine}\n`);
   return { file: opts.expect, created: existing === undefined, written, tolerances: update.tolerances ?? {}, logFile, logLine, warnings };

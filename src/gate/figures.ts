@@ -34,7 +34,9 @@ export type TokenField = keyof typeof TOKEN_FIGURES;
 /** The token figures `bless` pins for a new profile. */
 export const DEFAULT_TOKEN_FIGURES: readonly TokenField[] = ['beforeSearch', 'perSearch', 'session12Uncached', 'session12Cached'];
 
-export type Figure = { kind: 'metric'; key: string; metric: MetricId; direction: Direction } | { kind: 'tokens'; key: string; field: TokenField; direction: Direction };
+export type Figure =
+  | { kind: 'metric'; key: string; metric: MetricId; direction: Direction }
+  | { kind: 'tokens'; key: string; field: TokenField; direction: Direction };
 
 const TOKEN_PREFIX = 'tokens.';
 
@@ -43,7 +45,11 @@ export function parseFigure(key: string): Figure {
   if (key.startsWith(TOKEN_PREFIX)) {
     const field = key.slice(TOKEN_PREFIX.length);
     if (!Object.prototype.hasOwnProperty.call(TOKEN_FIGURES, field)) {
-      throw new Error(`unknown token figure "${key}"${didYouMean(field, Object.keys(TOKEN_FIGURES))} (token figures: ${Object.keys(TOKEN_FIGURES).map((f) => TOKEN_PREFIX + f).join(', ')})`);
+      throw new Error(
+        `unknown token figure "${key}"${didYouMean(field, Object.keys(TOKEN_FIGURES))} (token figures: ${Object.keys(TOKEN_FIGURES)
+          .map((f) => TOKEN_PREFIX + f)
+          .join(', ')})`,
+      );
     }
     return { kind: 'tokens', key, field: field as TokenField, direction: TOKEN_FIGURES[field as TokenField] };
   }

@@ -45,7 +45,9 @@ describe('regression file', () => {
     const e = problem(YAML.replace('recall@5: 0.7', 'recall@5: high'));
     expect(e.describe()).toBe('gate.yaml: line 13 ($.strategies.bm25.figures["recall@5"]): must be number');
     const unknown = problem(YAML.replace('defaults:', 'default:'));
-    expect(unknown.describe()).toMatch(/^gate\.yaml: line 6 \(\$\.default\): unknown field "default" \(did you mean defaults\?\) \(fields here: schemaVersion, dataset, defaults/);
+    expect(unknown.describe()).toMatch(
+      /^gate\.yaml: line 6 \(\$\.default\): unknown field "default" \(did you mean defaults\?\) \(fields here: schemaVersion, dataset, defaults/,
+    );
     expect(problem(YAML.replace(`catalogSha256: ${SHA}`, 'catalogSha256: abc')).describe()).toMatch(/line 5 \(\$\.dataset\.catalogSha256\): must be a sha256/);
     expect(problem(YAML.replace('schemaVersion: 1', 'schemaVersion: 2')).describe()).toMatch(/line 2.*newer than this Backpack reads/);
     expect(problem('schemaVersion: 1\n').describe()).toMatch(/missing required field "dataset"/);
@@ -62,7 +64,10 @@ describe('regression file', () => {
   });
 
   it('warns that scopeLeakCount tolerates nothing', () => {
-    const y = parseRegression(YAML.replace('recall@5: 0.7', 'recall@5: 0.7\n      scopeLeakCount: 0').replace('top1: { abs: 0.02 }', 'scopeLeakCount: { abs: 3 }'), 'gate.yaml');
+    const y = parseRegression(
+      YAML.replace('recall@5: 0.7', 'recall@5: 0.7\n      scopeLeakCount: 0').replace('top1: { abs: 0.02 }', 'scopeLeakCount: { abs: 3 }'),
+      'gate.yaml',
+    );
     expect(y.warnings.join('\n')).toMatch(/scopeLeakCount tolerates nothing/);
   });
 
@@ -83,7 +88,10 @@ describe('regression file', () => {
 });
 
 describe('blessedText', () => {
-  const update = { dataset: { name: 'tiny-5', catalogSha256: SHA2 }, strategies: { bm25: { top1: 0.38754325259515571557, 'mrr@10': 0.25 }, codex: { 'tokens.beforeSearch': 2473 } } };
+  const update = {
+    dataset: { name: 'tiny-5', catalogSha256: SHA2 },
+    strategies: { bm25: { top1: 0.38754325259515571557, 'mrr@10': 0.25 }, codex: { 'tokens.beforeSearch': 2473 } },
+  };
 
   it('keeps comments, tolerances and order of a YAML file and changes only the values', () => {
     const text = blessedText(parseRegression(YAML, 'gate.yaml'), 'gate.yaml', update);
@@ -102,7 +110,11 @@ describe('blessedText', () => {
     for (const path of ['new.yaml', 'new.json']) {
       const text = blessedText(undefined, path, update);
       const back = parseRegression(text, path).spec;
-      expect(back).toEqual({ schemaVersion: 1, dataset: update.dataset, strategies: { bm25: { figures: { top1: 0.3875432525951557, 'mrr@10': 0.25 } }, codex: { figures: { 'tokens.beforeSearch': 2473 } } } });
+      expect(back).toEqual({
+        schemaVersion: 1,
+        dataset: update.dataset,
+        strategies: { bm25: { figures: { top1: 0.3875432525951557, 'mrr@10': 0.25 } }, codex: { figures: { 'tokens.beforeSearch': 2473 } } },
+      });
     }
     expect(blessedText(undefined, 'new.yaml', update)).toMatch(/^# Expected figures for `backpack gate`/);
   });

@@ -92,7 +92,12 @@ function schemaMessage(e: ErrorObject): { message: string; key?: string } {
 }
 
 function segmentsOf(instancePath: string): string[] {
-  return instancePath === '' ? [] : instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return instancePath === ''
+    ? []
+    : instancePath
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Parse and check the text of a regression file. */
@@ -125,7 +130,10 @@ export function parseRegression(text: string, path: string, format: RegressionFo
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     const v = (data as { schemaVersion?: unknown }).schemaVersion;
     if (typeof v === 'number' && v > REGRESSION_SCHEMA_VERSION) {
-      throw new InputError(`schemaVersion ${v} is newer than this Backpack reads (${REGRESSION_SCHEMA_VERSION}): upgrade Backpack`, { file: path, where: where(lineOf(doc, lc, ['schemaVersion']), ['schemaVersion']) });
+      throw new InputError(`schemaVersion ${v} is newer than this Backpack reads (${REGRESSION_SCHEMA_VERSION}): upgrade Backpack`, {
+        file: path,
+        where: where(lineOf(doc, lc, ['schemaVersion']), ['schemaVersion']),
+      });
     }
   }
   if (!validate(data)) {
@@ -151,9 +159,13 @@ export function parseRegression(text: string, path: string, format: RegressionFo
     for (const key of Object.keys(s.tolerance ?? {})) {
       const segs = ['strategies', name, 'tolerance'];
       if (!Object.prototype.hasOwnProperty.call(s.figures, key)) {
-        throw new InputError(`a tolerance for "${key}", which is not among the figures of ${name}${didYouMean(key, Object.keys(s.figures))}`, { file: path, where: where(lineOf(doc, lc, segs, key), [...segs, key]) });
+        throw new InputError(`a tolerance for "${key}", which is not among the figures of ${name}${didYouMean(key, Object.keys(s.figures))}`, {
+          file: path,
+          where: where(lineOf(doc, lc, segs, key), [...segs, key]),
+        });
       }
-      if (key === 'scopeLeakCount') warnings.push(`${path}: ${where(lineOf(doc, lc, segs, key), [...segs, key])}: scopeLeakCount tolerates nothing; this tolerance is ignored`);
+      if (key === 'scopeLeakCount')
+        warnings.push(`${path}: ${where(lineOf(doc, lc, segs, key), [...segs, key])}: scopeLeakCount tolerates nothing; this tolerance is ignored`);
     }
     figures.set(name, list);
   }
@@ -215,7 +227,12 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
   const spec: RegressionSpec = existing
     ? structuredClone(existing.spec)
     : { schemaVersion: REGRESSION_SCHEMA_VERSION, dataset: { ...update.dataset }, strategies: {} };
-  spec.dataset = { ...spec.dataset, name: update.dataset.name, catalogSha256: update.dataset.catalogSha256, ...(update.dataset.casesSha256 !== undefined ? { casesSha256: update.dataset.casesSha256 } : {}) };
+  spec.dataset = {
+    ...spec.dataset,
+    name: update.dataset.name,
+    catalogSha256: update.dataset.catalogSha256,
+    ...(update.dataset.casesSha256 !== undefined ? { casesSha256: update.dataset.casesSha256 } : {}),
+  };
   for (const [name, figs] of Object.entries(update.strategies)) {
     const s = (spec.strategies[name] ??= { figures: {} });
     for (const [key, v] of Object.entries(figs)) s.figures[key] = v;
@@ -226,4 +243,3 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
   }
   return `${JSON.stringify(spec, null, 2)}\n`;
 }
-

@@ -122,7 +122,10 @@ interface Scoring {
 
 /** The cases and tool facts the results folder `dir` keeps (`cases.jsonl`, `tools.jsonl`), if it does. */
 function savedScoring(dir: string, run: EvalRun): Scoring | undefined {
-  const saved = readCaseRecords(dir, Object.values(run.details)[0]?.map((d) => d.caseId));
+  const saved = readCaseRecords(
+    dir,
+    Object.values(run.details)[0]?.map((d) => d.caseId),
+  );
   return saved && { cases: saved.cases, facts: factsOfRecords(saved.tools) };
 }
 
@@ -132,11 +135,15 @@ function datasetScoring(opts: GateOptions, r: EvalRun['results'], warnings: stri
   try {
     input = (opts.loadInput ?? loadEvalInput)(runInputSource(opts.results, r));
   } catch (err) {
-    warnings.push(`significance skipped: the run's dataset (${JSON.stringify(r.dataset.source)}) could not be loaded: ${err instanceof InputError ? err.describe() : (err as Error).message}`);
+    warnings.push(
+      `significance skipped: the run's dataset (${JSON.stringify(r.dataset.source)}) could not be loaded: ${err instanceof InputError ? err.describe() : (err as Error).message}`,
+    );
     return undefined;
   }
   if (input.catalogSha256 !== r.dataset.catalogSha256) {
-    warnings.push(`significance skipped: the dataset at ${JSON.stringify(r.dataset.source)} has changed since the run (catalog sha256 ${short(input.catalogSha256)}…, the run's ${short(r.dataset.catalogSha256)}…)`);
+    warnings.push(
+      `significance skipped: the dataset at ${JSON.stringify(r.dataset.source)} has changed since the run (catalog sha256 ${short(input.catalogSha256)}…, the run's ${short(r.dataset.catalogSha256)}…)`,
+    );
     return undefined;
   }
   return { cases: input.cases, facts: catalogFacts(input.catalog) };
@@ -181,15 +188,23 @@ export function runGate(opts: GateOptions): GateReport {
 
   // Figures scored on other cases do not compare: refuse, rather than report a move the cases made.
   if (spec.dataset.casesSha256 !== undefined && r.dataset.casesSha256 !== undefined && r.dataset.casesSha256 !== spec.dataset.casesSha256) {
-    throw new InputError(`the results were scored on other cases (cases sha256 ${short(r.dataset.casesSha256)}…) than ${opts.expect} was blessed on (${short(spec.dataset.casesSha256)}…): their figures do not compare; re-bless if the cases changed on purpose`, { file: opts.results });
+    throw new InputError(
+      `the results were scored on other cases (cases sha256 ${short(r.dataset.casesSha256)}…) than ${opts.expect} was blessed on (${short(spec.dataset.casesSha256)}…): their figures do not compare; re-bless if the cases changed on purpose`,
+      { file: opts.results },
+    );
   }
-  if (spec.dataset.casesSha256 !== undefined && r.dataset.casesSha256 === undefined) warnings.push('the results carry no cases sha256 (written before it existed): the cases they were scored on cannot be checked');
+  if (spec.dataset.casesSha256 !== undefined && r.dataset.casesSha256 === undefined)
+    warnings.push('the results carry no cases sha256 (written before it existed): the cases they were scored on cannot be checked');
   if (r.dataset.catalogSha256 !== spec.dataset.catalogSha256) {
-    warnings.push(`the results' catalog sha256 ${short(r.dataset.catalogSha256)}… differs from the file's ${short(spec.dataset.catalogSha256)}… (blessed on another catalog): figures may move for that reason alone`);
+    warnings.push(
+      `the results' catalog sha256 ${short(r.dataset.catalogSha256)}… differs from the file's ${short(spec.dataset.catalogSha256)}… (blessed on another catalog): figures may move for that reason alone`,
+    );
   }
   if (r.dataset.reSigned) {
     const { added, removed, changed } = r.dataset.reSigned;
-    warnings.push(`the results were scored on a re-signed dataset (eval --re-sign: ${added.length} added, ${removed.length} removed, ${changed.length} changed files): check that the change was meant`);
+    warnings.push(
+      `the results were scored on a re-signed dataset (eval --re-sign: ${added.length} added, ${removed.length} removed, ${changed.length} changed files): check that the change was meant`,
+    );
   }
   for (const w of r.warnings ?? []) warnings.push(`the run warned: ${w}`);
   if (r.dataset.name !== spec.dataset.name) warnings.push(`the results are of dataset "${r.dataset.name}", the file's figures of "${spec.dataset.name}"`);
@@ -198,7 +213,9 @@ export function runGate(opts: GateOptions): GateReport {
   for (const name of inResults) if (!file.figures.has(name)) warnings.push(`strategy "${name}" is in the results but not in ${opts.expect}: not gated`);
   const present = inFile.filter((n) => inResults.includes(n));
   if (!present.length) {
-    throw new InputError(`nothing to evaluate: none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ') || 'none'})`, { file: opts.results });
+    throw new InputError(`nothing to evaluate: none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ') || 'none'})`, {
+      file: opts.results,
+    });
   }
 
   const sig = {
@@ -210,7 +227,14 @@ export function runGate(opts: GateOptions): GateReport {
   };
 
   // The baseline run and the per-case scores of both runs, when a paired test is possible.
-  const baselineDir = opts.baseline !== undefined ? resolve(opts.baseline) : spec.baseline !== undefined ? (isAbsolute(spec.baseline) ? spec.baseline : resolve(dirname(opts.expect), spec.baseline)) : null;
+  const baselineDir =
+    opts.baseline !== undefined
+      ? resolve(opts.baseline)
+      : spec.baseline !== undefined
+        ? isAbsolute(spec.baseline)
+          ? spec.baseline
+          : resolve(dirname(opts.expect), spec.baseline)
+        : null;
   let paired: { base: EvalRun; current: Scoring; baseline: Scoring; ks: number[] } | undefined;
   let base: EvalRun | undefined;
   if (baselineDir !== null) {
@@ -221,14 +245,16 @@ export function runGate(opts: GateOptions): GateReport {
   }
   const baseCases = base?.results.dataset.casesSha256;
   if (base && baseCases !== undefined && r.dataset.casesSha256 !== undefined && baseCases !== r.dataset.casesSha256) {
-    warnings.push(`significance skipped: the baseline was scored on other cases (cases sha256 ${short(baseCases)}…, the results' ${short(r.dataset.casesSha256)}…): a paired test needs the same cases`);
+    warnings.push(
+      `significance skipped: the baseline was scored on other cases (cases sha256 ${short(baseCases)}…, the results' ${short(r.dataset.casesSha256)}…): a paired test needs the same cases`,
+    );
   } else if (base) {
     // Each run is scored on the cases and tool facts its folder keeps; a folder written before it
     // kept them falls back to its dataset, loaded again (the current run's, for both runs).
     const current = savedScoring(opts.results, run) ?? datasetScoring(opts, r, warnings);
     if (current) paired = { base, current, baseline: savedScoring(baselineDir!, base) ?? current, ks: r.config.ks };
   } else if (baselineDir === null && sig.require) {
-    warnings.push('significance.require is set but no baseline run was given (--baseline or the file\'s baseline): drops beyond the margin fail untested');
+    warnings.push("significance.require is set but no baseline run was given (--baseline or the file's baseline): drops beyond the margin fail untested");
   }
 
   const verdicts: Verdict[] = [];
@@ -256,7 +282,13 @@ export function runGate(opts: GateOptions): GateReport {
       const base = { strategy: name, figure: f.key, expected, tolerance, direction: f.direction };
       const actual = has ? figureValue(r, name, f) : undefined;
       if (actual === undefined) {
-        verdicts.push({ ...base, status: 'MISSING', actual: null, delta: null, note: has ? `${f.key} is not in the results for ${name}` : `strategy ${name} is not in the results` });
+        verdicts.push({
+          ...base,
+          status: 'MISSING',
+          actual: null,
+          delta: null,
+          note: has ? `${f.key} is not in the results for ${name}` : `strategy ${name} is not in the results`,
+        });
         continue;
       }
       const j = judge(expected, actual, tolerance, f.direction);
@@ -266,7 +298,11 @@ export function runGate(opts: GateOptions): GateReport {
         v.note = 'scope leaks tolerate nothing';
       }
       if (current && baseline && isPerCaseMean(f)) {
-        const t = pairedTest(scoresOf(baseline, f.key), scoresOf(current, f.key), { method: sig.method, samples: sig.samples, seed: `backpack-gate/${name}/${f.key}` });
+        const t = pairedTest(scoresOf(baseline, f.key), scoresOf(current, f.key), {
+          method: sig.method,
+          samples: sig.samples,
+          seed: `backpack-gate/${name}/${f.key}`,
+        });
         if (t) {
           v.significance = { method: sig.method, p: t.p, pairs: t.pairs, meanDelta: t.meanDelta };
           sig.computed = true;
@@ -280,7 +316,9 @@ export function runGate(opts: GateOptions): GateReport {
     }
   }
   if (verdicts.every((v) => v.status === 'MISSING')) {
-    throw new InputError(`nothing to evaluate: none of the file's figures is in the results (${verdicts.map((v) => `${v.strategy} ${v.figure}`).join(', ')})`, { file: opts.results });
+    throw new InputError(`nothing to evaluate: none of the file's figures is in the results (${verdicts.map((v) => `${v.strategy} ${v.figure}`).join(', ')})`, {
+      file: opts.results,
+    });
   }
 
   const counts = Object.fromEntries(STATUSES.map((s) => [s, verdicts.filter((v) => v.status === s).length])) as Record<Status, number>;

@@ -35,13 +35,25 @@ const v = (strategy: string, figure: string, status: Verdict['status'], expected
 
 describe('gateMarkdown', () => {
   it('orders FAIL, MISSING, IMPROVED, OKISH, OK (file order within each) and bolds what fails', () => {
-    const md = gateMarkdown(report([v('a', 'top1', 'OK', 0.5, 0.5), v('a', 'mrr@10', 'IMPROVED', 0.5, 0.6), v('b', 'top1', 'FAIL', 0.5, 0.4), v('b', 'recall@3', 'MISSING', 0.5, null, { note: 'recall@3 is not in the results for b' }), v('c', 'top1', 'OKISH', 0.5, 0.494), v('c', 'recall@5', 'FAIL', 0.5, 0.3)]), 'backpack bless --results out --expect eval/expected.yaml --reason "…"');
+    const md = gateMarkdown(
+      report([
+        v('a', 'top1', 'OK', 0.5, 0.5),
+        v('a', 'mrr@10', 'IMPROVED', 0.5, 0.6),
+        v('b', 'top1', 'FAIL', 0.5, 0.4),
+        v('b', 'recall@3', 'MISSING', 0.5, null, { note: 'recall@3 is not in the results for b' }),
+        v('c', 'top1', 'OKISH', 0.5, 0.494),
+        v('c', 'recall@5', 'FAIL', 0.5, 0.3),
+      ]),
+      'backpack bless --results out --expect eval/expected.yaml --reason "…"',
+    );
     const rows = md.split('\n').filter((l) => /^\| [a-c] \|/.test(l));
     expect(rows.map((r) => r.split(' | ').slice(0, 2).join(' '))).toEqual(['| b top1', '| c recall@5', '| b recall@3', '| a mrr@10', '| c top1', '| a top1']);
     expect(rows[0]).toBe('| b | top1 | 0.5 | 0.4 | -0.1 | ±0.005 | **FAIL** |');
     expect(rows[2]).toBe('| b | recall@3 | 0.5 | – | – | ±0.005 | **MISSING** (recall@3 is not in the results for b) |');
     expect(rows[3]).toBe('| a | mrr@10 | 0.5 | 0.6 | +0.1 | ±0.005 | IMPROVED |');
-    expect(md).toMatch(/^### Backpack gate: failed \(exit 100\)\n\n6 figures of d against eval\/expected\.yaml: 1 OK, 1 OKISH, 1 IMPROVED, 2 FAIL, 1 MISSING\.\n/);
+    expect(md).toMatch(
+      /^### Backpack gate: failed \(exit 100\)\n\n6 figures of d against eval\/expected\.yaml: 1 OK, 1 OKISH, 1 IMPROVED, 2 FAIL, 1 MISSING\.\n/,
+    );
     expect(md).toContain('1 figure improved beyond tolerance: lock it in with `backpack bless --results out --expect eval/expected.yaml --reason "…"`.');
   });
 
@@ -51,7 +63,10 @@ describe('gateMarkdown', () => {
   });
 
   it('escapes strategy names, notes and warnings: no extra cell, no HTML, no link', () => {
-    const md = gateMarkdown(report([v('x|<img src=x onerror=alert(1)>', 'top1', 'FAIL', 0.5, 0.4, { note: '[click](http://evil)' })], false, ['dataset "<script>"\n| injected |']), 'x');
+    const md = gateMarkdown(
+      report([v('x|<img src=x onerror=alert(1)>', 'top1', 'FAIL', 0.5, 0.4, { note: '[click](http://evil)' })], false, ['dataset "<script>"\n| injected |']),
+      'x',
+    );
     expect(md).not.toMatch(/<img|<script/);
     expect(md).toContain('x\\|&lt;img src=x onerror=alert\\(1\\)&gt;');
     expect(md).toContain('\\[click\\]\\(http://evil\\)');

@@ -55,7 +55,9 @@ export function gateLines(report: GateReport, blessCommand: string): string[] {
     );
   }
   const parts = (['OK', 'OKISH', 'IMPROVED', 'FAIL', 'MISSING'] as const).filter((s) => c[s]).map((s) => `${c[s]} ${s}`);
-  lines.push(`gate: ${vs.length} figure${vs.length === 1 ? '' : 's'}: ${parts.join(', ')} → ${report.exitCode === 0 ? 'passed' : `failed (exit ${report.exitCode})`}`);
+  lines.push(
+    `gate: ${vs.length} figure${vs.length === 1 ? '' : 's'}: ${parts.join(', ')} → ${report.exitCode === 0 ? 'passed' : `failed (exit ${report.exitCode})`}`,
+  );
   return lines;
 }
 
@@ -85,10 +87,14 @@ export function gateJunit(report: GateReport): string {
   }
   const all = report.verdicts;
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="backpack gate" tests="${all.length}" failures="${all.filter(failed).length}" errors="${all.filter((v) => v.status === 'MISSING').length}">`);
+  out.push(
+    `<testsuites name="backpack gate" tests="${all.length}" failures="${all.filter(failed).length}" errors="${all.filter((v) => v.status === 'MISSING').length}">`,
+  );
   const dataset = report.dataset.actual.name;
   for (const [name, vs] of byStrategy) {
-    out.push(`  <testsuite name="${attr(name)}" tests="${vs.length}" failures="${vs.filter(failed).length}" errors="${vs.filter((v) => v.status === 'MISSING').length}" skipped="0">`);
+    out.push(
+      `  <testsuite name="${attr(name)}" tests="${vs.length}" failures="${vs.filter(failed).length}" errors="${vs.filter((v) => v.status === 'MISSING').length}" skipped="0">`,
+    );
     out.push('    <properties>');
     for (const [k, v] of [
       ['dataset', dataset],
@@ -103,7 +109,10 @@ export function gateJunit(report: GateReport): string {
       const open = `    <testcase classname="${attr(`${dataset}.${name}`)}" name="${attr(v.figure)}">`;
       const text = escapeXml(describe(v)).replace(/\r/g, '&#13;');
       if (v.status === 'MISSING') out.push(`${open}<error message="${attr(describe(v))}" type="missing">${text}</error></testcase>`);
-      else if (failed(v)) out.push(`${open}<failure message="${attr(describe(v))}" type="${v.status === 'FAIL' ? 'regression' : 'improved-strict'}">${text}</failure></testcase>`);
+      else if (failed(v))
+        out.push(
+          `${open}<failure message="${attr(describe(v))}" type="${v.status === 'FAIL' ? 'regression' : 'improved-strict'}">${text}</failure></testcase>`,
+        );
       else out.push(`${open}<system-out>${text}</system-out></testcase>`);
     }
     out.push('  </testsuite>');
@@ -131,7 +140,10 @@ export function gateMarkdown(report: GateReport, blessCommand: string): string {
   const md = escapeMarkdown;
   const parts = STATUS_ORDER.filter((s) => c[s]).map((s) => `${c[s]} ${s}`);
   const out = [`### Backpack gate: ${report.exitCode === 0 ? 'passed' : `failed (exit ${report.exitCode})`}`, ''];
-  out.push(`${report.verdicts.length} figure${report.verdicts.length === 1 ? '' : 's'} of ${md(report.dataset.actual.name)} against ${md(report.file)}: ${parts.join(', ')}.`, '');
+  out.push(
+    `${report.verdicts.length} figure${report.verdicts.length === 1 ? '' : 's'} of ${md(report.dataset.actual.name)} against ${md(report.file)}: ${parts.join(', ')}.`,
+    '',
+  );
   for (const w of report.warnings) out.push(`- warning: ${md(w)}`);
   if (report.warnings.length) out.push('');
   const withP = report.verdicts.some((v) => v.significance);
@@ -142,11 +154,23 @@ export function gateMarkdown(report: GateReport, blessCommand: string): string {
   for (const { v } of rows) {
     const status = fails(report, v) ? `**${md(statusText(v))}**` : md(statusText(v));
     const verdict = v.note ? `${status} (${md(v.note)})` : status;
-    const cells = [md(v.strategy), md(v.figure), num(v.expected), v.actual === null ? '–' : num(v.actual), v.delta === null ? '–' : signed(v.delta), `±${num(v.tolerance)}`, verdict];
+    const cells = [
+      md(v.strategy),
+      md(v.figure),
+      num(v.expected),
+      v.actual === null ? '–' : num(v.actual),
+      v.delta === null ? '–' : signed(v.delta),
+      `±${num(v.tolerance)}`,
+      verdict,
+    ];
     if (withP) cells.push(v.significance ? pValue(v.significance.p) : '');
     out.push(`| ${cells.join(' | ')} |`);
   }
-  if (c.IMPROVED) out.push('', `${c.IMPROVED} figure${c.IMPROVED > 1 ? 's' : ''} improved beyond tolerance${report.strict ? ' (a failure under --strict)' : ''}: lock ${c.IMPROVED > 1 ? 'them' : 'it'} in with \`${blessCommand.replace(/`/g, "'")}\`.`);
+  if (c.IMPROVED)
+    out.push(
+      '',
+      `${c.IMPROVED} figure${c.IMPROVED > 1 ? 's' : ''} improved beyond tolerance${report.strict ? ' (a failure under --strict)' : ''}: lock ${c.IMPROVED > 1 ? 'them' : 'it'} in with \`${blessCommand.replace(/`/g, "'")}\`.`,
+    );
   return `${out.join('\n')}\n`;
 }
 

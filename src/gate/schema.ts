@@ -55,11 +55,16 @@ export const REGRESSION_SCHEMA = {
       type: 'object',
       additionalProperties: false,
       required: ['name', 'catalogSha256'],
-      description: 'The dataset the figures were blessed on; the gate warns when the results were run on another catalog, and refuses results scored on other cases (casesSha256).',
+      description:
+        'The dataset the figures were blessed on; the gate warns when the results were run on another catalog, and refuses results scored on other cases (casesSha256).',
       properties: {
         name: { type: 'string', minLength: 1 },
         catalogSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-        casesSha256: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'sha256 of the cases the figures were blessed on (results.json dataset.casesSha256); written by bless.' },
+        casesSha256: {
+          type: 'string',
+          pattern: '^[0-9a-f]{64}$',
+          description: 'sha256 of the cases the figures were blessed on (results.json dataset.casesSha256); written by bless.',
+        },
       },
     },
     defaults: {

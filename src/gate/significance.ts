@@ -100,7 +100,11 @@ export interface PairedResult {
  * Pair two runs' per-case scores by case id (cases in only one run are left out) and test the
  * difference. Returns `undefined` when no case is in both.
  */
-export function pairedTest(baseline: ReadonlyMap<string, number>, current: ReadonlyMap<string, number>, opts: SignificanceOptions = {}): PairedResult | undefined {
+export function pairedTest(
+  baseline: ReadonlyMap<string, number>,
+  current: ReadonlyMap<string, number>,
+  opts: SignificanceOptions = {},
+): PairedResult | undefined {
   const d: number[] = [];
   for (const [id, c] of current) {
     const b = baseline.get(id);

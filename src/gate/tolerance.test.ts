@@ -35,7 +35,7 @@ describe('the rate tolerance bless writes: min(0.005, max(1/n, √(p(1−p)/n)))
     expect(roundUp3(0)).toBe(0);
   });
 
-  it('takes n from the figure\'s own denominator', () => {
+  it("takes n from the figure's own denominator", () => {
     expect(denominatorOf(parseFigure('top1'))).toBe('gradedCases');
     expect(denominatorOf(parseFigure('visible'))).toBe('gradedCases');
     expect(denominatorOf(parseFigure('noToolFalsePositiveRate'))).toBe('noToolCases');

@@ -89,7 +89,8 @@ function toleranceValue(text: string, entry: string): Tolerance | 'auto' {
   const t = text.trim();
   if (t === 'auto') return 'auto';
   const m = /^(?:(abs|rel):)?([-+]?[0-9]*\.?[0-9]+(?:e[-+]?\d+)?)(%?)$/i.exec(t);
-  if (!m || (m[1] !== undefined && m[3] === '%')) throw new InputError(`--tolerance: "${entry}": the value must be a number (absolute), abs:X, rel:X, X% (relative) or auto`);
+  if (!m || (m[1] !== undefined && m[3] === '%'))
+    throw new InputError(`--tolerance: "${entry}": the value must be a number (absolute), abs:X, rel:X, X% (relative) or auto`);
   const x = Number(m[2]);
   // 1e999 reads as Infinity: a tolerance the file could not even hold (JSON has no Infinity).
   if (!Number.isFinite(x) || x < 0) throw new InputError(`--tolerance: "${entry}": not a finite number ≥ 0`);
@@ -100,7 +101,10 @@ function toleranceValue(text: string, entry: string): Tolerance | 'auto' {
 /** Parse `--tolerance top1=0.01,tokens.*=2%,recall@5=rel:0.02,cases=auto`. */
 export function parseToleranceOverrides(text: string): ToleranceOverride[] {
   const out: ToleranceOverride[] = [];
-  for (const entry of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = entry.lastIndexOf('=');
     if (eq <= 0) throw new InputError(`--tolerance: "${entry}" is not figure=value (e.g. top1=0.01, tokens.*=2%, recall@5=auto)`);
     out.push({ pattern: entry.slice(0, eq).trim(), tolerance: toleranceValue(entry.slice(eq + 1), entry) });
@@ -111,7 +115,12 @@ export function parseToleranceOverrides(text: string): ToleranceOverride[] {
 /** Whether a figure key matches an override pattern. */
 export function matchesPattern(pattern: string, key: string): boolean {
   if (!pattern.includes('*')) return pattern === key;
-  const re = new RegExp(`^${pattern.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(key);
 }
 

@@ -62,7 +62,12 @@ function singleToolDraft(m: ToolMeta, mode: Mode, mention: boolean, idx: ToolInd
   if (!request) return undefined;
   const g = gold(m, mention || !!m.hand, idx, made!.archetypeOnly ? 'archetype' : 'any-server');
   const goldSet = new Set(g.expectedTools);
-  const negatives = m.server ? idx.siblings(m, true).map((s) => s.tool.id).filter((id) => !goldSet.has(id)) : [];
+  const negatives = m.server
+    ? idx
+        .siblings(m, true)
+        .map((s) => s.tool.id)
+        .filter((id) => !goldSet.has(id))
+    : [];
   const slices = slice === mode ? [mode] : [slice, mode];
   return { request, ...g, slices, ...(negatives.length ? { hardNegatives: [...new Set(negatives)].sort() } : {}) };
 }
@@ -141,7 +146,9 @@ function oneServerSession(idx: ToolIndex, r: Rng, sessionId: string): Draft[] {
 function oneServerTask(idx: ToolIndex, r: Rng): Draft | undefined {
   const first = idx.pickTool(r, (m) => ['get', 'search', 'list'].includes(m.op!.key));
   if (!first) return undefined;
-  const then = ['update', 'comment', 'assign', 'tag', 'archive'].map((op) => idx.byKey.get(key(first.server!.name, op, first.object!.key))).filter((m): m is ToolMeta => m !== undefined);
+  const then = ['update', 'comment', 'assign', 'tag', 'archive']
+    .map((op) => idx.byKey.get(key(first.server!.name, op, first.object!.key)))
+    .filter((m): m is ToolMeta => m !== undefined);
   if (!then.length) return undefined;
   const second = r.pick(then);
   const steps = [first, second];
@@ -201,7 +208,9 @@ export function generateCases(
   const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
   // Rare: an operation on a kind of object that exactly one server offers, on a smaller server or a tier-3 operation.
   const rare = idx.mcp.filter((m) => (idx.byIntent.get(m.intent!)?.length ?? 0) === 1 && (m.server!.size <= median || m.op!.tier === 3));
-  fillSlice('rare-tool', quota('rare-tool'), (r) => (rare.length ? singleToolDraft(r.pick(rare), r.chance(0.5) ? 'lexical' : 'paraphrase', r.chance(0.5), idx, r, 'rare-tool') : undefined));
+  fillSlice('rare-tool', quota('rare-tool'), (r) =>
+    rare.length ? singleToolDraft(r.pick(rare), r.chance(0.5) ? 'lexical' : 'paraphrase', r.chance(0.5), idx, r, 'rare-tool') : undefined,
+  );
   fillSlice('scope-restricted', quota('scope-restricted'), (r) => scopeDraft(idx, r));
   fillSlice('no-tool', quota('no-tool'), (r) => noToolDraft(r, idx));
   const incidents = Math.min(5, Math.max(1, Math.round(quota('multi-tool') * 0.05)));
@@ -253,4 +262,3 @@ export function generateCases(
   }
   return cases;
 }
-

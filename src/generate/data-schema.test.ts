@@ -21,7 +21,9 @@ const read = (file: string) => JSON.parse(readFileSync(new URL(file, DATA), 'utf
 
 describe('generator data files', () => {
   it('every data file has a definition in the one schema and validates against it', () => {
-    const files = readdirSync(DATA).filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json')).sort();
+    const files = readdirSync(DATA)
+      .filter((f) => f.endsWith('.json') && !f.endsWith('.schema.json'))
+      .sort();
     expect(files).toEqual(Object.keys(KIND).sort());
     for (const f of files) expect(generatorDataErrors(KIND[f]!, read(f)), f).toEqual([]);
     // one schema file, nothing else
@@ -36,11 +38,41 @@ describe('generator data files', () => {
   });
 
   it.each([
-    ['archetypes.json', (d: any) => { d.archetypes[2].objects[5].casual = []; }, /\/archetypes\/2\/objects\/5\/casual must NOT have fewer than 1 items/],
-    ['servers.json', (d: any) => { d.servers[9].name = 'Not Id Safe'; }, /\/servers\/9\/name must match pattern/],
-    ['operations.json', (d: any) => { d.operations[3].name = 'create_thing'; }, /\/operations\/3\/name must match pattern/],
-    ['core-tools.json', (d: any) => { d.sections[0].tools[1].params[1].type = 'text'; }, /\/sections\/0\/tools\/1\/params\/1\/type must be equal to one of the allowed values/],
-    ['plugins.json', (d: any) => { delete d.sections[1].plugins[0].tools[0].summary; }, /\/sections\/1\/plugins\/0\/tools\/0 must have required property 'summary'/],
+    [
+      'archetypes.json',
+      (d: any) => {
+        d.archetypes[2].objects[5].casual = [];
+      },
+      /\/archetypes\/2\/objects\/5\/casual must NOT have fewer than 1 items/,
+    ],
+    [
+      'servers.json',
+      (d: any) => {
+        d.servers[9].name = 'Not Id Safe';
+      },
+      /\/servers\/9\/name must match pattern/,
+    ],
+    [
+      'operations.json',
+      (d: any) => {
+        d.operations[3].name = 'create_thing';
+      },
+      /\/operations\/3\/name must match pattern/,
+    ],
+    [
+      'core-tools.json',
+      (d: any) => {
+        d.sections[0].tools[1].params[1].type = 'text';
+      },
+      /\/sections\/0\/tools\/1\/params\/1\/type must be equal to one of the allowed values/,
+    ],
+    [
+      'plugins.json',
+      (d: any) => {
+        delete d.sections[1].plugins[0].tools[0].summary;
+      },
+      /\/sections\/1\/plugins\/0\/tools\/0 must have required property 'summary'/,
+    ],
   ])('a bad %s fails to load with an error naming the file and the JSON path', (file, damage, message) => {
     const data = read(file);
     expect(() => checkedGeneratorData(KIND[file]!, file, data)).not.toThrow();
@@ -52,7 +84,9 @@ describe('generator data files', () => {
   it('a tool naming no shared parameter fails, naming the file and the JSON path', () => {
     const shared = sharedParams([{ name: 'query', type: 'string', description: 'Free-text query.', required: true }]);
     const tool = { name: 'search', summary: 'Search.', description: 'Searches.', params: ['query', 'limit'], casual: ['find it'] };
-    expect(readHandTools('plugins.json', shared, [['/sections/0/plugins/0/tools/0', { ...tool, params: ['query'] }]])[0]!.params).toEqual([{ name: 'query', type: 'string', description: 'Free-text query.', required: true }]);
+    expect(readHandTools('plugins.json', shared, [['/sections/0/plugins/0/tools/0', { ...tool, params: ['query'] }]])[0]!.params).toEqual([
+      { name: 'query', type: 'string', description: 'Free-text query.', required: true },
+    ]);
     expect(() => readHandTools('plugins.json', shared, [['/sections/0/plugins/0/tools/0', tool]])).toThrow(
       'src/generate/data/plugins.json is invalid:\n  /sections/0/plugins/0/tools/0/params/1 names no parameter of sharedParams: "limit"',
     );

@@ -7,8 +7,17 @@ import schema from './data/generator-data.schema.json' with { type: 'json' };
 
 /** The kinds of generator data file, by their definition in the schema. */
 export type GeneratorDataKind =
-  | 'surface' | 'noTool' | 'workflows' | 'phrasing' | 'lexicon' | 'departments'
-  | 'archetypes' | 'servers' | 'operations' | 'coreTools' | 'plugins';
+  | 'surface'
+  | 'noTool'
+  | 'workflows'
+  | 'phrasing'
+  | 'lexicon'
+  | 'departments'
+  | 'archetypes'
+  | 'servers'
+  | 'operations'
+  | 'coreTools'
+  | 'plugins';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(schema);

@@ -24,7 +24,7 @@ const { catalog, cases } = small.dataset;
 const toolById = new Map(catalog.tools.map((t) => [t.id, t]));
 
 describe('server sizes', () => {
-  it('keeps the seed article\'s seven servers and sums to 50,000 MCP tools at monster scale', () => {
+  it("keeps the seed article's seven servers and sums to 50,000 MCP tools at monster scale", () => {
     const sizes = monsterSizes();
     expect(sizes).toHaveLength(100);
     expect(sizes.slice(0, 7)).toEqual([1400, 1100, 850, 600, 300, 220, 180]);
@@ -87,7 +87,12 @@ describe('the small preset', () => {
   });
 
   it('labels every case against the catalog (known ids, no empty requests)', () => {
-    expect(() => checkCases(cases.map((c) => ({ value: c, file: 'mem', where: c.id })), catalog)).not.toThrow();
+    expect(() =>
+      checkCases(
+        cases.map((c) => ({ value: c, file: 'mem', where: c.id })),
+        catalog,
+      ),
+    ).not.toThrow();
   });
 
   it('has every slice, each a real share, and at least 15% no-tool cases', () => {
@@ -100,9 +105,45 @@ describe('the small preset', () => {
   it('paraphrase requests share no word with the gold tool name but its object words; lexical ones share one (independent check)', () => {
     // Written apart from the generator's own check: every [a-z0-9] run of the text, whole and
     // camel-split, against the same of the name; plurals folded; only a few function words exempt.
-    const fn = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'on', 'for', 'by', 'with', 'and', 'or', 'is', 'it', 'my', 'me', 'i', 'we', 'our', 'you', 'your', 'this', 'that', 'at', 'as', 'be', 'from', 'so', 'if']);
+    const fn = new Set([
+      'a',
+      'an',
+      'the',
+      'of',
+      'to',
+      'in',
+      'on',
+      'for',
+      'by',
+      'with',
+      'and',
+      'or',
+      'is',
+      'it',
+      'my',
+      'me',
+      'i',
+      'we',
+      'our',
+      'you',
+      'your',
+      'this',
+      'that',
+      'at',
+      'as',
+      'be',
+      'from',
+      'so',
+      'if',
+    ]);
     const bag = (t: string) => {
-      const raw = [...t.toLowerCase().split(/[^a-z0-9]+/), ...t.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/)];
+      const raw = [
+        ...t.toLowerCase().split(/[^a-z0-9]+/),
+        ...t
+          .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+          .toLowerCase()
+          .split(/[^a-z0-9]+/),
+      ];
       return new Set(raw.filter((w) => w && !fn.has(w)).map((w) => w.replace(/(ies)$/, 'y').replace(/(?<=[a-z]{3})e?s$/, '')));
     };
     const shares = (text: string, name: string) => {
@@ -120,7 +161,10 @@ describe('the small preset', () => {
     for (const c of cases.filter((x) => x.slices[0] === 'paraphrase' || (x.slices[0] === 'multi-turn' && x.slices[1] === 'paraphrase'))) {
       const golds = c.expectedTools!.map((id) => toolById.get(id)!);
       // with several acceptable golds (product not named) the request was written for one of them
-      expect(golds.some((t) => !sharesOperationWord(c.request, t.name, t.namespace)), `${c.request} / ${golds.map((t) => t.name).join(' ')}`).toBe(true);
+      expect(
+        golds.some((t) => !sharesOperationWord(c.request, t.name, t.namespace)),
+        `${c.request} / ${golds.map((t) => t.name).join(' ')}`,
+      ).toBe(true);
       checked++;
     }
     expect(checked).toBeGreaterThan(300);
@@ -134,7 +178,10 @@ describe('the small preset', () => {
     const op = (id: string) => {
       const t = toolById.get(id)!;
       const prefix = (t.server ?? '').split('-');
-      let w = t.name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z0-9]+/);
+      let w = t.name
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/);
       if (prefix.every((p, i) => w[i] === p)) w = w.slice(prefix.length);
       return w.join('_');
     };
@@ -154,13 +201,14 @@ describe('the small preset', () => {
         const archetypes = new Set(c.expectedTools!.map((id) => SERVERS.find((sv) => sv.name === toolById.get(id)!.server)!.archetype));
         expect(archetypes.size, c.request).toBe(1);
         const others = everywhere.filter((id) => !c.expectedTools!.includes(id));
-        for (const id of others) expect(archetypes.has(SERVERS.find((sv) => sv.name === toolById.get(id)!.server)!.archetype), `${c.request} / ${id}`).toBe(false);
+        for (const id of others)
+          expect(archetypes.has(SERVERS.find((sv) => sv.name === toolById.get(id)!.server)!.archetype), `${c.request} / ${id}`).toBe(false);
       }
       expect(c.expectedTools!.length).toBeGreaterThanOrEqual(2);
     }
   });
 
-  it('requests name no product other than the gold server\'s', () => {
+  it("requests name no product other than the gold server's", () => {
     for (const c of cases.filter((x) => x.expectedTools?.length === 1 && x.slices[0] !== 'multi-tool')) {
       const t = toolById.get(c.expectedTools![0]!)!;
       if (t.source !== 'mcp') continue;
@@ -180,7 +228,10 @@ describe('the small preset', () => {
     let withAlternative = 0;
     for (const c of scoped) {
       const allowed = (id: string) => toolById.get(id)!.scopes.every((s) => c.callerScopes!.includes(s));
-      expect(c.hardNegatives!.every((id) => !allowed(id)), c.id).toBe(true);
+      expect(
+        c.hardNegatives!.every((id) => !allowed(id)),
+        c.id,
+      ).toBe(true);
       expect(c.expectedTools!.every(allowed), c.id).toBe(true);
       if (c.expectedTools!.length) withAlternative++;
     }
@@ -242,7 +293,9 @@ describe('determinism', () => {
   it('small, seed 7: every file written has the sha256 committed in small-7.sha256.json', async () => {
     const dir = join(tmp, 'small-7');
     writeDataset(dir, small.dataset, small.manifest, undefined, { 'realism.json': realismJson(await measureRealism(small.dataset)) });
-    const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
+    const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'));
     const actual = Object.fromEntries(files.sort().map((f) => [f, sha256(readFileSync(join(dir, f)))]));
     // A change of the generator's output for a seed is a new generator version (it is in every manifest).
     const update = `the generated small-7 dataset changed. If that is intended, bump GENERATOR.version in src/generate/index.ts (now ${GENERATOR.version}) and set src/generate/small-7.sha256.json to {"generatorVersion": <the new version>, "files": ${JSON.stringify(actual)}}`;
@@ -287,7 +340,12 @@ describe('the monster preset', () => {
   it('every slice is present and every tool has a valid input schema', () => {
     for (const s of GENERATED_SLICES) expect(monster.manifest.slices[s]?.count ?? 0, s).toBeGreaterThan(100);
     for (const t of monster.dataset.catalog.tools) expect(inputSchemaProblem(t.inputSchema), t.id).toBeUndefined();
-    expect(() => checkCases(monster.dataset.cases.map((c) => ({ value: c, file: 'mem', where: c.id })), monster.dataset.catalog)).not.toThrow();
+    expect(() =>
+      checkCases(
+        monster.dataset.cases.map((c) => ({ value: c, file: 'mem', where: c.id })),
+        monster.dataset.catalog,
+      ),
+    ).not.toThrow();
   });
 
   it('realism (issue 16): expansion leak at most +0.08, no filler or placeholder in more than 3% of tool requests, no slice above 0.90', async () => {
@@ -306,6 +364,14 @@ describe('the monster preset', () => {
   it('sizes its servers as the seed article does', () => {
     const per = new Map<string, number>();
     for (const t of monster.dataset.catalog.tools) if (t.server) per.set(t.server, (per.get(t.server) ?? 0) + 1);
-    expect([...per.entries()].slice(0, 7)).toEqual([['crm', 1400], ['aws', 1100], ['kubernetes', 850], ['datadog', 600], ['clickup', 300], ['github', 220], ['slack', 180]]);
+    expect([...per.entries()].slice(0, 7)).toEqual([
+      ['crm', 1400],
+      ['aws', 1100],
+      ['kubernetes', 850],
+      ['datadog', 600],
+      ['clickup', 300],
+      ['github', 220],
+      ['slack', 180],
+    ]);
   });
 });

@@ -37,14 +37,17 @@ export function resolveParams(preset: string, seed: number, overrides: Overrides
   if (overrides.tools !== undefined) {
     const min = p.coreTools + pluginToolCount + 7;
     if (!Number.isSafeInteger(overrides.tools) || overrides.tools < min) {
-      throw new GenerateParamsError(`--tools must be a whole number ≥ ${min} for preset ${preset} (${p.coreTools} core + ${pluginToolCount} plugin tools + at least one per server)`);
+      throw new GenerateParamsError(
+        `--tools must be a whole number ≥ ${min} for preset ${preset} (${p.coreTools} core + ${pluginToolCount} plugin tools + at least one per server)`,
+      );
     }
     mcpTools = overrides.tools - p.coreTools - pluginToolCount;
     servers = Math.max(7, Math.ceil(mcpTools / 500));
   }
   const skills = overrides.skills ?? p.skills;
   const cap = skillCapacity(servers);
-  if (!Number.isSafeInteger(skills) || skills < 0 || skills > cap) throw new GenerateParamsError(`--skills must be a whole number from 0 to ${cap} for ${servers} servers (got ${skills})`);
+  if (!Number.isSafeInteger(skills) || skills < 0 || skills > cap)
+    throw new GenerateParamsError(`--skills must be a whole number from 0 to ${cap} for ${servers} servers (got ${skills})`);
   const cases = overrides.cases ?? p.cases;
   if (!Number.isSafeInteger(cases) || cases < 20) throw new GenerateParamsError(`--cases must be a whole number ≥ 20 (got ${cases})`);
   return { preset: preset as PresetName, seed, mcpTools, servers, plugins: p.plugins, coreTools: p.coreTools, skills, cases };
@@ -81,7 +84,15 @@ export function generate(params: GenerateParams, progress: Progress = () => {}):
   // The roles come first: requests come from people, so tools some department uses get more of them.
   const roles = companyRoles(plans, metas, catalog);
   const scopes = Object.keys(roles.roles).map((name) => roleScope(roles, name)!);
-  const cases = generateCases(params.cases, metas, plans, skills, rng.fork('cases'), (done, total) => progress('cases', done, total), (m) => scopes.some((s) => s.sees(m.tool)));
+  const cases = generateCases(
+    params.cases,
+    metas,
+    plans,
+    skills,
+    rng.fork('cases'),
+    (done, total) => progress('cases', done, total),
+    (m) => scopes.some((s) => s.sees(m.tool)),
+  );
   assignRoles(cases, roles, catalog, rng.fork('roles'));
   const name = `${params.preset}-${params.seed}`;
   return {
@@ -125,4 +136,3 @@ function splitCounts(cases: readonly Case[]): Record<string, number> {
   for (const c of cases) out[c.split ?? 'test'] = (out[c.split ?? 'test'] ?? 0) + 1;
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
-

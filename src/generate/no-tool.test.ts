@@ -34,7 +34,10 @@ describe('no-tool requests (monster, seed 7)', () => {
   const slice = generated.dataset.cases.filter((c) => c.slices.includes('no-tool'));
 
   it('replays the generated slice exactly (same requests as the dataset)', () => {
-    const own = slice.filter((c) => !c.sessionId).map((c) => c.request).sort();
+    const own = slice
+      .filter((c) => !c.sessionId)
+      .map((c) => c.request)
+      .sort();
     expect(own).toEqual(requests.map((q) => q.request).sort());
   });
 
@@ -46,7 +49,11 @@ describe('no-tool requests (monster, seed 7)', () => {
   it('are near misses for at least a third of the slice, every kind present', () => {
     const near = requests.filter((q) => q.kind !== 'chit-chat');
     expect(near.length / slice.length).toBeGreaterThanOrEqual(1 / 3);
-    for (const kind of ['missing-op', 'opinion', 'beyond', 'knowledge']) expect(near.some((q) => q.kind === kind), kind).toBe(true);
+    for (const kind of ['missing-op', 'opinion', 'beyond', 'knowledge'])
+      expect(
+        near.some((q) => q.kind === kind),
+        kind,
+      ).toBe(true);
   });
 
   it('near misses name a product, object or kind of system of the catalog, and no placeholder is left', () => {
@@ -85,8 +92,12 @@ describe('no-tool check', () => {
 
 describe('determinism', () => {
   it('gives the same no-tool requests and asides for the same seed', () => {
-    const a = generate(resolveParams('small', 11)).dataset.cases.filter((c) => c.slices.includes('no-tool')).map((c) => c.request);
-    const b = generate(resolveParams('small', 11)).dataset.cases.filter((c) => c.slices.includes('no-tool')).map((c) => c.request);
+    const a = generate(resolveParams('small', 11))
+      .dataset.cases.filter((c) => c.slices.includes('no-tool'))
+      .map((c) => c.request);
+    const b = generate(resolveParams('small', 11))
+      .dataset.cases.filter((c) => c.slices.includes('no-tool'))
+      .map((c) => c.request);
     expect(a).toEqual(b);
     const asides = (seed: number) => Array.from({ length: 50 }, (_, i) => sessionAside(new Rng(seed, `aside${i}`)));
     expect(asides(1)).toEqual(asides(1));

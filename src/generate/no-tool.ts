@@ -183,7 +183,10 @@ function usable(o: ObjectSpec): boolean {
 
 /** A server weighted by the square root of its size, as the tool slices pick them. */
 function pickServer(r: Rng, catalog: NoToolCatalog): ServerPlan {
-  return r.weighted(catalog.servers, catalog.servers.map((s) => Math.sqrt(s.size)));
+  return r.weighted(
+    catalog.servers,
+    catalog.servers.map((s) => Math.sqrt(s.size)),
+  );
 }
 
 const QUESTION = /^(who|what|what's|how|is|are|which|when|where|why|can|could|do|does|did|should|any)\b/;

@@ -47,7 +47,20 @@ describe('phrasing data', () => {
 describe('paraphraseVerbPhrase and requestFrame', () => {
   it('fills a frame of the operation with a verb of its classes that the caller did not refuse', () => {
     const r = new Rng(5);
-    const vars = { obj: 'contact', objs: 'contacts', ref: '#12', ref2: '#13', person: 'Dana', field: 'owner', value: 'Sam', term: 'renewal', name: 'Kestrel', label: 'urgent', place: 'Archive', text: 'ok' };
+    const vars = {
+      obj: 'contact',
+      objs: 'contacts',
+      ref: '#12',
+      ref2: '#13',
+      person: 'Dana',
+      field: 'owner',
+      value: 'Sam',
+      term: 'renewal',
+      name: 'Kestrel',
+      label: 'urgent',
+      place: 'Archive',
+      text: 'ok',
+    };
     const allowed = new Set(classVerbs('remove').filter((v) => v !== 'erase'));
     for (let i = 0; i < 50; i++) {
       const vp = paraphraseVerbPhrase('delete', vars, r, (v) => v === 'erase')!;

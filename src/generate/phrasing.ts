@@ -19,7 +19,9 @@ export function phrasingProblems(data: unknown, lex: unknown): string[] {
   if (out.length) return out;
   const p = data as typeof phrasing;
   const classes = (lex as typeof lexicon).verbClasses as Record<string, string[]>;
-  for (const [op, o] of Object.entries(p.operations)) for (const c of o.verbs) if (!classes[c]) out.push(`phrasing.json/operations/${op}: verb class "${c}" is not in lexicon.json (run scripts/extract-lexicon.ts)`);
+  for (const [op, o] of Object.entries(p.operations))
+    for (const c of o.verbs)
+      if (!classes[c]) out.push(`phrasing.json/operations/${op}: verb class "${c}" is not in lexicon.json (run scripts/extract-lexicon.ts)`);
   for (const c of Object.keys(p.verbClasses)) if (!classes[c]) out.push(`lexicon.json: no verb class "${c}" (run scripts/extract-lexicon.ts)`);
   const w = p.objectWording;
   if (Math.abs(w.own + w.doc + w.casual - 1) > 1e-9) out.push('phrasing.json/objectWording: own + doc + casual must be 1');
@@ -43,7 +45,10 @@ export function classVerbs(name: string): readonly string[] {
 
 /** The verbs (of all its classes) and frames of each operation the phrasing data covers. */
 const PHRASING_BY_OPERATION = new Map(
-  Object.entries(phrasing.operations as Record<string, { verbs: string[]; frames: string[] }>).map(([op, p]) => [op, { verbs: [...new Set(p.verbs.flatMap(classVerbs))] as readonly string[], frames: p.frames as readonly string[] }]),
+  Object.entries(phrasing.operations as Record<string, { verbs: string[]; frames: string[] }>).map(([op, p]) => [
+    op,
+    { verbs: [...new Set(p.verbs.flatMap(classVerbs))] as readonly string[], frames: p.frames as readonly string[] },
+  ]),
 );
 
 /** The verbs (of all its classes) and frames of an operation, if the phrasing data covers it. */
@@ -67,7 +72,9 @@ export function paraphraseVerbPhrase(op: string, vars: Record<string, string>, r
   const verbs = p.verbs.filter((v) => !avoid(v));
   const frame = r.pick(p.frames);
   if (frame.includes('{verb}') && !verbs.length) return undefined;
-  return fill(frame, { ...vars, verb: frame.includes('{verb}') ? r.pick(verbs) : '' }).replace(/\s+/g, ' ').trim();
+  return fill(frame, { ...vars, verb: frame.includes('{verb}') ? r.pick(verbs) : '' })
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The verb phrase as a person puts it to an assistant: bare about half the time (`requestFrames.bare`), else inside a request frame. */

@@ -20,7 +20,14 @@ export const SUFFIXES: readonly string[] = SURFACE.signOffs;
 
 /** The lead-ins and sign-offs above as bare phrases (`"quick one: "` → `quick one`), each once, in order. */
 export function wrapperPhrases(): string[] {
-  const out = [...PREFIXES, ...QUESTION_PREFIXES, ...SUFFIXES].map((w) => w.replace(/[^\w' ]+/g, ' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const out = [...PREFIXES, ...QUESTION_PREFIXES, ...SUFFIXES]
+    .map((w) =>
+      w
+        .replace(/[^\w' ]+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter(Boolean);
   return [...new Set(out)];
 }
 
@@ -101,7 +108,13 @@ const OBJS_MARK = 'zqobjsmark';
  * paraphrase words the operation with a verb of its class and none of the operation's name words
  * (`phrasing.ts`); the object keeps whatever wording was drawn.
  */
-export function mcpPhrase(m: ToolMeta, mode: Mode, mention: boolean, r: Rng, framed = true): (Phrase & { archetypeOnly: boolean; framed: boolean; objectText: string[] }) | undefined {
+export function mcpPhrase(
+  m: ToolMeta,
+  mode: Mode,
+  mention: boolean,
+  r: Rng,
+  framed = true,
+): (Phrase & { archetypeOnly: boolean; framed: boolean; objectText: string[] }) | undefined {
   const values = fillers(r);
   let core: string;
   let archetypeOnly: boolean;

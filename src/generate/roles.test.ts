@@ -26,7 +26,15 @@ describe('the departments vocabulary', () => {
     const base = COMPANY_DEPARTMENTS[0]!;
     const errors = departmentErrors(
       [
-        { ...base, systems: [{ archetype: 'crm', objects: ['deal', 'dael'] }, { archetype: 'nope', objects: 'all' }, { archetype: 'vcs', objects: 'all', products: 0 }], plugins: ['no-such-plugin'] },
+        {
+          ...base,
+          systems: [
+            { archetype: 'crm', objects: ['deal', 'dael'] },
+            { archetype: 'nope', objects: 'all' },
+            { archetype: 'vcs', objects: 'all', products: 0 },
+          ],
+          plugins: ['no-such-plugin'],
+        },
         { ...base, systems: [] },
       ],
       ['ghost-plugin'],
@@ -44,14 +52,19 @@ describe('the departments vocabulary', () => {
 
 describe('objectPatterns', () => {
   const server = (name: string, nameStyle: ServerPlan['nameStyle']) => ({ name, nameStyle }) as ServerPlan;
-  it('writes the object in the server\'s name style, and the plural too when it is not the singular plus a suffix', () => {
-    expect(objectPatterns(server('github', 'snake'), { key: 'pull_request', plural: 'pull_requests', doc: '', casual: [] })).toEqual(['mcp__github__*_pull_request*']);
+  it("writes the object in the server's name style, and the plural too when it is not the singular plus a suffix", () => {
+    expect(objectPatterns(server('github', 'snake'), { key: 'pull_request', plural: 'pull_requests', doc: '', casual: [] })).toEqual([
+      'mcp__github__*_pull_request*',
+    ]);
     expect(objectPatterns(server('clickup', 'camel'), { key: 'task_list', plural: 'task_lists', doc: '', casual: [] })).toEqual(['mcp__clickup__*TaskList*']);
-    expect(objectPatterns(server('crm', 'kebab'), { key: 'opportunity', plural: 'opportunities', doc: '', casual: [] })).toEqual(['mcp__crm__*-opportunity*', 'mcp__crm__*-opportunities*']);
+    expect(objectPatterns(server('crm', 'kebab'), { key: 'opportunity', plural: 'opportunities', doc: '', casual: [] })).toEqual([
+      'mcp__crm__*-opportunity*',
+      'mcp__crm__*-opportunities*',
+    ]);
   });
 });
 
-describe('the generated company\'s roles', () => {
+describe("the generated company's roles", () => {
   const small = generate(resolveParams('small', 7));
   const { catalog, cases } = small.dataset;
   const roles = small.dataset.roles!;
@@ -80,18 +93,28 @@ describe('the generated company\'s roles', () => {
     const company = new Set(COMPANY_PLUGINS);
     for (const r of Object.keys(roles.roles)) {
       const scope = roleScope(roles, r)!;
-      for (const t of catalog.tools) if (t.source === 'core' || (t.source === 'plugin' && company.has(t.plugin!))) expect(scope.sees(t), `${r} ${t.id}`).toBe(true);
+      for (const t of catalog.tools)
+        if (t.source === 'core' || (t.source === 'plugin' && company.has(t.plugin!))) expect(scope.sees(t), `${r} ${t.id}`).toBe(true);
     }
     const byServer = new Map<string, Tool[]>();
     for (const t of catalog.tools) if (t.source === 'mcp') byServer.set(t.server!, [...(byServer.get(t.server!) ?? []), t]);
     for (const r of departments) {
       const scope = roleScope(roles, r)!;
-      for (const [server, list] of byServer) expect(list.every((t) => scope.sees(t)), `${r} sees all of ${server}`).toBe(false);
+      for (const [server, list] of byServer)
+        expect(
+          list.every((t) => scope.sees(t)),
+          `${r} sees all of ${server}`,
+        ).toBe(false);
     }
     // a trade-off: sales sees CRM deals but no Kubernetes pod; SRE the reverse
-    const deal = catalog.tools.find((t) => t.id === 'mcp__crm__get_deal' || t.id.startsWith('mcp__crm__') && /get.?deal$/i.test(t.name))!;
+    const deal = catalog.tools.find((t) => t.id === 'mcp__crm__get_deal' || (t.id.startsWith('mcp__crm__') && /get.?deal$/i.test(t.name)))!;
     const pod = catalog.tools.find((t) => t.server === 'kubernetes' && /list.?pods$/i.test(t.name))!;
-    expect([roleSees(roles, 'sales', deal), roleSees(roles, 'sales', pod), roleSees(roles, 'sre', deal), roleSees(roles, 'sre', pod)]).toEqual([true, false, false, true]);
+    expect([roleSees(roles, 'sales', deal), roleSees(roles, 'sales', pod), roleSees(roles, 'sre', deal), roleSees(roles, 'sre', pod)]).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it('are the same for the same seed, byte for byte', () => {
@@ -123,7 +146,9 @@ describe('the generated company\'s roles', () => {
 
   it('small-7: drawn callers see their gold about 85% of the time', () => {
     // single-tool requests: their roles are drawn here (workflows and sessions come with theirs)
-    const drawn = cases.filter((c) => c.role !== undefined && roles.roles[c.role] && c.sessionId === undefined && !c.slices.includes('multi-tool') && c.expectedTools?.length);
+    const drawn = cases.filter(
+      (c) => c.role !== undefined && roles.roles[c.role] && c.sessionId === undefined && !c.slices.includes('multi-tool') && c.expectedTools?.length,
+    );
     const cross = drawn.filter((c) => c.slices.includes('cross-phase')).length;
     expect(drawn.length).toBeGreaterThan(300);
     expect(cross / drawn.length).toBeGreaterThan(0.08);
@@ -133,7 +158,14 @@ describe('the generated company\'s roles', () => {
 
 describe('assignRoles', () => {
   const tool = (server: string, name: string): Tool => makeTool({ name, source: 'mcp', server, summary: name, description: name });
-  const tools = [tool('crm', 'get_deal'), tool('crm', 'get_contact'), tool('k8s', 'list_pods'), tool('k8s', 'get_pod'), tool('wiki', 'get_page'), makeTool({ name: 'read_file', source: 'core', summary: 'r', description: 'r' })];
+  const tools = [
+    tool('crm', 'get_deal'),
+    tool('crm', 'get_contact'),
+    tool('k8s', 'list_pods'),
+    tool('k8s', 'get_pod'),
+    tool('wiki', 'get_page'),
+    makeTool({ name: 'read_file', source: 'core', summary: 'r', description: 'r' }),
+  ];
   const catalog: Catalog = { tools, skills: [], servers: [], plugins: [] };
   const roles: RoleMap = {
     schemaVersion: 1,
@@ -144,7 +176,13 @@ describe('assignRoles', () => {
       sre: { description: '', namespaces: ['k8s'] },
     },
   };
-  const single = (i: number, gold: string[], extra: Partial<Case> = {}): Case => ({ id: `c${i}`, request: 'r', expectedTools: gold, slices: ['lexical'], ...extra });
+  const single = (i: number, gold: string[], extra: Partial<Case> = {}): Case => ({
+    id: `c${i}`,
+    request: 'r',
+    expectedTools: gold,
+    slices: ['lexical'],
+    ...extra,
+  });
 
   it('gives 85% of callers a role that sees the gold tool and 15% another, tagged cross-phase; none when no role sees it', () => {
     const cases = Array.from({ length: 2000 }, (_, i) => single(i, ['mcp__crm__get_deal']));
@@ -171,7 +209,11 @@ describe('assignRoles', () => {
   });
 
   it('keeps a role given with the request, tagging it cross-phase when that role does not see the gold; leaves roles the map does not know alone', () => {
-    const cases = [single(1, ['mcp__k8s__get_pod'], { role: 'sales' }), single(2, ['mcp__crm__get_deal'], { role: 'sales' }), single(3, ['mcp__k8s__get_pod'], { role: 'editor' })];
+    const cases = [
+      single(1, ['mcp__k8s__get_pod'], { role: 'sales' }),
+      single(2, ['mcp__crm__get_deal'], { role: 'sales' }),
+      single(3, ['mcp__k8s__get_pod'], { role: 'editor' }),
+    ];
     assignRoles(cases, roles, catalog, new Rng(3, 'test'));
     expect(cases.map((c) => [c.role, c.slices.includes('cross-phase')])).toEqual([
       ['sales', true],

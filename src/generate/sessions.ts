@@ -7,7 +7,20 @@
  */
 import type { Rng } from '../util/rng.ts';
 import type { ToolMeta } from './tools.ts';
-import { wrapTurn, capitalizeFirst, fillFrame, key, pickShape, productName, resolveShape, slotValues, WORKFLOWS, type FlowDraft, type TextKit, type WorkflowIndex } from './workflows.ts';
+import {
+  wrapTurn,
+  capitalizeFirst,
+  fillFrame,
+  key,
+  pickShape,
+  productName,
+  resolveShape,
+  slotValues,
+  WORKFLOWS,
+  type FlowDraft,
+  type TextKit,
+  type WorkflowIndex,
+} from './workflows.ts';
 
 /** Gold for a turn asking for `tool` without naming its product: the same operation on every server of the step's archetypes. */
 function unnamedGold(tool: ToolMeta, archetypes: readonly string[], idx: WorkflowIndex): Pick<FlowDraft, 'expectedTools' | 'goldMode'> {
@@ -55,7 +68,15 @@ export function sessionDrafts(idx: WorkflowIndex, kit: TextKit, r: Rng, sessionI
     const handedOff = ['chat', 'messaging'].includes(last.server!.archetype.key);
     // Only on one object the caller just opened or made ("assign it", "tag it").
     const single = ['get', 'create'].includes(last.op!.key);
-    const ops = handedOff || !single || !known ? [] : Object.keys(WORKFLOWS.followUps.ops).filter((op) => op !== last.op!.key && !(last.op!.key === 'create' && ['history', 'listComments', 'get'].includes(op)) && idx.byKey.has(key(last.server!.name, op, last.object!.key)));
+    const ops =
+      handedOff || !single || !known
+        ? []
+        : Object.keys(WORKFLOWS.followUps.ops).filter(
+            (op) =>
+              op !== last.op!.key &&
+              !(last.op!.key === 'create' && ['history', 'listComments', 'get'].includes(op)) &&
+              idx.byKey.has(key(last.server!.name, op, last.object!.key)),
+          );
     const canRepeat = known && !repeated && last.op!.scope === 'read' && last === steps[step]!.tool;
     if (step + 1 < steps.length && (roll < 0.65 || (!ops.length && !canRepeat))) {
       step++;

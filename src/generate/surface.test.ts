@@ -29,9 +29,21 @@ describe('surface.json', () => {
 
   it('lead-ins and sign-offs carry no catalog word (tool-name words, object names, products)', () => {
     const catalog = new Set<string>();
-    const add = (text: string) => { for (const w of contentWords(text)) catalog.add(stem(w)); };
-    for (const op of OPERATIONS) add(op.name('zqobj', 'zqobjs').replace(/zqobjs?/g, ' ').replace(/_/g, ' '));
-    for (const a of ARCHETYPES) for (const o of a.objects) { add(o.key.replace(/_/g, ' ')); add(o.plural.replace(/_/g, ' ')); }
+    const add = (text: string) => {
+      for (const w of contentWords(text)) catalog.add(stem(w));
+    };
+    for (const op of OPERATIONS)
+      add(
+        op
+          .name('zqobj', 'zqobjs')
+          .replace(/zqobjs?/g, ' ')
+          .replace(/_/g, ' '),
+      );
+    for (const a of ARCHETYPES)
+      for (const o of a.objects) {
+        add(o.key.replace(/_/g, ' '));
+        add(o.plural.replace(/_/g, ' '));
+      }
     for (const s of SERVERS) for (const n of [s.display, s.name, ...s.aliases]) add(n.replace(/[-_]/g, ' '));
     const offending = wrapperPhrases().filter((p) => [...contentWords(p)].some((w) => catalog.has(stem(w))));
     expect(offending).toEqual([]);
@@ -49,13 +61,53 @@ describe('surface.json', () => {
 
 describe('articles', () => {
   const cases: Array<[string, 'a' | 'an']> = [
-    ['SLA', 'an'], ['FAQ', 'an'], ['URL', 'a'], ['hour', 'an'], ['usage report', 'a'], ['S3 bucket', 'an'], ['EC2 instance', 'an'],
-    ['K8s cluster', 'a'], ['API key', 'an'], ['SSH key', 'an'], ['HTTP check', 'an'], ['SMS template', 'an'], ['MFA device', 'an'],
-    ['org', 'an'], ['app', 'an'], ['event', 'an'], ['urgent label', 'an'], ['umbrella policy', 'an'], ['owner', 'an'], ['inbox', 'an'],
-    ['user', 'a'], ['unit', 'a'], ['one-off', 'a'], ['once-over', 'a'], ['euro invoice', 'a'], ['eu-west-1 bucket', 'a'],
-    ['European region', 'a'], ['honest answer', 'an'], ['heir', 'an'], ['host', 'a'], ['NAT gateway', 'a'], ['SKU', 'a'],
-    ['README', 'a'], ['SEPA mandate', 'a'], ['SHA', 'a'], ['RITM', 'an'], ['MR', 'an'], ['SQL query', 'a'], ['X-ray trace', 'an'], ['8-ball', 'an'], ['"urgent" tag', 'an'], ['dashboard', 'a'],
-    ['incident', 'an'], ['user group', 'a'], ['deployment', 'a'], ['utility bill', 'a'], ['uncle', 'an'],
+    ['SLA', 'an'],
+    ['FAQ', 'an'],
+    ['URL', 'a'],
+    ['hour', 'an'],
+    ['usage report', 'a'],
+    ['S3 bucket', 'an'],
+    ['EC2 instance', 'an'],
+    ['K8s cluster', 'a'],
+    ['API key', 'an'],
+    ['SSH key', 'an'],
+    ['HTTP check', 'an'],
+    ['SMS template', 'an'],
+    ['MFA device', 'an'],
+    ['org', 'an'],
+    ['app', 'an'],
+    ['event', 'an'],
+    ['urgent label', 'an'],
+    ['umbrella policy', 'an'],
+    ['owner', 'an'],
+    ['inbox', 'an'],
+    ['user', 'a'],
+    ['unit', 'a'],
+    ['one-off', 'a'],
+    ['once-over', 'a'],
+    ['euro invoice', 'a'],
+    ['eu-west-1 bucket', 'a'],
+    ['European region', 'a'],
+    ['honest answer', 'an'],
+    ['heir', 'an'],
+    ['host', 'a'],
+    ['NAT gateway', 'a'],
+    ['SKU', 'a'],
+    ['README', 'a'],
+    ['SEPA mandate', 'a'],
+    ['SHA', 'a'],
+    ['RITM', 'an'],
+    ['MR', 'an'],
+    ['SQL query', 'a'],
+    ['X-ray trace', 'an'],
+    ['8-ball', 'an'],
+    ['"urgent" tag', 'an'],
+    ['dashboard', 'a'],
+    ['incident', 'an'],
+    ['user group', 'a'],
+    ['deployment', 'a'],
+    ['utility bill', 'a'],
+    ['uncle', 'an'],
   ];
   it.each(cases)('%s takes %s', (phrase, want) => {
     expect(articleFor(phrase)).toBe(want);
@@ -72,12 +124,30 @@ describe('articles', () => {
 
 describe('plurals', () => {
   const cases: Array<[string, string]> = [
-    ['ticket', 'tickets'], ['SLA', 'SLAs'], ['API key', 'API keys'], ['bill of materials', 'bills of materials'],
-    ['software bill of materials', 'software bills of materials'], ['index', 'indexes'], ['status', 'statuses'], ['policy', 'policies'],
-    ['person', 'people'], ['analysis', 'analyses'], ['alias', 'aliases'], ['key pair', 'key pairs'], ['database', 'databases'],
-    ['process', 'processes'], ['pem for logging into boxes', 'pems for logging into boxes'], ['address', 'addresses'],
-    ['release', 'releases'], ['child', 'children'], ['ingress', 'ingresses'], ['metadata', 'metadata'], ['grok processors', 'grok processors'],
-    ['box', 'boxes'], ['branch', 'branches'], ['schema', 'schemas'],
+    ['ticket', 'tickets'],
+    ['SLA', 'SLAs'],
+    ['API key', 'API keys'],
+    ['bill of materials', 'bills of materials'],
+    ['software bill of materials', 'software bills of materials'],
+    ['index', 'indexes'],
+    ['status', 'statuses'],
+    ['policy', 'policies'],
+    ['person', 'people'],
+    ['analysis', 'analyses'],
+    ['alias', 'aliases'],
+    ['key pair', 'key pairs'],
+    ['database', 'databases'],
+    ['process', 'processes'],
+    ['pem for logging into boxes', 'pems for logging into boxes'],
+    ['address', 'addresses'],
+    ['release', 'releases'],
+    ['child', 'children'],
+    ['ingress', 'ingresses'],
+    ['metadata', 'metadata'],
+    ['grok processors', 'grok processors'],
+    ['box', 'boxes'],
+    ['branch', 'branches'],
+    ['schema', 'schemas'],
   ];
   it.each(cases)('%s → %s', (one, many) => {
     expect(plural(one)).toBe(many);

@@ -30,7 +30,10 @@ const indefinite = createRequire(import.meta.url)('indefinite') as (word: string
 
 /** `a` or `an` for a phrase, by its sound (`an SLA`, `a URL`, `an hour`, `a usage report`, `an S3 bucket`). */
 export function articleFor(phrase: string): 'a' | 'an' {
-  const w = phrase.trim().replace(/^["'“‘(#]+/, '').replace(/[\s:;,.!?)"'”’]+$/, '');
+  const w = phrase
+    .trim()
+    .replace(/^["'“‘(#]+/, '')
+    .replace(/[\s:;,.!?)"'”’]+$/, '');
   if (!w) return 'a';
   // A letter read out before a digit (S3, K8s, X1): the letter's name decides.
   if (/^[a-z]\d/i.test(w)) return /^[aefhilmnorsx]/i.test(w) ? 'an' : 'a';
@@ -49,7 +52,23 @@ export function withArticle(phrase: string): string {
 /** Words after which the head noun of a phrase ends ("bill of materials", "pem for logging into boxes"). */
 const HEAD_END = /\s+(of|for|in|on|to|with|from|about|that|which|who|by|per|under|into|at)\s+/i;
 /** House-style and unchanging plurals that inflection gets otherwise. */
-const PLURAL_OVERRIDES: Record<string, string> = { quota: 'quotas', slice: 'slices', index: 'indexes', schema: 'schemas', status: 'statuses', canvas: 'canvases', cache: 'caches', metadata: 'metadata', data: 'data', media: 'media', software: 'software', equipment: 'equipment', feedback: 'feedback', staff: 'staff', info: 'info' };
+const PLURAL_OVERRIDES: Record<string, string> = {
+  quota: 'quotas',
+  slice: 'slices',
+  index: 'indexes',
+  schema: 'schemas',
+  status: 'statuses',
+  canvas: 'canvases',
+  cache: 'caches',
+  metadata: 'metadata',
+  data: 'data',
+  media: 'media',
+  software: 'software',
+  equipment: 'equipment',
+  feedback: 'feedback',
+  staff: 'staff',
+  info: 'info',
+};
 
 function pluralWord(w: string): string {
   const lower = w.toLowerCase();
@@ -112,11 +131,16 @@ const S = SURFACE;
 export function personName(r: Rng): string {
   const first = r.pick(S.firstNames);
   switch (r.weighted([0, 1, 2, 3, 4], [40, 15, 28, 12, 5])) {
-    case 0: return first;
-    case 1: return `${first} ${r.pick(S.surnames)[0]}.`;
-    case 2: return `${first} ${r.pick(S.surnames)}`;
-    case 3: return `${first} from ${r.pick(S.teams).replace(/^the /, '')}`;
-    default: return `the on-call ${r.pick(['engineer', 'person', 'lead', 'SRE'])}`;
+    case 0:
+      return first;
+    case 1:
+      return `${first} ${r.pick(S.surnames)[0]}.`;
+    case 2:
+      return `${first} ${r.pick(S.surnames)}`;
+    case 3:
+      return `${first} from ${r.pick(S.teams).replace(/^the /, '')}`;
+    default:
+      return `the on-call ${r.pick(['engineer', 'person', 'lead', 'SRE'])}`;
   }
 }
 
@@ -127,17 +151,23 @@ function company(r: Rng): string {
 /** A project or thing name: `Kestrel launch`, `payments-gateway`, `Q3 finance offsite`. */
 export function projectName(r: Rng): string {
   switch (r.int(0, 5)) {
-    case 0: return `${r.pick(S.codenames)} ${r.pick(S.projectNouns)}`;
-    case 1: return `Project ${r.pick(S.codenames)}`;
-    case 2: return `${r.pick(S.codenames).toLowerCase()}-${r.pick(S.slugNouns)}`;
-    case 3: return `${r.pick(S.quarters)} ${r.pick(S.teams).replace(/^the /, '')} ${r.pick(S.projectNouns)}`;
-    case 4: return company(r);
-    default: return `${company(r)} ${r.pick(S.projectNouns)}`;
+    case 0:
+      return `${r.pick(S.codenames)} ${r.pick(S.projectNouns)}`;
+    case 1:
+      return `Project ${r.pick(S.codenames)}`;
+    case 2:
+      return `${r.pick(S.codenames).toLowerCase()}-${r.pick(S.slugNouns)}`;
+    case 3:
+      return `${r.pick(S.quarters)} ${r.pick(S.teams).replace(/^the /, '')} ${r.pick(S.projectNouns)}`;
+    case 4:
+      return company(r);
+    default:
+      return `${company(r)} ${r.pick(S.projectNouns)}`;
   }
 }
 
 function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 
@@ -158,28 +188,44 @@ export function dateValue(r: Rng): string {
 /** A reference to an existing record: `#4821`, `OPS-118`, `"Kestrel launch"`, `id 88213`, `7f3a2c`. */
 export function refValue(r: Rng): string {
   switch (r.weighted([0, 1, 2, 3, 4, 5], [18, 30, 22, 10, 10, 10])) {
-    case 0: return `#${r.int(2, 9999)}`;
-    case 1: return `${r.pick(S.ticketPrefixes)}-${r.int(2, 9999)}`;
-    case 2: return `"${projectName(r)}"`;
-    case 3: return `id ${r.int(1000, 999999)}`;
-    case 4: return r.int(0x100000, 0xffffff).toString(16);
-    default: return `"${company(r)}"`;
+    case 0:
+      return `#${r.int(2, 9999)}`;
+    case 1:
+      return `${r.pick(S.ticketPrefixes)}-${r.int(2, 9999)}`;
+    case 2:
+      return `"${projectName(r)}"`;
+    case 3:
+      return `id ${r.int(1000, 999999)}`;
+    case 4:
+      return r.int(0x100000, 0xffffff).toString(16);
+    default:
+      return `"${company(r)}"`;
   }
 }
 
 function fillForm(form: string, r: Rng): string {
   return form.replace(/\{(\w+)\}/g, (_m, k: string) => {
     switch (k) {
-      case 'first': return r.pick(S.firstNames);
-      case 'surname': return r.pick(S.surnames);
-      case 'codename': return r.pick(S.codenames);
-      case 'team': return r.pick(S.teams).replace(/^the /, '');
-      case 'quarter': return r.pick(S.quarters);
-      case 'date': return dateValue(r);
-      case 'person': return personName(r);
-      case 'project': return projectName(r);
-      case 'text': return commentText(r);
-      default: return k;
+      case 'first':
+        return r.pick(S.firstNames);
+      case 'surname':
+        return r.pick(S.surnames);
+      case 'codename':
+        return r.pick(S.codenames);
+      case 'team':
+        return r.pick(S.teams).replace(/^the /, '');
+      case 'quarter':
+        return r.pick(S.quarters);
+      case 'date':
+        return dateValue(r);
+      case 'person':
+        return personName(r);
+      case 'project':
+        return projectName(r);
+      case 'text':
+        return commentText(r);
+      default:
+        return k;
     }
   });
 }
@@ -217,7 +263,9 @@ export function placeholderValues(r: Rng): Record<string, string> {
  */
 export function placeholderParts(): Record<string, readonly string[]> {
   const quoted = (list: readonly string[]) => list.map((v) => v.replace(/"/g, ''));
-  const values = Object.values(S.fieldValues).flat().filter((v) => !v.includes('{'));
+  const values = Object.values(S.fieldValues)
+    .flat()
+    .filter((v) => !v.includes('{'));
   return {
     person: S.firstNames,
     surname: S.surnames,

@@ -3,7 +3,37 @@ import { stem, words } from '../catalog/overlap.ts';
 import { articleFor } from './surface.ts';
 
 /** Function words that never count as a shared word in the name check. */
-const FUNCTION_WORDS = new Set(['a', 'an', 'the', 'of', 'to', 'in', 'on', 'for', 'by', 'with', 'and', 'or', 'is', 'it', 'my', 'me', 'i', 'we', 'our', 'you', 'your', 'this', 'that', 'at', 'as', 'be', 'from', 'so', 'if']);
+const FUNCTION_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'in',
+  'on',
+  'for',
+  'by',
+  'with',
+  'and',
+  'or',
+  'is',
+  'it',
+  'my',
+  'me',
+  'i',
+  'we',
+  'our',
+  'you',
+  'your',
+  'this',
+  'that',
+  'at',
+  'as',
+  'be',
+  'from',
+  'so',
+  'if',
+]);
 
 /** Stemmed words of a text, both split (`pager`, `duty` from PagerDuty) and whole (`pagerduty`). */
 function nameCheckWords(text: string): Set<string> {

@@ -19,7 +19,11 @@ export class ToolIndex {
   readonly servers: ServerPlan[];
   readonly serverWeights: number[];
 
-  constructor(tools: readonly ToolMeta[], servers: readonly ServerPlan[], private readonly usedByDepartment: (m: ToolMeta) => boolean = () => true) {
+  constructor(
+    tools: readonly ToolMeta[],
+    servers: readonly ServerPlan[],
+    private readonly usedByDepartment: (m: ToolMeta) => boolean = () => true,
+  ) {
     this.mcp = tools.filter((m) => m.server && !m.legacyOf);
     this.hand = tools.filter((m) => m.hand && !m.tool.pinned);
     for (const m of this.mcp) {

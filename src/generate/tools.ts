@@ -129,7 +129,10 @@ export function planServers(count: number, mcpTools: number, rng: Rng): ServerPl
     const spec = SERVERS[i % SERVERS.length]!;
     specs.push({ spec, instance: Math.floor(i / SERVERS.length) + 1, weight: base[i % SERVERS.length]! });
   }
-  const sizes = scaleSizes(specs.map((s) => s.weight), mcpTools);
+  const sizes = scaleSizes(
+    specs.map((s) => s.weight),
+    mcpTools,
+  );
   return specs.map(({ spec, instance }, i) => {
     const r = rng.fork(`server:${spec.name}:${instance}`);
     const archetype = ARCHETYPES.find((a) => a.key === spec.archetype);
@@ -193,7 +196,9 @@ function describe(server: ServerPlan, op: OperationSpec, object: ObjectSpec, sty
   const confusable = object.confusable?.[0];
   const confusableObj = confusable ? server.archetype.objects.find((o) => o.key === confusable) : undefined;
   const editorialFix =
-    confusableObj && r.chance(0.3) ? `Use this for ${pluralPhrase(docFor(object, server.spec))} only; for ${pluralPhrase(docFor(confusableObj, server.spec))} use the ${spaced(confusableObj.key)} tools instead.` : '';
+    confusableObj && r.chance(0.3)
+      ? `Use this for ${pluralPhrase(docFor(object, server.spec))} only; for ${pluralPhrase(docFor(confusableObj, server.spec))} use the ${spaced(confusableObj.key)} tools instead.`
+      : '';
   if (style === 'neutral') {
     return [`${main}.`, r.chance(0.5) ? fill(r.pick(notes), vars) : ''].filter(Boolean).join(' ');
   }
@@ -239,12 +244,26 @@ export function serverTools(server: ServerPlan, rng: Rng): ToolMeta[] {
     const style: DocStyle = r.chance(0.2) ? r.pick(DOC_STYLES) : server.docStyle;
     let description = describe(server, op, object, style, r);
     if (legacyOf) {
-      description = r.chance(0.5)
-        ? `${description} Legacy endpoint kept for backward compatibility; prefer ${legacyOf}.`
-        : `(v${version}) ${description}`;
+      description = r.chance(0.5) ? `${description} Legacy endpoint kept for backward compatibility; prefer ${legacyOf}.` : `(v${version}) ${description}`;
     }
     const vars = docVars(server, object);
-    const examples = r.chance(0.3) ? r.sample(op.examples, r.int(1, 2)).map((e) => fill(e, { ...vars, ref: '#123', ref2: '#456', name: 'Example', person: 'Alex', field: 'status', term: 'invoice', label: 'urgent', place: 'Archive' })) : [];
+    const examples = r.chance(0.3)
+      ? r
+          .sample(op.examples, r.int(1, 2))
+          .map((e) =>
+            fill(e, {
+              ...vars,
+              ref: '#123',
+              ref2: '#456',
+              name: 'Example',
+              person: 'Alex',
+              field: 'status',
+              term: 'invoice',
+              label: 'urgent',
+              place: 'Archive',
+            }),
+          )
+      : [];
     const tool = makeTool({
       name,
       source: 'mcp',
@@ -286,7 +305,10 @@ export function serverTools(server: ServerPlan, rng: Rng): ToolMeta[] {
  * `duplicate_duplicate`, `share_share_link`): not a tool anyone would write.
  */
 function redundant(op: OperationSpec, object: ObjectSpec): boolean {
-  const opWords = op.name('\u0000', '\u0001').split(/[_\u0000\u0001]+/).filter(Boolean);
+  const opWords = op
+    .name('\u0000', '\u0001')
+    .split(/[_\u0000\u0001]+/)
+    .filter(Boolean);
   const objectWords = new Set([...object.key.split('_'), ...object.plural.split('_')]);
   return opWords.some((w) => objectWords.has(w));
 }
@@ -307,7 +329,14 @@ export function coreTools(count: number): ToolMeta[] {
   const rest = CORE_TOOLS.filter((t) => !t.pinned).slice(0, Math.max(0, count - pinned.length));
   return [...rest, ...pinned].map((hand) => ({
     hand,
-    tool: makeTool({ name: hand.name, source: 'core', summary: hand.summary, description: hand.description, inputSchema: handSchema(hand.params), pinned: hand.pinned === true }),
+    tool: makeTool({
+      name: hand.name,
+      source: 'core',
+      summary: hand.summary,
+      description: hand.description,
+      inputSchema: handSchema(hand.params),
+      pinned: hand.pinned === true,
+    }),
   }));
 }
 
@@ -318,7 +347,14 @@ export function pluginTools(count: number): { plugins: Plugin[]; tools: ToolMeta
     plugin.tools.map((hand) => ({
       hand,
       plugin,
-      tool: makeTool({ name: hand.name, source: 'plugin', plugin: plugin.name, summary: hand.summary, description: hand.description, inputSchema: handSchema(hand.params) }),
+      tool: makeTool({
+        name: hand.name,
+        source: 'plugin',
+        plugin: plugin.name,
+        summary: hand.summary,
+        description: hand.description,
+        inputSchema: handSchema(hand.params),
+      }),
     })),
   );
   return { plugins: chosen.map((p) => ({ name: p.name, description: p.description })), tools };

@@ -10,7 +10,9 @@ const small = generate(resolveParams('small', 7));
 const { catalog, cases, roles } = small.dataset;
 const toolById = new Map(catalog.tools.map((t) => [t.id, t]));
 const archetypeOf = (id: string): string => SERVERS.find((s) => s.name === toolById.get(id)!.server)!.archetype;
-const productWords = SERVERS.flatMap((s) => [s.display, ...s.aliases]).map((n) => new RegExp(`(^|[^\\w])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`, 'i'));
+const productWords = SERVERS.flatMap((s) => [s.display, ...s.aliases]).map(
+  (n) => new RegExp(`(^|[^\\w])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w])`, 'i'),
+);
 const namesProduct = (text: string): boolean => productWords.some((re) => re.test(text));
 
 describe('workflow data', () => {
@@ -47,7 +49,7 @@ describe('workflow data', () => {
 describe('multi-tool cases are workflows', () => {
   const multi = cases.filter((c) => c.slices.includes('multi-tool'));
 
-  it('take their steps from one workflow shape of the caller\'s department, gold in step order', () => {
+  it("take their steps from one workflow shape of the caller's department, gold in step order", () => {
     expect(multi.length).toBeGreaterThan(50);
     // the seed article's incident (Kubernetes, Datadog, ClickUp, Slack) is the one exception: no role sees all four
     const seed = multi.filter((c) => c.role === undefined);
@@ -57,14 +59,17 @@ describe('multi-tool cases are workflows', () => {
       const shapes = shapesMatching(c.expectedTools!.map(archetypeOf));
       expect(shapes.length, c.request).toBeGreaterThan(0);
       const own = WORKFLOWS.departments[c.role!] ?? [];
-      expect(shapes.some((s) => own.includes(s)), `${c.role}: ${c.request}`).toBe(true);
+      expect(
+        shapes.some((s) => own.includes(s)),
+        `${c.role}: ${c.request}`,
+      ).toBe(true);
       // the role sees every step's tool (a department may run its own workflows on every product)
       for (const id of c.expectedTools!) expect(roleSees(roles!, c.role!, toolById.get(id)!), `${c.role}: ${id}`).toBe(true);
     }
     expect(new Set(multi.map((c) => c.role)).size).toBeGreaterThanOrEqual(3); // the small preset has few servers
   });
 
-  it('name every step\'s product and read as one request, not joined commands', () => {
+  it("name every step's product and read as one request, not joined commands", () => {
     for (const c of multi) {
       for (const id of c.expectedTools!) {
         const spec = SERVERS.find((s) => s.name === toolById.get(id)!.server)!;
@@ -112,7 +117,7 @@ describe('sessions', () => {
     expect(asides).toBeGreaterThan(5);
   });
 
-  it('stay on one task: every tool turn is a step of the opening turn\'s workflow shape', () => {
+  it("stay on one task: every tool turn is a step of the opening turn's workflow shape", () => {
     for (const turns of ordered) {
       const tools = turns.filter((t) => t.expectedTools!.length);
       const archetypes = new Set(tools.map((t) => archetypeOf(t.expectedTools![0]!)));
@@ -127,7 +132,8 @@ describe('scope-restricted requests', () => {
   it('read like ordinary requests: the wording does not state the restriction', () => {
     const scoped = cases.filter((c) => c.slices.includes('scope-restricted'));
     expect(scoped.length).toBeGreaterThan(50);
-    const fallback = /if you can|at least|would be ideal|whichever|or just|is fine|not required|will do|permission to|not allowed|read-only|don't have access|no access/i;
+    const fallback =
+      /if you can|at least|would be ideal|whichever|or just|is fine|not required|will do|permission to|not allowed|read-only|don't have access|no access/i;
     for (const c of scoped) expect(c.request, c.request).not.toMatch(fallback);
   });
 });

@@ -135,7 +135,13 @@ export function resolveShape(shape: WorkflowShape, idx: WorkflowIndex, r: Rng): 
         ? [out[step.sameServerAs]!.server].filter((s) => toolFor(s, step, idx))
         : idx.servers.filter((s) => s.instance === 1 && step.archetypes.includes(s.archetype.key) && !out.some((o) => o.server === s) && toolFor(s, step, idx));
     if (!candidates.length) return undefined;
-    const server = candidates.length === 1 ? candidates[0]! : r.weighted(candidates, candidates.map((s) => Math.sqrt(s.size)));
+    const server =
+      candidates.length === 1
+        ? candidates[0]!
+        : r.weighted(
+            candidates,
+            candidates.map((s) => Math.sqrt(s.size)),
+          );
     out.push({ step, server, tool: toolFor(server, step, idx)! });
   }
   return out;
@@ -182,7 +188,11 @@ export function workflowDraft(idx: WorkflowIndex, kit: TextKit, r: Rng): FlowDra
   const steps = resolveShape(shape, idx, r);
   if (!steps) return undefined;
   const frame = r.pick(shape.frames);
-  const text = fillFrame(frame, slotValues(kit, r, dept), steps.map((s) => productName(s.server, r))).replace(/\.$/, '');
+  const text = fillFrame(
+    frame,
+    slotValues(kit, r, dept),
+    steps.map((s) => productName(s.server, r)),
+  ).replace(/\.$/, '');
   // A frame opening on a name (kept as written: `orders_fact looks stale`), or of two sentences, takes no lead-in ("pls checkout is throwing…").
   // So does one that sets the scene before a colon ("we need a view of orders: …").
   const twoSentences = /[.!?] [A-Z{]/.test(frame);

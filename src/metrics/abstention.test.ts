@@ -50,7 +50,15 @@ describe('floorForRate', () => {
 
 describe('topUnpinned', () => {
   it('skips pinned tools', () => {
-    expect(topUnpinned([['finish', 9], ['a', 4]], new Set(['finish']))).toBe(4);
+    expect(
+      topUnpinned(
+        [
+          ['finish', 9],
+          ['a', 4],
+        ],
+        new Set(['finish']),
+      ),
+    ).toBe(4);
     expect(topUnpinned([['finish', 9]], new Set(['finish']))).toBe(-Infinity);
     expect(topUnpinned([], none)).toBe(-Infinity);
   });
@@ -60,8 +68,20 @@ describe('topUnpinned', () => {
 //   g1: gold a, ranked a 0.9, b 0.5          g2: gold c, ranked d 0.8, c 0.4
 //   n1: ranked e 0.6                          n2: ranked f 0.2
 const cases: AbstentionCase[] = [
-  { expected: ['a'], hits: [['a', 0.9], ['b', 0.5]] },
-  { expected: ['c'], hits: [['d', 0.8], ['c', 0.4]] },
+  {
+    expected: ['a'],
+    hits: [
+      ['a', 0.9],
+      ['b', 0.5],
+    ],
+  },
+  {
+    expected: ['c'],
+    hits: [
+      ['d', 0.8],
+      ['c', 0.4],
+    ],
+  },
   { expected: [], hits: [['e', 0.6]] },
   { expected: [], hits: [['f', 0.2]] },
 ];

@@ -49,45 +49,75 @@ describe('evaluate', () => {
     expect(ev.perCase.map((c) => c.caseId)).toEqual(['g1', 'g2', 'g3', 'n1', 'n2', 's1', 'g4', 'g5']);
     const byId = Object.fromEntries(ev.perCase.map((c) => [c.caseId, c.scores]));
     expect(byId.g1).toEqual({
-      top1: 1, 'recall@1': 1, 'recall@3': 1, 'mrr@10': 1, 'ndcg@10': 1,
-      'missedEntirely@1': 0, 'missedEntirely@3': 0, scopeLeakCount: 0,
-      'namespaceRecall@1': 1, 'namespaceRecall@3': 1,
+      top1: 1,
+      'recall@1': 1,
+      'recall@3': 1,
+      'mrr@10': 1,
+      'ndcg@10': 1,
+      'missedEntirely@1': 0,
+      'missedEntirely@3': 0,
+      scopeLeakCount: 0,
+      'namespaceRecall@1': 1,
+      'namespaceRecall@3': 1,
     });
     // g2: gold {refund, docs__write}, all; refund at rank 2, docs__write absent
     expect(byId.g2).toEqual({
       top1: 0,
       'recall@1': 0,
       'recall@3': 0.5, // 1/2
-      'allGold@1': 0, 'allGold@3': 0, 'anyGold@1': 0, 'anyGold@3': 1,
+      'allGold@1': 0,
+      'allGold@3': 0,
+      'anyGold@1': 0,
+      'anyGold@3': 1,
       'mrr@10': 0.5, // 1/2
       'ndcg@10': 0.38685280723454163, // (1/log2(3)) / (1 + 1/log2(3))
-      'missedEntirely@1': 1, 'missedEntirely@3': 0,
+      'missedEntirely@1': 1,
+      'missedEntirely@3': 0,
       scopeLeakCount: 0,
       'namespaceRecall@1': 0.5, // {billing} of {billing, docs}
       'namespaceRecall@3': 0.5, // {billing, crm} ∩ {billing, docs} = {billing}
     });
     // g3: any of {docs__search, docs__write}; docs__write at rank 2; not multi-gold (mode any)
     expect(byId.g3).toEqual({
-      top1: 0, 'recall@1': 0, 'recall@3': 1,
+      top1: 0,
+      'recall@1': 0,
+      'recall@3': 1,
       'mrr@10': 0.5,
       'ndcg@10': 0.6309297535714575, // 1/log2(3), ideal 1
-      'missedEntirely@1': 1, 'missedEntirely@3': 0, scopeLeakCount: 0,
-      'namespaceRecall@1': 0, 'namespaceRecall@3': 1,
+      'missedEntirely@1': 1,
+      'missedEntirely@3': 0,
+      scopeLeakCount: 0,
+      'namespaceRecall@1': 0,
+      'namespaceRecall@3': 1,
     });
     expect(byId.n1).toEqual({ noToolFalsePositiveRate: 0, scopeLeakCount: 0 });
     expect(byId.n2).toEqual({ noToolFalsePositiveRate: 1, scopeLeakCount: 1 });
     expect(byId.s1).toEqual({ scopeLeakCount: 2 }); // skill-only: no tool metric
     // g4: gold not in the catalog, empty list: everything 0, missed 1
     expect(byId.g4).toEqual({
-      top1: 0, 'recall@1': 0, 'recall@3': 0, 'mrr@10': 0, 'ndcg@10': 0,
-      'missedEntirely@1': 1, 'missedEntirely@3': 1, scopeLeakCount: 0,
-      'namespaceRecall@1': 0, 'namespaceRecall@3': 0,
+      top1: 0,
+      'recall@1': 0,
+      'recall@3': 0,
+      'mrr@10': 0,
+      'ndcg@10': 0,
+      'missedEntirely@1': 1,
+      'missedEntirely@3': 1,
+      scopeLeakCount: 0,
+      'namespaceRecall@1': 0,
+      'namespaceRecall@3': 0,
     });
     // g5: wrong tool, right namespace
     expect(byId.g5).toEqual({
-      top1: 0, 'recall@1': 0, 'recall@3': 0, 'mrr@10': 0, 'ndcg@10': 0,
-      'missedEntirely@1': 1, 'missedEntirely@3': 1, scopeLeakCount: 0,
-      'namespaceRecall@1': 1, 'namespaceRecall@3': 1,
+      top1: 0,
+      'recall@1': 0,
+      'recall@3': 0,
+      'mrr@10': 0,
+      'ndcg@10': 0,
+      'missedEntirely@1': 1,
+      'missedEntirely@3': 1,
+      scopeLeakCount: 0,
+      'namespaceRecall@1': 1,
+      'namespaceRecall@3': 1,
     });
   });
 
@@ -118,9 +148,25 @@ describe('evaluate', () => {
 
   it('keys follow METRICS order then ascending k; ks sorted and deduplicated; mrr and ndcg at 10', () => {
     expect(Object.keys(ev.overall)).toEqual([
-      'top1', 'recall@1', 'recall@3', 'allGold@1', 'allGold@3', 'anyGold@1', 'anyGold@3', 'mrr@10', 'ndcg@10',
-      'missedEntirely@1', 'missedEntirely@3', 'noToolFalsePositiveRate', 'scopeLeakCount',
-      'namespaceRecall@1', 'namespaceRecall@3', 'cases', 'gradedCases', 'noToolCases', 'multiGoldCases',
+      'top1',
+      'recall@1',
+      'recall@3',
+      'allGold@1',
+      'allGold@3',
+      'anyGold@1',
+      'anyGold@3',
+      'mrr@10',
+      'ndcg@10',
+      'missedEntirely@1',
+      'missedEntirely@3',
+      'noToolFalsePositiveRate',
+      'scopeLeakCount',
+      'namespaceRecall@1',
+      'namespaceRecall@3',
+      'cases',
+      'gradedCases',
+      'noToolCases',
+      'multiGoldCases',
     ]);
     expect(normalizeKs([10, 5, 1, 5])).toEqual([1, 5, 10]);
     expect(tableKeys([20])).toContain('mrr@10');
@@ -131,14 +177,29 @@ describe('evaluate', () => {
     expect(Object.keys(ev.slices)).toEqual(['ambiguous', 'crm', 'multi', 'no-tool', 'skill']);
     // crm: g1 and g4
     expect(ev.slices.crm).toEqual({
-      top1: 0.5, 'recall@1': 0.5, 'recall@3': 0.5, 'mrr@10': 0.5, 'ndcg@10': 0.5, // (1+0)/2
-      'missedEntirely@1': 0.5, 'missedEntirely@3': 0.5, scopeLeakCount: 0,
-      'namespaceRecall@1': 0.5, 'namespaceRecall@3': 0.5,
-      cases: 2, gradedCases: 2, noToolCases: 0, multiGoldCases: 0,
+      top1: 0.5,
+      'recall@1': 0.5,
+      'recall@3': 0.5,
+      'mrr@10': 0.5,
+      'ndcg@10': 0.5, // (1+0)/2
+      'missedEntirely@1': 0.5,
+      'missedEntirely@3': 0.5,
+      scopeLeakCount: 0,
+      'namespaceRecall@1': 0.5,
+      'namespaceRecall@3': 0.5,
+      cases: 2,
+      gradedCases: 2,
+      noToolCases: 0,
+      multiGoldCases: 0,
     });
     // no-tool: n1, n2 (n2 lists the tag twice: counted once)
     expect(ev.slices['no-tool']).toEqual({
-      noToolFalsePositiveRate: 0.5, scopeLeakCount: 1, cases: 2, gradedCases: 0, noToolCases: 2, multiGoldCases: 0,
+      noToolFalsePositiveRate: 0.5,
+      scopeLeakCount: 1,
+      cases: 2,
+      gradedCases: 0,
+      noToolCases: 2,
+      multiGoldCases: 0,
     });
     // skill-only: counts only (and the leak sum)
     expect(ev.slices.skill).toEqual({ scopeLeakCount: 2, cases: 1, gradedCases: 0, noToolCases: 0, multiGoldCases: 0 });
@@ -150,24 +211,41 @@ describe('evaluate', () => {
     expect(Object.keys(ev.namespaces)).toEqual(['billing', 'crm', 'docs']);
     // crm: g1 and g5 (g4's ghost tool has no namespace)
     expect(ev.namespaces.crm).toEqual({
-      top1: 0.5, 'recall@1': 0.5, 'recall@3': 0.5, 'mrr@10': 0.5, 'ndcg@10': 0.5,
-      'missedEntirely@1': 0.5, 'missedEntirely@3': 0.5, scopeLeakCount: 0,
-      'namespaceRecall@1': 1, 'namespaceRecall@3': 1,
-      cases: 2, gradedCases: 2, noToolCases: 0, multiGoldCases: 0,
+      top1: 0.5,
+      'recall@1': 0.5,
+      'recall@3': 0.5,
+      'mrr@10': 0.5,
+      'ndcg@10': 0.5,
+      'missedEntirely@1': 0.5,
+      'missedEntirely@3': 0.5,
+      scopeLeakCount: 0,
+      'namespaceRecall@1': 1,
+      'namespaceRecall@3': 1,
+      cases: 2,
+      gradedCases: 2,
+      noToolCases: 0,
+      multiGoldCases: 0,
     });
     // docs: g2 (via docs__write) and g3
     expect(ev.namespaces.docs).toEqual({
       top1: 0,
       'recall@1': 0,
       'recall@3': 0.75, // (0.5+1)/2
-      'allGold@1': 0, 'allGold@3': 0, 'anyGold@1': 0, 'anyGold@3': 1, // g2 only
+      'allGold@1': 0,
+      'allGold@3': 0,
+      'anyGold@1': 0,
+      'anyGold@3': 1, // g2 only
       'mrr@10': 0.5, // (0.5+0.5)/2
       'ndcg@10': 0.5088912804029996, // (0.38685… + 0.63092…)/2 = 1.01778…/2
-      'missedEntirely@1': 1, 'missedEntirely@3': 0,
+      'missedEntirely@1': 1,
+      'missedEntirely@3': 0,
       scopeLeakCount: 0,
       'namespaceRecall@1': 0.25, // (0.5+0)/2
       'namespaceRecall@3': 0.75, // (0.5+1)/2
-      cases: 2, gradedCases: 2, noToolCases: 0, multiGoldCases: 1,
+      cases: 2,
+      gradedCases: 2,
+      noToolCases: 0,
+      multiGoldCases: 1,
     });
     expect(ev.namespaces.billing!.cases).toBe(1);
   });
@@ -206,8 +284,18 @@ describe('evaluate', () => {
   });
 
   it('profiles: a case whose prompt does not fit the context window shows nothing (visible 0)', () => {
-    const fit = evaluate(labels, results.map((r) => ({ ...r, eager: r.caseId === 'g1' ? ['crm__find'] : [] })), facts, [1]);
-    const overflow = evaluate(labels, results.map((r) => ({ ...r, eager: r.caseId === 'g1' ? ['crm__find'] : [], fits: r.caseId !== 'g1' })), facts, [1]);
+    const fit = evaluate(
+      labels,
+      results.map((r) => ({ ...r, eager: r.caseId === 'g1' ? ['crm__find'] : [] })),
+      facts,
+      [1],
+    );
+    const overflow = evaluate(
+      labels,
+      results.map((r) => ({ ...r, eager: r.caseId === 'g1' ? ['crm__find'] : [], fits: r.caseId !== 'g1' })),
+      facts,
+      [1],
+    );
     const v = (e: typeof ev, id: string) => e.perCase.find((c) => c.caseId === id)!.scores.visible;
     expect(v(fit, 'g1')).toBe(1);
     expect(v(overflow, 'g1')).toBe(0);

@@ -180,12 +180,7 @@ function groupBy(cases: readonly ScoredCase[], namesOf: (c: ScoredCase) => reado
  * @param ks cut-offs for the `@k` metrics (sorted and deduplicated here); `mrr` and `ndcg` are
  *   always at 10, and `neverSurfaced` uses the largest k.
  */
-export function evaluate(
-  labels: readonly CaseLabel[],
-  results: readonly CaseResult[],
-  facts: CatalogFacts,
-  ks: readonly number[],
-): Evaluation {
+export function evaluate(labels: readonly CaseLabel[], results: readonly CaseResult[], facts: CatalogFacts, ks: readonly number[]): Evaluation {
   const cutoffs = normalizeKs(ks);
   const byId = matchResults(labels, results);
   const cases = labels.map((l) => scoreCase(l, byId.get(l.id)!, facts, cutoffs));

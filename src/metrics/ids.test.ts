@@ -80,9 +80,7 @@ describe('parseMetricId / formatMetricId', () => {
   });
 
   it('format(parse(s)) === s whenever parse accepts s (property)', () => {
-    const near = fc
-      .tuple(fc.constantFrom(...METRIC_KINDS, 'recal', ''), fc.constantFrom('', '@'), fc.string({ maxLength: 4 }))
-      .map(([a, b, c]) => a + b + c);
+    const near = fc.tuple(fc.constantFrom(...METRIC_KINDS, 'recal', ''), fc.constantFrom('', '@'), fc.string({ maxLength: 4 })).map(([a, b, c]) => a + b + c);
     fc.assert(
       fc.property(fc.oneof(near, fc.string()), (s) => {
         let id: MetricId;
@@ -106,15 +104,7 @@ describe('METRICS table', () => {
       if (METRICS[kind].group === 'count') expect(METRICS[kind].higherIsBetter).toBeNull();
       else expect(typeof METRICS[kind].higherIsBetter).toBe('boolean');
     }
-    expect(METRIC_KINDS.filter((k) => needsK(k))).toEqual([
-      'recall',
-      'allGold',
-      'anyGold',
-      'mrr',
-      'ndcg',
-      'missedEntirely',
-      'namespaceRecall',
-    ]);
+    expect(METRIC_KINDS.filter((k) => needsK(k))).toEqual(['recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall']);
     expect(METRICS.missedEntirely.higherIsBetter).toBe(false);
     expect(METRICS.noToolFalsePositiveRate.higherIsBetter).toBe(false);
     expect(METRICS.scopeLeakCount.higherIsBetter).toBe(false);
@@ -122,14 +112,7 @@ describe('METRICS table', () => {
 
   it('orders ids by METRICS order, then k', () => {
     const ids = ['recall@10', 'cases', 'top1', 'recall@5', 'mrr@10', 'allGold@1'].map(parseMetricId);
-    expect(ids.sort(compareMetricIds).map(formatMetricId)).toEqual([
-      'top1',
-      'recall@5',
-      'recall@10',
-      'allGold@1',
-      'mrr@10',
-      'cases',
-    ]);
+    expect(ids.sort(compareMetricIds).map(formatMetricId)).toEqual(['top1', 'recall@5', 'recall@10', 'allGold@1', 'mrr@10', 'cases']);
   });
 
   it('gives every kind a title; a kind with a cut-off says "the top k" in it', () => {

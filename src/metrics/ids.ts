@@ -67,8 +67,7 @@ export const METRICS = {
     title: 'share of graded cases whose first-ranked tool is gold',
   },
   recall: {
-    description:
-      "Graded cases: |gold ∩ top-k| / |gold| (goldMode 'all'), or 1 if any gold tool is in the top k (goldMode 'any'); averaged.",
+    description: "Graded cases: |gold ∩ top-k| / |gold| (goldMode 'all'), or 1 if any gold tool is in the top k (goldMode 'any'); averaged.",
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
@@ -96,8 +95,7 @@ export const METRICS = {
     title: 'mean reciprocal rank of the first gold tool in the top k',
   },
   ndcg: {
-    description:
-      "Graded cases: nDCG over the top k with binary gains and a log2(rank + 1) discount; under goldMode 'any' only the first gold hit gains.",
+    description: "Graded cases: nDCG over the top k with binary gains and a log2(rank + 1) discount; under goldMode 'any' only the first gold hit gains.",
     needsK: true,
     higherIsBetter: true,
     group: 'quality',
@@ -122,7 +120,8 @@ export const METRICS = {
     consoleLabel: 'noToolFP',
   },
   searchNoToolFalsePositiveRate: {
-    description: "Profiles with a search only: share of no-tool cases where the profile's search returned any non-pinned tool above the floor or expanded one (a namespace opened; eager tools not counted).",
+    description:
+      "Profiles with a search only: share of no-tool cases where the profile's search returned any non-pinned tool above the floor or expanded one (a namespace opened; eager tools not counted).",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',
@@ -130,7 +129,8 @@ export const METRICS = {
     label: 'search no-tool FP rate',
   },
   scopeLeakCount: {
-    description: "Total number of tools outside the caller's scopes, over all cases (must be 0): returned by a search (and withheld), or, for a profile, put in front of the model anywhere — eager, callable from an SDK, on the wire, named in the advertisement, loaded or defined by a search.",
+    description:
+      "Total number of tools outside the caller's scopes, over all cases (must be 0): returned by a search (and withheld), or, for a profile, put in front of the model anywhere — eager, callable from an SDK, on the wire, named in the advertisement, loaded or defined by a search.",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',

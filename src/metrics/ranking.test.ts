@@ -75,7 +75,10 @@ describe('edge cases', () => {
 
   it('ties are broken upstream: only the order given matters, and non-gold swaps change nothing', () => {
     const gold = ['c'];
-    for (const ranked of [['a', 'b', 'c'], ['b', 'a', 'c']]) {
+    for (const ranked of [
+      ['a', 'b', 'c'],
+      ['b', 'a', 'c'],
+    ]) {
       expect(reciprocalRank(ranked, gold, 10)).toBeCloseTo(1 / 3, 15);
       expect(ndcgAtK(ranked, gold, 10)).toBe(0.5); // 1/log2(4) / 1
     }

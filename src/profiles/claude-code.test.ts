@@ -173,7 +173,11 @@ describe('the searcher', () => {
   it('honours the scope mask on every path', async () => {
     const s = await make();
     const allowed = Uint8Array.from(ids, (id) => (id === 'mcp__github__create_issue' || id === 'bash' ? 0 : 1));
-    expect((await s.search('create issue', { k: 10, allowed })).map((h) => h.id)).toEqual(['plugin__notes__createNote', 'mcp__github__create_pull_request', 'mcp__github__list_issues']);
+    expect((await s.search('create issue', { k: 10, allowed })).map((h) => h.id)).toEqual([
+      'plugin__notes__createNote',
+      'mcp__github__create_pull_request',
+      'mcp__github__list_issues',
+    ]);
     expect(await s.search('mcp__github__create_issue', { k: 10, allowed })).toEqual([]);
     expect(await s.search('select:mcp__github__create_issue,bash', { k: 10, allowed })).toEqual([]);
     expect(await s.search('bash', { k: 10, allowed })).toEqual([]);
@@ -222,15 +226,46 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
       mcp('slack', 'send_message', 'Send a Slack message.'),
       mcp('slack', 'list_channels', 'List Slack channels.'),
     ],
-    { alpha: ['Alpha tools', ''], github: ['GitHub code hosting', 'GitHub issues and pull requests.'], slack: ['Slack messaging', 'Slack channels and messages.'] },
+    {
+      alpha: ['Alpha tools', ''],
+      github: ['GitHub code hosting', 'GitHub issues and pull requests.'],
+      slack: ['Slack messaging', 'Slack channels and messages.'],
+    },
   );
   const roles: RoleMap = { schemaVersion: 1, always: ['slack'], roles: { dev: { description: '', namespaces: ['github'] } } };
   const ids = catalog.tools.map((t) => t.id);
 
   it('admits whole namespaces in order, each that still fits (first fit)', () => {
-    expect(admitNamespaces([{ name: 'x', count: 3 }, { name: 'y', count: 3 }, { name: 'z', count: 1 }], 5)).toEqual(['x', 'z']);
-    expect(admitNamespaces([{ name: 'x', count: 3 }, { name: 'y', count: 2 }, { name: 'z', count: 1 }], 5)).toEqual(['x', 'y']);
-    expect(admitNamespaces([{ name: 'x', count: 0 }, { name: 'y', count: 2 }, { name: 'z', count: 3 }], 5)).toEqual(['y', 'z']);
+    expect(
+      admitNamespaces(
+        [
+          { name: 'x', count: 3 },
+          { name: 'y', count: 3 },
+          { name: 'z', count: 1 },
+        ],
+        5,
+      ),
+    ).toEqual(['x', 'z']);
+    expect(
+      admitNamespaces(
+        [
+          { name: 'x', count: 3 },
+          { name: 'y', count: 2 },
+          { name: 'z', count: 1 },
+        ],
+        5,
+      ),
+    ).toEqual(['x', 'y']);
+    expect(
+      admitNamespaces(
+        [
+          { name: 'x', count: 0 },
+          { name: 'y', count: 2 },
+          { name: 'z', count: 3 },
+        ],
+        5,
+      ),
+    ).toEqual(['y', 'z']);
     expect(admitNamespaces([{ name: 'x', count: 6 }], 5)).toEqual([]);
   });
 
@@ -243,7 +278,11 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   });
 
   it('role first with tool patterns: only the tools the role sees, counted per namespace', async () => {
-    const partial: RoleMap = { schemaVersion: 1, always: [], roles: { triage: { description: '', namespaces: [], tools: ['mcp__github__list_*', 'mcp__slack__send_message'] } } };
+    const partial: RoleMap = {
+      schemaVersion: 1,
+      always: [],
+      roles: { triage: { description: '', namespaces: [], tools: ['mcp__github__list_*', 'mcp__slack__send_message'] } },
+    };
     const s = new ClaudeCodeToolSearch('claude-code', { ceiling: 5, roles: partial });
     await s.index(catalog);
     expect((await s.search('issue', { k: 10, role: 'triage' })).map((h) => h.id)).toEqual(['mcp__github__list_issues']);
@@ -318,35 +357,43 @@ describe('above the ceiling: one admitted set is advertised, searched and sent',
     { allowed: Uint8Array.from(ids, (_, i) => (i % 3 === 0 ? 0 : 1)), role: Object.keys(roles!.roles)[0]! },
   ];
 
-  it.each([40, 100, 1_000_000])('ceiling %i: a deferrable tool is advertised iff a search can reach it iff it is on the wire, and the wire stays inside the caller mask', async (ceiling) => {
-    const p = createClaudeCodeProfile('claude-code', { ceiling, roles });
-    await p.index(catalog);
-    const s = p.searcher()!;
-    let applied = 0;
-    for (const caller of callers) {
-      const before = p.beforeSearch(caller);
-      const advertised = new Set(before.advertisement.split('\n').filter((l) => deferrable.includes(l)));
-      expect(before.wire, JSON.stringify(caller.role)).toEqual([...advertised]);
-      expect(before.wire!.length).toBeLessThanOrEqual(ceiling);
-      for (const id of before.wire!) expect(caller.allowed === undefined || caller.allowed[ids.indexOf(id)] === 1).toBe(true);
-      for (const id of deferrable) {
-        const found = (await s.search(`select:${id}`, { k: 1, ...caller })).map((h) => h.id);
-        expect(found, `${id} for ${JSON.stringify(caller.role)}`).toEqual(advertised.has(id) ? [id] : []);
+  it.each([40, 100, 1_000_000])(
+    'ceiling %i: a deferrable tool is advertised iff a search can reach it iff it is on the wire, and the wire stays inside the caller mask',
+    async (ceiling) => {
+      const p = createClaudeCodeProfile('claude-code', { ceiling, roles });
+      await p.index(catalog);
+      const s = p.searcher()!;
+      let applied = 0;
+      for (const caller of callers) {
+        const before = p.beforeSearch(caller);
+        const advertised = new Set(before.advertisement.split('\n').filter((l) => deferrable.includes(l)));
+        expect(before.wire, JSON.stringify(caller.role)).toEqual([...advertised]);
+        expect(before.wire!.length).toBeLessThanOrEqual(ceiling);
+        for (const id of before.wire!) expect(caller.allowed === undefined || caller.allowed[ids.indexOf(id)] === 1).toBe(true);
+        for (const id of deferrable) {
+          const found = (await s.search(`select:${id}`, { k: 1, ...caller })).map((h) => h.id);
+          expect(found, `${id} for ${JSON.stringify(caller.role)}`).toEqual(advertised.has(id) ? [id] : []);
+        }
+        // keyword searches reach nothing else
+        for (const request of CONTRACT_DATA.requests.slice(0, 20)) {
+          for (const h of await s.search(request, { k: 5, ...caller })) expect(advertised.has(h.id)).toBe(true);
+        }
+        if ((s as ClaudeCodeToolSearch).lastPrefilter().applied) applied++;
       }
-      // keyword searches reach nothing else
-      for (const request of CONTRACT_DATA.requests.slice(0, 20)) {
-        for (const h of await s.search(request, { k: 5, ...caller })) expect(advertised.has(h.id)).toBe(true);
-      }
-      if ((s as ClaudeCodeToolSearch).lastPrefilter().applied) applied++;
-    }
-    if (ceiling < 100) expect(applied).toBeGreaterThan(0);
-    else if (ceiling === 1_000_000) expect(applied).toBe(0);
-  });
+      if (ceiling < 100) expect(applied).toBeGreaterThan(0);
+      else if (ceiling === 1_000_000) expect(applied).toBe(0);
+    },
+  );
 });
 
 describe('activation', () => {
   const tool = mcp('s', 'x', 'd');
-  const catalog: Catalog = { tools: [makeTool({ source: 'core', name: 'bash', summary: 's', description: 'Run.' }), tool, mcp('s', 'y', 'd')], skills: [], servers: [], plugins: [] };
+  const catalog: Catalog = {
+    tools: [makeTool({ source: 'core', name: 'bash', summary: 's', description: 'Run.' }), tool, mcp('s', 'y', 'd')],
+    skills: [],
+    servers: [],
+    plugins: [],
+  };
 
   it('counts chars/4 of the definition JSON', () => {
     // {"name":"mcp__s__x","description":"d","input_schema":{"type":"object","properties":{}}} = 87 chars
@@ -474,7 +521,10 @@ describe('review fixes', () => {
 });
 
 describe('query style and model calls', () => {
-  it.each([['claude-code', {}], ['claude-code-auto', { toolSearch: { auto: 10 } }]] as const)('%s: the model writes the ToolSearch query (keywords); search, then the exact call', async (name, options) => {
+  it.each([
+    ['claude-code', {}],
+    ['claude-code-auto', { toolSearch: { auto: 10 } }],
+  ] as const)('%s: the model writes the ToolSearch query (keywords); search, then the exact call', async (name, options) => {
     const p = createClaudeCodeProfile(name, options);
     expect(p.queryStyle).toBe('keywords');
     expect(p.calls).toEqual({ search: 1, perFoundTool: 0, call: 'each' });

@@ -176,7 +176,9 @@ describe('search text (build_mcp_search_text)', () => {
     const p = plugin('clickup', 'create_task', 'Creates a task.');
     const c = catalogOf([p]);
     expect(namespaceDescriptionOf(p, c)).toBe('Native ClickUp plugin.');
-    expect(codexSearchText(p, namespaceDescriptionOf(p, c))).toBe('plugin__clickup__create_task plugin clickup create task create_task create task clickup Creates a task. Native ClickUp plugin. clickup');
+    expect(codexSearchText(p, namespaceDescriptionOf(p, c))).toBe(
+      'plugin__clickup__create_task plugin clickup create task create_task create task clickup Creates a task. Native ClickUp plugin. clickup',
+    );
     expect(codexNamespaceOf(p)).toBe('plugin__clickup');
     // The MCP server "clickup" has blank instructions: its description stands in.
     const m = mcp('clickup', 'list', 'Lists.');
@@ -221,7 +223,9 @@ describe('CodexToolSearch (BM25 over the deferred tools)', () => {
 
   it('underscores become spaces: "rollout history" finds get_rollout_history by its name', async () => {
     const s = new CodexToolSearch('codex');
-    await s.index(catalogOf([mcp('k8s', 'get_rollout_history', 'Returns the revisions of a deployment.'), mcp('k8s', 'list_pods', 'Lists the pods of a namespace.')]));
+    await s.index(
+      catalogOf([mcp('k8s', 'get_rollout_history', 'Returns the revisions of a deployment.'), mcp('k8s', 'list_pods', 'Lists the pods of a namespace.')]),
+    );
     expect((await s.search('rollout history', { k: 8 })).map((h) => h.id)).toEqual(['mcp__k8s__get_rollout_history']);
   });
 
@@ -276,7 +280,9 @@ describe('deferral rule (mcp_tool_exposure.rs)', () => {
     const before = p.beforeSearch({});
     expect(before.eager).toEqual(['bash', 'read_file']);
     expect(before.metaTools).toEqual([toolSearchDefinition(8)]);
-    expect(before.advertisement).toBe(`${HEAD}- mcp__gh: GitHub MCP server: repositories and issues.\n- mcp__other\n- plugin__clickup: Native ClickUp plugin.\n${TAIL}`);
+    expect(before.advertisement).toBe(
+      `${HEAD}- mcp__gh: GitHub MCP server: repositories and issues.\n- mcp__other\n- plugin__clickup: Native ClickUp plugin.\n${TAIL}`,
+    );
     expect((await p.searcher()!.search('create task', { k: 20 })).map((h) => h.id)).toEqual(['plugin__clickup__create_task']);
   });
 
@@ -317,7 +323,10 @@ describe('exposure model', () => {
       metaTools: [toolSearchDefinition()],
       advertisement: `${HEAD}- mcp__gh: GitHub MCP server: repositories and issues.\n${TAIL}`,
     });
-    expect((await p.searcher()!.search('ping task issue', { k: 8, allowed })).map((h) => h.id).sort()).toEqual(['mcp__gh__create_issue', 'mcp__gh__list_issues']);
+    expect((await p.searcher()!.search('ping task issue', { k: 8, allowed })).map((h) => h.id).sort()).toEqual([
+      'mcp__gh__create_issue',
+      'mcp__gh__list_issues',
+    ]);
     // A caller who sees no deferred tool gets no tool_search and no fragment.
     expect(p.beforeSearch({ allowed: Uint8Array.from([1, 0, 0, 0, 0]) })).toEqual({ eager: ['bash'], metaTools: [], advertisement: '' });
     expect(() => p.beforeSearch({ allowed: new Uint8Array(2) })).toThrow(/mask/);
@@ -330,7 +339,7 @@ describe('exposure model', () => {
       { id: 'mcp__other__ping', score: 2 },
       { id: 'mcp__gh__create_issue', score: 1 },
     ];
-    const add = p.afterSearch(hits, {}, "q");
+    const add = p.afterSearch(hits, {}, 'q');
     expect(add.form).toBe('schemas');
     expect(add.loaded).toEqual(['mcp__gh__list_issues', 'mcp__other__ping', 'mcp__gh__create_issue']);
     expect(add.text).toBe(
@@ -342,16 +351,23 @@ describe('exposure model', () => {
         '{"type":"function","name":"ping","description":"Ping a host.","strict":false,"defer_loading":true,"parameters":{"type":"object","properties":{}}}]}]}',
     );
     expect(toolSearchOutput([], () => '')).toBe('{"type":"tool_search_output","status":"completed","execution":"client","tools":[]}');
-    expect(() => p.afterSearch([{ id: 'nope', score: 1 }], {}, "q")).toThrow(/unknown tool/);
+    expect(() => p.afterSearch([{ id: 'nope', score: 1 }], {}, 'q')).toThrow(/unknown tool/);
   });
 
   it('tool_search: Omit-variant description, {query (required), limit?}, no extra properties', () => {
     const d = toolSearchDefinition();
     expect(d.name).toBe('tool_search');
-    expect(d.description.startsWith('# Tool discovery\n\nSearches over deferred tool metadata with BM25 and exposes matching tools for the next model call.\n\nSome of the tools')).toBe(true);
+    expect(
+      d.description.startsWith(
+        '# Tool discovery\n\nSearches over deferred tool metadata with BM25 and exposes matching tools for the next model call.\n\nSome of the tools',
+      ),
+    ).toBe(true);
     expect(d.inputSchema).toEqual({
       type: 'object',
-      properties: { limit: { type: 'number', description: 'Maximum number of tools to return. Defaults to 8.' }, query: { type: 'string', description: 'Search query for deferred tools.' } },
+      properties: {
+        limit: { type: 'number', description: 'Maximum number of tools to return. Defaults to 8.' },
+        query: { type: 'string', description: 'Search query for deferred tools.' },
+      },
       required: ['query'],
       additionalProperties: false,
     });
@@ -379,7 +395,9 @@ describe('review fixes', () => {
     const p = createCodexProfile('codex', { deferral: { kind: 'always' } });
     await p.index(catalogOf(tools));
     expect(p.afterSearch([], { allowed: Uint8Array.from([1, 0, 0]) }, 'q')).toEqual({ form: 'schemas', loaded: [], text: '' });
-    expect(p.afterSearch([], { allowed: Uint8Array.from([1, 1, 0]) }, 'q').text).toBe('{"type":"tool_search_output","status":"completed","execution":"client","tools":[]}');
+    expect(p.afterSearch([], { allowed: Uint8Array.from([1, 1, 0]) }, 'q').text).toBe(
+      '{"type":"tool_search_output","status":"completed","execution":"client","tools":[]}',
+    );
   });
 
   it('maps a caller mask onto the deferred index once per mask object, not once per request', async () => {

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { compareTools, groupByLabel, ladder, type Listing, LISTING_HEADER, listingTier, listingTokenBudget, prepareTool, resolveHermesConfig, shortDescription } from './hermes/index.ts';
+import {
+  compareTools,
+  groupByLabel,
+  ladder,
+  type Listing,
+  LISTING_HEADER,
+  listingTier,
+  listingTokenBudget,
+  prepareTool,
+  resolveHermesConfig,
+  shortDescription,
+} from './hermes/index.ts';
 
 /** One tool of a listing: its name, full description and group label. */
 interface ListingEntry {
@@ -10,7 +21,13 @@ interface ListingEntry {
 
 /** `build_catalog_listing_with_form` over plain entries: the listing within `maxTokens` (chars/4), and its form. */
 function buildListing(entries: readonly ListingEntry[], maxTokens: number): Listing {
-  return ladder(groupByLabel(entries.map((e) => ({ label: e.label, tool: prepareTool(e.name, shortDescription(e.description)) })), compareTools), maxTokens);
+  return ladder(
+    groupByLabel(
+      entries.map((e) => ({ label: e.label, tool: prepareTool(e.name, shortDescription(e.description)) })),
+      compareTools,
+    ),
+    maxTokens,
+  );
 }
 
 describe('hermes: short descriptions (_short_desc)', () => {
@@ -64,8 +81,23 @@ describe('hermes: the listing ladder', () => {
     'slack tools (1):',
     '- plugin__slack__send: Send a message to a channel.',
   ].join('\n');
-  const NAMES = [LISTING_HEADER, 'aws tools (1):', 'mcp__aws__x', 'github tools (2):', 'mcp__github__create_issue, mcp__github__list_issues', 'slack tools (1):', 'plugin__slack__send'].join('\n');
-  const MIXED = [LISTING_HEADER, 'aws tools (1):', 'mcp__aws__x', 'github (2 tools — names not listed; discover via `tool_search`)', 'slack tools (1):', 'plugin__slack__send'].join('\n');
+  const NAMES = [
+    LISTING_HEADER,
+    'aws tools (1):',
+    'mcp__aws__x',
+    'github tools (2):',
+    'mcp__github__create_issue, mcp__github__list_issues',
+    'slack tools (1):',
+    'plugin__slack__send',
+  ].join('\n');
+  const MIXED = [
+    LISTING_HEADER,
+    'aws tools (1):',
+    'mcp__aws__x',
+    'github (2 tools — names not listed; discover via `tool_search`)',
+    'slack tools (1):',
+    'plugin__slack__send',
+  ].join('\n');
 
   it('reaches full, names, mixed and none at the budgets where each first fits (301, 215, 209 chars)', () => {
     expect(FULL.length).toBe(301);
@@ -91,7 +123,9 @@ describe('hermes: the listing ladder', () => {
     expect(buildListing(W, 58)).toEqual({ text: groups, form: 'groups' });
     expect(buildListing(W, 37)).toEqual({ text: groups, form: 'groups' });
     expect(buildListing(W, 36)).toEqual({ text: null, form: 'none' });
-    expect([listingTier(true, 'full'), listingTier(true, 'mixed'), listingTier(true, 'groups'), listingTier(true, 'none'), listingTier(false, 'none')]).toEqual([1, 1, 2, 2, 0]);
+    expect([listingTier(true, 'full'), listingTier(true, 'mixed'), listingTier(true, 'groups'), listingTier(true, 'none'), listingTier(false, 'none')]).toEqual(
+      [1, 1, 2, 2, 0],
+    );
   });
 
   it('sorts groups and tools in code-point order', () => {

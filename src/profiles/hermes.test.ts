@@ -46,7 +46,11 @@ function tool(s: Spec): Tool {
     namespace: s.server ?? s.plugin ?? 'core',
     summary: '',
     description: s.description,
-    inputSchema: { type: 'object', properties: Object.fromEntries((s.params ?? []).map((p) => [p, { type: 'string' }])), ...(s.required ? { required: s.required } : {}) },
+    inputSchema: {
+      type: 'object',
+      properties: Object.fromEntries((s.params ?? []).map((p) => [p, { type: 'string' }])),
+      ...(s.required ? { required: s.required } : {}),
+    },
     examples: [],
     scopes: [],
     pinned: false,
@@ -83,7 +87,8 @@ describe('hermes: deferral and indexed text', () => {
     expect(isDeferrable(BASH)).toBe(false);
     expect(isDeferrable(T1)).toBe(true);
     expect(isDeferrable(tool({ id: 'plugin__notes__add', source: 'plugin', plugin: 'notes', description: '' }))).toBe(true);
-    for (const gui of ['desktop_ui', 'project', 'setup']) expect(isDeferrable(tool({ id: `plugin__${gui}__x`, source: 'plugin', plugin: gui, description: '' }))).toBe(false);
+    for (const gui of ['desktop_ui', 'project', 'setup'])
+      expect(isDeferrable(tool({ id: `plugin__${gui}__x`, source: 'plugin', plugin: gui, description: '' }))).toBe(false);
     // An MCP server a GUI plugin ships is still an mcp-* toolset: deferred.
     expect(isDeferrable(tool({ id: 'mcp__setup__x', source: 'mcp', server: 'setup', plugin: 'setup', description: '' }))).toBe(true);
   });
@@ -159,7 +164,10 @@ describe('hermes: the searcher', () => {
     const s = hermesSearcher('hermes');
     await s.index(catalogOf(HAND));
     // Positions: 0 bash, 1 T1, 2 read_file, 3 T2, 4 T3, 5 T4.
-    expect((await s.search('email', { k: 5, allowed: mask([1, 0, 1, 1, 1, 1]) })).map((h) => h.id)).toEqual(['mcp__mail__search_email', 'mcp__pager__page_incident']);
+    expect((await s.search('email', { k: 5, allowed: mask([1, 0, 1, 1, 1, 1]) })).map((h) => h.id)).toEqual([
+      'mcp__mail__search_email',
+      'mcp__pager__page_incident',
+    ]);
     expect((await s.search('email', { k: 5, allowed: mask([0, 1, 0, 0, 0, 0]) })).map((h) => h.id)).toEqual(['mcp__mail__send_email']);
     // Masked statistics do not move: T1 scores as unmasked.
     expect((await s.search('send email', { k: 5, allowed: mask([0, 1, 0, 0, 0, 0]) }))[0]!.score).toBeCloseTo(1.5192794855263063, 12);
@@ -209,7 +217,15 @@ describe('hermes: the exposure model', () => {
     const b = p.beforeSearch(caller);
     expect(b.eager).toEqual(['bash']);
     expect(b.metaTools[0]!.description).toMatch(/^Search 2 additional tools/);
-    expect(b.advertisement).toBe([LISTING_HEADER, 'mail tools (1):', '- mcp__mail__send_email: Send an email.', 'pager tools (1):', '- mcp__pager__page_incident: Email the incident team.'].join('\n'));
+    expect(b.advertisement).toBe(
+      [
+        LISTING_HEADER,
+        'mail tools (1):',
+        '- mcp__mail__send_email: Send an email.',
+        'pager tools (1):',
+        '- mcp__pager__page_incident: Email the incident team.',
+      ].join('\n'),
+    );
     for (const hidden of ['search_email', 'send_message', 'send_note', 'read_file']) expect(b.advertisement).not.toContain(hidden);
     const hits = await p.searcher()!.search('send email', { k: p.searchLimit, allowed: caller.allowed });
     expect(hits.map((h) => h.id)).toEqual(['mcp__mail__send_email']);
@@ -221,13 +237,25 @@ describe('hermes: the exposure model', () => {
         '{"queries": ["send email"], "total_available": 2, "results": [{"query": "send email", "matches": ["mcp__mail__send_email"]}], ' +
         '"tools": {"mcp__mail__send_email": {"source": "mcp", "source_name": "mcp-mail", "description": "Send an email.", "required": []}}}',
       // the model then describes the tool it picks (the top hit): its schema enters the context
-      definitions: [{ name: 'mcp__mail__send_email', description: 'Send an email.', inputSchema: CAT.tools.find((t) => t.id === 'mcp__mail__send_email')!.inputSchema }],
+      definitions: [
+        { name: 'mcp__mail__send_email', description: 'Send an email.', inputSchema: CAT.tools.find((t) => t.id === 'mcp__mail__send_email')!.inputSchema },
+      ],
     });
     // Nothing matched: the caller's sources only.
     expect(JSON.parse(p.afterSearch([], caller, '').text)).toEqual({
       queries: [''],
       total_available: 2,
-      results: [{ query: '', matches: [], available_sources: [{ name: 'mail', tool_count: 1 }, { name: 'pager', tool_count: 1 }], hint: EMPTY_RESULT_HINT }],
+      results: [
+        {
+          query: '',
+          matches: [],
+          available_sources: [
+            { name: 'mail', tool_count: 1 },
+            { name: 'pager', tool_count: 1 },
+          ],
+          hint: EMPTY_RESULT_HINT,
+        },
+      ],
       tools: {},
     });
     // A caller who sees no deferred tool gets no bridge at all.
@@ -248,7 +276,11 @@ describe('hermes: the exposure model', () => {
     const off = createHermesProfile('hermes', { enabled: 'off' });
     await off.index(CAT);
     expect(off.searcher()).toBeNull();
-    expect(off.beforeSearch({ allowed: mask([1, 1, 0, 0, 0, 0, 1]) })).toEqual({ eager: ['bash', 'mcp__mail__send_email', 'plugin__notes__send_note'], metaTools: [], advertisement: '' });
+    expect(off.beforeSearch({ allowed: mask([1, 1, 0, 0, 0, 0, 1]) })).toEqual({
+      eager: ['bash', 'mcp__mail__send_email', 'plugin__notes__send_note'],
+      metaTools: [],
+      advertisement: '',
+    });
     const coreOnly = createHermesProfile('hermes');
     await coreOnly.index(catalogOf([BASH, READ]));
     expect(coreOnly.searcher()).toBeNull();
@@ -280,14 +312,22 @@ describe('hermes: the exposure model', () => {
       required: ['y'.repeat(64)],
     });
     expect(clipDescription('d'.repeat(500))).toBe('d'.repeat(500));
-    expect(searchResultText('q', [], [{ name: 'x', tool_count: 0 }])).toBe('{"queries": ["q"], "total_available": 0, "results": [{"query": "q", "matches": []}], "tools": {}}');
+    expect(searchResultText('q', [], [{ name: 'x', tool_count: 0 }])).toBe(
+      '{"queries": ["q"], "total_available": 0, "results": [{"query": "q", "matches": []}], "tools": {}}',
+    );
   });
 });
 
 /** Two billing tools, for the retry tests. */
 const BILLING: Catalog = {
   tools: [
-    makeTool({ source: 'mcp', server: 'billing', name: 'refund_invoice', summary: 'Refund an invoice.', description: 'Refund a paid invoice to the customer.' }),
+    makeTool({
+      source: 'mcp',
+      server: 'billing',
+      name: 'refund_invoice',
+      summary: 'Refund an invoice.',
+      description: 'Refund a paid invoice to the customer.',
+    }),
     makeTool({ source: 'mcp', server: 'billing', name: 'list_invoices', summary: 'List invoices.', description: 'List the invoices of a customer.' }),
   ],
   skills: [],
@@ -332,7 +372,11 @@ describe('hermes, hermes-raw, hermes-retry: query style and the retry as model c
   }
 
   it('declare their query style, the three-call protocol, and the retry only on hermes-retry', () => {
-    for (const [name, style, retry] of [['hermes', 'keywords', false], ['hermes-raw', 'raw', false], ['hermes-retry', 'raw', true]] as const) {
+    for (const [name, style, retry] of [
+      ['hermes', 'keywords', false],
+      ['hermes-raw', 'raw', false],
+      ['hermes-retry', 'raw', true],
+    ] as const) {
       const p = createProfile(name) as HermesProfile;
       expect(p.queryStyle, name).toBe(style);
       expect(p.retryKnownWords, name).toBe(retry);
@@ -366,7 +410,10 @@ describe('hermes, hermes-raw, hermes-retry: query style and the retry as model c
 
   it('describes the query style and the retry', async () => {
     expect((await run('hermes', answered)).p.describe()).toMatchObject({ query: expect.stringMatching(/^keywords/), retry: 'none' });
-    expect((await run('hermes-retry', answered)).p.describe()).toMatchObject({ query: expect.stringMatching(/^raw/), retry: expect.stringMatching(/2 model calls/) });
+    expect((await run('hermes-retry', answered)).p.describe()).toMatchObject({
+      query: expect.stringMatching(/^raw/),
+      retry: expect.stringMatching(/2 model calls/),
+    });
   });
 });
 
@@ -416,7 +463,10 @@ describe('hermes: review fixes', () => {
     await p.searcher()!.search('send email', { k: 5, allowed: a.mask });
     const after = a.reads();
     expect(p.afterSearch([], { allowed: a.mask }, 'q').text).toBe(first);
-    expect((await p.searcher()!.search('send email', { k: 5, allowed: a.mask })).map((h) => h.id)).toEqual(['mcp__mail__send_email', 'plugin__notes__send_note']);
+    expect((await p.searcher()!.search('send email', { k: 5, allowed: a.mask })).map((h) => h.id)).toEqual([
+      'mcp__mail__send_email',
+      'plugin__notes__send_note',
+    ]);
     expect(a.reads()).toBe(after);
     // Another mask object is computed afresh.
     expect(JSON.parse(p.afterSearch([], { allowed: mask([0, 0, 0, 0, 0, 1, 0]) }, 'q').text).total_available).toBe(1);

@@ -32,8 +32,8 @@ import type { QueryStyle } from './types.ts';
 export const QUERY_FILLERS: readonly string[] = Object.freeze(
   (
     'please pls plz kindly thanks thank thx cheers hey hi hello ok okay yes yeah sure ' +
-    'could would might may must shall need needs needed want wants wanted wanna like let lets let\'s help ' +
-    'i\'m i\'d i\'ll i\'ve we\'re we\'d we\'ll can\'t won\'t us ' +
+    "could would might may must shall need needs needed want wants wanted wanna like let lets let's help " +
+    "i'm i'd i'll i've we're we'd we'll can't won't us " +
     'quick quickly just also maybe perhaps actually really basically probably possibly somehow ' +
     'sec second minute moment asap soon later right away yo'
   ).split(/\s+/),

@@ -10,9 +10,31 @@ import { toolDefinition } from './text.ts';
 
 const tools = [
   makeTool({ source: 'core', name: 'finish', summary: 'Finish the task.', description: 'Finish the task.', pinned: true }),
-  makeTool({ source: 'mcp', server: 'github', name: 'create_issue', summary: 'Open an issue.', description: 'Open an issue in a repository.', scopes: ['github:write'], inputSchema: { type: 'object', properties: { title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } }, required: ['title'] } }),
-  makeTool({ source: 'mcp', server: 'github', name: 'list_issues', summary: 'List issues.', description: 'List the issues of a repository.', scopes: ['github:read'] }),
-  makeTool({ source: 'mcp', server: 'slack', name: 'post_message', summary: 'Post a message.', description: 'Post a message to a channel.', scopes: ['slack:write'] }),
+  makeTool({
+    source: 'mcp',
+    server: 'github',
+    name: 'create_issue',
+    summary: 'Open an issue.',
+    description: 'Open an issue in a repository.',
+    scopes: ['github:write'],
+    inputSchema: { type: 'object', properties: { title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } }, required: ['title'] },
+  }),
+  makeTool({
+    source: 'mcp',
+    server: 'github',
+    name: 'list_issues',
+    summary: 'List issues.',
+    description: 'List the issues of a repository.',
+    scopes: ['github:read'],
+  }),
+  makeTool({
+    source: 'mcp',
+    server: 'slack',
+    name: 'post_message',
+    summary: 'Post a message.',
+    description: 'Post a message to a channel.',
+    scopes: ['slack:write'],
+  }),
 ];
 const catalog: Catalog = catalogWith(tools, { github: ['GitHub issues and pull requests.\nSecond line.', ''], slack: ['Slack messaging.', ''] });
 const mask = (...ids: string[]) => Uint8Array.from(tools.map((t) => (ids.includes(t.id) ? 1 : 0)));
@@ -57,14 +79,21 @@ describe('deferred', () => {
     expect(hits[0]!.id).toBe('mcp__github__create_issue');
     const added = p.afterSearch(hits.slice(0, 1));
     // the model then loads the picked tool's schema: one definition
-    expect(added).toEqual({ form: 'metadata', loaded: ['mcp__github__create_issue'], text: '- mcp__github__create_issue: Open an issue.', definitions: [toolDefinition(tools[1]!)] });
+    expect(added).toEqual({
+      form: 'metadata',
+      loaded: ['mcp__github__create_issue'],
+      text: '- mcp__github__create_issue: Open an issue.',
+      definitions: [toolDefinition(tools[1]!)],
+    });
     expect(p.afterSearch([]).text).toBe('No matching tools.');
   });
 });
 
 describe('deepseek code mode', () => {
   it('renders JSON schemas as TypeScript types', () => {
-    expect(schemaType({ type: 'object', properties: { title: { type: 'string' }, n: { type: 'integer' } }, required: ['title'] })).toBe('{ title: string; n?: number }');
+    expect(schemaType({ type: 'object', properties: { title: { type: 'string' }, n: { type: 'integer' } }, required: ['title'] })).toBe(
+      '{ title: string; n?: number }',
+    );
     expect(schemaType({ type: 'string', enum: ['open', 'closed'] })).toBe('"open" | "closed"');
     expect(schemaType({ type: 'array', items: { type: 'boolean' } })).toBe('Array<boolean>');
     expect(schemaType({ type: 'object', properties: { 'a-b': { type: 'null' } } })).toBe('{ "a-b"?: null }');
@@ -82,7 +111,9 @@ describe('deepseek code mode', () => {
     expect(b.metaTools.map((t) => t.name)).toEqual(['run_code']);
     const sdk = p.afterSearch([{ id: 'mcp__github__create_issue', score: 2 }]);
     expect(sdk.form).toBe('sdk');
-    expect(sdk.text).toBe('declare const tools: {\n  /** Open an issue. */\n  mcp__github__create_issue(args: { title: string; labels?: Array<string> }): Promise<unknown>;\n};\n');
+    expect(sdk.text).toBe(
+      'declare const tools: {\n  /** Open an issue. */\n  mcp__github__create_issue(args: { title: string; labels?: Array<string> }): Promise<unknown>;\n};\n',
+    );
     // O(N) in the set's size: each tool adds exactly two lines.
     expect(renderSdk(tools).split('\n').length).toBe(2 * tools.length + 3);
   });

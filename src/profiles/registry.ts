@@ -11,7 +11,16 @@ import { Registry } from '../util/registry.ts';
 import { createDeepSeekNative, DeepSeekCodeProfile, DeepSeekPreselectProfile } from './deepseek/index.ts';
 import { createClaudeCodeProfile } from './claude-code/index.ts';
 import { createCodexProfile } from './codex/index.ts';
-import { createGatedStickyDeferred, createNamespaceFiltered, createNamespaceRouting, createRoutedDeferred, createSemanticRetrieval, DeferredProfile, RoleGatingProfile, StaticProfile } from './seed/index.ts';
+import {
+  createGatedStickyDeferred,
+  createNamespaceFiltered,
+  createNamespaceRouting,
+  createRoutedDeferred,
+  createSemanticRetrieval,
+  DeferredProfile,
+  RoleGatingProfile,
+  StaticProfile,
+} from './seed/index.ts';
 import { createHermesProfile } from './hermes/index.ts';
 import type { Profile, ProfileFactory, ProfileOptions } from './types.ts';
 
@@ -27,11 +36,13 @@ export const PROFILES = {
     create: (name: string) => createDeepSeekNative(name, 'openai'),
   },
   'deepseek-code': {
-    description: 'DeepSeek Harness code mode: one run_code tool and a generated TypeScript SDK of every tool the caller may use in the prompt (no discovery primitive: O(N) in the catalog); one script runs the tools',
+    description:
+      'DeepSeek Harness code mode: one run_code tool and a generated TypeScript SDK of every tool the caller may use in the prompt (no discovery primitive: O(N) in the catalog); one script runs the tools',
     create: (name: string) => new DeepSeekCodeProfile(name),
   },
   'deepseek-code-preselect': {
-    description: "deepseek-code over a preselected set: Backpack's bm25 top 10 for the request as the SDK (the preselection is Backpack's, not DeepSeek's: DSH code mode has no search, an upstream preselection is unknown)",
+    description:
+      "deepseek-code over a preselected set: Backpack's bm25 top 10 for the request as the SDK (the preselection is Backpack's, not DeepSeek's: DSH code mode has no search, an upstream preselection is unknown)",
     create: (name: string) => new DeepSeekPreselectProfile(name),
   },
   codex: {
@@ -68,7 +79,8 @@ export const PROFILES = {
   },
   deferred: {
     costHint: 2,
-    description: "the seed's deferred schemas: pinned tools in full, a one-line catalog of the rest, search_tools (bm25, 5) and load_tool_schema; not found = not permitted",
+    description:
+      "the seed's deferred schemas: pinned tools in full, a one-line catalog of the rest, search_tools (bm25, 5) and load_tool_schema; not found = not permitted",
     create: (name: string) => new DeferredProfile(name),
   },
   'role-gating': {
@@ -78,28 +90,33 @@ export const PROFILES = {
   'semantic-retrieval': {
     costHint: 5,
     usesModel: true,
-    description: "the seed's semantic retrieval: embed's 8 best tools above a floor (default 0.7219 cosine, calibrated on generated small-11 train) in full, sticky per task with re-retrieval below the floor, pinned tools always",
+    description:
+      "the seed's semantic retrieval: embed's 8 best tools above a floor (default 0.7219 cosine, calibrated on generated small-11 train) in full, sticky per task with re-retrieval below the floor, pinned tools always",
     create: (name: string, options?: ProfileOptions) => createSemanticRetrieval(name, options),
   },
   'namespace-routing': {
     costHint: 5,
-    description: "the seed's hierarchical namespace routing: namespaces advertised, the model opens the best one (1 call; namespace BM25) and all of its tools the caller may use expand in full",
+    description:
+      "the seed's hierarchical namespace routing: namespaces advertised, the model opens the best one (1 call; namespace BM25) and all of its tools the caller may use expand in full",
     create: (name: string) => createNamespaceRouting(name),
   },
   'namespace-filtered': {
-    description: 'harness-side namespace filter (the former namespace-routing): namespaces advertised, the namespace retriever\'s 5 best tools (top 3 namespaces) in full, no model call',
+    description:
+      "harness-side namespace filter (the former namespace-routing): namespaces advertised, the namespace retriever's 5 best tools (top 3 namespaces) in full, no model call",
     create: (name: string) => createNamespaceFiltered(name),
   },
   'gated-sticky-deferred': {
     costHint: 5,
     usesModel: true,
-    description: "the seed's gate → retrieve → defer: tools of the caller's role only, embed top 8 above the floor, sticky per task, as deferred entries (name + summary) with load_tool_schema; pinned tools in full",
+    description:
+      "the seed's gate → retrieve → defer: tools of the caller's role only, embed top 8 above the floor, sticky per task, as deferred entries (name + summary) with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createGatedStickyDeferred(name, options),
   },
   'routed-deferred': {
     costHint: 5,
     usesModel: true,
-    description: "the seed's above-200-tools combination: role gate, the role's namespaces advertised, the model opens the best one (1 call), embed top 8 inside it above the floor as deferred entries with load_tool_schema; pinned tools in full",
+    description:
+      "the seed's above-200-tools combination: role gate, the role's namespaces advertised, the model opens the best one (1 call), embed top 8 inside it above the floor as deferred entries with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createRoutedDeferred(name, options),
   },
 } as const satisfies Record<string, ProfileFactory & StrategyCapabilities>;

@@ -84,7 +84,8 @@ describe('semantic-retrieval', () => {
     const p = await indexed(createSemanticRetrieval('semantic-retrieval', {}, new WordCosine()));
     const policy = new Policy(catalog);
     const floor = 0.5;
-    const turn = (request: string, n: number) => policy.expose(p.searcher(), request, { session: { id: 's', turn: n } }, { depth: p.searchLimit, floor, sticky: p.sticky === true });
+    const turn = (request: string, n: number) =>
+      policy.expose(p.searcher(), request, { session: { id: 's', turn: n } }, { depth: p.searchLimit, floor, sticky: p.sticky === true });
     // turn 0: list_pods' own description (cosine 1); list_issues and list_channels share 4 of 6 words
     // (0.67), delete_pod 3 of its 5 (0.55); the rest is below the floor
     const t0 = await turn('list the pods of a cluster', 0);
@@ -107,7 +108,14 @@ describe('semantic-retrieval', () => {
   it('adds the hits in full, pinned tools eager and not loaded twice; an off-topic request leaves only the pinned tools', async () => {
     const p = await indexed(createSemanticRetrieval('semantic-retrieval', {}, new WordCosine()));
     expect(p.beforeSearch({}).eager).toEqual(['finish']);
-    const added = p.afterSearch([{ id: 'mcp__slack__post_message', score: 1 }, { id: 'finish', score: 0.9 }], {}, 'post a message');
+    const added = p.afterSearch(
+      [
+        { id: 'mcp__slack__post_message', score: 1 },
+        { id: 'finish', score: 0.9 },
+      ],
+      {},
+      'post a message',
+    );
     expect(added.loaded).toEqual(['mcp__slack__post_message', 'finish']);
     expect(added.definitions).toEqual([toolDefinition(tools[4]!)]);
     const off = await new Policy(catalog).expose(p.searcher(), 'what is the weather', {}, { depth: 8, floor: 0.5 });
@@ -127,7 +135,7 @@ describe('namespace-routing', () => {
     expect(p.queryStyle).toBe('raw');
   });
 
-  it("opens the best namespace and expands all of its tools the caller may use, and only those", async () => {
+  it('opens the best namespace and expands all of its tools the caller may use, and only those', async () => {
     const p = await indexed(createNamespaceRouting('namespace-routing'));
     const caller: Caller = { allowed: mask('finish', 'mcp__github__create_issue', 'mcp__github__list_issues', 'mcp__slack__post_message') };
     const q = 'open an issue in the github repository';
@@ -153,7 +161,11 @@ describe('namespace-routing', () => {
     // one matching tool is enough to open it: the whole namespace is expanded
     const one = await p.searcher().search('close an issue', { k: 10 });
     expect(ids(one)).toContain('mcp__github__close_issue');
-    expect([...p.afterSearch(one, {}, 'close an issue').loaded].sort()).toEqual(['mcp__github__close_issue', 'mcp__github__create_issue', 'mcp__github__list_issues']);
+    expect([...p.afterSearch(one, {}, 'close an issue').loaded].sort()).toEqual([
+      'mcp__github__close_issue',
+      'mcp__github__create_issue',
+      'mcp__github__list_issues',
+    ]);
   });
 
   it('a request that matches no namespace opens none', async () => {
@@ -188,7 +200,7 @@ describe('namespace-filtered (the former namespace-routing)', () => {
 });
 
 describe('gated-sticky-deferred', () => {
-  it("gates by role before ranking: a tool outside the role never appears, however well it matches", async () => {
+  it('gates by role before ranking: a tool outside the role never appears, however well it matches', async () => {
     const p = await indexed(createGatedStickyDeferred('gated-sticky-deferred', { roles }, new WordCosine()));
     const policy = new Policy(catalog);
     const q = 'post a message to a channel';
@@ -211,7 +223,14 @@ describe('gated-sticky-deferred', () => {
     expect(p.calls).toEqual({ search: 0, perFoundTool: 1, call: 'each' });
     const b = p.beforeSearch({ role: 'dev' });
     expect(b).toEqual({ eager: ['finish'], metaTools: [expect.objectContaining({ name: 'load_tool_schema' })], advertisement: '' });
-    const added = p.afterSearch([{ id: 'mcp__github__create_issue', score: 0.9 }, { id: 'mcp__github__close_issue', score: 0.8 }], { role: 'dev' }, 'open an issue');
+    const added = p.afterSearch(
+      [
+        { id: 'mcp__github__create_issue', score: 0.9 },
+        { id: 'mcp__github__close_issue', score: 0.8 },
+      ],
+      { role: 'dev' },
+      'open an issue',
+    );
     expect(added).toEqual({
       form: 'metadata',
       loaded: ['mcp__github__create_issue', 'mcp__github__close_issue'],
@@ -233,7 +252,8 @@ describe('gated-sticky-deferred', () => {
   it('is sticky per task through the policy: a follow-up keeps the gated set', async () => {
     const p = await indexed(createGatedStickyDeferred('gated-sticky-deferred', { roles }, new WordCosine()));
     const policy = new Policy(catalog);
-    const turn = (request: string, n: number) => policy.expose(p.searcher(), request, { role: 'dev', session: { id: 'g', turn: n } }, { depth: 8, floor: 0.5, sticky: true });
+    const turn = (request: string, n: number) =>
+      policy.expose(p.searcher(), request, { role: 'dev', session: { id: 'g', turn: n } }, { depth: 8, floor: 0.5, sticky: true });
     const t0 = await turn('open an issue in a repository', 0);
     expect(t0.ranked[0]!.id).toBe('mcp__github__create_issue');
     expect((await turn('close an issue', 1)).kept).toBe(true);
@@ -279,7 +299,7 @@ describe('routed-deferred: the role gate first', () => {
   });
 });
 
-describe('scope: nothing outside the caller\'s mask before or after a search', () => {
+describe("scope: nothing outside the caller's mask before or after a search", () => {
   const makers: Record<string, () => Profile> = {
     'deepseek-code': () => createProfile('deepseek-code'),
     'semantic-retrieval': () => createSemanticRetrieval('semantic-retrieval', {}, new WordCosine()),
@@ -303,7 +323,11 @@ describe('scope: nothing outside the caller\'s mask before or after a search', (
         for (const id of [...b.eager, ...(b.callable ?? [])]) expect(inMask(id), `${name} ${id}`).toBe(true);
         for (const t of tools) if (!inMask(t.id)) expect(b.advertisement, `${name} advertises ${t.id}`).not.toContain(t.id);
         // a listed namespace has a tool the caller may use
-        for (const [, ns] of b.advertisement.matchAll(/^- ([a-z0-9]+)(?::|$)/gm)) expect(tools.some((u) => u.namespace === ns && !u.pinned && inMask(u.id)), `${name} lists ${ns}`).toBe(true);
+        for (const [, ns] of b.advertisement.matchAll(/^- ([a-z0-9]+)(?::|$)/gm))
+          expect(
+            tools.some((u) => u.namespace === ns && !u.pinned && inMask(u.id)),
+            `${name} lists ${ns}`,
+          ).toBe(true);
         const s = p.searcher();
         if (!s) continue;
         for (const q of requests) {

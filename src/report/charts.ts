@@ -21,7 +21,22 @@
  * ("fits 80% of cases", "does not fit") wherever it is drawn.
  */
 import type { Results } from '../eval/results.ts';
-import { curveOf, figure, fitMark, fitNote, fitsNowhere, floorNumber, headline, mayBeBest, operatingPoint, overall, sliceNames, strategies, contextFit, type StrategyView } from './view.ts';
+import {
+  curveOf,
+  figure,
+  fitMark,
+  fitNote,
+  fitsNowhere,
+  floorNumber,
+  headline,
+  mayBeBest,
+  operatingPoint,
+  overall,
+  sliceNames,
+  strategies,
+  contextFit,
+  type StrategyView,
+} from './view.ts';
 
 export interface ChartSpec {
   id: string;
@@ -42,7 +57,9 @@ export function colour(i: number): string {
 /** Line and point style of the i-th series: past the palette, dashed lines and diamonds, so no two series look alike. */
 function seriesStyle(i: number): Record<string, unknown> {
   const c = colour(i);
-  return i < PALETTE.length ? { borderColor: c, backgroundColor: c, pointStyle: 'circle' } : { borderColor: c, backgroundColor: c, pointStyle: 'rectRot', borderDash: [10, 6] };
+  return i < PALETTE.length
+    ? { borderColor: c, backgroundColor: c, pointStyle: 'circle' }
+    : { borderColor: c, backgroundColor: c, pointStyle: 'rectRot', borderDash: [10, 6] };
 }
 
 /** Strategies whose series are identical share one, labelled "a / b" (a line hidden under another says nothing). */
@@ -78,7 +95,12 @@ function seriesName(s: StrategyView): string {
 
 const FONT = { size: 16 };
 
-function options(title: string, x: { title: string; type?: string; min?: number; max?: number }, y: { title: string; type?: string; min?: number; max?: number }, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function options(
+  title: string,
+  x: { title: string; type?: string; min?: number; max?: number },
+  y: { title: string; type?: string; min?: number; max?: number },
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const axis = (a: { title: string; type?: string; min?: number; max?: number }) => ({
     ...(a.type ? { type: a.type } : {}),
     ...(a.min !== undefined ? { min: a.min } : {}),
@@ -89,7 +111,10 @@ function options(title: string, x: { title: string; type?: string; min?: number;
   return {
     responsive: false,
     animation: false,
-    plugins: { title: { display: true, text: title, font: { size: 20, weight: 'bold' } }, legend: { position: 'right', labels: { font: { size: 14 }, usePointStyle: true } } },
+    plugins: {
+      title: { display: true, text: title, font: { size: 20, weight: 'bold' } },
+      legend: { position: 'right', labels: { font: { size: 14 }, usePointStyle: true } },
+    },
     scales: { x: axis(x), y: axis(y) },
     ...extra,
   };
@@ -99,7 +124,9 @@ function recallAtK(r: Results, ranking: readonly StrategyView[]): ChartSpec | un
   if (!ranking.length) return undefined;
   const ks = r.config.ks;
   const metric = headline(r);
-  const series = mergeIdentical(best(ranking, (s) => figure(s, metric).value, 8).map((s) => ({ name: seriesName(s), data: ks.map((k) => figure(s, `recall@${k}`).value ?? null) })));
+  const series = mergeIdentical(
+    best(ranking, (s) => figure(s, metric).value, 8).map((s) => ({ name: seriesName(s), data: ks.map((k) => figure(s, `recall@${k}`).value ?? null) })),
+  );
   if (!series.length) return undefined;
   return {
     id: 'recall-at-k',
@@ -137,7 +164,9 @@ function recallVsTokens(r: Results, all: readonly StrategyView[]): ChartSpec | u
     config: {
       type: 'scatter',
       data: {
-        datasets: mergeIdentical(profiles.map((s) => ({ name: seriesName(s), data: [{ x: Math.round(s.profile!.tokens.perCase), y: overall(s, 'visible') ?? 0 }] }))).map((s, i) => ({
+        datasets: mergeIdentical(
+          profiles.map((s) => ({ name: seriesName(s), data: [{ x: Math.round(s.profile!.tokens.perCase), y: overall(s, 'visible') ?? 0 }] })),
+        ).map((s, i) => ({
           label: s.name,
           data: s.data,
           ...seriesStyle(i),
@@ -145,7 +174,11 @@ function recallVsTokens(r: Results, all: readonly StrategyView[]): ChartSpec | u
           pointHoverRadius: 12,
         })),
       },
-      options: options(`Visible gold tools vs tokens per request — ${r.dataset.name}`, { title: 'tokens per request (o200k, log scale)', type: 'logarithmic' }, { title: 'visible (share of gold tools)', min: 0, max: 1 }),
+      options: options(
+        `Visible gold tools vs tokens per request — ${r.dataset.name}`,
+        { title: 'tokens per request (o200k, log scale)', type: 'logarithmic' },
+        { title: 'visible (share of gold tools)', min: 0, max: 1 },
+      ),
     },
   };
 }
@@ -170,15 +203,21 @@ function recallVsCalls(r: Results, all: readonly StrategyView[]): ChartSpec | un
     config: {
       type: 'scatter',
       data: {
-        datasets: mergeIdentical(profiles.map((s) => ({ name: label(s), data: [{ x: s.profile!.calls!.perCase, y: overall(s, 'visible') ?? 0 }] }))).map((s, i) => ({
-          label: s.name,
-          data: s.data,
-          ...seriesStyle(i),
-          pointRadius: 10,
-          pointHoverRadius: 12,
-        })),
+        datasets: mergeIdentical(profiles.map((s) => ({ name: label(s), data: [{ x: s.profile!.calls!.perCase, y: overall(s, 'visible') ?? 0 }] }))).map(
+          (s, i) => ({
+            label: s.name,
+            data: s.data,
+            ...seriesStyle(i),
+            pointRadius: 10,
+            pointHoverRadius: 12,
+          }),
+        ),
       },
-      options: options(`Visible gold tools vs model calls per request — ${r.dataset.name}`, { title: 'model calls per request that needs a tool', type: 'linear', min: 0 }, { title: 'visible (share of gold tools)', min: 0, max: 1 }),
+      options: options(
+        `Visible gold tools vs model calls per request — ${r.dataset.name}`,
+        { title: 'model calls per request that needs a tool', type: 'linear', min: 0 },
+        { title: 'visible (share of gold tools)', min: 0, max: 1 },
+      ),
     },
   };
 }
@@ -195,7 +234,9 @@ function slices(r: Results, all: readonly StrategyView[]): ChartSpec | undefined
     8,
   );
   if (!chosen.length) return undefined;
-  const series = mergeIdentical(chosen.map((s) => ({ name: seriesName(s), data: names.map((n) => figure(s, metric, s.results.metrics.slices[n]).value ?? null) })));
+  const series = mergeIdentical(
+    chosen.map((s) => ({ name: seriesName(s), data: names.map((n) => figure(s, metric, s.results.metrics.slices[n]).value ?? null) })),
+  );
   return {
     id: 'slices',
     title: `${metric} per slice`,
@@ -222,12 +263,38 @@ function tokenTable(r: Results): ChartSpec | undefined {
       type: 'line',
       data: {
         datasets: [
-          { label: 'Anthropic tools JSON', data: rows.map((x) => ({ x: x.tools, y: x.blockTokens.anthropic })), borderColor: colour(0), backgroundColor: colour(0), borderWidth: 3, pointRadius: 5 },
-          { label: 'OpenAI function tools', data: rows.map((x) => ({ x: x.tools, y: x.blockTokens.openai })), borderColor: colour(1), backgroundColor: colour(1), borderWidth: 3, pointRadius: 5 },
-          { label: 'assumed 150 / tool', data: rows.map((x) => ({ x: x.tools, y: 150 * x.tools })), borderColor: colour(9), backgroundColor: colour(9), borderWidth: 2, borderDash: [6, 4], pointRadius: 0 },
+          {
+            label: 'Anthropic tools JSON',
+            data: rows.map((x) => ({ x: x.tools, y: x.blockTokens.anthropic })),
+            borderColor: colour(0),
+            backgroundColor: colour(0),
+            borderWidth: 3,
+            pointRadius: 5,
+          },
+          {
+            label: 'OpenAI function tools',
+            data: rows.map((x) => ({ x: x.tools, y: x.blockTokens.openai })),
+            borderColor: colour(1),
+            backgroundColor: colour(1),
+            borderWidth: 3,
+            pointRadius: 5,
+          },
+          {
+            label: 'assumed 150 / tool',
+            data: rows.map((x) => ({ x: x.tools, y: 150 * x.tools })),
+            borderColor: colour(9),
+            backgroundColor: colour(9),
+            borderWidth: 2,
+            borderDash: [6, 4],
+            pointRadius: 0,
+          },
         ],
       },
-      options: options(`Tool block tokens by tool count — ${r.dataset.name}`, { title: 'tools in the block', type: 'linear', min: 0 }, { title: 'tokens (o200k)', min: 0 }),
+      options: options(
+        `Tool block tokens by tool count — ${r.dataset.name}`,
+        { title: 'tools in the block', type: 'linear', min: 0 },
+        { title: 'tokens (o200k)', min: 0 },
+      ),
     },
   };
 }
@@ -245,7 +312,11 @@ function skills(r: Results): ChartSpec | undefined {
       data: {
         datasets: names.map((n, i) => ({
           label: n,
-          data: sizes.map((z) => ({ x: Math.max(1, z.listings[n as keyof typeof z.listings].tokens), y: z.listings[n as keyof typeof z.listings].discoverability.withDescription ?? 0, skills: z.skills })),
+          data: sizes.map((z) => ({
+            x: Math.max(1, z.listings[n as keyof typeof z.listings].tokens),
+            y: z.listings[n as keyof typeof z.listings].discoverability.withDescription ?? 0,
+            skills: z.skills,
+          })),
           showLine: true,
           borderColor: colour(i),
           backgroundColor: colour(i),
@@ -254,7 +325,11 @@ function skills(r: Results): ChartSpec | undefined {
           pointRadius: sizes.map((_, j) => (j === 0 ? 8 : 12)),
         })),
       },
-      options: options(`Skill discoverability vs tokens (${sizes.map((z) => z.skills.toLocaleString('en-US')).join(' and ')} skills)`, { title: 'listing tokens (o200k, log scale)', type: 'logarithmic' }, { title: 'discoverability', min: 0, max: 1 }),
+      options: options(
+        `Skill discoverability vs tokens (${sizes.map((z) => z.skills.toLocaleString('en-US')).join(' and ')} skills)`,
+        { title: 'listing tokens (o200k, log scale)', type: 'logarithmic' },
+        { title: 'discoverability', min: 0, max: 1 },
+      ),
     },
   };
 }
@@ -265,7 +340,8 @@ function sessions(r: Results, all: readonly StrategyView[]): ChartSpec | undefin
   return {
     id: 'sessions',
     title: 'Exposed-set churn in multi-turn sessions',
-    caption: 'Share of session turns whose exposed tool set changed from the turn before (each change breaks the cached prefix; 0 = the set never changed), per-turn retrieval against sticky-per-task retrieval.',
+    caption:
+      'Share of session turns whose exposed tool set changed from the turn before (each change breaks the cached prefix; 0 = the set never changed), per-turn retrieval against sticky-per-task retrieval.',
     config: {
       type: 'bar',
       data: {
@@ -299,7 +375,17 @@ function operatingCurve(r: Results, all: readonly StrategyView[]): ChartSpec | u
     } else groups.push({ key, names: [seriesName(s)], members: [s], data: curve!.map((p) => ({ x: p.fp, y: p.recall5, floor: p.floor })) });
   }
   // A profile that fits only some cases: a dashed line (its label says how many fit).
-  const datasets: Array<Record<string, unknown>> = groups.map((g, i) => ({ label: g.names.join(' / '), data: g.data, showLine: true, ...seriesStyle(i), ...(mayBeBest(g.members[0]!) ? {} : { borderDash: [4, 6] }), borderWidth: 3, pointRadius: 3, pointHoverRadius: 6, tension: 0 }));
+  const datasets: Array<Record<string, unknown>> = groups.map((g, i) => ({
+    label: g.names.join(' / '),
+    data: g.data,
+    showLine: true,
+    ...seriesStyle(i),
+    ...(mayBeBest(g.members[0]!) ? {} : { borderDash: [4, 6] }),
+    borderWidth: 3,
+    pointRadius: 3,
+    pointHoverRadius: 6,
+    tension: 0,
+  }));
   groups.forEach((g, i) => {
     for (const s of g.members) {
       const p = operatingPoint(r, s);
@@ -320,11 +406,18 @@ function operatingCurve(r: Results, all: readonly StrategyView[]): ChartSpec | u
   return {
     id: 'operating-curve',
     title: 'Operating curve: recall@5 against no-tool false positives',
-    caption: `${OPERATING_CURVE_CAPTION}${fitCaption(all.filter((s) => curveOf(s) !== undefined), 'are drawn dashed')}`,
+    caption: `${OPERATING_CURVE_CAPTION}${fitCaption(
+      all.filter((s) => curveOf(s) !== undefined),
+      'are drawn dashed',
+    )}`,
     config: {
       type: 'scatter',
       data: { datasets },
-      options: options(`Operating curve: recall@5 vs no-tool false positives — ${r.dataset.name}`, { title: 'no-tool false-positive rate (share of no-tool requests shown a non-pinned tool)', type: 'linear', min: 0, max: 1 }, { title: 'recall@5', min: 0, max: 1 }),
+      options: options(
+        `Operating curve: recall@5 vs no-tool false positives — ${r.dataset.name}`,
+        { title: 'no-tool false-positive rate (share of no-tool requests shown a non-pinned tool)', type: 'linear', min: 0, max: 1 },
+        { title: 'recall@5', min: 0, max: 1 },
+      ),
     },
   };
 }
@@ -333,5 +426,14 @@ function operatingCurve(r: Results, all: readonly StrategyView[]): ChartSpec | u
 export function chartsOf(r: Results): ChartSpec[] {
   const all = strategies(r);
   const ranking = all.filter((s) => s.ranks);
-  return [recallAtK(r, ranking), operatingCurve(r, all), recallVsTokens(r, all), recallVsCalls(r, all), slices(r, all), tokenTable(r), skills(r), sessions(r, all)].filter((c): c is ChartSpec => c !== undefined);
+  return [
+    recallAtK(r, ranking),
+    operatingCurve(r, all),
+    recallVsTokens(r, all),
+    recallVsCalls(r, all),
+    slices(r, all),
+    tokenTable(r),
+    skills(r),
+    sessions(r, all),
+  ].filter((c): c is ChartSpec => c !== undefined);
 }

@@ -87,7 +87,10 @@ describe('A. the operating curve', () => {
     expect(spec.config.type).toBe('scatter');
     expect(spec.caption).toBe(`${OPERATING_CURVE_CAPTION} Profiles whose prompt fits the context window in only some cases (huge) are drawn dashed.`);
     expect(spec.caption).toContain('Pick a strategy and floor together: further up and left is better.');
-    const scales = spec.config.options.scales as { x: { min: number; max: number; title: { text: string } }; y: { min: number; max: number; title: { text: string } } };
+    const scales = spec.config.options.scales as {
+      x: { min: number; max: number; title: { text: string } };
+      y: { min: number; max: number; title: { text: string } };
+    };
     expect([scales.x.min, scales.x.max, scales.y.min, scales.y.max]).toEqual([0, 1, 0, 1]);
     expect(scales.x.title.text).toContain('no-tool false-positive rate');
     expect(scales.y.title.text).toBe('recall@5');
@@ -181,7 +184,13 @@ describe('A. the operating curve', () => {
     const md = markdownSummary(r);
     expect(md).toContain('### Floors and no-tool false positives');
     expect(mdHeader(md, 'strategy').length).toBeGreaterThan(5);
-    expect(mdRow(md, 'strategy | floor', 'bm25')).toEqual(['bm25', 'auto → 2.5 \\(target 0.1, calibrated on split:dev, FP there 0.090\\)', '0.300 (floor 8)', '0.450 (floor 6.5)', '0.550 (floor 3.5)']);
+    expect(mdRow(md, 'strategy | floor', 'bm25')).toEqual([
+      'bm25',
+      'auto → 2.5 \\(target 0.1, calibrated on split:dev, FP there 0.090\\)',
+      '0.300 (floor 8)',
+      '0.450 (floor 6.5)',
+      '0.550 (floor 3.5)',
+    ]);
     expect(mdRow(md, 'strategy | floor', 'dense')).toEqual(['dense', '0.35', 'n/a', '0.500 (floor 0.5)', '0.700 (floor 0)']);
     expect(mdRow(md, 'strategy | floor', 'static').slice(2)).toEqual(['n/a', 'n/a', 'n/a']);
   });
@@ -205,7 +214,9 @@ describe('B. context fit', () => {
     // only deferred's search-only figure applies among those that fit: nothing to compare, no bold (huge's 0.04 does not count)
     expect(inner(htmlRow(html, 'overview-table', 'deferred')[col('search no-tool FP rate')]!)).toBe('0.250');
     expect(inner(huge[col('search no-tool FP rate')]!)).toBe('0.040');
-    expect(html).toContain('Best ranking strategy: <strong>dense</strong>, recall@5 0.700. Not considered for best: huge (fits 50% of cases in the 200,000-token context window).');
+    expect(html).toContain(
+      'Best ranking strategy: <strong>dense</strong>, recall@5 0.700. Not considered for best: huge (fits 50% of cases in the 200,000-token context window).',
+    );
     expect(html).toContain('where the best strategy, <strong>dense</strong>');
     // its token figures are shown, with the fit
     const tokens = htmlRow(html, 'profiles-table', 'huge');
@@ -242,7 +253,16 @@ describe('B. context fit', () => {
       expect(md).toContain(`huge ${fits === 0 ? 'does not fit the 200,000-token context window' : `${mark} in the 200,000-token context window`}`);
       expect(md).toContain('### Worst slices of dense (by recall@5)');
       // the token figures stay, with the fit
-      expect(mdHeader(md, 'profile')).toEqual(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', 'context fit', 'context window']);
+      expect(mdHeader(md, 'profile')).toEqual([
+        'profile',
+        'before search',
+        'per search',
+        'per case',
+        '12 turns uncached',
+        '12 turns cached',
+        'context fit',
+        'context window',
+      ]);
       expect(mdRow(md, 'profile', 'huge')).toEqual(['huge', '250,000', '0', '250,000', '3,000,000', '500,000', mark, '200,000']);
       expect(mdRow(md, 'profile', 'static')[6]).toBe('fits');
     }
@@ -315,9 +335,29 @@ describe('C. figures that do not apply', () => {
 
 describe('C. JUnit', () => {
   const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped', 'property', 'properties', 'system-out']);
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, isArray: (n, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(n) });
-  type Case = { name: string; failure?: Array<{ message: string; type: string }>; error?: unknown[]; skipped?: Array<{ message: string }>; 'system-out'?: string[] };
-  type Suite = { name: string; tests: string; failures: string; errors: string; skipped: string; testcase?: Case[]; properties?: Array<{ property: Array<{ name: string; value: string }> }> };
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseTagValue: false,
+    parseAttributeValue: false,
+    isArray: (n, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(n),
+  });
+  type Case = {
+    name: string;
+    failure?: Array<{ message: string; type: string }>;
+    error?: unknown[];
+    skipped?: Array<{ message: string }>;
+    'system-out'?: string[];
+  };
+  type Suite = {
+    name: string;
+    tests: string;
+    failures: string;
+    errors: string;
+    skipped: string;
+    testcase?: Case[];
+    properties?: Array<{ property: Array<{ name: string; value: string }> }>;
+  };
 
   function parse(xml: string): { root: Record<string, string>; suites: Suite[] } {
     expect(XMLValidator.validate(xml)).toBe(true);
@@ -342,8 +382,21 @@ describe('C. JUnit', () => {
     expect(root.errors).toBe('0');
     expect(root.skipped).toBe('1');
     const huge = suite(suites, 'huge');
-    expect(huge.testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'fitsContext', 'top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate']);
-    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe('fits 50% of cases in the 200,000-token context window (fitsContext 0.5; 40 tool-labelled cases overflow)');
+    expect(huge.testcase!.map((c) => c.name)).toEqual([
+      'scopeLeakCount',
+      'fitsContext',
+      'top1',
+      'recall@1',
+      'recall@5',
+      'recall@10',
+      'mrr@10',
+      'visible',
+      'noToolFalsePositiveRate',
+      'searchNoToolFalsePositiveRate',
+    ]);
+    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe(
+      'fits 50% of cases in the 200,000-token context window (fitsContext 0.5; 40 tool-labelled cases overflow)',
+    );
     expect(testcase(huge, 'recall@5')['system-out']![0]).toBe('recall@5 = 0.95 (reported): the profile fits 50% of cases in the 200,000-token context window');
     const st = suite(suites, 'static');
     expect(testcase(st, 'fitsContext')['system-out']![0]).toBe('fitsContext = 1 (reported): every prompt fits the 200,000-token context window');
@@ -356,7 +409,9 @@ describe('C. JUnit', () => {
     const { suites } = parse(junitXml(r));
     const huge = suite(suites, 'huge');
     expect(testcase(huge, 'scopeLeakCount')['system-out']![0]).toBe('scopeLeakCount = 0 (≤ 0): the profile does not fit the 200,000-token context window');
-    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe('does not fit the 200,000-token context window (fitsContext 0; 80 tool-labelled cases overflow); its quality figures do not apply');
+    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe(
+      'does not fit the 200,000-token context window (fitsContext 0; 80 tool-labelled cases overflow); its quality figures do not apply',
+    );
     for (const m of ['top1', 'recall@5', 'visible', 'noToolFalsePositiveRate']) {
       const c = testcase(huge, m);
       expect(c['system-out'], m).toBeUndefined();
@@ -385,7 +440,9 @@ describe('C. JUnit', () => {
       const c = testcase(suite(suites, name), 'noToolFalsePositiveRate');
       expect(c.skipped![0]!.message, name).toBe('not applicable: the scored cases have no no-tool case');
     }
-    expect(testcase(suite(suites, 'deferred'), 'searchNoToolFalsePositiveRate').skipped![0]!.message).toBe('not applicable: the scored cases have no no-tool case');
+    expect(testcase(suite(suites, 'deferred'), 'searchNoToolFalsePositiveRate').skipped![0]!.message).toBe(
+      'not applicable: the scored cases have no no-tool case',
+    );
     // retrievers have no search-only figure and static no search: no testcase for it
     expect(suite(suites, 'bm25').testcase!.map((c) => c.name)).not.toContain('searchNoToolFalsePositiveRate');
     expect(suite(suites, 'static').testcase!.map((c) => c.name)).not.toContain('searchNoToolFalsePositiveRate');
@@ -399,7 +456,9 @@ describe('C. JUnit', () => {
 
 describe('D. the no-tool definition', () => {
   it('is stated where the no-tool figure is shown, in HTML and Markdown', () => {
-    expect(NO_TOOL_DEFINITION).toContain('any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search');
+    expect(NO_TOOL_DEFINITION).toContain(
+      'any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search',
+    );
     expect(NO_TOOL_DEFINITION).toContain('search no-tool FP rate: the same counting only what a profile\u2019s search returned');
     const html = page(handBuilt());
     const overview = html.slice(html.indexOf('<section id="overview">'), html.indexOf('</section>', html.indexOf('<section id="overview">')));
@@ -411,7 +470,12 @@ describe('D. the no-tool definition', () => {
     // right after the overview table
     const lines = md.split('\n');
     const at = lines.indexOf(`_${NO_TOOL_DEFINITION}_`);
-    expect(lines.slice(0, at).reverse().find((l) => l.startsWith('|'))).toContain('| huge |');
+    expect(
+      lines
+        .slice(0, at)
+        .reverse()
+        .find((l) => l.startsWith('|')),
+    ).toContain('| huge |');
   });
 });
 
@@ -470,19 +534,37 @@ describe('the recall-vs-calls chart', () => {
   const withCalls = (): Results => {
     const r = handBuilt();
     const protocol = { search: 1, perFoundTool: 1, call: 'each' } as const;
-    r.profiles!.static!.calls = { perCase: 1, searchesPerCase: 0, noToolPerCase: 0, perSession: 12, sessionBasis: 'cases', protocol: { search: 0, perFoundTool: 0, call: 'each' } };
+    r.profiles!.static!.calls = {
+      perCase: 1,
+      searchesPerCase: 0,
+      noToolPerCase: 0,
+      perSession: 12,
+      sessionBasis: 'cases',
+      protocol: { search: 0, perFoundTool: 0, call: 'each' },
+    };
     r.profiles!.deferred!.calls = { perCase: 2.75, searchesPerCase: 1, noToolPerCase: 1, perSession: 30, sessionBasis: 'cases', protocol };
     return r;
   };
 
-  it("puts each profile with call figures at (calls per request, visible), its tokens per request in the legend", () => {
+  it('puts each profile with call figures at (calls per request, visible), its tokens per request in the legend', () => {
     const r = withCalls();
     const spec = chartsOf(r).find((c) => c.id === 'recall-vs-calls')!;
     const ds = spec.config.data.datasets as Array<{ label: string; data: Array<{ x: number; y: number }> }>;
-    expect(ds.map((d) => d.label)).toEqual([`static · ${compactTokens(r.profiles!.static!.tokens.perCase)} tokens`, `deferred · ${compactTokens(r.profiles!.deferred!.tokens.perCase)} tokens`]);
+    expect(ds.map((d) => d.label)).toEqual([
+      `static · ${compactTokens(r.profiles!.static!.tokens.perCase)} tokens`,
+      `deferred · ${compactTokens(r.profiles!.deferred!.tokens.perCase)} tokens`,
+    ]);
     expect([470, 6797, 116_610, 8_992_409, 12_345_678].map(compactTokens)).toEqual(['470', '6.8k', '117k', '8.99M', '12.3M']);
     expect(ds.map((d) => d.data)).toEqual([[{ x: 1, y: 0.9 }], [{ x: 2.75, y: r.profiles!.deferred!.metrics.overall.visible }]]);
-    expect(chartsOf(r).map((c) => c.id).indexOf('recall-vs-calls')).toBe(chartsOf(r).map((c) => c.id).indexOf('recall-vs-tokens') + 1);
+    expect(
+      chartsOf(r)
+        .map((c) => c.id)
+        .indexOf('recall-vs-calls'),
+    ).toBe(
+      chartsOf(r)
+        .map((c) => c.id)
+        .indexOf('recall-vs-tokens') + 1,
+    );
   });
 
   it('is left out when no profile has call figures (results written before they were counted)', () => {

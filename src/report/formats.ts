@@ -60,7 +60,11 @@ export const REPORT_FORMAT_TABLE = {
     write: (job: ReportJob) => {
       const { cases, catalog, tools } = job.data;
       const known = catalog ?? (tools ? { tools } : undefined);
-      const files = writeReportFile(job, 'report.html', htmlReport(job.run.results, { details: job.run.details, ...(cases ? { cases: [...cases] } : {}), ...(known ? { catalog: known } : {}) }));
+      const files = writeReportFile(
+        job,
+        'report.html',
+        htmlReport(job.run.results, { details: job.run.details, ...(cases ? { cases: [...cases] } : {}), ...(known ? { catalog: known } : {}) }),
+      );
       failpoint('report');
       return files;
     },
@@ -73,7 +77,8 @@ export const REPORT_FORMAT_TABLE = {
   md: {
     description: 'a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment',
     files: ['summary.md'],
-    write: (job: ReportJob) => writeReportFile(job, 'summary.md', markdownSummary(job.run.results, job.formats.includes('html') ? { reportPath: 'report.html' } : {})),
+    write: (job: ReportJob) =>
+      writeReportFile(job, 'summary.md', markdownSummary(job.run.results, job.formats.includes('html') ? { reportPath: 'report.html' } : {})),
   },
   junit: {
     description: 'one test suite per strategy, one test case per checked metric (skipped, with the reason, where the figure does not apply)',

@@ -35,7 +35,16 @@ describe('htmlReport on a real run', () => {
 
   it('has a canvas and an escaped JSON configuration per chart, and the chart.js build inlined', () => {
     const specs = chartsOf(run.results);
-    expect(specs.map((s) => s.id)).toEqual(['recall-at-k', 'operating-curve', 'recall-vs-tokens', 'recall-vs-calls', 'slices', 'token-table', 'skills', 'sessions']);
+    expect(specs.map((s) => s.id)).toEqual([
+      'recall-at-k',
+      'operating-curve',
+      'recall-vs-tokens',
+      'recall-vs-calls',
+      'slices',
+      'token-table',
+      'skills',
+      'sessions',
+    ]);
     for (const s of specs) {
       expect(html).toContain(`<canvas id="chart-${s.id}"`);
       expect(html).toContain(`<h3>${e(s.title)}</h3>`);
@@ -50,7 +59,9 @@ describe('htmlReport on a real run', () => {
   });
 
   it('loads nothing from anywhere: strict CSP, no http(s) resource reference', () => {
-    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`);
+    expect(html).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`,
+    );
     expect(html).not.toMatch(resourceRef);
     expect(html).not.toMatch(/url\(\s*["']?\s*(?:https?:)?\/\//i);
     expect(html).not.toMatch(/@import/i);
@@ -63,7 +74,8 @@ describe('htmlReport on a real run', () => {
     const r = run.results;
     for (const x of [r.dataset.catalogSha256, r.configHash, r.timings.startedAt, `Backpack ${r.backpack.version}`]) expect(html).toContain(x);
     if (r.backpack.gitSha) expect(html).toContain(r.backpack.gitSha);
-    for (const id of ['provenance', 'overview', 'charts', 'floors', 'slices', 'namespaces', 'never-surfaced', 'worst-misses', 'tokens', 'skills', 'sessions']) expect(html).toContain(`<section id="${id}">`);
+    for (const id of ['provenance', 'overview', 'charts', 'floors', 'slices', 'namespaces', 'never-surfaced', 'worst-misses', 'tokens', 'skills', 'sessions'])
+      expect(html).toContain(`<section id="${id}">`);
     const overview = html.slice(html.indexOf('id="overview-table"'), html.indexOf('</table>', html.indexOf('id="overview-table"')));
     expect((overview.match(/<tr>/g) ?? []).length).toBe(1 + RETRIEVERS.length + PROFILES.length);
     expect(overview).toContain('data-type="num"');
@@ -85,7 +97,12 @@ describe('htmlReport on a real run', () => {
     for (const id of rows) {
       const gold = byId.get(id!)!.expectedTools!;
       expect(gold.length).toBeGreaterThan(0);
-      expect(detail.get(id!)!.ranked.slice(0, 5).some(([t]) => gold.includes(t))).toBe(false);
+      expect(
+        detail
+          .get(id!)!
+          .ranked.slice(0, 5)
+          .some(([t]) => gold.includes(t)),
+      ).toBe(false);
     }
     expect(htmlReport(run.results, { details: run.details, cases: input.cases, catalog: input.catalog })).toBe(html);
   });
@@ -109,7 +126,11 @@ describe('htmlReport on a real run', () => {
   it('shows the cases hash, a re-signed dataset and the input warnings in the provenance, escaped', () => {
     expect(html).toContain(`<code class="hash">${run.results.dataset.casesSha256}</code>`);
     expect(html).not.toContain('Input warnings');
-    const warned: Results = { ...run.results, dataset: { ...run.results.dataset, reSigned: { added: [], removed: [], changed: ['queries.jsonl'] } }, warnings: ['<img src=x onerror=alert(1)> left out', 'second'] };
+    const warned: Results = {
+      ...run.results,
+      dataset: { ...run.results.dataset, reSigned: { added: [], removed: [], changed: ['queries.jsonl'] } },
+      warnings: ['<img src=x onerror=alert(1)> left out', 'second'],
+    };
     const page = htmlReport(warned);
     expect(page).toContain('<dt>Input warnings (2)</dt><dd><ul class="warnings"><li>&lt;img src=x onerror=alert(1)&gt; left out</li><li>second</li></ul></dd>');
     expect(page).toContain('<dt>Re-signed</dt><dd>yes: changed queries.jsonl</dd>');
@@ -133,7 +154,10 @@ describe('htmlReport on a real run', () => {
   });
 
   it('works with twenty strategies', () => {
-    const twenty: Results = { ...run.results, retrievers: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`bm25-${String(i).padStart(2, '0')}`, run.results.retrievers.bm25!])) };
+    const twenty: Results = {
+      ...run.results,
+      retrievers: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`bm25-${String(i).padStart(2, '0')}`, run.results.retrievers.bm25!])),
+    };
     const page = htmlReport(twenty, { details: { 'bm25-00': run.details.bm25! }, cases: input.cases });
     const overview = page.slice(page.indexOf('id="overview-table"'), page.indexOf('</table>', page.indexOf('id="overview-table"')));
     expect((overview.match(/<tr>/g) ?? []).length).toBe(1 + 20);

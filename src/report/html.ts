@@ -78,7 +78,15 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
     ['sessions', 'Sessions', sessionsSection(all)],
   ];
   const toc = sections.map(([id, label]) => `<a href="#${id}">${esc(label)}</a>`).join('');
-  const subtitle = [`dataset ${r.dataset.name}`, `${fmtInt(r.dataset.cases)} cases`, `${fmtInt(r.dataset.tools)} tools`, `${all.length} ${all.length === 1 ? 'strategy' : 'strategies'}`, r.timings?.startedAt ? `run ${r.timings.startedAt}` : ''].filter(Boolean).join(' · ');
+  const subtitle = [
+    `dataset ${r.dataset.name}`,
+    `${fmtInt(r.dataset.cases)} cases`,
+    `${fmtInt(r.dataset.tools)} tools`,
+    `${all.length} ${all.length === 1 ? 'strategy' : 'strategies'}`,
+    r.timings?.startedAt ? `run ${r.timings.startedAt}` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -35,7 +35,15 @@ interface Doc {
 
 const ARRAYS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped', 'property', 'properties', 'system-out']);
 // htmlEntities: this parser decodes numeric character references (&#10;) only with it.
-const parser = new XMLParser({ htmlEntities: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false, trimValues: false, isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(name) });
+const parser = new XMLParser({
+  htmlEntities: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && ARRAYS.has(name),
+});
 
 /** Parse a JUnit document, after checking it is well-formed and that every count matches its testcases. */
 function parse(xml: string): Doc {
@@ -85,11 +93,16 @@ const { input } = tinyInput();
 const EVIL_STRATEGY = '<b>bm25</b>]]>&"\u0001\'';
 const EVIL_DATASET = '<script>alert("ds")</script>]]>&\u0001';
 const hostileInput = (): EvalInput =>
-  hostileDataset(EVIL_DATASET, EVIL_DESC, [], [
-    { id: 'c1', request: 'list the files in my folder', expectedTools: ['list_files'], slices: ['<img src=x onerror=alert(1)>'] },
-    { id: 'c2', request: 'zebra quantum pineapple', expectedTools: [EVIL_ID], slices: ['</script>'] },
-    { id: 'c3', request: 'good morning', expectedTools: [], slices: ['no-tool'] },
-  ]);
+  hostileDataset(
+    EVIL_DATASET,
+    EVIL_DESC,
+    [],
+    [
+      { id: 'c1', request: 'list the files in my folder', expectedTools: ['list_files'], slices: ['<img src=x onerror=alert(1)>'] },
+      { id: 'c2', request: 'zebra quantum pineapple', expectedTools: [EVIL_ID], slices: ['</script>'] },
+      { id: 'c3', request: 'good morning', expectedTools: [], slices: ['no-tool'] },
+    ],
+  );
 
 let tiny: Results;
 let evil: Results;
@@ -165,7 +178,12 @@ describe('junitXml with checks', () => {
   });
 
   it('checks every strategy when none is named; passing checks have no failure', () => {
-    const doc = parse(junitXml(tiny, [{ metric: 'recall@5', min: 0.5 }, { metric: 'noToolFalsePositiveRate', max: 0.5 }]));
+    const doc = parse(
+      junitXml(tiny, [
+        { metric: 'recall@5', min: 0.5 },
+        { metric: 'noToolFalsePositiveRate', max: 0.5 },
+      ]),
+    );
     // bm25 and deferred: recall@5 passes, no-tool FP fails; static: no recall@5 → error, no-tool FP 1 (every tool is eager) fails
     expect(tiny.profiles!.static!.metrics.overall.noToolFalsePositiveRate).toBe(1);
     expect(doc.testsuites.tests).toBe('6');
@@ -200,11 +218,13 @@ describe('junitXml with checks', () => {
   });
 
   it('a check that cannot run is an <error>, not a <failure>', () => {
-    const doc = parse(junitXml(tiny, [
-      { strategy: 'static', metric: 'top1', min: 0.5 },
-      { strategy: 'nope', metric: 'top1', min: 0.5 },
-      { strategy: 'bm25', metric: 'recal@5', min: 0.5 },
-    ]));
+    const doc = parse(
+      junitXml(tiny, [
+        { strategy: 'static', metric: 'top1', min: 0.5 },
+        { strategy: 'nope', metric: 'top1', min: 0.5 },
+        { strategy: 'bm25', metric: 'recal@5', min: 0.5 },
+      ]),
+    );
     expect(doc.testsuites.failures).toBe('0');
     expect(doc.testsuites.errors).toBe('3');
     expect(suite(doc, 'static').testcase![0]!.error![0]!.type).toBe('missing-metric');
@@ -239,6 +259,8 @@ describe('junitXml on hostile text', () => {
     expect(evil.retrievers[EVIL_STRATEGY]!.neverSurfaced.gold).toEqual([EVIL_ID]);
     const withId = junitXml(evil, [{ strategy: EVIL_ID, metric: 'top1' }]);
     const d2 = parse(withId);
-    expect(suite(d2, EVIL_ID.replace('\u0001', '[U+0001]')).testcase![0]!.error![0]!.message).toBe(`strategy "${EVIL_ID.replace('\u0001', '[U+0001]')}" is not in the results`);
+    expect(suite(d2, EVIL_ID.replace('\u0001', '[U+0001]')).testcase![0]!.error![0]!.message).toBe(
+      `strategy "${EVIL_ID.replace('\u0001', '[U+0001]')}" is not in the results`,
+    );
   });
 });

@@ -77,7 +77,12 @@ export interface CheckOutcome {
 
 /** The checks used when none are given: scope leaks must be 0 (a gate), the other headline metrics are reported (always pass). */
 export function defaultChecks(r: Results): Check[] {
-  return [{ metric: 'scopeLeakCount', max: 0 }, ...headlineMetrics(r).filter((m) => m !== 'scopeLeakCount').map((metric) => ({ metric, optional: true }))];
+  return [
+    { metric: 'scopeLeakCount', max: 0 },
+    ...headlineMetrics(r)
+      .filter((m) => m !== 'scopeLeakCount')
+      .map((metric) => ({ metric, optional: true })),
+  ];
 }
 
 function num(x: number): string {
@@ -119,14 +124,20 @@ export function evaluateCheck(s: StrategyView | undefined, strategyName: string,
   }
   if (fig.value === undefined) {
     if (!bounded) return { ...base, status: 'skipped', message: `not applicable: ${fig.reason}` };
-    return { ...base, status: 'failure', failureType: 'context-window', message: `${c.metric} of ${strategyName} does not apply: the profile ${fig.reason} (expected ${expectation(c)})` };
+    return {
+      ...base,
+      status: 'failure',
+      failureType: 'context-window',
+      message: `${c.metric} of ${strategyName} does not apply: the profile ${fig.reason} (expected ${expectation(c)})`,
+    };
   }
   const tol = c.tolerance ?? 0;
   const eps = (v: number): number => tol + 1e-12 * Math.max(1, Math.abs(v));
   const misses: CheckOutcome['misses'] = [];
   if (c.min !== undefined && actual < c.min - eps(c.min)) misses.push({ bound: `≥ ${num(c.min)}`, value: c.min, delta: actual - c.min });
   if (c.max !== undefined && actual > c.max + eps(c.max)) misses.push({ bound: `≤ ${num(c.max)}`, value: c.max, delta: actual - c.max });
-  if (c.expected !== undefined && Math.abs(actual - c.expected) > eps(c.expected)) misses.push({ bound: `= ${num(c.expected)}${tol ? ` ± ${num(tol)}` : ''}`, value: c.expected, delta: actual - c.expected });
+  if (c.expected !== undefined && Math.abs(actual - c.expected) > eps(c.expected))
+    misses.push({ bound: `= ${num(c.expected)}${tol ? ` ± ${num(tol)}` : ''}`, value: c.expected, delta: actual - c.expected });
   const partial = fitNote(contextFit(s));
   if (!misses.length) return { ...base, actual, status: 'pass', ...(partial ? { message: `the profile ${partial}` } : {}) };
   const message = `${c.metric} = ${num(actual)}, expected ${misses.map((m) => `${m.bound} (delta ${signed(m.delta)})`).join(' and ')}${partial ? `; the profile ${partial}` : ''}`;
@@ -139,8 +150,13 @@ export function contextFitOutcome(s: StrategyView): CheckOutcome | undefined {
   if (!fit) return undefined;
   const base = { strategy: s.name, metric: 'fitsContext', misses: [], actual: fit.share };
   const overflow = fit.overflowCases !== undefined ? `; ${num(fit.overflowCases)} tool-labelled cases overflow` : '';
-  if (fit.share >= 1) return { ...base, status: 'pass', message: `every prompt fits the ${Math.round(fit.window).toLocaleString('en-US')}-token context window` };
-  return { ...base, status: 'skipped', message: `${fitNote(fit)!} (fitsContext ${num(fit.share)}${overflow})${fitsNowhere(s) ? '; its quality figures do not apply' : ''}` };
+  if (fit.share >= 1)
+    return { ...base, status: 'pass', message: `every prompt fits the ${Math.round(fit.window).toLocaleString('en-US')}-token context window` };
+  return {
+    ...base,
+    status: 'skipped',
+    message: `${fitNote(fit)!} (fitsContext ${num(fit.share)}${overflow})${fitsNowhere(s) ? '; its quality figures do not apply' : ''}`,
+  };
 }
 
 function expectation(c: Pick<Check, 'min' | 'max' | 'expected' | 'tolerance'>): string {
@@ -197,9 +213,13 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
   const all = suites.flatMap((s) => s.cases);
   const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.exec(String(r.timings?.startedAt ?? ''))?.[0];
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(`<testsuites name="backpack" tests="${all.length}" failures="${count(all, 'failure')}" errors="${count(all, 'error')}" skipped="${count(all, 'skipped')}">`);
+  out.push(
+    `<testsuites name="backpack" tests="${all.length}" failures="${count(all, 'failure')}" errors="${count(all, 'error')}" skipped="${count(all, 'skipped')}">`,
+  );
   for (const suite of suites) {
-    out.push(`  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, 'failure')}" errors="${count(suite.cases, 'error')}" skipped="${count(suite.cases, 'skipped')}"${at ? ` timestamp="${at}"` : ''}>`);
+    out.push(
+      `  <testsuite name="${attr(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, 'failure')}" errors="${count(suite.cases, 'error')}" skipped="${count(suite.cases, 'skipped')}"${at ? ` timestamp="${at}"` : ''}>`,
+    );
     const props: Array<[string, string]> = [
       ['kind', suite.kind],
       ['dataset', dataset],
@@ -222,7 +242,9 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       const open = `    <testcase classname="${attr(`${dataset}.${suite.name}`)}" name="${attr(check.metric)}">`;
       const expected = expectation(check);
       if (outcome.status === 'pass') {
-        out.push(`${open}<system-out>${text(`${check.metric} = ${num(outcome.actual!)} (${expected})${outcome.message ? `: ${outcome.message}` : ''}`)}</system-out></testcase>`);
+        out.push(
+          `${open}<system-out>${text(`${check.metric} = ${num(outcome.actual!)} (${expected})${outcome.message ? `: ${outcome.message}` : ''}`)}</system-out></testcase>`,
+        );
       } else if (outcome.status === 'skipped') {
         out.push(`${open}<skipped message="${attr(outcome.message!)}"/></testcase>`);
       } else if (outcome.status === 'failure' && outcome.failureType === 'context-window') {
@@ -230,7 +252,11 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
         out.push(`      <failure message="${attr(outcome.message!)}" type="context-window">${text(`expected: ${expected}\nactual: not applicable`)}</failure>`);
         out.push('    </testcase>');
       } else if (outcome.status === 'failure') {
-        const body = [`expected: ${outcome.misses.map((m) => m.bound).join(' and ')}`, `actual: ${num(outcome.actual!)}`, `delta: ${outcome.misses.map((m) => signed(m.delta)).join(', ')}`].join('\n');
+        const body = [
+          `expected: ${outcome.misses.map((m) => m.bound).join(' and ')}`,
+          `actual: ${num(outcome.actual!)}`,
+          `delta: ${outcome.misses.map((m) => signed(m.delta)).join(', ')}`,
+        ].join('\n');
         out.push(open);
         out.push(`      <failure message="${attr(outcome.message!)}" type="threshold">${text(body)}</failure>`);
         out.push(`      <system-out>${text(`${check.metric} = ${num(outcome.actual!)}`)}</system-out>`);

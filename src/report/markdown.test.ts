@@ -101,7 +101,12 @@ let evil: Results;
 
 beforeAll(async () => {
   // raw queries for all: deferred searches exactly as bm25 does, so bm25 (first in the run) leads on ties
-  tiny = (await runEval(input, { ...makeConfig(['bm25'], [1, 3, 5, 10], { bm25: null, static: null, deferred: null }, null, false, ['static', 'deferred']), queryStyle: 'raw' })).results;
+  tiny = (
+    await runEval(input, {
+      ...makeConfig(['bm25'], [1, 3, 5, 10], { bm25: null, static: null, deferred: null }, null, false, ['static', 'deferred']),
+      queryStyle: 'raw',
+    })
+  ).results;
   const h = hostileInput();
   evil = (await runEval(h, makeConfig(['bm25'], [1, 3, 5, 10], { bm25: null, deferred: null }, null, false, ['deferred']))).results;
   // A strategy name with markup too (names come from plugins and configs).
@@ -123,7 +128,11 @@ describe('markdownSummary on a real run', () => {
 
   it('lists the input warnings and a re-signed dataset, escaped', () => {
     expect(markdownSummary(tiny)).not.toMatch(/input warning|re-signed/);
-    const warned: Results = { ...tiny, dataset: { ...tiny.dataset, reSigned: { added: ['qrels/<b>.tsv'], removed: [], changed: ['queries.jsonl'] } }, warnings: ['1 query of queries.jsonl has no judgement: <script>q|1</script>', 'x.jsonl: 2 invalid UTF-8 byte sequences were replaced'] };
+    const warned: Results = {
+      ...tiny,
+      dataset: { ...tiny.dataset, reSigned: { added: ['qrels/<b>.tsv'], removed: [], changed: ['queries.jsonl'] } },
+      warnings: ['1 query of queries.jsonl has no judgement: <script>q|1</script>', 'x.jsonl: 2 invalid UTF-8 byte sequences were replaced'],
+    };
     const md = markdownSummary(warned);
     expect(md).toContain(`**Dataset re-signed** (\`eval --re-sign\`): ${escapeMarkdown('yes: added qrels/<b>.tsv; changed queries.jsonl')}`);
     expect(md).toContain('**2 input warnings:**');
@@ -141,9 +150,32 @@ describe('markdownSummary on a real run', () => {
   it('has one row per strategy with the headline metrics, n/a where a strategy has none', () => {
     const md = markdownSummary(tiny);
     expectWellFormed(md);
-    expect(headlineMetrics(tiny)).toEqual(['top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate', 'scopeLeakCount']);
+    expect(headlineMetrics(tiny)).toEqual([
+      'top1',
+      'recall@1',
+      'recall@5',
+      'recall@10',
+      'mrr@10',
+      'visible',
+      'noToolFalsePositiveRate',
+      'searchNoToolFalsePositiveRate',
+      'scopeLeakCount',
+    ]);
     const header = headerOf(md, 'strategy');
-    expect(header).toEqual(['strategy', 'kind', 'top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible', 'no-tool FP rate', 'search no-tool FP rate', 'scope leaks', 'gold never surfaced (top 10)']);
+    expect(header).toEqual([
+      'strategy',
+      'kind',
+      'top1',
+      'recall@1',
+      'recall@5',
+      'recall@10',
+      'mrr@10',
+      'visible',
+      'no-tool FP rate',
+      'search no-tool FP rate',
+      'scope leaks',
+      'gold never surfaced (top 10)',
+    ]);
     const plain = (c: string) => c.replace(/\*\*/g, '');
     for (const name of ['bm25', 'static', 'deferred']) {
       const r = rowOf(md, name);
@@ -171,13 +203,35 @@ describe('markdownSummary on a real run', () => {
 
   it('shows the profiles token figures', () => {
     const md = markdownSummary(tiny);
-    expect(headerOf(md, 'profile')).toEqual(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', 'calls per case', 'calls per 12 turns', 'context fit', 'context window']);
+    expect(headerOf(md, 'profile')).toEqual([
+      'profile',
+      'before search',
+      'per search',
+      'per case',
+      '12 turns uncached',
+      '12 turns cached',
+      'calls per case',
+      'calls per 12 turns',
+      'context fit',
+      'context window',
+    ]);
     for (const name of ['static', 'deferred']) {
       const t = tiny.profiles![name]!.tokens;
       const r = rows(tables(md).find((x) => x[0]!.startsWith('| profile '))!).find((x) => x[0] === name)!;
       expect(t.fitsContext).toBe(1);
       const c = tiny.profiles![name]!.calls!;
-      expect(r).toEqual([name, formatInt(t.beforeSearch), name === 'static' ? '–' : formatInt(t.perSearch), formatInt(t.perCase), formatInt(t.session12Uncached), formatInt(t.session12Cached), c.perCase.toFixed(2), c.perSession.toFixed(1), 'fits', '200,000']);
+      expect(r).toEqual([
+        name,
+        formatInt(t.beforeSearch),
+        name === 'static' ? '–' : formatInt(t.perSearch),
+        formatInt(t.perCase),
+        formatInt(t.session12Uncached),
+        formatInt(t.session12Cached),
+        c.perCase.toFixed(2),
+        c.perSession.toFixed(1),
+        'fits',
+        '200,000',
+      ]);
     }
     expect(formatInt(1234567.4)).toBe('1,234,567');
     expect(formatInt(undefined)).toBe('–');
@@ -202,7 +256,9 @@ describe('markdownSummary on a real run', () => {
   it('stays compact for 20 strategies, and `top` keeps the best N', () => {
     const many: Results = structuredClone(tiny);
     many.retrievers = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`bm25-${i}`, tiny.retrievers.bm25!]));
-    many.profiles = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`${i % 2 ? 'static' : 'deferred'}-${i}`, i % 2 ? tiny.profiles!.static! : tiny.profiles!.deferred!]));
+    many.profiles = Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`${i % 2 ? 'static' : 'deferred'}-${i}`, i % 2 ? tiny.profiles!.static! : tiny.profiles!.deferred!]),
+    );
     const md = markdownSummary(many, { reportPath: 'reports/tiny-5/report/index.html' });
     expectWellFormed(md);
     // two tables of one row per strategy (the overview, the floors), the profiles' tokens, and little else
@@ -213,9 +269,17 @@ describe('markdownSummary on a real run', () => {
     const top = markdownSummary(many, { top: 3 });
     expectWellFormed(top);
     // ranking strategies first (by recall@5), in run order on ties; then profiles without search
-    expect(rows(tables(top)[0]!).slice(1).map((r) => r[0])).toEqual(['bm25-0', 'bm25-1', 'bm25-2']);
+    expect(
+      rows(tables(top)[0]!)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual(['bm25-0', 'bm25-1', 'bm25-2']);
     const top16 = markdownSummary(many, { top: 16 });
-    expect(rows(tables(top16)[0]!).slice(1).map((r) => r[0])).toEqual([...Array.from({ length: 14 }, (_, i) => `bm25-${i}`), 'deferred-0', 'deferred-2']);
+    expect(
+      rows(tables(top16)[0]!)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([...Array.from({ length: 14 }, (_, i) => `bm25-${i}`), 'deferred-0', 'deferred-2']);
     expect(top).toContain('_17 more strategies in the full report._');
   });
 
@@ -234,7 +298,9 @@ describe('markdownSummary on a real run', () => {
   });
 
   it('links an http(s) report and shows a local path as text', () => {
-    expect(markdownSummary(tiny, { reportPath: 'https://ci.example.com/a (b)/<x>.html' })).toContain('[Full report](https://ci.example.com/a%20%28b%29/%3Cx%3E.html)');
+    expect(markdownSummary(tiny, { reportPath: 'https://ci.example.com/a (b)/<x>.html' })).toContain(
+      '[Full report](https://ci.example.com/a%20%28b%29/%3Cx%3E.html)',
+    );
     expect(markdownSummary(tiny, { reportPath: 'out/my_report[1].html' })).toContain('Full report: out/my\\_report\\[1\\].html');
     expect(markdownSummary(tiny, { reportPath: 'javascript:alert(1)' })).toContain('Full report: javascript:alert\\(1\\)');
   });
@@ -254,7 +320,9 @@ describe('markdownSummary on hostile text', () => {
     expect(evil.retrievers['<b>bm|25</b>']!.neverSurfaced.gold).toEqual([EVIL_ID]);
     expect(md).toContain(`never surfaced in its top 10:** 1 (${escapeMarkdown(EVIL_ID)})`);
     // hostile slice names are rows of the worst-slices table, escaped
-    const slices = rows(tables(md).find((x) => x[0]!.startsWith('| slice '))!).slice(1).map((r) => r[0]);
+    const slices = rows(tables(md).find((x) => x[0]!.startsWith('| slice '))!)
+      .slice(1)
+      .map((r) => r[0]);
     expect(slices).toContain(escapeMarkdown('<img src=x onerror=alert(1)>|x'));
     expect(slices).toContain(escapeMarkdown('a|b\nc\u0001'));
     expect(slices).toContain(escapeMarkdown('</script>'));

@@ -67,7 +67,15 @@ export function headlineMetrics(r: Results): string[] {
   if (main && !recalls.includes(main)) recalls.push(main);
   recalls.sort((a, b) => Number(a.split('@')[1]) - Number(b.split('@')[1]));
   const profiles = Boolean(r.profiles && Object.keys(r.profiles).length);
-  return ['top1', ...recalls, 'mrr@10', ...(profiles ? ['visible'] : []), 'noToolFalsePositiveRate', ...(profiles ? ['searchNoToolFalsePositiveRate'] : []), 'scopeLeakCount'];
+  return [
+    'top1',
+    ...recalls,
+    'mrr@10',
+    ...(profiles ? ['visible'] : []),
+    'noToolFalsePositiveRate',
+    ...(profiles ? ['searchNoToolFalsePositiveRate'] : []),
+    'scopeLeakCount',
+  ];
 }
 
 const NA = 'n/a';
@@ -128,7 +136,14 @@ function provenance(r: Results): string[] {
     '',
     facts.join(' · '),
     ...(d?.reSigned ? ['', `**Dataset re-signed** (\`eval --re-sign\`): ${escapeMarkdown(reSignedText(d.reSigned))}`] : []),
-    ...(warnings.length ? ['', `**${formatInt(warnings.length)} input warning${warnings.length === 1 ? '' : 's'}:**`, '', ...warnings.map((w) => `- ${escapeMarkdown(String(w))}`)] : []),
+    ...(warnings.length
+      ? [
+          '',
+          `**${formatInt(warnings.length)} input warning${warnings.length === 1 ? '' : 's'}:**`,
+          '',
+          ...warnings.map((w) => `- ${escapeMarkdown(String(w))}`),
+        ]
+      : []),
   ];
 }
 
@@ -158,7 +173,10 @@ function overview(r: Results, shown: readonly StrategyView[]): string[] {
   });
   const notes: string[] = [];
   const unfit = shown.filter((s) => !mayBeBest(s));
-  if (unfit.length) notes.push(`_⚠ Context window: ${unfit.map((s) => `${escapeMarkdown(s.name)} ${fitNote(contextFit(s, r))!}`).join('; ')}. Never bolded nor named best; ${unfit.some((s) => contextFit(s, r)?.share === 0) ? 'a profile that fits no case has n/a for its quality figures; ' : ''}its token figures are below._`);
+  if (unfit.length)
+    notes.push(
+      `_⚠ Context window: ${unfit.map((s) => `${escapeMarkdown(s.name)} ${fitNote(contextFit(s, r))!}`).join('; ')}. Never bolded nor named best; ${unfit.some((s) => contextFit(s, r)?.share === 0) ? 'a profile that fits no case has n/a for its quality figures; ' : ''}its token figures are below._`,
+    );
   if (metrics.some((m) => m === 'noToolFalsePositiveRate' || m === 'searchNoToolFalsePositiveRate')) notes.push(`_${NO_TOOL_DEFINITION}_`);
   return [...table(header, rows, ['l', 'l', ...metrics.map(() => 'r' as const), 'r']), ...notes.flatMap((n) => ['', n])];
 }
@@ -189,7 +207,19 @@ function profileTokens(shown: readonly StrategyView[]): string[] {
     '',
     `### Profile tokens${counter ? ` (${counter})` : ''} and model calls`,
     '',
-    ...table(['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached', ...(anyCalls ? ['calls per case', 'calls per 12 turns'] : []), ...(anyFit ? ['context fit', 'context window'] : [])], rows),
+    ...table(
+      [
+        'profile',
+        'before search',
+        'per search',
+        'per case',
+        '12 turns uncached',
+        '12 turns cached',
+        ...(anyCalls ? ['calls per case', 'calls per 12 turns'] : []),
+        ...(anyFit ? ['context fit', 'context window'] : []),
+      ],
+      rows,
+    ),
   ];
 }
 
@@ -234,12 +264,17 @@ function neverSurfaced(s: StrategyView): string[] {
   const gold = ns.gold ?? [];
   const listed = gold.slice(0, NEVER_SURFACED_LISTED).map(escapeMarkdown).join(', ');
   const more = gold.length > NEVER_SURFACED_LISTED ? `, … ${formatInt(gold.length - NEVER_SURFACED_LISTED)} more` : '';
-  return ['', `**Gold tools ${escapeMarkdown(s.name)} never surfaced in its top ${formatInt(ns.k)}:** ${formatInt(gold.length)}${gold.length ? ` (${listed}${more})` : ''}`];
+  return [
+    '',
+    `**Gold tools ${escapeMarkdown(s.name)} never surfaced in its top ${formatInt(ns.k)}:** ${formatInt(gold.length)}${gold.length ? ` (${listed}${more})` : ''}`,
+  ];
 }
 
 function reportLink(path: string): string {
   if (/^https?:\/\//i.test(path)) {
-    const url = path.replace(/[^A-Za-z0-9\-._~:/?#@=%+,;&]/g, (c) => encodeURIComponent(c).replace(/[()'!*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
+    const url = path.replace(/[^A-Za-z0-9\-._~:/?#@=%+,;&]/g, (c) =>
+      encodeURIComponent(c).replace(/[()'!*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`),
+    );
     return `[Full report](${url})`;
   }
   return `Full report: ${escapeMarkdown(path)}`;
@@ -250,7 +285,9 @@ export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string 
   const all = strategies(r);
   let shown = all;
   if (opts.top !== undefined && opts.top >= 0 && opts.top < all.length) {
-    const order = all.map((s, i) => ({ s, i })).sort((a, b) => Number(mayBeBest(b.s)) - Number(mayBeBest(a.s)) || Number(b.s.ranks) - Number(a.s.ranks) || score(r, b.s) - score(r, a.s) || a.i - b.i);
+    const order = all
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => Number(mayBeBest(b.s)) - Number(mayBeBest(a.s)) || Number(b.s.ranks) - Number(a.s.ranks) || score(r, b.s) - score(r, a.s) || a.i - b.i);
     const keep = new Set(order.slice(0, Math.floor(opts.top)).map((x) => x.s));
     shown = all.filter((s) => keep.has(s));
   }

@@ -34,7 +34,7 @@ async function pixels(png: Buffer): Promise<Uint32Array> {
 }
 
 const WHITE = 0xffffffff;
-const rgba = (hex: string) => (((parseInt(hex.slice(1), 16) << 8) | 0xff) >>> 0);
+const rgba = (hex: string) => ((parseInt(hex.slice(1), 16) << 8) | 0xff) >>> 0;
 
 /** The chart without title and legend: what is left in the datasets' colours is data. */
 function bare(spec: ChartSpec): ChartSpec {

@@ -77,7 +77,8 @@ interface CanvasRenderingContext2DLike {
 
 function checkSize(size: PngSize): void {
   const { width, height } = size;
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) throw new Error(`PNG size must be positive whole pixels, got ${width}×${height}`);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0)
+    throw new Error(`PNG size must be positive whole pixels, got ${width}×${height}`);
 }
 
 /**

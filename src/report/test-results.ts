@@ -169,7 +169,13 @@ export function handBuilt(opts: HandBuiltOptions = {}): Results {
   const results = {
     schemaVersion: 1,
     backpack: { version: '0.1.0', gitSha: null },
-    dataset: { name: opts.name ?? 'hand-built', source: { kind: 'dataset', ref: 'hand-built', split: null }, catalogSha256: 'a'.repeat(64), tools: 40, cases: 100 },
+    dataset: {
+      name: opts.name ?? 'hand-built',
+      source: { kind: 'dataset', ref: 'hand-built', split: null },
+      catalogSha256: 'a'.repeat(64),
+      tools: 40,
+      cases: 100,
+    },
     config: {
       retrievers: ['bm25', 'dense'],
       profiles: ['static', 'deferred', 'huge'],
@@ -178,7 +184,15 @@ export function handBuilt(opts: HandBuiltOptions = {}): Results {
       floors: {
         bm25: { mode: 'auto', target: 0.1, value: 2.5, calibratedOn: 'split:dev', calibrationFalsePositiveRate: 0.09, calibrationNoToolCases: 33 },
         dense: 0.35,
-        static: { mode: 'auto', target: 0.1, value: null, calibratedOn: 'split:dev', calibrationFalsePositiveRate: null, calibrationNoToolCases: 33, reason: 'no search' },
+        static: {
+          mode: 'auto',
+          target: 0.1,
+          value: null,
+          calibratedOn: 'split:dev',
+          calibrationFalsePositiveRate: null,
+          calibrationNoToolCases: 33,
+          reason: 'no search',
+        },
         deferred: { mode: 'auto', target: 0.1, value: 7.25, calibratedOn: 'split:dev', calibrationFalsePositiveRate: 0.1, calibrationNoToolCases: 33 },
         huge: null,
       },
@@ -190,11 +204,19 @@ export function handBuilt(opts: HandBuiltOptions = {}): Results {
     retrievers: {
       bm25: strategy(ranking(0.5, 0.6, 0.3), {
         abstention: bm25Curve,
-        recallAtFalsePositiveRate: { '0.05': { 'recall@5': 0.3, floor: 8, noToolFalsePositiveRate: 0.045 }, '0.1': { 'recall@5': 0.45, floor: 6.5, noToolFalsePositiveRate: 0.09 }, '0.2': { 'recall@5': 0.55, floor: 3.5, noToolFalsePositiveRate: 0.195 } },
+        recallAtFalsePositiveRate: {
+          '0.05': { 'recall@5': 0.3, floor: 8, noToolFalsePositiveRate: 0.045 },
+          '0.1': { 'recall@5': 0.45, floor: 6.5, noToolFalsePositiveRate: 0.09 },
+          '0.2': { 'recall@5': 0.55, floor: 3.5, noToolFalsePositiveRate: 0.195 },
+        },
       }),
       dense: strategy(ranking(0.55, 0.7, 0.2), {
         abstention: curve(0.7, 0.2, { step: 0.05 }),
-        recallAtFalsePositiveRate: { '0.05': null, '0.1': { 'recall@5': 0.5, floor: 0.5, noToolFalsePositiveRate: 0.1 }, '0.2': { 'recall@5': 0.7, floor: 0, noToolFalsePositiveRate: 0.2 } },
+        recallAtFalsePositiveRate: {
+          '0.05': null,
+          '0.1': { 'recall@5': 0.5, floor: 0.5, noToolFalsePositiveRate: 0.1 },
+          '0.2': { 'recall@5': 0.7, floor: 0, noToolFalsePositiveRate: 0.2 },
+        },
       }),
     },
     profiles: {
@@ -204,18 +226,32 @@ export function handBuilt(opts: HandBuiltOptions = {}): Results {
         tokens: tokens(9000, 1, 0),
       },
       deferred: {
-        ...strategy({ ...ranking(0.52, 0.65, 0.3), visible: 0.66, searchNoToolFalsePositiveRate: 0.25 }, {
-          abstention: curve(0.65, 0.3, { search: true }),
-          recallAtFalsePositiveRate: { '0.05': { 'recall@5': 0.31, floor: 8.5, noToolFalsePositiveRate: 0.05 }, '0.1': { 'recall@5': 0.46, floor: 7.25, noToolFalsePositiveRate: 0.1 }, '0.2': null },
-        }),
+        ...strategy(
+          { ...ranking(0.52, 0.65, 0.3), visible: 0.66, searchNoToolFalsePositiveRate: 0.25 },
+          {
+            abstention: curve(0.65, 0.3, { search: true }),
+            recallAtFalsePositiveRate: {
+              '0.05': { 'recall@5': 0.31, floor: 8.5, noToolFalsePositiveRate: 0.05 },
+              '0.1': { 'recall@5': 0.46, floor: 7.25, noToolFalsePositiveRate: 0.1 },
+              '0.2': null,
+            },
+          },
+        ),
         exposure: exposure(true),
         tokens: tokens(2000, 1, 0),
       },
       huge: {
-        ...strategy({ ...ranking(0.9, 0.95, 0.05), visible: 0.97, searchNoToolFalsePositiveRate: 0.04 }, {
-          abstention: curve(0.95, 0.05, { search: true }),
-          recallAtFalsePositiveRate: { '0.05': { 'recall@5': 0.95, floor: 0, noToolFalsePositiveRate: 0.05 }, '0.1': { 'recall@5': 0.95, floor: 0, noToolFalsePositiveRate: 0.05 }, '0.2': { 'recall@5': 0.95, floor: 0, noToolFalsePositiveRate: 0.05 } },
-        }),
+        ...strategy(
+          { ...ranking(0.9, 0.95, 0.05), visible: 0.97, searchNoToolFalsePositiveRate: 0.04 },
+          {
+            abstention: curve(0.95, 0.05, { search: true }),
+            recallAtFalsePositiveRate: {
+              '0.05': { 'recall@5': 0.95, floor: 0, noToolFalsePositiveRate: 0.05 },
+              '0.1': { 'recall@5': 0.95, floor: 0, noToolFalsePositiveRate: 0.05 },
+              '0.2': { 'recall@5': 0.95, floor: 0, noToolFalsePositiveRate: 0.05 },
+            },
+          },
+        ),
         exposure: exposure(true),
         tokens: tokens(250_000, hugeFits, Math.round(80 * (1 - hugeFits))),
       },

@@ -120,7 +120,9 @@ export const NO_NO_TOOL_CASE = 'the scored cases have no no-tool case';
 /** Kinds a profile without a search still has. */
 const PROFILE_KINDS = new Set<string>(['visible', 'noToolFalsePositiveRate', 'scopeLeakCount', 'cases', 'gradedCases', 'noToolCases', 'multiGoldCases']);
 
-export type Figure = { value: number; reason?: undefined } | { value?: undefined; reason: string; /** The number the table holds, when it holds one that does not apply. */ raw?: number };
+export type Figure =
+  | { value: number; reason?: undefined }
+  | { value?: undefined; reason: string /** The number the table holds, when it holds one that does not apply. */; raw?: number };
 
 /**
  * A figure of a strategy's metric table (the overall one by default), or why it does not apply:
@@ -150,11 +152,18 @@ export function mayBeBest(s: StrategyView): boolean {
  * The best value of a column among the strategies that may be best and whose figure applies
  * (undefined when fewer than two apply, when they are all equal, or for counts).
  */
-export function bestValue(all: readonly StrategyView[], metric: string, table: (s: StrategyView) => Readonly<Record<string, number>> | undefined = (s) => s.results.metrics?.overall): number | undefined {
+export function bestValue(
+  all: readonly StrategyView[],
+  metric: string,
+  table: (s: StrategyView) => Readonly<Record<string, number>> | undefined = (s) => s.results.metrics?.overall,
+): number | undefined {
   // An id that does not parse is taken as higher-is-better.
   const dir = higherIsBetter(metric) ?? true;
   if (dir === null || metric.split('@')[0] === 'scopeLeakCount') return undefined;
-  const values = all.filter(mayBeBest).map((s) => figure(s, metric, table(s)).value).filter(finite);
+  const values = all
+    .filter(mayBeBest)
+    .map((s) => figure(s, metric, table(s)).value)
+    .filter(finite);
   if (values.length < 2 || values.every((v) => v === values[0])) return undefined;
   return dir ? Math.max(...values) : Math.min(...values);
 }
@@ -164,7 +173,11 @@ export function bestValue(all: readonly StrategyView[], metric: string, table: (
  * when none has it, the highest `visible`. Profiles that do not fit the context window in every
  * case are never chosen. `among` narrows the candidates.
  */
-export function bestStrategy(all: readonly StrategyView[], metric: string, among: (s: StrategyView) => boolean = () => true): { s: StrategyView; metric: string } | undefined {
+export function bestStrategy(
+  all: readonly StrategyView[],
+  metric: string,
+  among: (s: StrategyView) => boolean = () => true,
+): { s: StrategyView; metric: string } | undefined {
   const pool = all.filter((s) => among(s) && mayBeBest(s));
   const ranking = pool.filter((s) => s.ranks && figure(s, metric).value !== undefined);
   const m = ranking.length ? metric : 'visible';
@@ -180,7 +193,15 @@ export function bestStrategy(all: readonly StrategyView[], metric: string, among
 export type FloorView =
   | { kind: 'none' }
   | { kind: 'fixed'; value: number }
-  | { kind: 'auto'; target: number | undefined; value: number | null; calibratedOn: string | undefined; fpRate: number | null; noToolCases: number | undefined; reason?: string };
+  | {
+      kind: 'auto';
+      target: number | undefined;
+      value: number | null;
+      calibratedOn: string | undefined;
+      fpRate: number | null;
+      noToolCases: number | undefined;
+      reason?: string;
+    };
 
 /** The floor of a strategy as the run's config gives it (undefined: the config names none). */
 export function floorOf(r: Results, name: string): FloorView | undefined {
@@ -190,7 +211,14 @@ export function floorOf(r: Results, name: string): FloorView | undefined {
   if (f === null || f === undefined) return { kind: 'none' };
   if (finite(f)) return { kind: 'fixed', value: f };
   if (typeof f === 'object' && (f as { mode?: unknown }).mode === 'auto') {
-    const a = f as { target?: unknown; value?: unknown; calibratedOn?: unknown; calibrationFalsePositiveRate?: unknown; calibrationNoToolCases?: unknown; reason?: unknown };
+    const a = f as {
+      target?: unknown;
+      value?: unknown;
+      calibratedOn?: unknown;
+      calibrationFalsePositiveRate?: unknown;
+      calibrationNoToolCases?: unknown;
+      reason?: unknown;
+    };
     return {
       kind: 'auto',
       target: finite(a.target) ? a.target : undefined,
@@ -217,7 +245,11 @@ export function floorNumber(v: number): string {
 export function floorText(f: FloorView | undefined): string {
   if (!f || f.kind === 'none') return 'none';
   if (f.kind === 'fixed') return floorNumber(f.value);
-  const facts = [f.target !== undefined ? `target ${f.target}` : '', f.calibratedOn !== undefined ? `calibrated on ${f.calibratedOn}` : '', f.value !== null && f.fpRate !== null ? `FP there ${f.fpRate.toFixed(3)}` : ''].filter(Boolean);
+  const facts = [
+    f.target !== undefined ? `target ${f.target}` : '',
+    f.calibratedOn !== undefined ? `calibrated on ${f.calibratedOn}` : '',
+    f.value !== null && f.fpRate !== null ? `FP there ${f.fpRate.toFixed(3)}` : '',
+  ].filter(Boolean);
   const head = f.value !== null ? `auto → ${floorNumber(f.value)}` : `auto → none${f.reason ? `: ${f.reason}` : ': floors do not apply'}`;
   return `${head}${facts.length ? ` (${facts.join(', ')})` : ''}`;
 }
@@ -239,7 +271,13 @@ export function curveOf(s: StrategyView): CurvePointView[] | undefined {
     if (!p || typeof p !== 'object') continue;
     const q = p as Record<string, unknown>;
     if (!finite(q.floor) || !finite(q['recall@5']) || !finite(q.noToolFalsePositiveRate)) continue;
-    out.push({ floor: q.floor, recall5: q['recall@5'], fp: q.noToolFalsePositiveRate, ...(finite(q['recall@1']) ? { recall1: q['recall@1'] } : {}), ...(finite(q.searchNoToolFalsePositiveRate) ? { searchFp: q.searchNoToolFalsePositiveRate } : {}) });
+    out.push({
+      floor: q.floor,
+      recall5: q['recall@5'],
+      fp: q.noToolFalsePositiveRate,
+      ...(finite(q['recall@1']) ? { recall1: q['recall@1'] } : {}),
+      ...(finite(q.searchNoToolFalsePositiveRate) ? { searchFp: q.searchNoToolFalsePositiveRate } : {}),
+    });
   }
   return out.length ? out : undefined;
 }
@@ -266,7 +304,10 @@ export function recallAtRatesOf(s: StrategyView): Record<string, RatePointView |
   for (const k of FP_RATES) {
     const p = (raw as Record<string, unknown>)[k];
     const q = p && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
-    out[k] = q && finite(q['recall@5']) && finite(q.noToolFalsePositiveRate) ? { recall5: q['recall@5'], floor: finite(q.floor) ? q.floor : null, fp: q.noToolFalsePositiveRate } : null;
+    out[k] =
+      q && finite(q['recall@5']) && finite(q.noToolFalsePositiveRate)
+        ? { recall5: q['recall@5'], floor: finite(q.floor) ? q.floor : null, fp: q.noToolFalsePositiveRate }
+        : null;
   }
   return out;
 }

@@ -18,10 +18,14 @@ const catalog: Catalog = {
   servers: [],
   plugins: [],
 };
-const roles: RoleMap = { schemaVersion: 1, always: ['core'], roles: { sre: { description: '', namespaces: ['k8s'] }, sales: { description: '', namespaces: ['crm'] } } };
+const roles: RoleMap = {
+  schemaVersion: 1,
+  always: ['core'],
+  roles: { sre: { description: '', namespaces: ['k8s'] }, sales: { description: '', namespaces: ['crm'] } },
+};
 
 describe('gate', () => {
-  it('searches only the namespaces of the caller\'s role', async () => {
+  it("searches only the namespaces of the caller's role", async () => {
     const g = createGate('gate', { roles });
     await g.index(catalog);
     const sales = await g.search('list pods', { k: 5, role: 'sales' });
@@ -54,8 +58,12 @@ describe('gate', () => {
     expect(hits.map((h) => h.id)).not.toContain('mcp__k8s__list_pods');
   });
 
-  it('searches only the part of a server a role\'s tool patterns give it, before ranking', async () => {
-    const partial: RoleMap = { schemaVersion: 1, always: ['core'], roles: { oncall: { description: '', namespaces: [], tools: ['mcp__k8s__restart_*', 'mcp__crm__add_note'] } } };
+  it("searches only the part of a server a role's tool patterns give it, before ranking", async () => {
+    const partial: RoleMap = {
+      schemaVersion: 1,
+      always: ['core'],
+      roles: { oncall: { description: '', namespaces: [], tools: ['mcp__k8s__restart_*', 'mcp__crm__add_note'] } },
+    };
     const g = createGate('gate', { roles: partial, escapeRatio: 0 });
     await g.index(catalog);
     // the best match for "list pods" (either list_pods) is outside the role: only its own tools are ranked

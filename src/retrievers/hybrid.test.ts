@@ -228,7 +228,8 @@ describe('HybridRetriever, masks, depth, k', () => {
       { depth: 0 },
       { depth: 2.5 },
     ];
-    for (const o of bad) expect(() => new HybridRetriever('h', new ListRetriever('a', []), new ListRetriever('b', []), o), JSON.stringify(o)).toThrow(RangeError);
+    for (const o of bad)
+      expect(() => new HybridRetriever('h', new ListRetriever('a', []), new ListRetriever('b', []), o), JSON.stringify(o)).toThrow(RangeError);
   });
 });
 
@@ -423,7 +424,7 @@ describe('zscore fusion from dense scores, against the formula computed directly
     const requests = Array.from({ length: 60 }, (_, i) => `request ${i}`);
     const data = new Map<string, [Dense, Dense]>();
     requests.forEach((q, i) => {
-      const coarse = (scale: number) => Math.round(r() * 8) / 8 * scale;
+      const coarse = (scale: number) => (Math.round(r() * 8) / 8) * scale;
       const a: Dense = { scores: new Float64Array(n), returned: new Uint8Array(n) }; // bm25-like: some tools, ≥ 0, ties
       const b: Dense = { scores: new Float64Array(n), returned: new Uint8Array(n) }; // embed-like: every tool, signed
       for (let p = 0; p < n; p++) {
@@ -440,8 +441,15 @@ describe('zscore fusion from dense scores, against the formula computed directly
     });
     const masks = [undefined, new Uint8Array(n).map(() => (r() < 0.5 ? 1 : 0)), new Uint8Array(n).map(() => Math.floor(r() * 3)), new Uint8Array(n)];
     let compared = 0;
-    for (const weights of [[0.4, 0.6], [1, 0], [0.5, 0.5]] as [number, number][]) {
-      const h = new HybridRetriever('h', new DenseChild('a', (q) => data.get(q)![0]), new DenseChild('b', (q) => data.get(q)![1]), { method: 'zscore', weights });
+    for (const weights of [
+      [0.4, 0.6],
+      [1, 0],
+      [0.5, 0.5],
+    ] as [number, number][]) {
+      const h = new HybridRetriever('h', new DenseChild('a', (q) => data.get(q)![0]), new DenseChild('b', (q) => data.get(q)![1]), {
+        method: 'zscore',
+        weights,
+      });
       await h.index(catalog);
       for (const q of requests) {
         for (const allowed of masks) {
@@ -488,7 +496,13 @@ class TableRetriever implements Retriever {
  * flat), or rr = 1 / (rrfK + rank) for the first `rankDepth` by rankStable; max = its best score
  * (0 if none). Only tools some child returned.
  */
-function referenceFeatures(lists: readonly [Hit[], Hit[]], allowed: readonly string[], kind: 'zscore' | 'rrf', rrfK = 60, rankDepth = 50): Map<string, number[]> {
+function referenceFeatures(
+  lists: readonly [Hit[], Hit[]],
+  allowed: readonly string[],
+  kind: 'zscore' | 'rrf',
+  rrfK = 60,
+  rankDepth = 50,
+): Map<string, number[]> {
   const per = lists.map((list) => {
     const mine = rankStable(list.filter((h) => allowed.includes(h.id)));
     const score = new Map(mine.map((h) => [h.id, h.score]));
@@ -504,7 +518,8 @@ function referenceFeatures(lists: readonly [Hit[], Hit[]], allowed: readonly str
   for (const id of allowed) {
     if (!per.some((c) => c.score.has(id))) continue;
     const raw = per.map((c) => c.score.get(id) ?? c.absent);
-    const f = kind === 'zscore' ? per.map((c, i) => (c.sd > 0 ? (raw[i]! - c.mean) / c.sd : 0)) : per.map((c) => (c.rank.has(id) ? 1 / (rrfK + c.rank.get(id)!) : 0));
+    const f =
+      kind === 'zscore' ? per.map((c, i) => (c.sd > 0 ? (raw[i]! - c.mean) / c.sd : 0)) : per.map((c) => (c.rank.has(id) ? 1 / (rrfK + c.rank.get(id)!) : 0));
     out.set(id, [raw[0]!, raw[1]!, f[0]!, f[1]!, per[0]!.best, per[1]!.best]);
   }
   return out;
@@ -519,7 +534,12 @@ describe('CalibratedHybridRetriever, the formula', () => {
     // β = [−1, 0.5, 0.2, 1, 1, −0.1, −0.1]: constant part −1 − 0.4 − 0.5 = −1.9;
     // a: 2 + 0 + 1.75 − 0.5 = 3.25 → 1.35; b: 1 + 0.5 − 0.5 = 1 → −0.9; c: 1 − 0.75 + 2 = 2.25 → 0.35; d, e: −1.25 → −3.15.
     const beta = [-1, 0.5, 0.2, 1, 1, -0.1, -0.1];
-    const h = new CalibratedHybridRetriever('h', new ListRetriever('a', hits(['a', 4], ['b', 2])), new ListRetriever('b', hits(['c', 5], ['a', 0], ['b', 0], ['d', 0], ['e', 0])), { coefficients: beta });
+    const h = new CalibratedHybridRetriever(
+      'h',
+      new ListRetriever('a', hits(['a', 4], ['b', 2])),
+      new ListRetriever('b', hits(['c', 5], ['a', 0], ['b', 0], ['d', 0], ['e', 0])),
+      { coefficients: beta },
+    );
     await h.index(ABCDE);
     const out = await h.search('q', { k: 10 });
     expect(out.map((x) => x.id)).toEqual(['a', 'c', 'b', 'd', 'e']);
@@ -531,12 +551,17 @@ describe('CalibratedHybridRetriever, the formula', () => {
   it('rrf features: 1 / (rrfK + rank) for the first rankDepth of each child, ties by id, 0 past them', async () => {
     // rrfK 0, rankDepth 2. A ranks a 1, b 2. B ranks c 1, then a b d e all 0 → by id: a 2 (b 3 is past the depth).
     // β = [0, 1, 0, 1, 1, 0, 0]: a = 4 + 1 + 1/2 = 5.5, b = 2 + 1/2 = 2.5, c = 0 + 1 = 1, d = e = 0.
-    const h = new CalibratedHybridRetriever('h', new ListRetriever('a', hits(['a', 4], ['b', 2])), new ListRetriever('b', hits(['c', 5], ['a', 0], ['b', 0], ['d', 0], ['e', 0])), {
-      features: 'rrf',
-      rrfK: 0,
-      rankDepth: 2,
-      coefficients: [0, 1, 0, 1, 1, 0, 0],
-    });
+    const h = new CalibratedHybridRetriever(
+      'h',
+      new ListRetriever('a', hits(['a', 4], ['b', 2])),
+      new ListRetriever('b', hits(['c', 5], ['a', 0], ['b', 0], ['d', 0], ['e', 0])),
+      {
+        features: 'rrf',
+        rrfK: 0,
+        rankDepth: 2,
+        coefficients: [0, 1, 0, 1, 1, 0, 0],
+      },
+    );
     await h.index(ABCDE);
     const out = await h.search('q', { k: 10 });
     expect(out.map((x) => x.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
@@ -613,7 +638,7 @@ describe('CalibratedHybridRetriever, defaults and calibration', () => {
     expect((createRetriever('hybrid-rrf') as CalibratedHybridRetriever).describe()).toMatchObject({ features: 'rrf', coefficientsFrom: 'defaults' });
   });
 
-  it('calibrates on the documented rows, under each case\'s mask, then searches with the fitted coefficients', async () => {
+  it("calibrates on the documented rows, under each case's mask, then searches with the fitted coefficients", async () => {
     const { h, ca } = make();
     await h.index(CAT);
     await expect(make().h.calibrate(CASES)).rejects.toThrow(/before index/);
@@ -644,7 +669,10 @@ describe('CalibratedHybridRetriever, defaults and calibration', () => {
     const want = fitLogistic(Float64Array.from(x), Uint8Array.from(y), 6, { l2: 1e-3 }, Float64Array.from(w)).coefficients;
     const got = h.currentCoefficients();
     got.forEach((b, i) => expect(b).toBeCloseTo(want[i]!, 9));
-    expect(h.describe()).toMatchObject({ coefficientsFrom: 'calibration', calibration: { from: 'calibration', casesGiven: 4, casesUsed: 4, rows: 9, positives: 2, noToolRows: 2, noToolWeight: 3.5, converged: true } });
+    expect(h.describe()).toMatchObject({
+      coefficientsFrom: 'calibration',
+      calibration: { from: 'calibration', casesGiven: 4, casesUsed: 4, rows: 9, positives: 2, noToolRows: 2, noToolWeight: 3.5, converged: true },
+    });
     // search = σ(β · features) with the fitted β
     const out = await h.search('q2', { k: 10, allowed: noX! });
     const f = referenceFeatures([A.q2!, B.q2!], ['a', 'b', 'c'], 'zscore');
@@ -695,8 +723,20 @@ describe('CalibratedHybridRetriever, defaults and calibration', () => {
 
   it('rejects out-of-range options', () => {
     expect(() => checkCalibratedOptions({ ...CALIBRATED_DEFAULT_OPTIONS })).not.toThrow();
-    const bad = [{ features: 'max' }, { rrfK: -1 }, { rankDepth: 0 }, { topN: 1.5 }, { maxCases: 0 }, { l2: 0 }, { coefficients: [1, 2] }, { coefficients: [0, 0, 0, 0, 0, 0, NaN] }];
-    for (const o of bad) expect(() => new CalibratedHybridRetriever('h', new ListRetriever('a', []), new ListRetriever('b', []), o as never), JSON.stringify(o)).toThrow(RangeError);
+    const bad = [
+      { features: 'max' },
+      { rrfK: -1 },
+      { rankDepth: 0 },
+      { topN: 1.5 },
+      { maxCases: 0 },
+      { l2: 0 },
+      { coefficients: [1, 2] },
+      { coefficients: [0, 0, 0, 0, 0, 0, NaN] },
+    ];
+    for (const o of bad)
+      expect(() => new CalibratedHybridRetriever('h', new ListRetriever('a', []), new ListRetriever('b', []), o as never), JSON.stringify(o)).toThrow(
+        RangeError,
+      );
   });
 });
 
@@ -713,7 +753,9 @@ describe('CalibratedHybridRetriever from dense scores', () => {
       const check = () => expectSameRankings(dense, lists, catalog, requests, 12);
       await check();
       // The generated cases' own labels: positives the fusion's candidate lists can hold, and no-tool cases.
-      const cases: CalibrationCase[] = labelled.filter((c) => c.expectedTools !== undefined).map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools! }));
+      const cases: CalibrationCase[] = labelled
+        .filter((c) => c.expectedTools !== undefined)
+        .map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools! }));
       await dense.calibrate(cases);
       await lists.calibrate(cases);
       expect(dense.describe().coefficientsFrom).toBe('calibration');
@@ -732,7 +774,13 @@ describe.each([
 });
 
 /** The dense and the list path rank the first 30 requests alike (unmasked k 10, masked k 5), scores to `digits` digits. */
-async function expectSameRankings(dense: Retriever, lists: Retriever, catalog: { tools: readonly unknown[] }, requests: readonly string[], digits: number): Promise<void> {
+async function expectSameRankings(
+  dense: Retriever,
+  lists: Retriever,
+  catalog: { tools: readonly unknown[] },
+  requests: readonly string[],
+  digits: number,
+): Promise<void> {
   const mask = Uint8Array.from(catalog.tools, (_, i) => (i % 3 === 0 ? 0 : 1));
   let compared = 0;
   for (const q of requests.slice(0, 30)) {

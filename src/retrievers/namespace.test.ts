@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACT_DATA, retrieverContract } from '../../test/contract/contract.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { Bm25Retriever } from './bm25/index.ts';
+import type { Bm25Retriever } from './bm25/index.ts';
 import { BM25_DEFAULT_OPTIONS, createBm25 } from './bm25/presets.ts';
-import { createNamespace, isNamespaceRouting, namespaceDocuments, namespaceGroups, NamespaceRetriever, NAMESPACE_DEFAULT_OPTIONS } from './namespace.ts';
+import { createNamespace, isNamespaceRouting, namespaceDocuments, namespaceGroups, type NamespaceRetriever, NAMESPACE_DEFAULT_OPTIONS } from './namespace.ts';
 import { rankStable } from './rank.ts';
-import { type Hit, type Retriever } from './types.ts';
+import type { Hit, Retriever } from './types.ts';
 
 const mcp = (server: string, name: string, summary: string, description = summary) => makeTool({ source: 'mcp', server, name, summary, description });
 
@@ -27,13 +27,26 @@ const CAT: Catalog = {
   ],
   skills: [],
   servers: [
-    { name: 'github', source: 'mcp', description: 'Source code hosting: repositories, pull requests and code review.', instructions: 'Every tool takes owner and repo.' },
-    { name: 'jira', source: 'mcp', description: 'Issue tracking for agile teams: bugs, tickets, sprints and boards.', instructions: 'Tickets are keyed PROJ-123.' },
+    {
+      name: 'github',
+      source: 'mcp',
+      description: 'Source code hosting: repositories, pull requests and code review.',
+      instructions: 'Every tool takes owner and repo.',
+    },
+    {
+      name: 'jira',
+      source: 'mcp',
+      description: 'Issue tracking for agile teams: bugs, tickets, sprints and boards.',
+      instructions: 'Tickets are keyed PROJ-123.',
+    },
     { name: 'calendar', source: 'mcp', description: 'Meetings and events scheduling.', instructions: '' },
   ],
   plugins: [{ name: 'notes', description: 'Personal notebook.' }],
 };
-const ID = Object.fromEntries(CAT.tools.map((t) => [t.name, t.id])) as Record<'create_issue' | 'list_pull_requests' | 'search_code' | 'create_ticket' | 'list_sprints' | 'create_event' | 'list_events' | 'add_note', string>;
+const ID = Object.fromEntries(CAT.tools.map((t) => [t.name, t.id])) as Record<
+  'create_issue' | 'list_pull_requests' | 'search_code' | 'create_ticket' | 'list_sprints' | 'create_event' | 'list_events' | 'add_note',
+  string
+>;
 const positionsOf = (namespaces: string[]): Uint8Array => Uint8Array.from(CAT.tools, (t) => (namespaces.includes(t.namespace) ? 1 : 0));
 
 async function routed(m: number, catalog: Catalog = CAT): Promise<NamespaceRetriever> {
@@ -67,9 +80,19 @@ describe('namespace documents', () => {
         'github',
         'Source code hosting: repositories, pull requests and code review.',
         'Every tool takes owner and repo.',
-        ['create_issue — Create an issue in a repository.', 'list_pull_requests — List the pull requests of a repository.', 'search_code — Search code across repositories.'],
+        [
+          'create_issue — Create an issue in a repository.',
+          'list_pull_requests — List the pull requests of a repository.',
+          'search_code — Search code across repositories.',
+        ],
       ],
-      ['jira', 'jira', 'Issue tracking for agile teams: bugs, tickets, sprints and boards.', 'Tickets are keyed PROJ-123.', ['create_ticket — Create a ticket in a project.', 'list_sprints — List the sprints of a board.']],
+      [
+        'jira',
+        'jira',
+        'Issue tracking for agile teams: bugs, tickets, sprints and boards.',
+        'Tickets are keyed PROJ-123.',
+        ['create_ticket — Create a ticket in a project.', 'list_sprints — List the sprints of a board.'],
+      ],
       ['calendar', 'calendar', 'Meetings and events scheduling.', '', ['create_event — Create a calendar event.', 'list_events — List upcoming events.']],
       ['notes', 'notes', 'Personal notebook.', '', ['add_note — Add a note.']],
     ]);
@@ -166,7 +189,9 @@ describe('NamespaceRetriever routing', () => {
 
   it('with one namespace per tool (MetaTool), returns at most m tools', async () => {
     const perTool: Catalog = {
-      tools: ['weather', 'news', 'stocks', 'movies'].map((n) => makeTool({ source: 'plugin', plugin: n, name: n, summary: `${n} today.`, description: `Get ${n} today.` })),
+      tools: ['weather', 'news', 'stocks', 'movies'].map((n) =>
+        makeTool({ source: 'plugin', plugin: n, name: n, summary: `${n} today.`, description: `Get ${n} today.` }),
+      ),
       skills: [],
       servers: [],
       plugins: [],
@@ -193,7 +218,7 @@ describe('NamespaceRetriever routing', () => {
     expect(d).toMatchObject({ retriever: 'namespace', name: 'namespace', m: 5 });
     expect((d.namespaces as { params: unknown; fields: unknown }).params).toEqual({ k1: 0.9, b: BM25_DEFAULT_OPTIONS.params.b }); // k1 overridden, b the bm25 preset's
     expect((d.namespaces as { fields: unknown }).fields).toEqual(NAMESPACE_DEFAULT_OPTIONS.namespaces.fields);
-    expect((d.tools as { params: unknown; fields: unknown; tokenizer: unknown })).toMatchObject({
+    expect(d.tools as { params: unknown; fields: unknown; tokenizer: unknown }).toMatchObject({
       params: BM25_DEFAULT_OPTIONS.params,
       fields: BM25_DEFAULT_OPTIONS.fields,
       tokenizer: BM25_DEFAULT_OPTIONS.tokenizer,

@@ -161,7 +161,7 @@ export class NamespaceRetriever implements Retriever, Describable, NamespaceRout
         name: 'namespace name',
         summary: 'descriptions of the servers and plugins of that name',
         description: 'instructions of the servers of that name',
-        examples: "one line per tool: name, title, summary",
+        examples: 'one line per tool: name, title, summary',
       },
       namespaces: this.nsBm25.describe(),
       tools: this.toolBm25.describe(),

@@ -22,7 +22,10 @@ const catalog: Catalog = {
 class Fixed implements Retriever {
   readonly name = 'fixed';
   seen: SearchContext[] = [];
-  constructor(private readonly scores: Record<string, number>, private readonly honourMask = true) {}
+  constructor(
+    private readonly scores: Record<string, number>,
+    private readonly honourMask = true,
+  ) {}
   async index(): Promise<void> {}
   async search(_request: string, ctx: SearchContext): Promise<Hit[]> {
     this.seen.push(ctx);
@@ -34,7 +37,7 @@ class Fixed implements Retriever {
   }
 }
 
-const scores = { 'mcp__k8s__delete_pod': 9, 'mcp__k8s__list_pods': 5, 'mcp__dd__search_logs': 1 };
+const scores = { mcp__k8s__delete_pod: 9, mcp__k8s__list_pods: 5, mcp__dd__search_logs: 1 };
 
 describe('Policy', () => {
   it('filters by scope before ranking: the retriever receives the mask and never sees forbidden tools', async () => {
@@ -141,7 +144,10 @@ describe('sticky retrieval', () => {
       index: async () => {},
       search: async (_q, ctx) => {
         seen.push(ctx);
-        return rankStable([{ id: 'mcp__k8s__list_pods', score: 3 }, { id: 'mcp__k8s__delete_pod', score: 2 }]); // ignores k too
+        return rankStable([
+          { id: 'mcp__k8s__list_pods', score: 3 },
+          { id: 'mcp__k8s__delete_pod', score: 2 },
+        ]); // ignores k too
       },
     };
     const caller = { callerScopes: ['k8s:read'], role: 'sre', session: { id: 's', turn: 0 } };
@@ -163,7 +169,9 @@ describe('sticky retrieval', () => {
     expect(otherRole.kept).toBeUndefined();
     // the set now belongs to dev: dev keeps it, a caller with other scopes does not
     expect((await p.expose(r, 'list pods', { role: 'dev', session: { id: 's', turn: 2 } }, { depth: 2, sticky: true })).kept).toBe(true);
-    expect((await p.expose(r, 'list pods', { role: 'dev', callerScopes: ['k8s:read'], session: { id: 's', turn: 3 } }, { depth: 2, sticky: true })).kept).toBeUndefined();
+    expect(
+      (await p.expose(r, 'list pods', { role: 'dev', callerScopes: ['k8s:read'], session: { id: 's', turn: 3 } }, { depth: 2, sticky: true })).kept,
+    ).toBeUndefined();
   });
 
   it('a turn with no search keeps the carried set in a sticky session (for the same caller only), and shows nothing otherwise', async () => {

@@ -166,7 +166,13 @@ export class Policy {
   }
 
   /** The carried set re-ranked for this request, or undefined when no carried tool passes the floor. */
-  private async keep(retriever: Retriever, request: string, caller: CallerContext, carried: readonly Hit[], floor: number | undefined): Promise<Exposure | undefined> {
+  private async keep(
+    retriever: Retriever,
+    request: string,
+    caller: CallerContext,
+    carried: readonly Hit[],
+    floor: number | undefined,
+  ): Promise<Exposure | undefined> {
     const base = this.allowedMask(caller.callerScopes);
     const mask = new Uint8Array(this.tools.length);
     for (const h of carried) {

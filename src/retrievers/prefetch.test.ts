@@ -51,7 +51,10 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
   const oddMask = new Uint8Array(n).map((_, i) => i % 3); // only 1 allows
   const labelled = cases.filter((c) => c.expectedTools !== undefined);
   // every scoped case, then others, so the masks vary; and a request with no known word
-  const picked: Case[] = [...labelled.filter((c) => c.callerScopes !== undefined).slice(0, 80), ...labelled.filter((c) => c.callerScopes === undefined).slice(0, 190)];
+  const picked: Case[] = [
+    ...labelled.filter((c) => c.callerScopes !== undefined).slice(0, 80),
+    ...labelled.filter((c) => c.callerScopes === undefined).slice(0, 190),
+  ];
   const requests = [...picked.map((c) => c.request), 'qqzx vvkj wqqz', picked[0]!.request];
   const scopesOf = new Map(picked.map((c) => [c.request, c.callerScopes]));
 
@@ -65,7 +68,11 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
   }
 
   /** Search `requests` in blocks of 64 on both retrievers, `pre` prefetching each block first. */
-  async function compare(plain: Retriever, pre: Retriever & { prefetch(r: readonly string[]): Promise<void> }, embedOf: (r: Retriever) => EmbedRetriever): Promise<number> {
+  async function compare(
+    plain: Retriever,
+    pre: Retriever & { prefetch(r: readonly string[]): Promise<void> },
+    embedOf: (r: Retriever) => EmbedRetriever,
+  ): Promise<number> {
     let compared = 0;
     for (let s = 0; s < requests.length; s += 64) {
       const block = requests.slice(s, s + 64);
@@ -81,7 +88,8 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
           compared += want.length;
         }
         const { allowed } = contexts(q, s + j)[0]!;
-        for (const c of [allowed ? { allowed } : {}, { allowed: randomMask }]) expect(exactDense(await embedOf(pre).denseScores(q, c))).toBe(exactDense(await embedOf(plain).denseScores(q, c)));
+        for (const c of [allowed ? { allowed } : {}, { allowed: randomMask }])
+          expect(exactDense(await embedOf(pre).denseScores(q, c))).toBe(exactDense(await embedOf(plain).denseScores(q, c)));
       }
     }
     // a request never prefetched
@@ -90,7 +98,8 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
   }
 
   it('z-score hybrid (bm25 + embed, 0.4 / 0.6, the registry hybrid-zscore)', async () => {
-    const make = () => new HybridRetriever('hybrid', createBm25('bm25'), createEmbed('embed', { recipe: REGISTRY_RECIPE, cacheDir }), { method: 'zscore', weights: [0.4, 0.6] });
+    const make = () =>
+      new HybridRetriever('hybrid', createBm25('bm25'), createEmbed('embed', { recipe: REGISTRY_RECIPE, cacheDir }), { method: 'zscore', weights: [0.4, 0.6] });
     const plain = make();
     const pre = make();
     expect(isPrefetching(pre)).toBe(true);
@@ -113,7 +122,12 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
   it('calibrated hybrid (the registry hybrid: bm25 + embed): calibration and searches', async () => {
     // plain: the embed child without prefetch (dense scores kept), so neither calibrate nor search prefetches
     const noPrefetch = (r: EmbedRetriever): Retriever => {
-      const w = { name: r.name, index: (c: Parameters<Retriever['index']>[0]) => r.index(c), search: (q: string, ctx: SearchContext) => r.search(q, ctx), denseScores: r.denseScores.bind(r) };
+      const w = {
+        name: r.name,
+        index: (c: Parameters<Retriever['index']>[0]) => r.index(c),
+        search: (q: string, ctx: SearchContext) => r.search(q, ctx),
+        denseScores: r.denseScores.bind(r),
+      };
       return w;
     };
     const plain = new CalibratedHybridRetriever('hybrid', createBm25('bm25'), noPrefetch(createEmbed('embed', { recipe: REGISTRY_RECIPE, cacheDir })));
@@ -122,7 +136,9 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
     expect(hasDenseScores(plain.children[1])).toBe(true);
     await plain.index(catalog);
     await pre.index(catalog);
-    const calibration = labelled.slice(0, 150).map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools!, ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}) }));
+    const calibration = labelled
+      .slice(0, 150)
+      .map((c) => ({ id: c.id, request: c.request, expectedTools: c.expectedTools!, ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}) }));
     await plain.calibrate(calibration);
     await pre.calibrate(calibration);
     expect(pre.describe().coefficientsFrom).toBe('calibration');
@@ -150,7 +166,8 @@ describe('prefetch gives exactly the results without it (small-7 catalog)', () =
 describe('runEval with and without prefetch', () => {
   /** A run without what varies from run to run: timings, latencies, per-case milliseconds. */
   function comparable(run: EvalRun): string {
-    const strip = (entries: Record<string, { latency?: unknown }> | undefined) => entries && Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, { ...v, latency: undefined }]));
+    const strip = (entries: Record<string, { latency?: unknown }> | undefined) =>
+      entries && Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, { ...v, latency: undefined }]));
     return JSON.stringify({
       results: { ...run.results, timings: undefined, retrievers: strip(run.results.retrievers), profiles: strip(run.results.profiles) },
       details: Object.fromEntries(Object.entries(run.details).map(([k, list]) => [k, list.map((d) => ({ ...d, ms: 0 }))])),
@@ -182,8 +199,18 @@ describe('runEval with and without prefetch', () => {
       const sessions = labelled.filter((c) => c.sessionId !== undefined);
       expect(calls.flat()).toHaveLength(3 * (labelled.length + sessions.length));
       // blocks of 64 cases in case order, their labelled requests
-      expect(calls[0]).toEqual(input.cases.slice(0, 64).filter((c) => c.expectedTools !== undefined).map((c) => c.request));
-      expect(calls[1]).toEqual(input.cases.slice(64, 128).filter((c) => c.expectedTools !== undefined).map((c) => c.request));
+      expect(calls[0]).toEqual(
+        input.cases
+          .slice(0, 64)
+          .filter((c) => c.expectedTools !== undefined)
+          .map((c) => c.request),
+      );
+      expect(calls[1]).toEqual(
+        input.cases
+          .slice(64, 128)
+          .filter((c) => c.expectedTools !== undefined)
+          .map((c) => c.request),
+      );
     }, 120_000);
   }
 });

@@ -16,7 +16,15 @@ describe('rankStable', () => {
   });
 
   it('topK cuts after ranking', () => {
-    expect(topK([{ id: 'x', score: 0 }, { id: 'y', score: 3 }], 1)).toEqual([{ id: 'y', score: 3 }]);
+    expect(
+      topK(
+        [
+          { id: 'x', score: 0 },
+          { id: 'y', score: 3 },
+        ],
+        1,
+      ),
+    ).toEqual([{ id: 'y', score: 3 }]);
     expect(topK([{ id: 'x', score: 0 }], 0)).toEqual([]);
     expect(compareHits({ id: 'a', score: 1 }, { id: 'a', score: 1 })).toBe(0);
   });

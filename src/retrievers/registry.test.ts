@@ -46,7 +46,10 @@ describe('retriever registry', () => {
     expect((rrf as CalibratedHybridRetriever).describe()).toMatchObject({ name: 'hybrid-rrf', features: 'rrf', coefficientsFrom: 'defaults' });
     expect((z as HybridRetriever).describe()).toMatchObject({ method: 'zscore', weights: [0.4, 0.6] });
     // only the calibrated ones take a calibration source
-    expect(Object.keys(RETRIEVERS).filter((n) => isCalibrating(createRetriever(n, { roles: { roles: {}, always: [] } as never })))).toEqual(['hybrid', 'hybrid-rrf']);
+    expect(Object.keys(RETRIEVERS).filter((n) => isCalibrating(createRetriever(n, { roles: { roles: {}, always: [] } as never })))).toEqual([
+      'hybrid',
+      'hybrid-rrf',
+    ]);
     // both children of the hybrids are the registry's bm25 and embed, with the user's model
     expect((createRetriever('hybrid', { model: 'x/y' }) as CalibratedHybridRetriever).children.map((c) => c.name)).toEqual(['bm25', 'embed']);
   });

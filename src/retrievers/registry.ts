@@ -18,7 +18,7 @@ export const RETRIEVERS = {
   },
   'bm25-plain': {
     description:
-      "textbook BM25 baseline over name + description: [a-z0-9]+ tokens, no stemming, no stop words, k1 1.2, b 0.75. Score: unbounded ≥ 0, the sum of BM25 term scores (only matching tools are returned, > 0); a floor is on this scale",
+      'textbook BM25 baseline over name + description: [a-z0-9]+ tokens, no stemming, no stop words, k1 1.2, b 0.75. Score: unbounded ≥ 0, the sum of BM25 term scores (only matching tools are returned, > 0); a floor is on this scale',
     create: (name: string) => createBm25(name),
   },
   embed: {
@@ -34,21 +34,24 @@ export const RETRIEVERS = {
     costHint: 10,
     description:
       "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale",
-    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'zscore' }),
+    create: (name: string, options?: RetrieverOptions) =>
+      new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'zscore' }),
   },
   'hybrid-rrf': {
     usesModel: true,
     costHint: 8,
     description:
-      "calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale",
-    create: (name: string, options?: RetrieverOptions) => new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'rrf' }),
+      'calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale',
+    create: (name: string, options?: RetrieverOptions) =>
+      new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'rrf' }),
   },
   'hybrid-zscore': {
     usesModel: true,
     costHint: 10,
     description:
       "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly",
-    create: (name: string, options?: RetrieverOptions) => new HybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
+    create: (name: string, options?: RetrieverOptions) =>
+      new HybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
   },
   gate: {
     costHint: 3,
@@ -103,7 +106,7 @@ export function capabilitiesOf(entry: StrategyCapabilities | undefined): Strateg
   const { usesModel, approximate, costHint, toolLocal } = entry;
   return {
     ...(usesModel !== undefined ? { usesModel } : {}),
-    ...(approximate ?? usesModel ? { approximate: true } : {}),
+    ...((approximate ?? usesModel) ? { approximate: true } : {}),
     ...(costHint !== undefined ? { costHint } : {}),
     ...(toolLocal !== undefined ? { toolLocal } : {}),
   };

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Case } from '../catalog/types.ts';
 import { discoverability } from './discoverability.ts';
 
-const skillCase = (id: string, expectedSkill?: string): Case => ({ id, request: `request ${id}`, slices: ['skill'], ...(expectedSkill ? { expectedSkill } : {}) });
+const skillCase = (id: string, expectedSkill?: string): Case => ({
+  id,
+  request: `request ${id}`,
+  slices: ['skill'],
+  ...(expectedSkill ? { expectedSkill } : {}),
+});
 
 describe('discoverability', () => {
   it('splits skill cases into described, name-only and dropped', () => {
@@ -22,6 +27,11 @@ describe('discoverability', () => {
   });
 
   it('is null without skill cases', () => {
-    expect(discoverability({ listed: ['a'], withDescription: ['a'] }, [skillCase('1')])).toEqual({ cases: 0, withDescription: null, nameOnly: null, dropped: null });
+    expect(discoverability({ listed: ['a'], withDescription: ['a'] }, [skillCase('1')])).toEqual({
+      cases: 0,
+      withDescription: null,
+      nameOnly: null,
+      dropped: null,
+    });
   });
 });

@@ -54,7 +54,10 @@ export class SkillIndex {
       makeTool({ source: 'core', id: s.name, name: s.name, namespace: s.category, summary: s.whenToUse, description: s.description }),
     );
     const bm25 = new Bm25Retriever('skill-index', SKILL_INDEX_BM25_OPTIONS);
-    const retriever = retrieval === 'bm25' ? bm25 : new HybridRetriever('skill-index', bm25, createEmbed('skill-embed', { recipe: 'intent' }), { method: 'zscore', weights: [0.4, 0.6] });
+    const retriever =
+      retrieval === 'bm25'
+        ? bm25
+        : new HybridRetriever('skill-index', bm25, createEmbed('skill-embed', { recipe: 'intent' }), { method: 'zscore', weights: [0.4, 0.6] });
     await retriever.index({ tools, skills: [], servers: [], plugins: [] });
     return new SkillIndex(byName, retriever);
   }

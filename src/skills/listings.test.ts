@@ -150,7 +150,10 @@ describe('claude-code (C2)', () => {
 
   it('least-invoked skills lose their descriptions first', () => {
     // alpha (0 uses) first: 49 − 15 = 34 ≤ 40
-    const usage = new Map([['gamma', 5], ['beta', 1]]);
+    const usage = new Map([
+      ['gamma', 5],
+      ['beta', 1],
+    ]);
     const l = claudeCodeSkillListing([alpha, beta, gamma], { contextWindow: 1000, usage });
     expect(l.text).toBe('- alpha\n- beta: Bbb.\n- gamma: Ccc.');
     expect(l.withDescription).toEqual(['beta', 'gamma']);
@@ -233,7 +236,13 @@ describe('deepseek (DSH)', () => {
       { contextWindow: 200_000 },
     );
     expect(l.text).toBe(
-      ['<available_skills>', '- `a-skill`: Fix &lt;html&gt; &amp; &quot;more&quot;.', `- \`b-skill\`: ${'x'.repeat(497)}...`, '- `c-skill`', '</available_skills>'].join('\n'),
+      [
+        '<available_skills>',
+        '- `a-skill`: Fix &lt;html&gt; &amp; &quot;more&quot;.',
+        `- \`b-skill\`: ${'x'.repeat(497)}...`,
+        '- `c-skill`',
+        '</available_skills>',
+      ].join('\n'),
     );
     expect(l.listed).toEqual(['a-skill', 'b-skill', 'c-skill']);
     expect(l.withDescription).toEqual(['a-skill', 'b-skill']);

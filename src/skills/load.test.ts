@@ -10,7 +10,11 @@ describe('loadedSkillCost', () => {
     const body = '# Title\n\nDo the thing.\n';
     const cost = loadedSkillCost(skill('s', body));
     const t = countTokens(body);
-    expect(cost).toEqual({ bodyTokens: t, codex: { cap: 8000, loadedTokens: t, truncated: false }, claudeCode: { reattachCap: 5000, reattachTokens: t, truncated: false } });
+    expect(cost).toEqual({
+      bodyTokens: t,
+      codex: { cap: 8000, loadedTokens: t, truncated: false },
+      claudeCode: { reattachCap: 5000, reattachTokens: t, truncated: false },
+    });
   });
 
   it('Codex cuts the body at 8,000 bytes, on a character boundary', () => {

@@ -3,7 +3,16 @@ import { bundleCatalog, bundleServer, bundleServerProblem, bundleText, makeBundl
 import type { McpConfig, StdioSpec } from './config.ts';
 import type { ServerSnapshot } from './server.ts';
 
-const spec = (name: string, env: Record<string, string> = {}): StdioSpec => ({ name, key: name, where: `$.mcpServers.${name}`, transport: 'stdio', command: 'x', args: ['--token', 'argsecret'], env, envNames: Object.keys(env).sort() });
+const spec = (name: string, env: Record<string, string> = {}): StdioSpec => ({
+  name,
+  key: name,
+  where: `$.mcpServers.${name}`,
+  transport: 'stdio',
+  command: 'x',
+  args: ['--token', 'argsecret'],
+  env,
+  envNames: Object.keys(env).sort(),
+});
 const snap = (name: string, tools: Array<Record<string, unknown>>, env: Record<string, string> = {}): ServerSnapshot => ({
   name,
   spec: spec(name, env),
@@ -25,7 +34,12 @@ describe('the snapshot bundle', () => {
   });
 
   it('puts servers in name order, writes no env value nor args, and loads as a catalog', () => {
-    const b = makeBundle(config, [bundleServer(snap('zeta', [tool('z')], { KEY: 'envsecret' })), bundleServer(snap('alpha', [tool('b'), tool('a')]))], ['broken'], '2026-01-01T00:00:00.000Z');
+    const b = makeBundle(
+      config,
+      [bundleServer(snap('zeta', [tool('z')], { KEY: 'envsecret' })), bundleServer(snap('alpha', [tool('b'), tool('a')]))],
+      ['broken'],
+      '2026-01-01T00:00:00.000Z',
+    );
     expect(b.servers.map((s) => s.name)).toEqual(['alpha', 'zeta']);
     expect(b.snapshot).toMatchObject({ config: { file: '.mcp.json', sha256: 'abc', shape: 'mcpServers' }, servers: 2, failed: ['broken'] });
     const text = bundleText(b);
@@ -34,7 +48,10 @@ describe('the snapshot bundle', () => {
     expect(b.servers[1]!.snapshot.envNames).toEqual(['KEY']);
     const catalog = bundleCatalog(b, 'x.json');
     expect(catalog.tools.map((t) => t.id)).toEqual(['mcp__alpha__b', 'mcp__alpha__a', 'mcp__zeta__z']);
-    expect(catalog.servers.map((s) => [s.name, s.description, s.instructions])).toEqual([['alpha', 'alpha title', 'use alpha'], ['zeta', 'zeta title', 'use zeta']]);
+    expect(catalog.servers.map((s) => [s.name, s.description, s.instructions])).toEqual([
+      ['alpha', 'alpha title', 'use alpha'],
+      ['zeta', 'zeta title', 'use zeta'],
+    ]);
   });
 
   it("says why a server's tools would not load", () => {

@@ -33,7 +33,14 @@ describe('parseMcpConfig', () => {
     expect(c.servers.map((s) => s.name)).toEqual(['alpha', 'my_server', 'zeta']);
     expect(c.disabled).toEqual(['off']);
     const alpha = c.servers[0] as StdioSpec;
-    expect(alpha).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', 'pkg', '/data'], env: { API_KEY: 'k' }, cwd: '/p/sub', envNames: ['API_KEY', 'DIR'] });
+    expect(alpha).toMatchObject({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'pkg', '/data'],
+      env: { API_KEY: 'k' },
+      cwd: '/p/sub',
+      envNames: ['API_KEY', 'DIR'],
+    });
     expect(c.servers[1]).toMatchObject({ key: 'my server', transport: 'sse' });
     const zeta = c.servers[2] as RemoteSpec;
     expect(zeta).toMatchObject({ transport: 'auto', headers: { Authorization: 'Bearer t0k' }, envNames: ['TOKEN'] });
@@ -42,11 +49,16 @@ describe('parseMcpConfig', () => {
   it("reads VS Code's servers object and its types", () => {
     const c = parse({ servers: { gh: { type: 'http', url: 'http://127.0.0.1:9/mcp' }, fs: { type: 'stdio', command: 'node', args: [] } } });
     expect(c.shape).toBe('servers');
-    expect(c.servers.map((s) => [s.name, s.transport])).toEqual([['fs', 'stdio'], ['gh', 'streamable-http']]);
+    expect(c.servers.map((s) => [s.name, s.transport])).toEqual([
+      ['fs', 'stdio'],
+      ['gh', 'streamable-http'],
+    ]);
   });
 
   it('names the file and JSON path of what is wrong', () => {
-    expect(where({ mcpServers: { github: { command: 'gh', args: ['a', 7] } } })).toBe('/p/.mcp.json: $.mcpServers.github.args[1]: server "github": args[1] must be a string (got a number)');
+    expect(where({ mcpServers: { github: { command: 'gh', args: ['a', 7] } } })).toBe(
+      '/p/.mcp.json: $.mcpServers.github.args[1]: server "github": args[1] must be a string (got a number)',
+    );
     expect(where({ mcpServers: { 'my-x': {} } })).toMatch(/^\/p\/\.mcp\.json: \$\.mcpServers\["my-x"\]: server "my-x" has neither "command"/);
     expect(where({ mcpServers: { a: { command: 'x', env: { K: 1 } } } })).toMatch(/\$\.mcpServers\.a\.env\.K: .*must be a string/);
     expect(where({ mcpServers: { a: { url: 'http://x', type: 'websocket' } } })).toMatch(/\$\.mcpServers\.a\.type: .*unknown type "websocket"/);
@@ -60,7 +72,15 @@ describe('parseMcpConfig', () => {
   });
 
   it('fails on a variable that is not set, or a cwd that is not a folder, only for the servers chosen', () => {
-    const c = parse({ mcpServers: { a: { command: '${NOPE}' }, b: { command: 'x', env: { T: '${env:NOPE}' } }, c: { command: 'x', cwd: 'no-such-folder' }, d: { url: 'https://${NOPE}/mcp' }, ok: { command: 'x' } } });
+    const c = parse({
+      mcpServers: {
+        a: { command: '${NOPE}' },
+        b: { command: 'x', env: { T: '${env:NOPE}' } },
+        c: { command: 'x', cwd: 'no-such-folder' },
+        d: { url: 'https://${NOPE}/mcp' },
+        ok: { command: 'x' },
+      },
+    });
     expect(chooseServersFromFlags(c, ['ok']).map((s) => s.name)).toEqual(['ok']);
     const chosen = (n: string) => inputError(() => chooseServersFromFlags(c, [n])).describe();
     expect(chosen('a')).toMatch(/\$\.mcpServers\.a\.command: environment variable NOPE is not set/);

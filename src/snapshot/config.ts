@@ -100,14 +100,21 @@ export function parseMcpConfig(value: unknown, file: string, sha256: string, env
   if (!isObject(value)) throw new InputError(`an MCP configuration must be a JSON object (got ${describeJson(value)})`, { file, where: '$' });
   let shape: McpConfig['shape'];
   if (value.mcpServers !== undefined) {
-    if (!isObject(value.mcpServers)) throw new InputError(`"mcpServers" must be an object of servers by name (got ${describeJson(value.mcpServers)})`, { file, where: '$.mcpServers' });
+    if (!isObject(value.mcpServers))
+      throw new InputError(`"mcpServers" must be an object of servers by name (got ${describeJson(value.mcpServers)})`, { file, where: '$.mcpServers' });
     shape = 'mcpServers';
   } else if (isObject(value.servers)) {
     shape = 'servers';
   } else if (Array.isArray(value.servers)) {
-    throw new InputError('this is a bundle ("servers" is an array), not an mcpServers configuration: use it as a catalog directly', { file, where: '$.servers' });
+    throw new InputError('this is a bundle ("servers" is an array), not an mcpServers configuration: use it as a catalog directly', {
+      file,
+      where: '$.servers',
+    });
   } else {
-    throw new InputError('not an MCP configuration: expected {"mcpServers":{"<name>":{"command"…} | {"url"…}}} (or VS Code\'s {"servers":{…}})', { file, where: '$' });
+    throw new InputError('not an MCP configuration: expected {"mcpServers":{"<name>":{"command"…} | {"url"…}}} (or VS Code\'s {"servers":{…}})', {
+      file,
+      where: '$',
+    });
   }
   const entries = value[shape] as Record<string, unknown>;
   const base = `$.${shape}`;
@@ -132,7 +139,14 @@ export function parseMcpConfig(value: unknown, file: string, sha256: string, env
   return { file, sha256, shape, servers, disabled: disabled.sort() };
 }
 
-const TYPES: Record<string, 'stdio' | RemoteTransport> = { stdio: 'stdio', local: 'stdio', http: 'streamable-http', 'streamable-http': 'streamable-http', streamableHttp: 'streamable-http', sse: 'sse' };
+const TYPES: Record<string, 'stdio' | RemoteTransport> = {
+  stdio: 'stdio',
+  local: 'stdio',
+  http: 'streamable-http',
+  'streamable-http': 'streamable-http',
+  streamableHttp: 'streamable-http',
+  sse: 'sse',
+};
 
 function serverSpec(raw: Record<string, unknown>, key: string, name: string, file: string, where: string, env: Env): ServerSpec {
   const used = new Set<string>();
@@ -151,13 +165,15 @@ function serverSpec(raw: Record<string, unknown>, key: string, name: string, fil
   const str = (field: string): string | undefined => {
     const v = raw[field];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'string') throw new InputError(`server "${key}": "${field}" must be a string (got ${describeJson(v)})`, { file, where: `${where}.${field}` });
+    if (typeof v !== 'string')
+      throw new InputError(`server "${key}": "${field}" must be a string (got ${describeJson(v)})`, { file, where: `${where}.${field}` });
     return expand(v, `${where}.${field}`);
   };
   const strings = (field: string): Record<string, string> => {
     const v = raw[field];
     if (v === undefined || v === null) return {};
-    if (!isObject(v)) throw new InputError(`server "${key}": "${field}" must be an object of strings (got ${describeJson(v)})`, { file, where: `${where}.${field}` });
+    if (!isObject(v))
+      throw new InputError(`server "${key}": "${field}" must be an object of strings (got ${describeJson(v)})`, { file, where: `${where}.${field}` });
     const out: Record<string, string> = {};
     for (const [k, x] of Object.entries(v)) {
       const at = memberPath(`${where}.${field}`, k);
@@ -172,22 +188,27 @@ function serverSpec(raw: Record<string, unknown>, key: string, name: string, fil
     const at = `${where}.${raw.type !== undefined ? 'type' : 'transport'}`;
     if (typeof rawType !== 'string') throw new InputError(`server "${key}": "type" must be a string (got ${describeJson(rawType)})`, { file, where: at });
     type = TYPES[rawType];
-    if (type === undefined) throw new InputError(`server "${key}": unknown type "${rawType}" (expected stdio, http, streamable-http or sse)`, { file, where: at });
+    if (type === undefined)
+      throw new InputError(`server "${key}": unknown type "${rawType}" (expected stdio, http, streamable-http or sse)`, { file, where: at });
   }
   const command = str('command');
   const url = str('url') ?? str('serverUrl'); // serverUrl: Windsurf's name for it
-  if (command === undefined && url === undefined) throw new InputError(`server "${key}" has neither "command" (a program to start) nor "url" (a server to connect to)`, { file, where });
+  if (command === undefined && url === undefined)
+    throw new InputError(`server "${key}" has neither "command" (a program to start) nor "url" (a server to connect to)`, { file, where });
   const stdio = type === 'stdio' || (type === undefined && command !== undefined && url === undefined);
-  if (type === undefined && command !== undefined && url !== undefined) throw new InputError(`server "${key}" has both "command" and "url": say which with "type"`, { file, where });
+  if (type === undefined && command !== undefined && url !== undefined)
+    throw new InputError(`server "${key}" has both "command" and "url": say which with "type"`, { file, where });
   if (stdio) {
     if (command === undefined) throw new InputError(`server "${key}" is of type stdio but has no "command"`, { file, where: `${where}.command` });
     if (command.trim() === '') throw new InputError(`server "${key}": "command" is empty`, { file, where: `${where}.command` });
     const argsRaw = raw.args;
     let args: string[] = [];
     if (argsRaw !== undefined && argsRaw !== null) {
-      if (!Array.isArray(argsRaw)) throw new InputError(`server "${key}": "args" must be an array of strings (got ${describeJson(argsRaw)})`, { file, where: `${where}.args` });
+      if (!Array.isArray(argsRaw))
+        throw new InputError(`server "${key}": "args" must be an array of strings (got ${describeJson(argsRaw)})`, { file, where: `${where}.args` });
       args = argsRaw.map((a, i) => {
-        if (typeof a !== 'string') throw new InputError(`server "${key}": args[${i}] must be a string (got ${describeJson(a)})`, { file, where: `${where}.args[${i}]` });
+        if (typeof a !== 'string')
+          throw new InputError(`server "${key}": args[${i}] must be a string (got ${describeJson(a)})`, { file, where: `${where}.args[${i}]` });
         return expand(a, `${where}.args[${i}]`);
       });
     }
@@ -198,7 +219,17 @@ function serverSpec(raw: Record<string, unknown>, key: string, name: string, fil
     if (cwd !== undefined && problem === undefined && !(existsSync(cwd) && statSync(cwd).isDirectory())) {
       problem = new InputError(`server "${key}": "cwd" is not an existing folder: ${cwd}`, { file, where: `${where}.cwd` });
     }
-    return withProblem({ name, key, where, transport: 'stdio' as const, command, args, env: envVars, ...(cwd !== undefined ? { cwd } : {}), envNames: [...used].sort() });
+    return withProblem({
+      name,
+      key,
+      where,
+      transport: 'stdio' as const,
+      command,
+      args,
+      env: envVars,
+      ...(cwd !== undefined ? { cwd } : {}),
+      envNames: [...used].sort(),
+    });
   }
   if (url === undefined) throw new InputError(`server "${key}" is of type ${String(rawType)} but has no "url"`, { file, where: `${where}.url` });
   const headers = strings('headers');
@@ -210,14 +241,26 @@ function serverSpec(raw: Record<string, unknown>, key: string, name: string, fil
     } catch {
       throw new InputError(`server "${key}": "url" is not a URL`, { file, where: `${where}.url` });
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError(`server "${key}": "url" must be http: or https: (got ${parsed.protocol})`, { file, where: `${where}.url` });
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new InputError(`server "${key}": "url" must be http: or https: (got ${parsed.protocol})`, { file, where: `${where}.url` });
   }
-  return withProblem({ name, key, where, transport: type === undefined ? ('auto' as const) : (type as RemoteTransport), url, headers, envNames: [...used].sort() });
+  return withProblem({
+    name,
+    key,
+    where,
+    transport: type === undefined ? ('auto' as const) : (type as RemoteTransport),
+    url,
+    headers,
+    envNames: [...used].sort(),
+  });
 }
 
 /** The error of a configuration with no server to start (none named, or all disabled): exit 2. */
 export function noServerError(config: McpConfig): InputError {
-  return new InputError(config.disabled.length ? 'no server to snapshot: every server is disabled' : 'the configuration names no server', { file: config.file, where: `$.${config.shape}` });
+  return new InputError(config.disabled.length ? 'no server to snapshot: every server is disabled' : 'the configuration names no server', {
+    file: config.file,
+    where: `$.${config.shape}`,
+  });
 }
 
 /** The servers `names` (config keys or normalised names) choose, in name order; none given = all. */
@@ -235,7 +278,9 @@ function chooseByName(config: McpConfig, names: readonly string[]): ServerSpec[]
     const spec = config.servers.find((s) => s.key === n || s.name === n);
     if (!spec) {
       const why = config.disabled.includes(n) ? ' (it is disabled there)' : didYouMean(n, known);
-      throw new InputError(`--server: no server "${n}" in the configuration${why}; its servers: ${config.servers.map((s) => s.key).join(', ') || 'none'}`, { file: config.file });
+      throw new InputError(`--server: no server "${n}" in the configuration${why}; its servers: ${config.servers.map((s) => s.key).join(', ') || 'none'}`, {
+        file: config.file,
+      });
     }
     chosen.add(spec);
   }

@@ -97,7 +97,7 @@ async function open(transport: Transport, name: TransportName, options: { signal
 }
 
 /** Keeps the last `max` characters of a stream. */
-function tail(stream: { on(event: "data", fn: (chunk: Buffer | string) => void): unknown } | null, max = 4000): StderrTail {
+function tail(stream: { on(event: 'data', fn: (chunk: Buffer | string) => void): unknown } | null, max = 4000): StderrTail {
   let text = '';
   stream?.on('data', (chunk: Buffer | string) => {
     text = (text + chunk.toString()).slice(-max);
@@ -109,7 +109,13 @@ function tail(stream: { on(event: "data", fn: (chunk: Buffer | string) => void):
 const live = new Map<StdioClientTransport, () => number | null>();
 
 async function openStdio(spec: StdioSpec, options: { signal: AbortSignal; timeout: number }, onStderr: (t: StderrTail) => void): Promise<Session> {
-  const transport = new StdioClientTransport({ command: spec.command, args: spec.args, env: spec.env, ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: spec.command,
+    args: spec.args,
+    env: spec.env,
+    ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
+    stderr: 'pipe',
+  });
   onStderr(tail(transport.stderr));
   // The child's pid, taken as it is spawned: the SDK forgets it as soon as close() begins, while the
   // child may still run for seconds (stdin closed, 2 s, SIGTERM, 2 s, SIGKILL).
@@ -192,6 +198,10 @@ async function openRemote(spec: RemoteSpec, options: { signal: AbortSignal; time
 }
 
 /** Start or connect to the server `spec` names and complete `initialize`. */
-export function openSession(spec: ServerSpec, options: { signal: AbortSignal; timeout: number }, onStderr: (t: StderrTail) => void = () => {}): Promise<Session> {
+export function openSession(
+  spec: ServerSpec,
+  options: { signal: AbortSignal; timeout: number },
+  onStderr: (t: StderrTail) => void = () => {},
+): Promise<Session> {
   return spec.transport === 'stdio' ? openStdio(spec, options, onStderr) : openRemote(spec, options);
 }

@@ -30,12 +30,16 @@ export function expandValue(text: string, env: Env, file: string, where: string,
     if (body === 'workspaceFolder') return workspaceFolderOf(file);
     if (body === 'userHome') return homedir();
     if (body.startsWith('input:')) {
-      throw new InputError(`${whole} asks for a value typed in the editor, which an offline snapshot cannot do: put the value in an environment variable and write \${env:NAME}`, { file, where });
+      throw new InputError(
+        `${whole} asks for a value typed in the editor, which an offline snapshot cannot do: put the value in an environment variable and write \${env:NAME}`,
+        { file, where },
+      );
     }
     const spec = body.startsWith('env:') ? body.slice(4) : body;
     const dash = spec.indexOf(':-');
     const name = dash >= 0 ? spec.slice(0, dash) : spec;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new InputError(`${whole} is not a variable reference Backpack can expand (\${NAME}, \${env:NAME}, \${NAME:-default})`, { file, where });
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new InputError(`${whole} is not a variable reference Backpack can expand (\${NAME}, \${env:NAME}, \${NAME:-default})`, { file, where });
     used?.add(name);
     const value = env[name];
     if (dash >= 0) return value === undefined || value === '' ? spec.slice(dash + 2) : value;

@@ -30,7 +30,11 @@ export function isConfigCatalog(path: string, format: string | null | undefined)
 }
 
 /** Snapshot every server of the configuration at `file`; a failed server throws (exit 1), after one line each on `err` (always, even when `quiet`). */
-export async function snapshotConfigFile(file: string, err: (s: string) => void, opts: { timeoutMs?: number; quiet?: boolean } = {}): Promise<{ bundle: SnapshotBundle; catalog: Catalog }> {
+export async function snapshotConfigFile(
+  file: string,
+  err: (s: string) => void,
+  opts: { timeoutMs?: number; quiet?: boolean } = {},
+): Promise<{ bundle: SnapshotBundle; catalog: Catalog }> {
   const config = readMcpConfig(file);
   if (config.servers.length === 0) throw noServerError(config);
   const { takeSnapshot } = await import('./snapshot.ts');
@@ -42,7 +46,10 @@ export async function snapshotConfigFile(file: string, err: (s: string) => void,
   });
   if (r.failures.length) {
     for (const f of r.failures) err(`${failureLine(f)}\n`);
-    throw new SnapshotIncomplete(`${file}: ${r.failures.length} of ${config.servers.length} servers could not be snapshotted (${r.failures.map((f) => f.name).join(', ')}); a catalog without them would mislead, so nothing was evaluated`, EXIT_SNAPSHOT_FAILED);
+    throw new SnapshotIncomplete(
+      `${file}: ${r.failures.length} of ${config.servers.length} servers could not be snapshotted (${r.failures.map((f) => f.name).join(', ')}); a catalog without them would mislead, so nothing was evaluated`,
+      EXIT_SNAPSHOT_FAILED,
+    );
   }
   if (!opts.quiet) err(`snapshot of ${file}: ${summaryLine(r.bundle, [], r.elapsedMs)}\n`);
   return { bundle: r.bundle, catalog: bundleCatalog(r.bundle, file) };

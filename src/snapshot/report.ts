@@ -18,7 +18,9 @@ export function outcomeLine(o: ServerOutcome): string {
   const s = o.snapshot;
   const extra = [s.prompts ? count(s.prompts.length, 'prompt') : '', s.resources ? count(s.resources.length, 'resource') : ''].filter(Boolean).join(', ');
   const info = [s.serverInfo.name, s.serverInfo.version].filter(Boolean).join(' ');
-  return oneLine(`ok      ${s.name}: ${count(s.tools.length, 'tool')}${extra ? `, ${extra}` : ''} (${s.transport}${info ? `, ${info}` : ''}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''})`);
+  return oneLine(
+    `ok      ${s.name}: ${count(s.tools.length, 'tool')}${extra ? `, ${extra}` : ''} (${s.transport}${info ? `, ${info}` : ''}${s.protocolVersion ? `, protocol ${s.protocolVersion}` : ''})`,
+  );
 }
 
 function count(n: number, noun: string): string {
@@ -30,7 +32,9 @@ const LIST_METHODS: Record<string, string> = { prompts: 'prompts/list', resource
 /** `warning memory: prompts/list failed (MCP error -32603: boom); its tools are kept`, one per failed optional list. */
 export function warningLines(o: ServerOutcome): string[] {
   if (!o.ok || !o.snapshot.listErrors) return [];
-  return Object.entries(o.snapshot.listErrors).map(([kind, why]) => oneLine(`warning ${o.snapshot.name}: ${LIST_METHODS[kind] ?? kind} failed (${why}); left out, its tools are kept`));
+  return Object.entries(o.snapshot.listErrors).map(([kind, why]) =>
+    oneLine(`warning ${o.snapshot.name}: ${LIST_METHODS[kind] ?? kind} failed (${why}); left out, its tools are kept`),
+  );
 }
 
 export function summaryLine(bundle: SnapshotBundle, failures: readonly ServerFailure[], elapsedMs: number): string {

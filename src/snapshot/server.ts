@@ -81,7 +81,11 @@ export async function snapshotServer(spec: ServerSpec, timeoutMs: number, now: (
     /** An optional list (see `optionalList`), kept under `key` with the pages it took. */
     const addOptionalList = async (method: string, key: 'prompts' | 'resources' | 'resourceTemplates'): Promise<void> => {
       stage = method;
-      const list = await optionalList(key, listErrors, listAll(method, (cursor) => listPage(client, method, key, cursor, options)));
+      const list = await optionalList(
+        key,
+        listErrors,
+        listAll(method, (cursor) => listPage(client, method, key, cursor, options)),
+      );
       if (list) {
         out[key] = list.items;
         pages[key] = list.pages;
@@ -134,14 +138,26 @@ async function optionalList<T>(kind: string, errors: Record<string, string>, lis
  * `nextCursor` a string, null or absent; every item is kept as the server sent it (the catalog loader
  * reads nulls as absent).
  */
-async function listPage(client: Client, method: string, key: string, cursor: string | undefined, options: RequestOptions): Promise<Page<Record<string, unknown>>> {
-  const r = await client.request({ method, params: cursor !== undefined ? { cursor } : {} } as never, lenientList(key) as never, options) as unknown as { items: Array<Record<string, unknown>>; nextCursor?: string };
+async function listPage(
+  client: Client,
+  method: string,
+  key: string,
+  cursor: string | undefined,
+  options: RequestOptions,
+): Promise<Page<Record<string, unknown>>> {
+  const r = (await client.request({ method, params: cursor !== undefined ? { cursor } : {} } as never, lenientList(key) as never, options)) as unknown as {
+    items: Array<Record<string, unknown>>;
+    nextCursor?: string;
+  };
   return r;
 }
 
 /** A validation issue in what a server answered: `path` (JSON path in the result) and a message. */
 export class ResultShapeError extends Error {
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(`${path}: ${message}`);
     this.name = 'ResultShapeError';
   }
@@ -184,7 +200,11 @@ export function errorMessage(err: unknown): string {
   }
   if (err instanceof ResultShapeError) return `invalid result: ${err.message}`;
   const message = (err as Error)?.message ?? String(err);
-  const line = message.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const line =
+    message
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '') ?? '';
   return line;
 }
 
@@ -202,7 +222,10 @@ function formatSeconds(ms: number): string {
 }
 
 function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   const line = lines[lines.length - 1] ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
@@ -213,7 +236,9 @@ export function describeFailure(err: unknown, spec: ServerSpec, stage: string): 
   if (spec.transport === 'stdio' && e?.code === 'ENOENT') return `cannot start: command not found: ${spec.command}`;
   if (spec.transport === 'stdio' && e?.code === 'EACCES') return `cannot start: permission denied: ${spec.command}`;
   if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
-    return stage === 'starting the server' ? 'the server exited (or closed its output) before answering initialize' : `the server closed the connection during ${stage}`;
+    return stage === 'starting the server'
+      ? 'the server exited (or closed its output) before answering initialize'
+      : `the server closed the connection during ${stage}`;
   }
   const message = errorMessage(err);
   return message.startsWith(`${stage}:`) ? message : `${stage}: ${message}`;

@@ -60,9 +60,16 @@ export async function takeSnapshot(config: McpConfig, opts: SnapshotOptions = {}
       // What the server answered becomes a bundle file (root → servers[] → this server): it must nest
       // no deeper than any catalog file may, or hashing and writing it would overflow.
       const x = outcome.snapshot;
-      const deep = tooDeep({ tools: x.tools, prompts: x.prompts, resources: x.resources, resourceTemplates: x.resourceTemplates, snapshot: { serverInfo: x.serverInfo } }, MAX_NESTING - 2);
-      const problem = deep !== undefined ? `its answers nest arrays and objects more than ${MAX_NESTING} levels deep in the bundle (at ${deep.replace(/^\$/, `$.servers[${JSON.stringify(spec.name)}]`)})` : bundleServerProblem(bundleServer(outcome.snapshot), config.file);
-      if (problem !== null) outcome = { ok: false, failure: { name: spec.name, spec, reason: deep !== undefined ? problem : `its tools do not load as a catalog: ${problem}` } };
+      const deep = tooDeep(
+        { tools: x.tools, prompts: x.prompts, resources: x.resources, resourceTemplates: x.resourceTemplates, snapshot: { serverInfo: x.serverInfo } },
+        MAX_NESTING - 2,
+      );
+      const problem =
+        deep !== undefined
+          ? `its answers nest arrays and objects more than ${MAX_NESTING} levels deep in the bundle (at ${deep.replace(/^\$/, `$.servers[${JSON.stringify(spec.name)}]`)})`
+          : bundleServerProblem(bundleServer(outcome.snapshot), config.file);
+      if (problem !== null)
+        outcome = { ok: false, failure: { name: spec.name, spec, reason: deep !== undefined ? problem : `its tools do not load as a catalog: ${problem}` } };
     }
     if (!interrupted) opts.onServer?.(outcome);
     return outcome;
@@ -75,7 +82,16 @@ export async function takeSnapshot(config: McpConfig, opts: SnapshotOptions = {}
     if (o.ok) servers.push(bundleServer(o.snapshot));
     else failures.push(o.failure);
   }
-  return { bundle: makeBundle(config, servers, failures.map((f) => f.name), takenAt), failures, elapsedMs: performance.now() - t0 };
+  return {
+    bundle: makeBundle(
+      config,
+      servers,
+      failures.map((f) => f.name),
+      takenAt,
+    ),
+    failures,
+    elapsedMs: performance.now() - t0,
+  };
 }
 
 let holders = 0;

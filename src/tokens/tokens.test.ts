@@ -26,10 +26,14 @@ describe('provider serializations', () => {
   const d = { name: 'get_weather', description: 'Weather now.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
   it('OpenAI function tools: {type: function, function: {name, description, parameters}}', () => {
     expect(providerTool(d, 'openai')).toEqual({ type: 'function', function: { name: 'get_weather', description: 'Weather now.', parameters: d.inputSchema } });
-    expect(serializeTool(d, 'openai')).toBe('{"type":"function","function":{"name":"get_weather","description":"Weather now.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}');
+    expect(serializeTool(d, 'openai')).toBe(
+      '{"type":"function","function":{"name":"get_weather","description":"Weather now.","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}',
+    );
   });
   it('Anthropic tools: {name, description, input_schema}', () => {
-    expect(serializeTool(d, 'anthropic')).toBe('{"name":"get_weather","description":"Weather now.","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}');
+    expect(serializeTool(d, 'anthropic')).toBe(
+      '{"name":"get_weather","description":"Weather now.","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}',
+    );
     expect(serializeTools([d, d], 'anthropic')).toBe(`[${serializeTool(d, 'anthropic')},${serializeTool(d, 'anthropic')}]`);
     expect(serializeTools([], 'openai')).toBe('[]');
   });
@@ -41,10 +45,19 @@ describe('the seed token table', () => {
     expect(spacedSample(3, 5)).toEqual([0, 1, 2]);
   });
   it('measures blocks, window share and the 12-turn uncached cost', () => {
-    const defs = Array.from({ length: 40 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing number ${i}.`, inputSchema: { type: 'object', properties: {} } }));
+    const defs = Array.from({ length: 40 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Does thing number ${i}.`,
+      inputSchema: { type: 'object', properties: {} },
+    }));
     const t = tokenTable(defs, { sizes: [10, 50], contextWindow: 1000, turns: 12 });
     expect(t.rows.map((r) => r.tools)).toEqual([10, 40]);
-    const block = countTokens(serializeTools(spacedSample(40, 10).map((i) => defs[i]!), 'anthropic'));
+    const block = countTokens(
+      serializeTools(
+        spacedSample(40, 10).map((i) => defs[i]!),
+        'anthropic',
+      ),
+    );
     expect(t.rows[0]!.blockTokens.anthropic).toBe(block);
     expect(t.rows[0]!.windowShare).toBe(block / 1000);
     expect(t.rows[0]!.uncachedConversationTokens).toBe(block * 12);

@@ -33,7 +33,9 @@ describe('nesting', () => {
   it('JSON files and JSON Lines refuse 10,000 levels with a message naming the file and the line', () => {
     const e = inputError(() => parseJson(`{"tools": ${arrays(10_000)}}`, 'tools.json'));
     expect(e.describe()).toMatch(/^tools\.json: arrays and objects nested more than 256 levels deep \(at \$\.tools\[0\]/);
-    expect(inputError(() => parseJsonLine(`{"x": ${arrays(300)}}`, 'corpus.jsonl', 'line 7')).describe()).toMatch(/^corpus\.jsonl: line 7: arrays and objects nested more than 256/);
+    expect(inputError(() => parseJsonLine(`{"x": ${arrays(300)}}`, 'corpus.jsonl', 'line 7')).describe()).toMatch(
+      /^corpus\.jsonl: line 7: arrays and objects nested more than 256/,
+    );
     expect(() => checkNesting({ a: 1 }, 'f')).not.toThrow();
   });
 
@@ -44,7 +46,11 @@ describe('nesting', () => {
 
 describe('YAML', () => {
   it('refuses an alias bomb and deep nesting, reads an ordinary document', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`), 'z: *h'].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefgh'[i]}`).join(',')}]`),
+      'z: *h',
+    ].join('\n');
     expect(inputError(() => yamlValue(parseDocument(bomb), 'c.yaml')).message).toMatch(/^invalid YAML: its aliases \(\*name\) expand to more than 100 copies/);
     expect(inputError(() => yamlValue(parseDocument(`x: ${arrays(MAX_NESTING + 1)}`), 'c.yaml')).message).toMatch(/nested more than 256 levels/);
     expect(yamlValue(parseDocument('a: &x 1\nb: *x\n'), 'c.yaml')).toEqual({ a: 1, b: 1 });
@@ -63,7 +69,9 @@ describe('text files', () => {
     truncateSync(big, MAX_TEXT_BYTES + 1); // sparse: nothing is written
     expect(inputError(() => readTextFile(big)).message).toBe('is 500 MB (524,288,001 bytes), more than the 500 MB Backpack reads in a text file');
     truncateSync(big, MAX_CONFIG_BYTES + 1);
-    expect(inputError(() => readTextFile(big, MAX_CONFIG_BYTES, 'config file')).message).toBe('is 4.0 MB (4,194,305 bytes), more than the 4.0 MB Backpack reads in a config file');
+    expect(inputError(() => readTextFile(big, MAX_CONFIG_BYTES, 'config file')).message).toBe(
+      'is 4.0 MB (4,194,305 bytes), more than the 4.0 MB Backpack reads in a config file',
+    );
     writeFileSync(join(tmp, 'bom.json'), '\uFEFF{}');
     expect(readTextFile(join(tmp, 'bom.json'))).toBe('{}');
   });

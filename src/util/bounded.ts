@@ -89,7 +89,10 @@ export function checkNesting(value: unknown, file: string, where?: string): void
   // Each level takes at least one character: a value parsed from a short text cannot be too deep.
   const at = tooDeep(value);
   if (at !== undefined) {
-    throw new InputError(`arrays and objects nested more than ${MAX_NESTING} levels deep (at ${at}); Backpack reads at most ${MAX_NESTING} levels`, { file, ...(where !== undefined ? { where } : {}) });
+    throw new InputError(`arrays and objects nested more than ${MAX_NESTING} levels deep (at ${at}); Backpack reads at most ${MAX_NESTING} levels`, {
+      file,
+      ...(where !== undefined ? { where } : {}),
+    });
   }
 }
 
@@ -124,7 +127,10 @@ export function checkTextFile(file: string, max = MAX_TEXT_BYTES, what = 'text f
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (err as Error).message})`, { file });
   }
-  if (size > max) throw new InputError(`is ${megabytes(size)} (${size.toLocaleString('en-US')} bytes), more than the ${megabytes(max)} Backpack reads in a ${what}`, { file });
+  if (size > max)
+    throw new InputError(`is ${megabytes(size)} (${size.toLocaleString('en-US')} bytes), more than the ${megabytes(max)} Backpack reads in a ${what}`, {
+      file,
+    });
   return size;
 }
 
@@ -195,7 +201,9 @@ function warnReplaced(file: string, bytes: Buffer, text: string, warn: (message:
   for (let i = bytes.indexOf(REPLACEMENT_BYTES); i >= 0; i = bytes.indexOf(REPLACEMENT_BYTES, i + 3)) encoded++;
   const replaced = decoded - encoded;
   if (replaced <= 0) return;
-  warn(`${displayName(file)}: ${replaced} invalid UTF-8 byte sequence${replaced === 1 ? ' was' : 's were'} replaced with U+FFFD (first on line ${lineOfFirstInvalid(bytes)})`);
+  warn(
+    `${displayName(file)}: ${replaced} invalid UTF-8 byte sequence${replaced === 1 ? ' was' : 's were'} replaced with U+FFFD (first on line ${lineOfFirstInvalid(bytes)})`,
+  );
 }
 
 const REPLACEMENT_BYTES = Buffer.from([0xef, 0xbf, 0xbd]);
@@ -226,7 +234,11 @@ function lineOfFirstInvalid(bytes: Buffer): number {
 /** Throw unless a YAML text (`what`) is within {@link MAX_CONFIG_BYTES}. */
 export function checkConfigSize(text: string, file: string, where?: string, what = 'YAML'): void {
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > MAX_CONFIG_BYTES) throw new InputError(`${megabytes(bytes)} of ${what} (${bytes.toLocaleString('en-US')} bytes), more than the ${megabytes(MAX_CONFIG_BYTES)} Backpack reads`, { file, ...(where !== undefined ? { where } : {}) });
+  if (bytes > MAX_CONFIG_BYTES)
+    throw new InputError(
+      `${megabytes(bytes)} of ${what} (${bytes.toLocaleString('en-US')} bytes), more than the ${megabytes(MAX_CONFIG_BYTES)} Backpack reads`,
+      { file, ...(where !== undefined ? { where } : {}) },
+    );
 }
 
 const TOO_DEEP = `nested more than ${MAX_NESTING} levels deep; Backpack reads at most ${MAX_NESTING} levels of mappings and sequences`;
@@ -243,7 +255,10 @@ export function yamlValue(doc: Document, file: string, where?: string, label = '
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
   } catch (err) {
     if (err instanceof ReferenceError && /alias/i.test(err.message)) {
-      throw new InputError(`invalid ${label}: its aliases (*name) expand to more than ${MAX_YAML_ALIASES} copies, as in a "billion laughs" attack; write the values out instead`, { file, ...at });
+      throw new InputError(
+        `invalid ${label}: its aliases (*name) expand to more than ${MAX_YAML_ALIASES} copies, as in a "billion laughs" attack; write the values out instead`,
+        { file, ...at },
+      );
     }
     if (err instanceof RangeError) throw new InputError(`invalid ${label}: ${TOO_DEEP}`, { file, ...at });
     throw new InputError(`invalid ${label}: ${(err as Error).message}`, { file, ...at });

@@ -35,7 +35,9 @@ export function escapeHtml(s: string): string {
  * document always parses and reads as it is. `]]>` becomes `]]&gt;`.
  */
 export function escapeXml(s: string): string {
-  return showInvisible(s).replace(XML_FORBIDDEN, '').replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!);
+  return showInvisible(s)
+    .replace(XML_FORBIDDEN, '')
+    .replace(/[&<>"']/g, (c) => XML_ENTITIES[c]!);
 }
 
 /** Line breaks of any kind (CRLF, CR, LF, VT, FF, NEL, LS, PS): one space each. */

@@ -74,7 +74,10 @@ export function lockFolder(folder: string, warn: (message: string) => void = () 
       /* removed between the two calls: try again */
     }
     if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processAlive(holder)) {
-      throw new InputError(`${resolve(folder)} is being written by another Backpack process (pid ${holder}); wait for it to finish, or remove ${file} if that process is not Backpack`, { file });
+      throw new InputError(
+        `${resolve(folder)} is being written by another Backpack process (pid ${holder}); wait for it to finish, or remove ${file} if that process is not Backpack`,
+        { file },
+      );
     }
     warn(`warning: taking over the stale lock ${file}${Number.isInteger(holder) && holder > 0 ? ` (process ${holder} is gone)` : ''}\n`);
     rmSync(file, { force: true });
@@ -131,10 +134,12 @@ export function lockCacheFile(file: string, warn: (message: string) => void, wai
     const m = /^(\d+)(?: thread (\d+))?\n$/.exec(text);
     const pid = m ? Number(m[1]) : NaN;
     let stale: string | null = null;
-    if (text === me) stale = ''; // this thread's own, left by a write that stopped half-way: no one else's
+    if (text === me)
+      stale = ''; // this thread's own, left by a write that stopped half-way: no one else's
     else if (m === null) stale = age > UNNAMED_LOCK_GRACE_MS ? ' (it names no process)' : null;
     else if (pid !== process.pid && !processAlive(pid)) stale = ` (process ${pid} is gone)`;
-    else if (age > CACHE_LOCK_MAX_AGE_MS) stale = ` (held for ${Math.round(age / 1000)} s by process ${pid}${m[2] ? ` thread ${m[2]}` : ''}, longer than any cache write)`;
+    else if (age > CACHE_LOCK_MAX_AGE_MS)
+      stale = ` (held for ${Math.round(age / 1000)} s by process ${pid}${m[2] ? ` thread ${m[2]}` : ''}, longer than any cache write)`;
     if (stale !== null) {
       if (stale !== '') warn(`taking over the stale lock ${lock}${stale}`);
       try {

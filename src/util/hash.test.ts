@@ -27,12 +27,23 @@ describe('canonicalJson', () => {
 
   it('writes the same bytes as the sorted-copy form on awkward values', () => {
     const awkward: unknown[] = [
-      null, true, 0, -0, 1.5e300, NaN, Infinity, '', 'quote " back \\ \n \u2028 \u0000 \ud800 é 🎒',
+      null,
+      true,
+      0,
+      -0,
+      1.5e300,
+      NaN,
+      Infinity,
+      '',
+      'quote " back \\ \n \u2028 \u0000 \ud800 é 🎒',
       [undefined, () => 1, Symbol('s'), null, NaN],
       { '': 1, ' ': 2, B: 3, a: 4, é: 5, '10': 6, '9': 7, __proto__x: 8, f: () => 1, s: Symbol('t'), u: undefined },
       { nested: { z: [{ b: [], a: {} }], y: { '"k"': '<v>' } } },
       { '4294967294': 1, '4294967295': 2, '01': 3, '1': 4, '-1': 5, '1.5': 6, '2': 7, '1e3': 8 },
-      new Date(0), new String('ab'), new Number(3), Object.create(null),
+      new Date(0),
+      new String('ab'),
+      new Number(3),
+      Object.create(null),
     ];
     awkward.forEach((v, i) => expect(canonicalJson(v), `value ${i}`).toBe(reference(v)));
   });

@@ -36,7 +36,8 @@ export function parseJsonLine(line: string, file: string, where: string): Record
   } catch (err) {
     throw new InputError(`invalid JSON: ${(err as Error).message}`, { file, where });
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`each line must be a JSON object (got ${describe(value)})`, { file, where });
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InputError(`each line must be a JSON object (got ${describe(value)})`, { file, where });
   checkJsonNesting(line, value, file, where);
   return value as Record<string, unknown>;
 }

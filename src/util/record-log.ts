@@ -71,7 +71,8 @@ export function crc32OfText(text: string): number {
 
 /** Write each record's checksum into its last 4 bytes (`bytes` = whole records of `recordBytes`). */
 export function sealRecords(bytes: Buffer, recordBytes: number): void {
-  for (let o = 0; o + recordBytes <= bytes.length; o += recordBytes) bytes.writeUInt32LE(crc32Of(bytes, o, o + recordBytes - CHECKSUM_BYTES), o + recordBytes - CHECKSUM_BYTES);
+  for (let o = 0; o + recordBytes <= bytes.length; o += recordBytes)
+    bytes.writeUInt32LE(crc32Of(bytes, o, o + recordBytes - CHECKSUM_BYTES), o + recordBytes - CHECKSUM_BYTES);
 }
 
 function recordOk(bytes: Uint8Array, o: number, recordBytes: number): boolean {

@@ -78,7 +78,10 @@ export class Registry<E> {
   /** Parse a comma-separated list of names (blanks around them ignored), rejecting an empty list, repeats and unknown names. */
   parseList(list: string): string[] {
     const { kind } = this.options;
-    const names = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const names = list
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     if (!names.length) throw new InputError(this.options.empty?.(this.names()) ?? `no ${kind} named`);
     const seen = new Set<string>();
     for (const n of names) {

@@ -3,9 +3,27 @@ import { Rng } from './rng.ts';
 
 describe('Rng', () => {
   it('gives the same stream for the same seed and label, and a different one otherwise', () => {
-    const a = Array.from({ length: 5 }, ((r) => () => r.nextU32())(new Rng(7)));
-    const b = Array.from({ length: 5 }, ((r) => () => r.nextU32())(new Rng(7)));
-    const c = Array.from({ length: 5 }, ((r) => () => r.nextU32())(new Rng(8)));
+    const a = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.nextU32()
+      )(new Rng(7)),
+    );
+    const b = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.nextU32()
+      )(new Rng(7)),
+    );
+    const c = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.nextU32()
+      )(new Rng(8)),
+    );
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
   });

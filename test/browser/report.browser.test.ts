@@ -22,7 +22,14 @@ const title = missing ? `the HTML report in headless Chromium — SKIPPED: ${CHR
 describe.skipIf(missing)(title, () => {
   const dir = tempDir('report-browser');
   const profiles = ['static', 'codex', 'deferred'];
-  const config = makeConfig(['bm25', 'bm25-plain'], [1, 3, 5, 10], Object.fromEntries(['bm25', 'bm25-plain', ...profiles].map((n) => [n, null])), null, false, profiles);
+  const config = makeConfig(
+    ['bm25', 'bm25-plain'],
+    [1, 3, 5, 10],
+    Object.fromEntries(['bm25', 'bm25-plain', ...profiles].map((n) => [n, null])),
+    null,
+    false,
+    profiles,
+  );
   let browser: Browser;
   let page: Page;
   let url: string;

@@ -21,13 +21,29 @@ const WORDS = ['send', 'mail', 'read', 'file', 'list', 'issue', 'create', 'user'
 const NAMESPACES = ['core', 'mail', 'files'];
 
 const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
-const toolArb = fc.record({ name: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }), namespace: fc.constantFrom(...NAMESPACES), description: words });
+const toolArb = fc.record({
+  name: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }),
+  namespace: fc.constantFrom(...NAMESPACES),
+  description: words,
+});
 
 function catalogOf(specs: { name: string[]; namespace: string; description: string }[]): Catalog {
   const tools: Tool[] = specs.map((s, i) => {
     // ids unique, in an order unrelated to the position (the tie-break must not follow it)
     const name = `${s.name.join('_')}_${(i * 7) % specs.length}`;
-    return { id: `${s.namespace}__${name}`, name, source: 'core', namespace: s.namespace, summary: s.description, description: s.description, inputSchema: { type: 'object', properties: {} }, examples: [], scopes: [], pinned: false, hash: '' };
+    return {
+      id: `${s.namespace}__${name}`,
+      name,
+      source: 'core',
+      namespace: s.namespace,
+      summary: s.description,
+      description: s.description,
+      inputSchema: { type: 'object', properties: {} },
+      examples: [],
+      scopes: [],
+      pinned: false,
+      hash: '',
+    };
   });
   return { tools, skills: [], servers: [], plugins: [] };
 }
@@ -42,7 +58,15 @@ describe('every registered retriever, on random catalogs', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(toolArb, { minLength: 1, maxLength: 14 }),
-        fc.array(fc.record({ request: words, k: fc.integer({ min: 1, max: 16 }), mask: fc.option(fc.array(fc.boolean(), { minLength: 14, maxLength: 14 })), role: fc.option(fc.constantFrom(...NAMESPACES)) }), { minLength: 1, maxLength: 10 }),
+        fc.array(
+          fc.record({
+            request: words,
+            k: fc.integer({ min: 1, max: 16 }),
+            mask: fc.option(fc.array(fc.boolean(), { minLength: 14, maxLength: 14 })),
+            role: fc.option(fc.constantFrom(...NAMESPACES)),
+          }),
+          { minLength: 1, maxLength: 10 },
+        ),
         async (specs, requests) => {
           const catalog = catalogOf(specs);
           const n = catalog.tools.length;
@@ -86,7 +110,9 @@ describe('the selector', () => {
         const want = [...list].sort((a, b) => (scores[a] !== scores[b] ? scores[b]! - scores[a]! : ids[a]! < ids[b]! ? -1 : 1)).slice(0, k);
         expect(topByScore(scores, rank, k, list)).toEqual(want);
         expect(topByScore(scores, rank, k, { mask })).toEqual(want);
-        const blockMax = Array.from({ length: Math.floor(n / BLOCK) }, (_, b) => Math.max(-Infinity, ...list.filter((i) => Math.floor(i / BLOCK) === b).map((i) => scores[i]!)));
+        const blockMax = Array.from({ length: Math.floor(n / BLOCK) }, (_, b) =>
+          Math.max(-Infinity, ...list.filter((i) => Math.floor(i / BLOCK) === b).map((i) => scores[i]!)),
+        );
         expect(topByScore(scores, rank, k, { mask, blockMax })).toEqual(want);
       }),
       { seed: SEED, numRuns: 300 },
@@ -95,9 +121,13 @@ describe('the selector', () => {
 
   it('topK equals rankStable(hits).slice(0, k)', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ id: fc.constantFrom('a', 'b', 'B', 'c', 'd', 'e', 'f'), score: fc.constantFrom(0, 1, 2.5) }), { maxLength: 30 }), fc.integer({ min: 0, max: 35 }), (hits: Hit[], k) => {
-        expect(topK(hits, k)).toEqual(rankStable(hits).slice(0, k));
-      }),
+      fc.property(
+        fc.array(fc.record({ id: fc.constantFrom('a', 'b', 'B', 'c', 'd', 'e', 'f'), score: fc.constantFrom(0, 1, 2.5) }), { maxLength: 30 }),
+        fc.integer({ min: 0, max: 35 }),
+        (hits: Hit[], k) => {
+          expect(topK(hits, k)).toEqual(rankStable(hits).slice(0, k));
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
   });

@@ -30,10 +30,17 @@ describe.each(reportFormats.names())('report format %s', (name) => {
     expect(files.length).toBeGreaterThan(0);
     expect([...files].sort()).toEqual(readdirSync(out).sort());
     for (const f of files) {
-      expect(format.files.some((d) => pattern(d).test(f)), `${f} is not among ${format.files.join(', ')}`).toBe(true);
+      expect(
+        format.files.some((d) => pattern(d).test(f)),
+        `${f} is not among ${format.files.join(', ')}`,
+      ).toBe(true);
       expect(statSync(join(out, f)).size, f).toBeGreaterThan(0);
     }
-    for (const d of format.files) expect(files.some((f) => pattern(d).test(f)), `no ${d} written`).toBe(true);
+    for (const d of format.files)
+      expect(
+        files.some((f) => pattern(d).test(f)),
+        `no ${d} written`,
+      ).toBe(true);
   });
 
   it('is documented: the README names it among the report formats and names its fixed files', () => {

@@ -133,7 +133,12 @@ describe('embed retriever on a tiny model', () => {
     const first = tiny({ cacheDir, batchSize: 16, onProgress: (d, t) => progress.push([d, t]) });
     await first.index(catalog);
     expect(first.stats()).toMatchObject({ tools: 40, texts: 40, embedded: 40, cacheHits: 0, dims: 16 });
-    expect(progress).toEqual([[0, 40], [16, 40], [32, 40], [40, 40]]);
+    expect(progress).toEqual([
+      [0, 40],
+      [16, 40],
+      [32, 40],
+      [40, 40],
+    ]);
 
     const again = tiny({ cacheDir });
     await again.index(catalog);
@@ -146,7 +151,10 @@ describe('embed retriever on a tiny model', () => {
     third.setProgress((d, t) => progress.push([d, t]));
     await third.index(changed);
     expect(third.stats()).toMatchObject({ tools: 40, texts: 40, embedded: 1, cacheHits: 39 });
-    expect(progress).toEqual([[0, 1], [1, 1]]);
+    expect(progress).toEqual([
+      [0, 1],
+      [1, 1],
+    ]);
 
     // Another recipe is another text: no false hits.
     const schema = tiny({ cacheDir, recipe: 'intent+schema' });
@@ -154,7 +162,7 @@ describe('embed retriever on a tiny model', () => {
     expect(schema.stats().embedded).toBe(40);
   });
 
-  it('keeps a static model\'s prefetched request vectors in the vector cache: a second run encodes none of them, with the same hits', async () => {
+  it("keeps a static model's prefetched request vectors in the vector cache: a second run encodes none of them, with the same hits", async () => {
     const cacheDir = join(dir, 'request-cache');
     const qs = queries.slice(0, 12);
     const single = queries[12]!; // searched without a prefetch: read from the cache, never added to it
@@ -290,7 +298,13 @@ describe('top-k kernel', () => {
   it('compiles (WebAssembly SIMD) and scores bit-identically to the JavaScript fallback', () => {
     expect(WebAssembly.validate(kernelWasm())).toBe(true);
     const r = prng(3);
-    for (const [n, dims] of [[1, 1], [9, 5], [300, 16], [257, 100], [50, 384]] as const) {
+    for (const [n, dims] of [
+      [1, 1],
+      [9, 5],
+      [300, 16],
+      [257, 100],
+      [50, 384],
+    ] as const) {
       const v = new Float32Array(n * dims).map(() => r() - 0.5);
       const rank = new Uint32Array(n).map((_, i) => n - 1 - i);
       const q = new Float32Array(dims).map(() => r() - 0.5);
@@ -319,7 +333,11 @@ describe('top-k kernel', () => {
 
   it('ranks every allowed vector (k ≥ allowed) exactly as the heap does, ties and -0 by rank', () => {
     const r = prng(8);
-    for (const [n, dims] of [[7, 3], [300, 16], [1000, 8]] as const) {
+    for (const [n, dims] of [
+      [7, 3],
+      [300, 16],
+      [1000, 8],
+    ] as const) {
       // Coarse values: many exact ties, zeros and negative zeros.
       const v = new Float32Array(n * dims).map(() => Math.round((r() - 0.5) * 4) / 2);
       const rank = new Uint32Array(n);

@@ -7,7 +7,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildGloveSpec, CONTINUATION_MIN_LENGTH, firstEigenvector, removeCommonDirections, resolveWinkJson, SUFFIX_PIECES, type WinkEmbeddings } from '../../scripts/build-static-model.ts';
+import {
+  buildGloveSpec,
+  CONTINUATION_MIN_LENGTH,
+  firstEigenvector,
+  removeCommonDirections,
+  resolveWinkJson,
+  SUFFIX_PIECES,
+  type WinkEmbeddings,
+} from '../../scripts/build-static-model.ts';
 import { loadExtractor, makeEncoder, modelKey, resolveModel } from '../../src/retrievers/embed/model.ts';
 import { encodeOnnxModel, ProtoWriter } from '../../src/retrievers/embed/onnx-writer.ts';
 import { dequantizeRow, quantizeRows, SPECIAL_TOKENS, staticEncoderOnnx, staticModelFiles, writeStaticModel } from '../../src/retrievers/embed/static-model.ts';
@@ -48,7 +56,14 @@ describe('static model folder', () => {
   it('writes the config and tokenizer transformers.js expects', () => {
     const files = staticModelFiles(tinySpec({ words: 20, hidden: 8 }));
     const config = JSON.parse(Buffer.from(files.get('config.json')!).toString('utf8'));
-    expect(config).toMatchObject({ model_type: 'bert', num_hidden_layers: 0, hidden_size: 8, vocab_size: 28, type_vocab_size: 2, 'transformers.js_config': { dtype: 'q8' } });
+    expect(config).toMatchObject({
+      model_type: 'bert',
+      num_hidden_layers: 0,
+      hidden_size: 8,
+      vocab_size: 28,
+      type_vocab_size: 2,
+      'transformers.js_config': { dtype: 'q8' },
+    });
     const tok = JSON.parse(Buffer.from(files.get('tokenizer.json')!).toString('utf8'));
     expect(tok.normalizer).toMatchObject({ type: 'BertNormalizer', lowercase: true });
     expect(tok.pre_tokenizer).toEqual({ type: 'BertPreTokenizer' });
@@ -193,7 +208,11 @@ describe('the GloVe build recipe', () => {
     const words = spec.tokens.slice(7, 27);
     expect(words).toEqual(['the', 'of', ...Array.from({ length: 18 }, (_, i) => `w${i}`)]);
     expect(spec.tokens.slice(27)).toEqual(['##the', ...Array.from({ length: 8 }, (_, i) => `##w${10 + i}`), ...SUFFIX_PIECES.map((x) => `##${x}`)]);
-    for (const t of ['the', 'of', '##the', '##s', '##es']) expect(row(t).every((v) => v === 0), t).toBe(true);
+    for (const t of ['the', 'of', '##the', '##s', '##es'])
+      expect(
+        row(t).every((v) => v === 0),
+        t,
+      ).toBe(true);
     for (let i = 10; i < 18; i++) expect(row(`##w${i}`)).toEqual(row(`w${i}`));
     // Both removed directions are orthonormal, and every word row is orthogonal to both.
     const [u1, u2] = spec.removedDirections;
@@ -214,16 +233,29 @@ describe('the GloVe build recipe', () => {
     const pieces = (o: object) => buildGloveSpec(fakeWink(), { ...base, ...o }).tokens.filter((t) => t.startsWith('##'));
     // Words: the, of, w0 … w17: 2+ letters all 20 of them, 3+ the and w10 … w17, 4+ none.
     expect(pieces({})).toEqual(pieces({ continuationMinLength: CONTINUATION_MIN_LENGTH }));
-    expect(pieces({ continuationMinLength: 3 })).toEqual(['##the', ...Array.from({ length: 8 }, (_, i) => `##w${10 + i}`), ...SUFFIX_PIECES.map((x) => `##${x}`)]);
-    expect(pieces({ continuationMinLength: 2 })).toEqual([...['the', 'of', ...Array.from({ length: 18 }, (_, i) => `w${i}`)].map((w) => `##${w}`), ...SUFFIX_PIECES.map((x) => `##${x}`)]);
+    expect(pieces({ continuationMinLength: 3 })).toEqual([
+      '##the',
+      ...Array.from({ length: 8 }, (_, i) => `##w${10 + i}`),
+      ...SUFFIX_PIECES.map((x) => `##${x}`),
+    ]);
+    expect(pieces({ continuationMinLength: 2 })).toEqual([
+      ...['the', 'of', ...Array.from({ length: 18 }, (_, i) => `w${i}`)].map((w) => `##${w}`),
+      ...SUFFIX_PIECES.map((x) => `##${x}`),
+    ]);
     expect(pieces({ continuationMinLength: 4 })).toEqual(SUFFIX_PIECES.map((x) => `##${x}`));
     const zero = buildGloveSpec(fakeWink(), base);
     const kept = buildGloveSpec(fakeWink(), { ...base, punctuationRows: true });
     expect(kept.tokens).toEqual(zero.tokens);
     const row = (spec: typeof zero, t: string) => [...spec.table.subarray(spec.tokens.indexOf(t) * 6, spec.tokens.indexOf(t) * 6 + 6)];
     for (const t of [',', '.']) {
-      expect(row(zero, t).every((v) => v === 0), t).toBe(true);
-      expect(row(kept, t).some((v) => v !== 0), t).toBe(true);
+      expect(
+        row(zero, t).every((v) => v === 0),
+        t,
+      ).toBe(true);
+      expect(
+        row(kept, t).some((v) => v !== 0),
+        t,
+      ).toBe(true);
       // Its common direction removed like every word's.
       expect(Math.abs(row(kept, t).reduce((s, v, j) => s + v * kept.removedDirection[j]!, 0))).toBeLessThan(1e-5);
     }
@@ -254,7 +286,10 @@ describe('the GloVe build recipe', () => {
       const v = Array.from({ length: 8 }, () => rand() - 0.5);
       vectors[w] = [...v, Math.hypot(...v), rank];
     });
-    const spec = buildGloveSpec({ dimensions: 8, wordIndex: 9, size: names.length, vectors }, { words: 8, sifA: 1e-3, directions: 1, continuation: 8, stopWords: ['the'] });
+    const spec = buildGloveSpec(
+      { dimensions: 8, wordIndex: 9, size: names.length, vectors },
+      { words: 8, sifA: 1e-3, directions: 1, continuation: 8, stopWords: ['the'] },
+    );
     const modelDir = join(dir, 'pieces');
     writeStaticModel(modelDir, { ...spec, dtype: 'fp32' });
     const encoder = makeEncoder(await loadExtractor(resolveModel(modelDir), { modelCacheDir: join(dir, 'hub') }));
@@ -283,7 +318,12 @@ describe('the GloVe build recipe', () => {
     const rows = [...provenance.matchAll(/^\| `([^`]+)` \| [\d,]+ \| `([0-9a-f]{64})` \|$/gm)];
     expect(rows.map((r) => r[1])).toEqual(['config.json', 'onnx/model_quantized.onnx', 'tokenizer.json', 'tokenizer_config.json']);
     for (const [, file, sha] of rows) {
-      expect(createHash('sha256').update(readFileSync(new URL(file!, root))).digest('hex'), file).toBe(sha);
+      expect(
+        createHash('sha256')
+          .update(readFileSync(new URL(file!, root)))
+          .digest('hex'),
+        file,
+      ).toBe(sha);
     }
   });
 });

@@ -7,7 +7,6 @@ import { SPECIAL_TOKENS, writeStaticModel, type StaticModelDtype, type StaticMod
 export { prng } from '../prng.ts';
 import { prng } from '../prng.ts';
 
-
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'su', 'do', 'fa', 'gu', 'hi', 'je', 'wo', 'be', 'cy'];
 
 /** `count` distinct lowercase pseudo-words: ka, lo, …, kaka, kalo, … */

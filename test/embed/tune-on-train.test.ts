@@ -83,7 +83,7 @@ describe('the selection rule', () => {
 
   it('with sizes: the fewest tokens within the tolerance of the best, then the higher figure, then grid order', () => {
     // 0.7005 is best; 0.7000 (30k tokens) is within 0.001 and smaller; 0.6990 (20k) is not within it.
-    expect(select([0.6990, 0.7005, 0.7], [20000, 40000, 30000], 0.001)).toBe(2);
+    expect(select([0.699, 0.7005, 0.7], [20000, 40000, 30000], 0.001)).toBe(2);
     // Same size: the higher figure; same size and figure: the first.
     expect(select([0.7, 0.7004, 0.7005], [30000, 30000, 40000], 0.001)).toBe(1);
     expect(select([0.7004, 0.7004, 0.7005], [30000, 30000, 40000], 0.001)).toBe(0);
@@ -115,7 +115,12 @@ describe('measure', () => {
 
   it('scoped: each case goes through the policy, so tools outside the caller’s scopes are masked (and withheld if returned)', async () => {
     const scoped = (name: string, scopes: string[]) => makeTool({ source: 'core', name, summary: name, description: name, scopes });
-    const cat: Catalog = { tools: [scoped('a', ['admin']), tool('b'), tool('c'), tool('d'), tool('e'), tool('f'), tool('g')], skills: [], servers: [], plugins: [] };
+    const cat: Catalog = {
+      tools: [scoped('a', ['admin']), tool('b'), tool('c'), tool('d'), tool('e'), tool('f'), tool('g')],
+      skills: [],
+      servers: [],
+      plugins: [],
+    };
     // The retriever ignores the mask: 'a' comes first, is withheld by the policy, and 'f' moves up into the top 5.
     const r = fixed({ q: ['a', 'b', 'c', 'd', 'e', 'f'] });
     const c: Case = { id: '1', request: 'q', expectedTools: ['f'], slices: ['single-tool'], split: 'train', callerScopes: [] };

@@ -67,7 +67,8 @@ export async function buildBases(main: Main, root: string): Promise<Bases> {
   const results = p('results');
   await must(main, ['eval', '--dataset', dataset, '--retrievers', 'bm25', '--profiles', 'deferred', '--out', results, '--quiet']);
   const shards: [string, string] = [p('shard1'), p('shard2')];
-  for (const [i, s] of shards.entries()) await must(main, ['eval', '--dataset', dataset, '--retrievers', 'bm25', '--shard', `${i + 1}/2`, '--out', s, '--quiet']);
+  for (const [i, s] of shards.entries())
+    await must(main, ['eval', '--dataset', dataset, '--retrievers', 'bm25', '--shard', `${i + 1}/2`, '--out', s, '--quiet']);
   const gateYaml = p('gate.yaml');
   const gateJson = p('gate.json');
   await must(main, ['bless', '--results', results, '--expect', gateYaml, '--reason', 'fuzz base']);
@@ -90,7 +91,11 @@ export async function buildBases(main: Main, root: string): Promise<Bases> {
   writeFileSync(
     casesJson,
     JSON.stringify(
-      readFileSync(casesJsonl, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>).filter((c) => c.expectedSkill === undefined),
+      readFileSync(casesJsonl, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((c) => c.expectedSkill === undefined),
       null,
       2,
     ),
@@ -99,12 +104,31 @@ export async function buildBases(main: Main, root: string): Promise<Bases> {
   const bundleValue = JSON.parse(readFileSync(bundle, 'utf8')) as { servers: Array<Record<string, unknown>> };
   const takenAt = '2025-01-01T00:00:00.000Z';
   const snapshot = {
-    snapshot: { tool: 'backpack snapshot', version: '0.1.0', takenAt, config: { file: 'mcp.json', sha256: '0'.repeat(64), shape: 'mcpServers' }, servers: bundleValue.servers.length, failed: [], disabled: [] },
+    snapshot: {
+      tool: 'backpack snapshot',
+      version: '0.1.0',
+      takenAt,
+      config: { file: 'mcp.json', sha256: '0'.repeat(64), shape: 'mcpServers' },
+      servers: bundleValue.servers.length,
+      failed: [],
+      disabled: [],
+    },
     servers: bundleValue.servers.map((s) => ({
       ...s,
       instructions: s.instructions ?? '',
       description: s.description ?? '',
-      snapshot: { server: s.name, serverInfo: { name: String(s.name), version: '1.0.0' }, protocolVersion: '2025-06-18', transport: 'stdio', takenAt, toolCount: (s.tools as unknown[]).length, toolsSha256: '0'.repeat(64), pages: { tools: 1 }, envNames: [], headerNames: [] },
+      snapshot: {
+        server: s.name,
+        serverInfo: { name: String(s.name), version: '1.0.0' },
+        protocolVersion: '2025-06-18',
+        transport: 'stdio',
+        takenAt,
+        toolCount: (s.tools as unknown[]).length,
+        toolsSha256: '0'.repeat(64),
+        pages: { tools: 1 },
+        envNames: [],
+        headerNames: [],
+      },
     })),
   };
   const snapshotBundle = p('snapshot-bundle.json');
@@ -132,13 +156,23 @@ export async function buildBases(main: Main, root: string): Promise<Bases> {
   const snapCatalog = join(snapDir, 'catalog-snapshot.json');
   writeFileSync(snapCatalog, readFileSync(snapshotBundle));
   const snapShards: [string, string] = [p('snap-shard1'), p('snap-shard2')];
-  for (const [i, s] of snapShards.entries()) await must(main, ['eval', '--catalog', snapCatalog, '--cases', evalCases, '--shard', `${i + 1}/2`, '--out', s, '--quiet']);
+  for (const [i, s] of snapShards.entries())
+    await must(main, ['eval', '--catalog', snapCatalog, '--cases', evalCases, '--shard', `${i + 1}/2`, '--out', s, '--quiet']);
 
   const metatool = p('metatool');
   mkdirSync(metatool);
-  writeFileSync(join(metatool, 'plugin_des.json'), `${JSON.stringify({ WeatherTool: 'Get the weather forecast for a city.', NewsTool: 'Read the latest news headlines.', FinanceTool: 'Look up stock prices and market data.' }, null, 2)}\n`);
-  writeFileSync(join(metatool, 'all_clean_data.csv'), 'Query,Tool\nWhat is the weather in Paris?,WeatherTool\nAny news today?,NewsTool\n"Price of AAPL, please",FinanceTool\n');
-  writeFileSync(join(metatool, 'multi_tool_query_golden.json'), `${JSON.stringify([{ query: 'weather and the news for Paris', tool: ['WeatherTool', 'NewsTool'] }], null, 2)}\n`);
+  writeFileSync(
+    join(metatool, 'plugin_des.json'),
+    `${JSON.stringify({ WeatherTool: 'Get the weather forecast for a city.', NewsTool: 'Read the latest news headlines.', FinanceTool: 'Look up stock prices and market data.' }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(metatool, 'all_clean_data.csv'),
+    'Query,Tool\nWhat is the weather in Paris?,WeatherTool\nAny news today?,NewsTool\n"Price of AAPL, please",FinanceTool\n',
+  );
+  writeFileSync(
+    join(metatool, 'multi_tool_query_golden.json'),
+    `${JSON.stringify([{ query: 'weather and the news for Paris', tool: ['WeatherTool', 'NewsTool'] }], null, 2)}\n`,
+  );
   writeFileSync(
     join(metatool, 'awareness_1040.jsonl'),
     `${JSON.stringify({ idx: 0, query: 'tell me a joke', label: 'negative', gold_tool: null })}\n${JSON.stringify({ idx: 1, query: 'how is the market doing?', label: 'positive', gold_tool: 'FinanceTool' })}\n`,
@@ -159,7 +193,36 @@ export async function buildBases(main: Main, root: string): Promise<Bases> {
   const configYaml = p('backpack.config.yaml');
   writeFileSync(configYaml, '# fuzz base config\neval:\n  k: [1, 3, 5]\n  retrievers: bm25\n  workers: 1\nreport:\n  format: md\ninspect:\n  json: true\n');
   const configJson = p('backpack.config.json');
-  writeFileSync(configJson, `${JSON.stringify({ eval: { k: [1, 3, 5], retrievers: 'bm25', workers: 1 }, report: { format: 'md' }, inspect: { json: true } }, null, 2)}\n`);
+  writeFileSync(
+    configJson,
+    `${JSON.stringify({ eval: { k: [1, 3, 5], retrievers: 'bm25', workers: 1 }, report: { format: 'md' }, inspect: { json: true } }, null, 2)}\n`,
+  );
 
-  return { root, dataset, results, shards, gateYaml, gateJson, toolsList, bundle, mcpFolder, openai, anthropic, skills, snapshotBundle, metatool, mcpConfig, casesJsonl, casesCsv, casesJson, evalCatalog, evalCases, traces, snapShards, model, configYaml, configJson };
+  return {
+    root,
+    dataset,
+    results,
+    shards,
+    gateYaml,
+    gateJson,
+    toolsList,
+    bundle,
+    mcpFolder,
+    openai,
+    anthropic,
+    skills,
+    snapshotBundle,
+    metatool,
+    mcpConfig,
+    casesJsonl,
+    casesCsv,
+    casesJson,
+    evalCatalog,
+    evalCases,
+    traces,
+    snapShards,
+    model,
+    configYaml,
+    configJson,
+  };
 }

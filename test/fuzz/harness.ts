@@ -128,5 +128,9 @@ export async function runCase(main: Main, argv: string[], dir: string, verdicts:
 /** The first line of stderr that says what went wrong (for the summary). */
 export function firstError(err: string): string {
   const lines = err.split('\n');
-  return (lines.find((l) => l.startsWith('error:') || l.startsWith('backpack failed:') || l.startsWith('main threw:')) ?? lines.find((l) => l.trim() !== '') ?? '').slice(0, 300);
+  return (
+    lines.find((l) => l.startsWith('error:') || l.startsWith('backpack failed:') || l.startsWith('main threw:')) ??
+    lines.find((l) => l.trim() !== '') ??
+    ''
+  ).slice(0, 300);
 }

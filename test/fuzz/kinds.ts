@@ -22,7 +22,6 @@ export interface Kind {
   verdicts?: readonly number[];
 }
 
-
 /** Nesting depth of the deep kinds (the issue's 10,000 levels). */
 export const DEEP = 10_000;
 /** Length of the huge strings (4 MB: far beyond any real field, cheap enough to write per case). */
@@ -208,7 +207,12 @@ const TSV_MUTATIONS: Record<string, Mutation> = {
   'score Infinity': (t) => `${t}q000001\tbash\tInfinity\n`,
   'score negative': (t) => `${t}q000001\tbash\t-1\n`,
   'unknown query id': (t) => `${t}nope-query\tbash\t1\n`,
-  'unknown corpus id': (t) => `${t.split('\n').slice(0, 2).join('\n').replace(/\t[^\t]+\t1$/, '\tno_such_tool\t1')}\n`,
+  'unknown corpus id': (t) =>
+    `${t
+      .split('\n')
+      .slice(0, 2)
+      .join('\n')
+      .replace(/\t[^\t]+\t1$/, '\tno_such_tool\t1')}\n`,
   '__proto__ query id': (t) => `${t}__proto__\tbash\t1\n`,
   'empty ids': (t) => `${t}\t\t1\n`,
   'huge line': (t) => `${t}${'x'.repeat(HUGE)}\tbash\t1\n`,
@@ -221,7 +225,11 @@ const TSV_MUTATIONS: Record<string, Mutation> = {
 const CSV_MUTATIONS: Record<string, Mutation> = {
   empty: () => '',
   'header only': (t) => `${t.split('\n')[0]}\n`,
-  'unknown column': (t) => t.split('\n').map((r, i) => (r === '' ? r : `${r},${i === 0 ? 'bogus' : 'x'}`)).join('\n'),
+  'unknown column': (t) =>
+    t
+      .split('\n')
+      .map((r, i) => (r === '' ? r : `${r},${i === 0 ? 'bogus' : 'x'}`))
+      .join('\n'),
   'no header': (t) => t.split('\n').slice(1).join('\n'),
   'duplicate column': (t) => {
     const [h, ...rest] = t.split('\n');
@@ -258,7 +266,8 @@ const MD_MUTATIONS: Record<string, Mutation> = {
   'huge body': (t) => `${t}\n${'word '.repeat(HUGE / 5)}\n`,
   'huge front matter': (t) => t.replace(/^---\n/, `---\nhuge: "${'x'.repeat(HUGE)}"\n`),
   ...ENCODINGS,
-  'invalid UTF-8': (t) => Buffer.concat([Buffer.from(t.slice(0, 4)), Buffer.from('description_x: "'), Buffer.from([0xff, 0xfe]), Buffer.from('"\n'), Buffer.from(t.slice(4))]),
+  'invalid UTF-8': (t) =>
+    Buffer.concat([Buffer.from(t.slice(0, 4)), Buffer.from('description_x: "'), Buffer.from([0xff, 0xfe]), Buffer.from('"\n'), Buffer.from(t.slice(4))]),
   'NUL byte': (t) => t.replace(/^---\n/, '---\nextra: "a\u0000b"\n'),
   'a folder instead': () => DIRECTORY,
   [`${HUGE_FILE / 1024 / 1024} MB file`]: () => SPARSE,
@@ -359,7 +368,10 @@ function datasetTarget(name: string, fields: PathSeg[][], opts: Partial<Target> 
     format: name.endsWith('.jsonl') ? 'jsonl' : name.endsWith('.tsv') ? 'tsv' : 'json',
     prepare: (dir, b) => {
       const ds = datasetCopy(dir, b, name === 'manifest.json');
-      const argv = via === 'inspect' ? ['inspect', ds] : ['eval', '--dataset', ds, '--retrievers', 'bm25', '--profiles', 'role-gating', '--out', join(dir, 'out'), '--quiet'];
+      const argv =
+        via === 'inspect'
+          ? ['inspect', ds]
+          : ['eval', '--dataset', ds, '--retrievers', 'bm25', '--profiles', 'role-gating', '--out', join(dir, 'out'), '--quiet'];
       return { file: join(ds, name), argv };
     },
     fields,
@@ -391,45 +403,206 @@ const inModel =
   (path: string[]): Target['prepare'] =>
   (dir, b) => {
     const model = copy(b.model, join(dir, 'model'));
-    return { file: join(model, ...path), argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--retrievers', 'embed', '--model', model, '--out', join(dir, 'out'), '--quiet'] };
+    return {
+      file: join(model, ...path),
+      argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--retrievers', 'embed', '--model', model, '--out', join(dir, 'out'), '--quiet'],
+    };
   };
 
 const RESULT_FIELDS: PathSeg[][] = [
-  ['schemaVersion'], ['backpack'], ['backpack', 'version'], ['dataset'], ['dataset', 'name'], ['dataset', 'source'], ['dataset', 'source', 'kind'], ['dataset', 'source', 'ref'],
-  ['dataset', 'catalogSha256'], ['dataset', 'tools'], ['dataset', 'cases'], ['config'], ['config', 'retrievers'], ['config', 'profiles'], ['config', 'ks'], ['config', 'ks', 0],
-  ['config', 'depth'], ['config', 'floors'], ['config', 'traces'], ['config', 'cache'], ['configHash'], ['shard'], ['retrievers'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'metrics'],
-  ['retrievers', 'bm25', 'metrics', 'overall'], ['retrievers', 'bm25', 'metrics', 'overall', 'top1'], ['retrievers', 'bm25', 'metrics', 'slices'], ['retrievers', 'bm25', 'metrics', 'namespaces'],
-  ['retrievers', 'bm25', 'latency'], ['retrievers', 'bm25', 'config'], ['retrievers', 'bm25', 'neverSurfaced'], ['retrievers', 'bm25', 'abstention'], ['retrievers', 'bm25', 'recallAtFalsePositiveRate'],
-  ['retrievers', 'bm25', 'sessions'], ['profiles'], ['profiles', 'deferred'], ['profiles', 'deferred', 'tokens'], ['profiles', 'deferred', 'tokens', 'perCase'], ['profiles', 'deferred', 'exposure'],
-  ['profiles', 'deferred', 'calls'], ['profiles', 'deferred', 'metrics'], ['tokenTable'], ['skills'], ['timings'], ['timings', 'startedAt'],
+  ['schemaVersion'],
+  ['backpack'],
+  ['backpack', 'version'],
+  ['dataset'],
+  ['dataset', 'name'],
+  ['dataset', 'source'],
+  ['dataset', 'source', 'kind'],
+  ['dataset', 'source', 'ref'],
+  ['dataset', 'catalogSha256'],
+  ['dataset', 'tools'],
+  ['dataset', 'cases'],
+  ['config'],
+  ['config', 'retrievers'],
+  ['config', 'profiles'],
+  ['config', 'ks'],
+  ['config', 'ks', 0],
+  ['config', 'depth'],
+  ['config', 'floors'],
+  ['config', 'traces'],
+  ['config', 'cache'],
+  ['configHash'],
+  ['shard'],
+  ['retrievers'],
+  ['retrievers', 'bm25'],
+  ['retrievers', 'bm25', 'metrics'],
+  ['retrievers', 'bm25', 'metrics', 'overall'],
+  ['retrievers', 'bm25', 'metrics', 'overall', 'top1'],
+  ['retrievers', 'bm25', 'metrics', 'slices'],
+  ['retrievers', 'bm25', 'metrics', 'namespaces'],
+  ['retrievers', 'bm25', 'latency'],
+  ['retrievers', 'bm25', 'config'],
+  ['retrievers', 'bm25', 'neverSurfaced'],
+  ['retrievers', 'bm25', 'abstention'],
+  ['retrievers', 'bm25', 'recallAtFalsePositiveRate'],
+  ['retrievers', 'bm25', 'sessions'],
+  ['profiles'],
+  ['profiles', 'deferred'],
+  ['profiles', 'deferred', 'tokens'],
+  ['profiles', 'deferred', 'tokens', 'perCase'],
+  ['profiles', 'deferred', 'exposure'],
+  ['profiles', 'deferred', 'calls'],
+  ['profiles', 'deferred', 'metrics'],
+  ['tokenTable'],
+  ['skills'],
+  ['timings'],
+  ['timings', 'startedAt'],
 ];
 
 /** The first detail line with a non-empty ranking. */
-const ranked = (rs: Array<Record<string, unknown>>) => Math.max(0, rs.findIndex((r) => Array.isArray(r.ranked) && r.ranked.length > 0));
+const ranked = (rs: Array<Record<string, unknown>>) =>
+  Math.max(
+    0,
+    rs.findIndex((r) => Array.isArray(r.ranked) && r.ranked.length > 0),
+  );
 
 const DETAIL_FIELDS: PathSeg[][] = [['caseId'], ['ranked'], ['ranked', 0], ['ranked', 0, 1], ['pinned'], ['leaks'], ['ms']];
 
 export const TARGETS: Target[] = [
   // The dataset folder, read by inspect (every file) and eval.
-  datasetTarget('corpus.jsonl', ['_id', 'title', 'text', 'name', 'source', 'server', 'namespace', 'summary', 'description', 'inputSchema', ['inputSchema', 'type'], ['inputSchema', 'properties'], ['inputSchema', 'required'], 'examples', 'scopes', 'pinned', 'annotations', 'hash'].map((f) => (Array.isArray(f) ? f : [f])), {
-    line: (rs) => Math.max(0, rs.findIndex((r) => r.source === 'mcp' && r.annotations !== undefined)),
-    heavy: ['huge string'],
-  }),
-  datasetTarget('skills.jsonl', ['_id', 'name', 'description', 'text', 'whenToUse', 'category', 'body', 'locator', 'disableModelInvocation'].map((f) => [f])),
-  datasetTarget('servers.jsonl', ['name', 'source', 'description', 'instructions'].map((f) => [f])),
-  datasetTarget('plugins.jsonl', ['name', 'description'].map((f) => [f])),
-  datasetTarget('queries.jsonl', ['_id', 'text', 'expected', 'expectedTools', 'goldMode', 'expectedSkill', 'callerScopes', 'role', 'slices', 'sessionId', 'turn', 'hardNegatives', 'split'].map((f) => [f]), {
-    line: (rs) => Math.max(0, rs.findIndex((r) => Array.isArray(r.expectedTools) && (r.expectedTools as unknown[]).length > 0 && typeof r.role === 'string')),
-  }),
+  datasetTarget(
+    'corpus.jsonl',
+    [
+      '_id',
+      'title',
+      'text',
+      'name',
+      'source',
+      'server',
+      'namespace',
+      'summary',
+      'description',
+      'inputSchema',
+      ['inputSchema', 'type'],
+      ['inputSchema', 'properties'],
+      ['inputSchema', 'required'],
+      'examples',
+      'scopes',
+      'pinned',
+      'annotations',
+      'hash',
+    ].map((f) => (Array.isArray(f) ? f : [f])),
+    {
+      line: (rs) =>
+        Math.max(
+          0,
+          rs.findIndex((r) => r.source === 'mcp' && r.annotations !== undefined),
+        ),
+      heavy: ['huge string'],
+    },
+  ),
+  datasetTarget(
+    'skills.jsonl',
+    ['_id', 'name', 'description', 'text', 'whenToUse', 'category', 'body', 'locator', 'disableModelInvocation'].map((f) => [f]),
+  ),
+  datasetTarget(
+    'servers.jsonl',
+    ['name', 'source', 'description', 'instructions'].map((f) => [f]),
+  ),
+  datasetTarget(
+    'plugins.jsonl',
+    ['name', 'description'].map((f) => [f]),
+  ),
+  datasetTarget(
+    'queries.jsonl',
+    [
+      '_id',
+      'text',
+      'expected',
+      'expectedTools',
+      'goldMode',
+      'expectedSkill',
+      'callerScopes',
+      'role',
+      'slices',
+      'sessionId',
+      'turn',
+      'hardNegatives',
+      'split',
+    ].map((f) => [f]),
+    {
+      line: (rs) =>
+        Math.max(
+          0,
+          rs.findIndex((r) => Array.isArray(r.expectedTools) && (r.expectedTools as unknown[]).length > 0 && typeof r.role === 'string'),
+        ),
+    },
+  ),
   datasetTarget('qrels/test.tsv', []),
   datasetTarget('skill-qrels/test.tsv', []),
-  datasetTarget('roles.json', [['schemaVersion'], ['always'], ['always', 0], ['alwaysTools'], ['alwaysTools', 0], ['roles'], ['roles', 'sre'], ['roles', 'sre', 'namespaces'], ['roles', 'sre', 'tools'], ['roles', 'sre', 'tools', 0], ['roles', 'sre', 'description']]),
-  datasetTarget('realism.json', [['schemaVersion'], ['retriever'], ['k'], ['overall'], ['overall', 'bm25RecallAt5'], ['overall', 'cases'], ['slices'], ['fillers'], ['fillers', 'top5'], ['fillers', 'top'], ['placeholders'], ['noTool'], ['noTool', 'cases']]),
-  datasetTarget('manifest.json', [['schemaVersion'], ['name'], ['generator'], ['seed'], ['preset'], ['params'], ['counts'], ['counts', 'tools'], ['slices'], ['splits'], ['catalogSha256'], ['files'], ['files', 'corpus.jsonl'], ['files', 'corpus.jsonl', 'sha256'], ['files', 'corpus.jsonl', 'bytes']]),
+  datasetTarget('roles.json', [
+    ['schemaVersion'],
+    ['always'],
+    ['always', 0],
+    ['alwaysTools'],
+    ['alwaysTools', 0],
+    ['roles'],
+    ['roles', 'sre'],
+    ['roles', 'sre', 'namespaces'],
+    ['roles', 'sre', 'tools'],
+    ['roles', 'sre', 'tools', 0],
+    ['roles', 'sre', 'description'],
+  ]),
+  datasetTarget('realism.json', [
+    ['schemaVersion'],
+    ['retriever'],
+    ['k'],
+    ['overall'],
+    ['overall', 'bm25RecallAt5'],
+    ['overall', 'cases'],
+    ['slices'],
+    ['fillers'],
+    ['fillers', 'top5'],
+    ['fillers', 'top'],
+    ['placeholders'],
+    ['noTool'],
+    ['noTool', 'cases'],
+  ]),
+  datasetTarget('manifest.json', [
+    ['schemaVersion'],
+    ['name'],
+    ['generator'],
+    ['seed'],
+    ['preset'],
+    ['params'],
+    ['counts'],
+    ['counts', 'tools'],
+    ['slices'],
+    ['splits'],
+    ['catalogSha256'],
+    ['files'],
+    ['files', 'corpus.jsonl'],
+    ['files', 'corpus.jsonl', 'sha256'],
+    ['files', 'corpus.jsonl', 'bytes'],
+  ]),
   // The same files where eval reads them (roles for gating, every case scored).
-  datasetTarget('corpus.jsonl', [['inputSchema'], ['namespace'], ['pinned'], ['server']], { only: [`a ${DEEP}-level field`, 'huge string', 'first line repeated', '__proto__ key'], values: ['null', 'number', 'array', 'object'] }, 'eval'),
-  datasetTarget('queries.jsonl', [['role'], ['callerScopes'], ['sessionId'], ['turn'], ['hardNegatives'], ['slices']], { only: ['first line repeated', '__proto__ key', 'huge string'], values: ['null', 'number', 'string', 'array', 'object'] }, 'eval'),
-  datasetTarget('roles.json', [['always'], ['roles', 'sre', 'namespaces'], ['roles', 'sre', 'tools', 0], ['alwaysTools', 0]], { only: ['__proto__ key', 'duplicate key'], values: ['null', 'string', 'array', 'object'] }, 'eval'),
+  datasetTarget(
+    'corpus.jsonl',
+    [['inputSchema'], ['namespace'], ['pinned'], ['server']],
+    { only: [`a ${DEEP}-level field`, 'huge string', 'first line repeated', '__proto__ key'], values: ['null', 'number', 'array', 'object'] },
+    'eval',
+  ),
+  datasetTarget(
+    'queries.jsonl',
+    [['role'], ['callerScopes'], ['sessionId'], ['turn'], ['hardNegatives'], ['slices']],
+    { only: ['first line repeated', '__proto__ key', 'huge string'], values: ['null', 'number', 'string', 'array', 'object'] },
+    'eval',
+  ),
+  datasetTarget(
+    'roles.json',
+    [['always'], ['roles', 'sre', 'namespaces'], ['roles', 'sre', 'tools', 0], ['alwaysTools', 0]],
+    { only: ['__proto__ key', 'duplicate key'], values: ['null', 'string', 'array', 'object'] },
+    'eval',
+  ),
 
   // Catalog files of every format, read by inspect --catalog.
   {
@@ -440,7 +613,24 @@ export const TARGETS: Target[] = [
       const file = copy(b.toolsList, join(dir, 'github.json'));
       return { file, argv: ['inspect', '--catalog', file] };
     },
-    fields: [['result'], ['result', 'tools'], ['result', 'tools', 0], ['result', 'tools', 0, 'name'], ['result', 'tools', 0, 'title'], ['result', 'tools', 0, 'description'], ['result', 'tools', 0, 'inputSchema'], ['result', 'tools', 0, 'inputSchema', 'type'], ['result', 'tools', 0, 'inputSchema', 'properties'], ['result', 'tools', 0, 'inputSchema', 'properties', 'query'], ['result', 'tools', 0, 'inputSchema', 'required'], ['result', 'tools', 0, 'annotations'], ['result', 'nextCursor'], ['result', 'description'], ['jsonrpc'], ['id']],
+    fields: [
+      ['result'],
+      ['result', 'tools'],
+      ['result', 'tools', 0],
+      ['result', 'tools', 0, 'name'],
+      ['result', 'tools', 0, 'title'],
+      ['result', 'tools', 0, 'description'],
+      ['result', 'tools', 0, 'inputSchema'],
+      ['result', 'tools', 0, 'inputSchema', 'type'],
+      ['result', 'tools', 0, 'inputSchema', 'properties'],
+      ['result', 'tools', 0, 'inputSchema', 'properties', 'query'],
+      ['result', 'tools', 0, 'inputSchema', 'required'],
+      ['result', 'tools', 0, 'annotations'],
+      ['result', 'nextCursor'],
+      ['result', 'description'],
+      ['jsonrpc'],
+      ['id'],
+    ],
   },
   {
     category: 'catalog mcp-bundle',
@@ -449,7 +639,19 @@ export const TARGETS: Target[] = [
       const file = copy(b.bundle, join(dir, 'bundle.json'));
       return { file, argv: ['inspect', '--catalog', file] };
     },
-    fields: [['servers'], ['servers', 0], ['servers', 0, 'name'], ['servers', 0, 'description'], ['servers', 0, 'instructions'], ['servers', 0, 'tools'], ['servers', 0, 'pages'], ['servers', 0, 'nextCursor'], ['servers', 0, 'tools', 0, 'name'], ['servers', 0, 'tools', 0, 'inputSchema'], ['servers', 0, 'tools', 0, 'inputSchema', 'properties']],
+    fields: [
+      ['servers'],
+      ['servers', 0],
+      ['servers', 0, 'name'],
+      ['servers', 0, 'description'],
+      ['servers', 0, 'instructions'],
+      ['servers', 0, 'tools'],
+      ['servers', 0, 'pages'],
+      ['servers', 0, 'nextCursor'],
+      ['servers', 0, 'tools', 0, 'name'],
+      ['servers', 0, 'tools', 0, 'inputSchema'],
+      ['servers', 0, 'tools', 0, 'inputSchema', 'properties'],
+    ],
   },
   {
     category: 'catalog mcp-folder',
@@ -468,7 +670,17 @@ export const TARGETS: Target[] = [
       const file = copy(b.openai, join(dir, 'openai.json'));
       return { file, argv: ['inspect', '--catalog', file, '--format', 'openai'] };
     },
-    fields: [[0], [0, 'type'], [0, 'function'], [0, 'function', 'name'], [0, 'function', 'description'], [0, 'function', 'parameters'], [0, 'function', 'strict'], [1, 'name'], [1, 'parameters']],
+    fields: [
+      [0],
+      [0, 'type'],
+      [0, 'function'],
+      [0, 'function', 'name'],
+      [0, 'function', 'description'],
+      [0, 'function', 'parameters'],
+      [0, 'function', 'strict'],
+      [1, 'name'],
+      [1, 'parameters'],
+    ],
   },
   {
     category: 'catalog anthropic',
@@ -486,7 +698,15 @@ export const TARGETS: Target[] = [
       const file = copy(b.snapshotBundle, join(dir, 'snapshot.json'));
       return { file, argv: ['inspect', '--catalog', file] };
     },
-    fields: [['snapshot'], ['snapshot', 'config'], ['snapshot', 'servers'], ['snapshot', 'failed'], ['servers', 0, 'snapshot'], ['servers', 0, 'snapshot', 'serverInfo'], ['servers', 0, 'prompts']],
+    fields: [
+      ['snapshot'],
+      ['snapshot', 'config'],
+      ['snapshot', 'servers'],
+      ['snapshot', 'failed'],
+      ['servers', 0, 'snapshot'],
+      ['servers', 0, 'snapshot', 'serverInfo'],
+      ['servers', 0, 'prompts'],
+    ],
     only: ['truncated', `${DEEP}-level objects`, 'duplicate key', '__proto__ key'],
   },
   {
@@ -544,7 +764,20 @@ export const TARGETS: Target[] = [
       const file = copy(b.mcpConfig, join(dir, 'mcp.json'));
       return { file, argv: ['snapshot', '--config', file, '--out', join(dir, 'bundle.json'), '--timeout', '5', '--quiet'] };
     },
-    fields: [['mcpServers'], ['mcpServers', 'srv'], ['mcpServers', 'srv', 'command'], ['mcpServers', 'srv', 'args'], ['mcpServers', 'srv', 'args', 0], ['mcpServers', 'srv', 'env'], ['mcpServers', 'srv', 'env', 'TOKEN'], ['mcpServers', 'srv', 'cwd'], ['mcpServers', 'srv', 'type'], ['mcpServers', 'srv', 'url'], ['mcpServers', 'srv', 'headers'], ['mcpServers', 'srv', 'disabled']],
+    fields: [
+      ['mcpServers'],
+      ['mcpServers', 'srv'],
+      ['mcpServers', 'srv', 'command'],
+      ['mcpServers', 'srv', 'args'],
+      ['mcpServers', 'srv', 'args', 0],
+      ['mcpServers', 'srv', 'env'],
+      ['mcpServers', 'srv', 'env', 'TOKEN'],
+      ['mcpServers', 'srv', 'cwd'],
+      ['mcpServers', 'srv', 'type'],
+      ['mcpServers', 'srv', 'url'],
+      ['mcpServers', 'srv', 'headers'],
+      ['mcpServers', 'srv', 'disabled'],
+    ],
     text: `\${${UNSET_VAR}}`,
     // the configuration may be JSON with comments: strip the first line's comment before editing fields
   },
@@ -567,8 +800,27 @@ export const TARGETS: Target[] = [
       const file = copy(b.casesJsonl, join(dir, 'cases.jsonl'));
       return { file, argv: ['inspect', '--catalog', b.mcpFolder, '--skills', b.skills, '--cases', file] };
     },
-    fields: [['id'], ['request'], ['expectedTools'], ['expectedTools', 0], ['goldMode'], ['expectedSkill'], ['callerScopes'], ['role'], ['slices'], ['sessionId'], ['turn'], ['hardNegatives'], ['split'], ['unknownField']],
-    line: (rs) => Math.max(0, rs.findIndex((r) => r.id === 'j-turn')),
+    fields: [
+      ['id'],
+      ['request'],
+      ['expectedTools'],
+      ['expectedTools', 0],
+      ['goldMode'],
+      ['expectedSkill'],
+      ['callerScopes'],
+      ['role'],
+      ['slices'],
+      ['sessionId'],
+      ['turn'],
+      ['hardNegatives'],
+      ['split'],
+      ['unknownField'],
+    ],
+    line: (rs) =>
+      Math.max(
+        0,
+        rs.findIndex((r) => r.id === 'j-turn'),
+      ),
   },
   {
     category: 'cases .csv',
@@ -618,7 +870,17 @@ export const TARGETS: Target[] = [
       const file = copy(b.configYaml, join(dir, 'backpack.config.yaml'));
       return { file, argv: ['--config-file', file, 'list'] };
     },
-    fields: [['eval'], ['eval', 'k'], ['eval', 'k', 0], ['eval', 'retrievers'], ['eval', 'workers'], ['report'], ['report', 'format'], ['inspect', 'json'], ['$schema']],
+    fields: [
+      ['eval'],
+      ['eval', 'k'],
+      ['eval', 'k', 0],
+      ['eval', 'retrievers'],
+      ['eval', 'workers'],
+      ['report'],
+      ['report', 'format'],
+      ['inspect', 'json'],
+      ['$schema'],
+    ],
   },
   {
     category: 'config file .json',
@@ -639,7 +901,21 @@ export const TARGETS: Target[] = [
       const file = copy(b.gateYaml, join(dir, 'gate.yaml'));
       return { file, argv: ['gate', '--expect', file, '--results', b.results, '--junit', join(dir, 'junit.xml'), '--markdown', join(dir, 'gate.md')] };
     },
-    fields: [['schemaVersion'], ['dataset'], ['dataset', 'name'], ['dataset', 'catalogSha256'], ['dataset', 'casesSha256'], ['strategies'], ['strategies', 'bm25'], ['strategies', 'bm25', 'figures'], ['strategies', 'bm25', 'figures', 'top1'], ['strategies', 'bm25', 'tolerance'], ['defaults'], ['significance'], ['baseline']],
+    fields: [
+      ['schemaVersion'],
+      ['dataset'],
+      ['dataset', 'name'],
+      ['dataset', 'catalogSha256'],
+      ['dataset', 'casesSha256'],
+      ['strategies'],
+      ['strategies', 'bm25'],
+      ['strategies', 'bm25', 'figures'],
+      ['strategies', 'bm25', 'figures', 'top1'],
+      ['strategies', 'bm25', 'tolerance'],
+      ['defaults'],
+      ['significance'],
+      ['baseline'],
+    ],
     verdicts: [100],
   },
   {
@@ -650,7 +926,11 @@ export const TARGETS: Target[] = [
       const file = copy(b.gateJson, join(dir, 'gate.json'));
       return { file, argv: ['gate', '--expect', file, '--results', b.results] };
     },
-    fields: [['strategies', 'bm25', 'figures'], ['strategies', 'bm25', 'figures', 'top1'], ['dataset', 'catalogSha256']],
+    fields: [
+      ['strategies', 'bm25', 'figures'],
+      ['strategies', 'bm25', 'figures', 'top1'],
+      ['dataset', 'catalogSha256'],
+    ],
     verdicts: [100],
   },
 
@@ -666,7 +946,18 @@ export const TARGETS: Target[] = [
     category: 'results.json (gate)',
     format: 'json',
     prepare: inResults(['results.json'], (res, _dir, b) => ['gate', '--expect', b.gateYaml, '--results', res]),
-    fields: [['dataset'], ['dataset', 'catalogSha256'], ['config', 'ks'], ['retrievers'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'metrics'], ['retrievers', 'bm25', 'metrics', 'overall'], ['retrievers', 'bm25', 'metrics', 'overall', 'top1'], ['profiles', 'deferred', 'tokens'], ['timings']],
+    fields: [
+      ['dataset'],
+      ['dataset', 'catalogSha256'],
+      ['config', 'ks'],
+      ['retrievers'],
+      ['retrievers', 'bm25'],
+      ['retrievers', 'bm25', 'metrics'],
+      ['retrievers', 'bm25', 'metrics', 'overall'],
+      ['retrievers', 'bm25', 'metrics', 'overall', 'top1'],
+      ['profiles', 'deferred', 'tokens'],
+      ['timings'],
+    ],
     only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level objects`, '__proto__ key', 'a folder instead', 'missing'],
     verdicts: [100],
   },
@@ -674,14 +965,31 @@ export const TARGETS: Target[] = [
     category: 'results.json (merge)',
     format: 'json',
     prepare: inFirstShard(['results.json']),
-    fields: [['shard'], ['shard', 'index'], ['shard', 'count'], ['configHash'], ['config'], ['config', 'retrievers'], ['config', 'ks'], ['dataset', 'source'], ['retrievers', 'bm25'], ['retrievers', 'bm25', 'latency'], ['retrievers', 'bm25', 'config'], ['timings', 'startedAt']],
+    fields: [
+      ['shard'],
+      ['shard', 'index'],
+      ['shard', 'count'],
+      ['configHash'],
+      ['config'],
+      ['config', 'retrievers'],
+      ['config', 'ks'],
+      ['dataset', 'source'],
+      ['retrievers', 'bm25'],
+      ['retrievers', 'bm25', 'latency'],
+      ['retrievers', 'bm25', 'config'],
+      ['timings', 'startedAt'],
+    ],
     only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level objects`, '__proto__ key', 'a folder instead', 'missing'],
   },
   {
     category: 'results.json (bless)',
     format: 'json',
     prepare: inResults(['results.json'], (res, dir) => ['bless', '--results', res, '--expect', join(dir, 'expected.yaml'), '--reason', 'fuzz']),
-    fields: [['retrievers', 'bm25', 'metrics', 'overall'], ['dataset', 'name'], ['profiles', 'deferred', 'tokens']],
+    fields: [
+      ['retrievers', 'bm25', 'metrics', 'overall'],
+      ['dataset', 'name'],
+      ['profiles', 'deferred', 'tokens'],
+    ],
     only: ['empty object', `${DEEP}-level objects`],
   },
   {
@@ -742,11 +1050,20 @@ export const TARGETS: Target[] = [
       category: `static model ${name} (eval --model)`,
       format: 'json',
       prepare: inModel([name]),
-      fields: name === 'config.json' ? [['hidden_size'], ['vocab_size'], ['type_vocab_size'], ['num_hidden_layers'], ['model_type'], ['transformers.js_config', 'dtype']] : name === 'tokenizer_config.json' ? [['model_max_length'], ['do_lower_case'], ['unk_token']] : [['model'], ['model', 'vocab'], ['normalizer'], ['pre_tokenizer'], ['added_tokens']],
+      fields:
+        name === 'config.json'
+          ? [['hidden_size'], ['vocab_size'], ['type_vocab_size'], ['num_hidden_layers'], ['model_type'], ['transformers.js_config', 'dtype']]
+          : name === 'tokenizer_config.json'
+            ? [['model_max_length'], ['do_lower_case'], ['unk_token']]
+            : [['model'], ['model', 'vocab'], ['normalizer'], ['pre_tokenizer'], ['added_tokens']],
       values: ['missing', 'null', 'number', 'string', 'array', `${DEEP}-level`],
       only: ['empty', 'truncated', 'not JSON', 'top-level null', 'empty object', `${DEEP}-level objects`, 'a folder instead', 'missing'],
       // each case loads a model (70 ms): the fixed list takes a few
-      fast: { only: name === 'config.json' ? ['truncated', 'a folder instead'] : ['truncated'], fields: name === 'config.json' ? [['hidden_size']] : name === 'tokenizer.json' ? [['model']] : [], values: ['null', 'wrong type'] },
+      fast: {
+        only: name === 'config.json' ? ['truncated', 'a folder instead'] : ['truncated'],
+        fields: name === 'config.json' ? [['hidden_size']] : name === 'tokenizer.json' ? [['model']] : [],
+        values: ['null', 'wrong type'],
+      },
     }),
   ),
   {
@@ -764,7 +1081,11 @@ export const TARGETS: Target[] = [
       const file = copy(b.bundle, join(dir, 'new.json'));
       return { file, argv: ['diff', '--old', b.bundle, '--new', file, '--cases', b.evalCases] };
     },
-    fields: [['servers', 0, 'tools', 0, 'inputSchema'], ['servers', 0, 'tools', 0, 'description'], ['servers', 0, 'name']],
+    fields: [
+      ['servers', 0, 'tools', 0, 'inputSchema'],
+      ['servers', 0, 'tools', 0, 'description'],
+      ['servers', 0, 'name'],
+    ],
     only: ['truncated', `${DEEP}-level objects`, 'huge string', 'duplicate key', 'top-level null'],
     verdicts: [100],
   },
@@ -804,14 +1125,29 @@ function hostileServerKinds(): Kind[] {
   };
   // snapshot exits 1 when every server failed and 3 when some did (its documented verdicts); eval --catalog CONFIG exits 1 when one failed.
   return ['deep-schema', 'deep-info', 'deep-tools'].flatMap((mode): Kind[] => [
-    { name: `live MCP server (snapshot): ${mode}`, category: 'live MCP server (snapshot)', verdicts: [1, 3], build: (dir) => ['snapshot', '--config', setup(dir, mode), '--out', join(dir, 'bundle.json'), '--timeout', '20', '--quiet'] },
-    { name: `live MCP server (eval --catalog): ${mode}`, category: 'live MCP server (eval --catalog)', verdicts: [1], build: (dir, b) => ['eval', '--catalog', setup(dir, mode), '--cases', b.evalCases, '--out', join(dir, 'out'), '--quiet'] },
+    {
+      name: `live MCP server (snapshot): ${mode}`,
+      category: 'live MCP server (snapshot)',
+      verdicts: [1, 3],
+      build: (dir) => ['snapshot', '--config', setup(dir, mode), '--out', join(dir, 'bundle.json'), '--timeout', '20', '--quiet'],
+    },
+    {
+      name: `live MCP server (eval --catalog): ${mode}`,
+      category: 'live MCP server (eval --catalog)',
+      verdicts: [1],
+      build: (dir, b) => ['eval', '--catalog', setup(dir, mode), '--cases', b.evalCases, '--out', join(dir, 'out'), '--quiet'],
+    },
   ]);
 }
 
 /** Bad flag values and command lines: each is a kind of its own. */
 function flagKinds(): Kind[] {
-  const k = (name: string, argv: (dir: string, b: Bases) => string[], verdicts?: readonly number[]): Kind => ({ name: `flags: ${name}`, category: 'flags', build: argv, ...(verdicts ? { verdicts } : {}) });
+  const k = (name: string, argv: (dir: string, b: Bases) => string[], verdicts?: readonly number[]): Kind => ({
+    name: `flags: ${name}`,
+    category: 'flags',
+    build: argv,
+    ...(verdicts ? { verdicts } : {}),
+  });
   const ev = (dir: string, b: Bases, ...more: string[]) => ['eval', '--dataset', b.dataset, '--out', join(dir, 'out'), '--quiet', ...more];
   /** One kind per bad value of an `eval` flag, each named by it: `eval --k ""`. */
   const badEval = (flag: string, values: string[]): Kind[] => values.map((v) => k(`eval ${flag} ${v === '' ? '""' : v}`, (d, b) => ev(d, b, flag, v)));
@@ -845,7 +1181,17 @@ function flagKinds(): Kind[] {
     k('eval --traces a missing file', (d, b) => ev(d, b, '--traces', join(d, 'nope.csv'))),
     k('eval --catalog without --cases', (d, b) => ['eval', '--catalog', b.bundle, '--out', join(d, 'out')]),
     k('eval --catalog --format nope', (d, b) => ['eval', '--catalog', b.bundle, '--cases', b.evalCases, '--format', 'nope', '--out', join(d, 'out')]),
-    k('eval --catalog --format openai on a bundle', (d, b) => ['eval', '--catalog', b.bundle, '--cases', b.evalCases, '--format', 'openai', '--out', join(d, 'out')]),
+    k('eval --catalog --format openai on a bundle', (d, b) => [
+      'eval',
+      '--catalog',
+      b.bundle,
+      '--cases',
+      b.evalCases,
+      '--format',
+      'openai',
+      '--out',
+      join(d, 'out'),
+    ]),
     k('eval --dataset a file', (d, b) => ev(d, b).map((a) => (a === b.dataset ? b.bundle : a))),
     k('eval --out a file', (d, b) => {
       writeFileSync(join(d, 'file'), 'x');
@@ -864,7 +1210,19 @@ function flagKinds(): Kind[] {
     k('generate --skills 1e9', (d) => ['generate', '--preset', 'tiny', '--skills', '1e9', '--out', join(d, 'g')]),
     k('generate --skills 999999', (d) => ['generate', '--preset', 'tiny', '--skills', '999999', '--out', join(d, 'g')]),
     k('run --seed abc', () => ['run', '--seed', 'abc']),
-    k('run --calibrate-on test --split test', (d) => ['run', '--preset', 'tiny', '--out', join(d, 'ds'), '--results', join(d, 'res'), '--calibrate-on', 'test', '--split', 'test']),
+    k('run --calibrate-on test --split test', (d) => [
+      'run',
+      '--preset',
+      'tiny',
+      '--out',
+      join(d, 'ds'),
+      '--results',
+      join(d, 'res'),
+      '--calibrate-on',
+      'test',
+      '--split',
+      'test',
+    ]),
     k('report --format nope', (d, b) => ['report', b.results, '--format', 'nope', '--out', join(d, 'rep')]),
     k('report --out a file', (d, b) => {
       writeFileSync(join(d, 'file'), 'x');
@@ -880,7 +1238,11 @@ function flagKinds(): Kind[] {
     k('gate --expect missing', (d, b) => ['gate', '--expect', join(d, 'nope.yaml'), '--results', b.results]),
     k('gate --results missing', (d, b) => ['gate', '--expect', b.gateYaml, '--results', join(d, 'nope')]),
     k('gate --baseline missing', (d, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--baseline', join(d, 'nope')]),
-    k('gate --junit into a missing folder', (d, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--junit', join(d, 'no', 'such', 'j.xml')], [100]),
+    k(
+      'gate --junit into a missing folder',
+      (d, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--junit', join(d, 'no', 'such', 'j.xml')],
+      [100],
+    ),
     k('gate --markdown a folder', (d, b) => ['gate', '--expect', b.gateYaml, '--results', b.results, '--markdown', d], [100]),
     k('bless without --reason', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.yaml')]),
     k('bless --reason ""', (d, b) => ['bless', '--results', b.results, '--expect', join(d, 'e.yaml'), '--reason', '']),
@@ -977,7 +1339,10 @@ function editValue(format: Format, text: string, edit: (value: unknown) => void,
 /** Set the field at `path` of the value `file` holds (a target's format) to `value` (undefined: remove it). */
 export function editField(t: Target, file: string, path: readonly PathSeg[], value: unknown): void {
   const text = readFileSync(file, 'utf8');
-  put(file, editValue(t.format, text, (v) => setAt(v, path, value === undefined ? MISSING : value), t.line));
+  put(
+    file,
+    editValue(t.format, text, (v) => setAt(v, path, value === undefined ? MISSING : value), t.line),
+  );
 }
 
 /** `n` levels of nested arrays (`[[…]]`) or objects (`{"a":{…}}`), as JSON text (also YAML flow text). */
@@ -1019,7 +1384,8 @@ export function allKinds(opts: { full?: boolean } = {}): Kind[] {
     };
     const fast = full ? undefined : t.fast;
     if (t.format === 'binary') {
-      for (const [name, m] of Object.entries(BINARY_MUTATIONS)) if (!fast?.only || fast.only.includes(name)) add(name, (file) => put(file, m(readFileSync(file))));
+      for (const [name, m] of Object.entries(BINARY_MUTATIONS))
+        if (!fast?.only || fast.only.includes(name)) add(name, (file) => put(file, m(readFileSync(file))));
     }
     for (const [name, m] of Object.entries(formatMutations(t.format))) {
       if (t.only && !t.only.includes(name)) continue;

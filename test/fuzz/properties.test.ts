@@ -34,7 +34,9 @@ beforeAll(async () => {
   bases = await buildBases(main, root);
 });
 afterAll(() => {
-  console.log(`fuzz properties (seed ${SEED}, ${RUNS} runs per property): ${tally.runs} runs; exit 0: ${tally.exit0}; exit 2: ${tally.exit2}; documented verdicts: ${tally.verdicts}; crashed: ${tally.crashed}`);
+  console.log(
+    `fuzz properties (seed ${SEED}, ${RUNS} runs per property): ${tally.runs} runs; exit 0: ${tally.exit0}; exit 2: ${tally.exit2}; documented verdicts: ${tally.verdicts}; crashed: ${tally.crashed}`,
+  );
   cleanup(root);
 });
 
@@ -60,16 +62,43 @@ const params = { seed: SEED, numRuns: RUNS, endOnFailure: true } as const;
 const ok = (o: Outcome) => o.problems.length === 0;
 
 /** Targets whose file is a JSON value or JSON Lines with fields to break (not the slow model ones). */
-const fielded = TARGETS.filter((t) => (t.format === 'json' || t.format === 'jsonl' || t.format === 'yaml' || t.format === 'md') && (t.fields?.length ?? 0) > 0 && !t.category.startsWith('static model'));
+const fielded = TARGETS.filter(
+  (t) =>
+    (t.format === 'json' || t.format === 'jsonl' || t.format === 'yaml' || t.format === 'md') &&
+    (t.fields?.length ?? 0) > 0 &&
+    !t.category.startsWith('static model'),
+);
 const byFormat = (...formats: Target['format'][]) => TARGETS.filter((t) => formats.includes(t.format) && !t.category.startsWith('static model'));
 
 /** JSON-ish values, deeper and stranger than fast-check's default: long strings, odd numbers, nested lists. */
 const value = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }),
-  fc.constantFrom(null, true, false, 0, -1, 1e308, -0, 0.5, '', ' ', '\u0000', '\uFEFF', '__proto__', 'constructor', '../../etc/passwd', '*', '[]', '{}', 'NaN'),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1e308,
+    -0,
+    0.5,
+    '',
+    ' ',
+    '\u0000',
+    '\uFEFF',
+    '__proto__',
+    'constructor',
+    '../../etc/passwd',
+    '*',
+    '[]',
+    '{}',
+    'NaN',
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.array(fc.string(), { maxLength: 5 }),
-  fc.dictionary(fc.constantFrom('type', 'properties', 'name', 'tools', 'items', 'required', '$ref', 'enum', '__proto__'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+  fc.dictionary(fc.constantFrom('type', 'properties', 'name', 'tools', 'items', 'required', '$ref', 'enum', '__proto__'), fc.jsonValue({ maxDepth: 2 }), {
+    maxKeys: 4,
+  }),
 );
 
 describe('fuzz: generated inputs keep the exit-code, message and output properties', () => {
@@ -90,7 +119,11 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
   });
 
   it(`nesting around the limit (${MAX_NESTING} levels) and far past it, in any field`, async () => {
-    const depth = fc.oneof(fc.integer({ min: MAX_NESTING - 8, max: MAX_NESTING + 8 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1_000, max: 30_000 }));
+    const depth = fc.oneof(
+      fc.integer({ min: MAX_NESTING - 8, max: MAX_NESTING + 8 }),
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 1_000, max: 30_000 }),
+    );
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: fielded.length - 1 }), fc.nat(), depth, fc.constantFrom('array' as const, 'object' as const), async (ti, fi, n, kind) => {
         const t = fielded[ti]!;
@@ -132,7 +165,28 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
     const targets = byFormat('jsonl');
     const line = fc.oneof(
       fc.json({ maxDepth: 3 }),
-      fc.dictionary(fc.constantFrom('_id', 'id', 'name', 'text', 'request', 'caseId', 'ranked', 'expectedTools', 'inputSchema', 'source', 'split', 'ms', 'query', 'label'), value, { maxKeys: 6 }).map((o) => JSON.stringify(o)),
+      fc
+        .dictionary(
+          fc.constantFrom(
+            '_id',
+            'id',
+            'name',
+            'text',
+            'request',
+            'caseId',
+            'ranked',
+            'expectedTools',
+            'inputSchema',
+            'source',
+            'split',
+            'ms',
+            'query',
+            'label',
+          ),
+          value,
+          { maxKeys: 6 },
+        )
+        .map((o) => JSON.stringify(o)),
       fc.string({ maxLength: 30 }),
     );
     await fc.assert(
@@ -153,7 +207,54 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
 
   it('YAML made of the tokens that matter (anchors, aliases, tags, flow and block nesting)', async () => {
     const targets = byFormat('yaml', 'md');
-    const token = fc.constantFrom('name:', 'description:', 'eval:', 'k:', 'strategies:', 'bm25:', 'figures:', 'top1:', 'schemaVersion:', 'dataset:', 'metadata:', 'category:', ' ', '  ', '\n', '\n  ', '- ', '&a ', '*a', '&b ', '*b', '[', ']', '{', '}', ', ', '"', "'", '!!str ', '!!binary ', '!tag ', '# c', '---', '...', ': ', '? ', '|', '>', '1', '0.5', 'true', 'null', '~', 'x', '<<: *a', '\t');
+    const token = fc.constantFrom(
+      'name:',
+      'description:',
+      'eval:',
+      'k:',
+      'strategies:',
+      'bm25:',
+      'figures:',
+      'top1:',
+      'schemaVersion:',
+      'dataset:',
+      'metadata:',
+      'category:',
+      ' ',
+      '  ',
+      '\n',
+      '\n  ',
+      '- ',
+      '&a ',
+      '*a',
+      '&b ',
+      '*b',
+      '[',
+      ']',
+      '{',
+      '}',
+      ', ',
+      '"',
+      "'",
+      '!!str ',
+      '!!binary ',
+      '!tag ',
+      '# c',
+      '---',
+      '...',
+      ': ',
+      '? ',
+      '|',
+      '>',
+      '1',
+      '0.5',
+      'true',
+      'null',
+      '~',
+      'x',
+      '<<: *a',
+      '\t',
+    );
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: targets.length - 1 }), fc.array(token, { maxLength: 60 }), async (ti, tokens) => {
         const t = targets[ti]!;
@@ -171,7 +272,35 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
 
   it('TSV and CSV rows of known ids, odd cells and odd separators', async () => {
     const targets = byFormat('tsv', 'csv');
-    const cell = fc.oneof(fc.constantFrom('q000001', 'q000002', 'bash', 'read_file', 'mcp__github__search', 'e1', 'e2', 'WeatherTool', '1', '0', '-1', 'NaN', '', '"', '""', 'a|b', ' ', 'query-id', 'request', 'expected_tools', 'case_id', 'called_tool', 'Query', 'Tool'), fc.string({ maxLength: 12 }));
+    const cell = fc.oneof(
+      fc.constantFrom(
+        'q000001',
+        'q000002',
+        'bash',
+        'read_file',
+        'mcp__github__search',
+        'e1',
+        'e2',
+        'WeatherTool',
+        '1',
+        '0',
+        '-1',
+        'NaN',
+        '',
+        '"',
+        '""',
+        'a|b',
+        ' ',
+        'query-id',
+        'request',
+        'expected_tools',
+        'case_id',
+        'called_tool',
+        'Query',
+        'Tool',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
     const row = fc.tuple(fc.array(cell, { minLength: 0, maxLength: 5 }), fc.constantFrom('\t', ',', ';', ' ')).map(([cells, sep]) => cells.join(sep));
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: targets.length - 1 }), fc.array(row, { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), async (ti, rows, eol) => {
@@ -189,14 +318,58 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
   });
 
   it('arbitrary values for the flags of every command', async () => {
-    const flagValue = fc.oneof(fc.constantFrom('0', '-1', '1', '2/2', '3/2', '1e9', 'NaN', 'Infinity', '', ' ', 'auto', 'auto:2', 'none', 'bm25=x', 'a,,b', 'bm25', 'deferred', 'md', 'nope', '99999999999999999999'), fc.string({ maxLength: 12 }));
+    const flagValue = fc.oneof(
+      fc.constantFrom(
+        '0',
+        '-1',
+        '1',
+        '2/2',
+        '3/2',
+        '1e9',
+        'NaN',
+        'Infinity',
+        '',
+        ' ',
+        'auto',
+        'auto:2',
+        'none',
+        'bm25=x',
+        'a,,b',
+        'bm25',
+        'deferred',
+        'md',
+        'nope',
+        '99999999999999999999',
+      ),
+      fc.string({ maxLength: 12 }),
+    );
     // Commands and the flags that take a value; run and generate are left out (a valid value would build a large dataset).
     const commands: Array<{ argv: (dir: string) => string[]; flags: string[]; verdicts?: number[] }> = [
-      { argv: (d) => ['eval', '--dataset', bases.dataset, '--out', join(d, 'out'), '--quiet', '--retrievers', 'bm25'], flags: ['--k', '--floor', '--shard', '--split', '--calibrate-on', '--context-window', '--cache-write-ratio', '--cache-read-ratio', '--query-style', '--workers', '--examples-per-tool', '--profiles'] },
+      {
+        argv: (d) => ['eval', '--dataset', bases.dataset, '--out', join(d, 'out'), '--quiet', '--retrievers', 'bm25'],
+        flags: [
+          '--k',
+          '--floor',
+          '--shard',
+          '--split',
+          '--calibrate-on',
+          '--context-window',
+          '--cache-write-ratio',
+          '--cache-read-ratio',
+          '--query-style',
+          '--workers',
+          '--examples-per-tool',
+          '--profiles',
+        ],
+      },
       { argv: (d) => ['report', bases.results, '--out', join(d, 'rep')], flags: ['--format'] },
       { argv: () => ['gate', '--expect', bases.gateYaml, '--results', bases.results], flags: ['--baseline'], verdicts: [100] },
       { argv: (d) => ['bless', '--results', bases.results, '--expect', join(d, 'e.yaml'), '--reason', 'fuzz'], flags: ['--strategies', '--tolerance'] },
-      { argv: () => ['diff', '--old', bases.bundle, '--new', bases.bundle, '--cases', bases.evalCases], flags: ['--k', '--threshold', '--similarity', '--retriever'], verdicts: [100] },
+      {
+        argv: () => ['diff', '--old', bases.bundle, '--new', bases.bundle, '--cases', bases.evalCases],
+        flags: ['--k', '--threshold', '--similarity', '--retriever'],
+        verdicts: [100],
+      },
       { argv: () => ['inspect', '--catalog', bases.toolsList], flags: ['--server', '--format'] },
       { argv: (d) => ['snapshot', '--config', bases.mcpConfig, '--out', join(d, 'b.json')], flags: ['--timeout', '--server'] },
     ];

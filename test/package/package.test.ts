@@ -61,7 +61,9 @@ let before: string[];
 
 beforeAll(() => {
   mkdirSync(home, { recursive: true });
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as Array<{ filename: string }>;
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }),
+  ) as Array<{ filename: string }>;
   tarball = join(tmp, packed[0]!.filename);
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
@@ -108,7 +110,20 @@ describe('the installed command', () => {
   it('asks for transformers.js only when a model other than the shipped one is named (exit 2, saying what to install)', () => {
     let failure: { status?: number; stderr?: string } = {};
     try {
-      run('npx', ['--no-install', 'backpack', 'eval', '--dataset', 'ds', '--retrievers', 'embed', '--model', 'Xenova/all-MiniLM-L6-v2', '--quiet', '--out', 'reports/hub']);
+      run('npx', [
+        '--no-install',
+        'backpack',
+        'eval',
+        '--dataset',
+        'ds',
+        '--retrievers',
+        'embed',
+        '--model',
+        'Xenova/all-MiniLM-L6-v2',
+        '--quiet',
+        '--out',
+        'reports/hub',
+      ]);
     } catch (e) {
       failure = e as typeof failure;
     }
@@ -117,7 +132,20 @@ describe('the installed command', () => {
   });
 
   it('evaluates (the shipped embedding model included, without transformers.js) and reports in the working folder, with PNG charts, caches in XDG_CACHE_HOME', () => {
-    run('npx', ['--no-install', 'backpack', 'eval', '--dataset', 'ds', '--retrievers', 'bm25,embed,hybrid', '--profiles', 'codex', '--quiet', '--out', 'reports/ds']);
+    run('npx', [
+      '--no-install',
+      'backpack',
+      'eval',
+      '--dataset',
+      'ds',
+      '--retrievers',
+      'bm25,embed,hybrid',
+      '--profiles',
+      'codex',
+      '--quiet',
+      '--out',
+      'reports/ds',
+    ]);
     expect(existsSync(join(consumer, 'node_modules', '@huggingface', 'transformers'))).toBe(false);
     const results = join(consumer, 'reports', 'ds');
     expect(existsSync(join(results, 'results.json'))).toBe(true);
@@ -137,7 +165,9 @@ describe('the installed command', () => {
 
   it('puts its caches in BACKPACK_CACHE_DIR when set', () => {
     const dir = join(tmp, 'backpack-cache');
-    run('npx', ['--no-install', 'backpack', 'eval', '--dataset', 'ds', '--retrievers', 'bm25', '--profiles', 'codex', '--quiet', '--out', 'reports/again'], { env: consumerEnv({ BACKPACK_CACHE_DIR: dir }) });
+    run('npx', ['--no-install', 'backpack', 'eval', '--dataset', 'ds', '--retrievers', 'bm25', '--profiles', 'codex', '--quiet', '--out', 'reports/again'], {
+      env: consumerEnv({ BACKPACK_CACHE_DIR: dir }),
+    });
     expect(readdirSync(join(dir, 'tokens')).length).toBeGreaterThan(0);
   });
 
@@ -158,9 +188,27 @@ describe('the installed command', () => {
   });
 
   it('type-checks a consumer importing the API (the declarations resolve)', () => {
-    writeFileSync(join(consumer, 'use.ts'), "import { evaluate, VERSION, type EvalRun } from 'backpack-eval';\nexport const r: Promise<{ run: EvalRun }> = evaluate({ dataset: 'ds', retrievers: ['bm25'] });\nexport const wrong: number = VERSION;\n");
+    writeFileSync(
+      join(consumer, 'use.ts'),
+      "import { evaluate, VERSION, type EvalRun } from 'backpack-eval';\nexport const r: Promise<{ run: EvalRun }> = evaluate({ dataset: 'ds', retrievers: ['bm25'] });\nexport const wrong: number = VERSION;\n",
+    );
     const types = join(PACKAGE_ROOT, 'node_modules', '@types');
-    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [types], types: ['node'] }, files: ['use.ts'] }));
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          typeRoots: [types],
+          types: ['node'],
+        },
+        files: ['use.ts'],
+      }),
+    );
     const tsc = join(PACKAGE_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
     let out = '';
     try {
@@ -169,7 +217,12 @@ describe('the installed command', () => {
       out = String((e as { stdout?: string }).stdout);
     }
     // The deliberate mistake is found (so the declarations were read), and nothing else.
-    expect(out.trim().split('\n').filter((l) => l.includes('error'))).toEqual([expect.stringMatching(/^use\.ts\(3,14\): error TS2322: Type 'string' is not assignable to type 'number'/)]);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .filter((l) => l.includes('error')),
+    ).toEqual([expect.stringMatching(/^use\.ts\(3,14\): error TS2322: Type 'string' is not assignable to type 'number'/)]);
   });
 
   it('wrote nothing into its own package folder', () => {

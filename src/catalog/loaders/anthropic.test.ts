@@ -31,7 +31,15 @@ describe('loadAnthropicTools', () => {
 
   it('requires input_schema, refuses a file of Anthropic-defined tools only, and locates schema errors', () => {
     const f = join(tmp, 'bad.json');
-    writeFileSync(f, JSON.stringify({ tools: [{ name: 'ok', input_schema: { type: 'object' } }, { name: 'nope', description: 'x' }] }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        tools: [
+          { name: 'ok', input_schema: { type: 'object' } },
+          { name: 'nope', description: 'x' },
+        ],
+      }),
+    );
     const e1 = inputError(() => loadAnthropicTools(f));
     expect(e1.message).toContain('tool "nope" has no "input_schema"');
     expect(e1.file).toBe(f);
@@ -39,7 +47,9 @@ describe('loadAnthropicTools', () => {
 
     writeFileSync(f, JSON.stringify([{ type: 'web_search_20250305', name: 'web_search' }]));
     const e2 = inputError(() => loadAnthropicTools(f));
-    expect(e2.message).toBe('no custom tool to index (skipped 1 Anthropic server/client tool: web_search_20250305): only tools with an "input_schema" have a schema');
+    expect(e2.message).toBe(
+      'no custom tool to index (skipped 1 Anthropic server/client tool: web_search_20250305): only tools with an "input_schema" have a schema',
+    );
     expect(e2.where).toBe('$');
 
     writeFileSync(f, JSON.stringify([{ name: 'x', description: null, input_schema: { type: 'string' } }]));

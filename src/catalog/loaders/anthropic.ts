@@ -27,7 +27,10 @@ import { isProviderToolList, loadProviderTools, providerNameAndDescription, read
  * OpenAI function or has an MCP `inputSchema`.
  */
 export function isAnthropicToolsShape(value: unknown): boolean {
-  return isProviderToolList(value, (t) => t.inputSchema === undefined && t.type !== 'function' && (absentIfNull(t.input_schema) !== undefined || isAnthropicDefinedType(t.type)));
+  return isProviderToolList(
+    value,
+    (t) => t.inputSchema === undefined && t.type !== 'function' && (absentIfNull(t.input_schema) !== undefined || isAnthropicDefinedType(t.type)),
+  );
 }
 
 /** One entry of an Anthropic tool list: a tool to index, or the type of one to skip. */
@@ -39,14 +42,22 @@ const anthropicEntry: ProviderEntryReader = (raw, file, where) => {
   }
   const { name, description } = providerNameAndDescription(raw, file, where);
   if (absentIfNull(raw.input_schema) === undefined) {
-    throw new InputError(`tool "${name}" has no "input_schema" (the Anthropic API requires one; use {"type":"object"} for no arguments)`, { file, where: `${where}.input_schema` });
+    throw new InputError(`tool "${name}" has no "input_schema" (the Anthropic API requires one; use {"type":"object"} for no arguments)`, {
+      file,
+      where: `${where}.input_schema`,
+    });
   }
   const { schema, forms } = readInputSchema(raw.input_schema, file, `${where}.input_schema`);
   return { name, description, inputSchema: schema, schemaWhere: `${where}.input_schema`, forms };
 };
 
 /** Parse Anthropic tool definitions already read from `file`; skipped server/client tools are noted in `notes`. */
-export function anthropicTools(value: unknown, file: string, opts: LoadOptions = {}, notes: LoadNotes = new LoadNotes()): { tools: Array<Located<Tool>>; servers: Server[] } {
+export function anthropicTools(
+  value: unknown,
+  file: string,
+  opts: LoadOptions = {},
+  notes: LoadNotes = new LoadNotes(),
+): { tools: Array<Located<Tool>>; servers: Server[] } {
   return readProviderTools('Anthropic', anthropicEntry, value, file, opts, notes);
 }
 

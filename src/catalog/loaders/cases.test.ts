@@ -119,7 +119,9 @@ describe('JSONL and JSON cases', () => {
     expect(e3.message).toBe('case "a": "expectedTools" must be a list of strings (got a string)');
     const e4 = inputError(() => loadCases(tmpFile('s.jsonl', '{"id":"a","request":"x","expectedSkill":"release-note"}\n'), catalog));
     expect(e4.message).toBe('case "a": unknown expected skill "release-note" (did you mean release-notes?)');
-    const e5 = inputError(() => loadCases(tmpFile('d.jsonl', '{"id":"a","request":"x","expectedTools":[]}\n{"id":"a","request":"y","expectedTools":[]}\n'), catalog));
+    const e5 = inputError(() =>
+      loadCases(tmpFile('d.jsonl', '{"id":"a","request":"x","expectedTools":[]}\n{"id":"a","request":"y","expectedTools":[]}\n'), catalog),
+    );
     expect(e5.where).toBe('line 2');
     expect(e5.message).toContain('duplicate case id "a"');
   });

@@ -72,7 +72,10 @@ export function parseCasesCsv(text: string, file: string): Array<Located<Case>> 
     rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
   } catch (err) {
     const e = err as Error & { lines?: number };
-    throw new InputError(`invalid CSV: ${e.message.replace(/^Invalid Record Length: /, '')}`, { file, ...(e.lines !== undefined ? { where: `line ${e.lines}` } : {}) });
+    throw new InputError(`invalid CSV: ${e.message.replace(/^Invalid Record Length: /, '')}`, {
+      file,
+      ...(e.lines !== undefined ? { where: `line ${e.lines}` } : {}),
+    });
   }
   const header = rows[0];
   if (!header) throw new InputError('empty CSV: a header row with at least "request,expected_tools" is required', { file, where: 'row 1' });
@@ -99,7 +102,12 @@ export function parseCasesCsv(text: string, file: string): Array<Located<Case>> 
     };
     const list = (name: string): string[] | undefined => {
       const v = cell(name);
-      return v === undefined ? undefined : v.split(LIST_SEPARATOR).map((s) => s.trim()).filter((s) => s !== '');
+      return v === undefined
+        ? undefined
+        : v
+            .split(LIST_SEPARATOR)
+            .map((s) => s.trim())
+            .filter((s) => s !== '');
     };
     const request = cell('request');
     if (request === undefined) throw new InputError('"request" is empty', { file, where });
@@ -153,7 +161,8 @@ export function parseCasesJson(text: string, file: string): Array<Located<Case>>
 
 function caseFromObject(r: Record<string, unknown>, file: string, where: string, defaultId: string): Case {
   for (const k of Object.keys(r)) {
-    if (!CASE_FIELD_SET.has(k)) throw new InputError(`unknown field "${k}"${didYouMean(k, CASE_FIELDS)}; case fields are ${CASE_FIELDS.join(', ')}`, { file, where });
+    if (!CASE_FIELD_SET.has(k))
+      throw new InputError(`unknown field "${k}"${didYouMean(k, CASE_FIELDS)}; case fields are ${CASE_FIELDS.join(', ')}`, { file, where });
   }
   const id = r.id === undefined ? defaultId : requireText(r.id, '"id"', file, where);
   const request = requireText(r.request, `case "${id}": "request"`, file, where);
@@ -183,7 +192,8 @@ function caseFromObject(r: Record<string, unknown>, file: string, where: string,
 
 function strings(v: unknown, what: string, id: string, file: string, where: string): string[] | undefined {
   if (v === undefined) return undefined;
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new InputError(`case "${id}": "${what}" must be a list of strings (got ${describeJson(v)})`, { file, where });
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw new InputError(`case "${id}": "${what}" must be a list of strings (got ${describeJson(v)})`, { file, where });
   return v as string[];
 }
 

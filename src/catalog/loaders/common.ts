@@ -116,10 +116,7 @@ export function providerPlacement(opts: LoadOptions, file: string): ProviderPlac
 }
 
 /** Build a tool from a provider definition, placed as core or as a server's tool. */
-export function providerTool(
-  def: { name: string; description: string; inputSchema: JsonSchema },
-  placement: ProviderPlacement,
-): Tool {
+export function providerTool(def: { name: string; description: string; inputSchema: JsonSchema }, placement: ProviderPlacement): Tool {
   const summary = def.description.trim() !== '' ? firstSentence(def.description) : def.name;
   if (placement.server !== undefined) {
     return makeTool({

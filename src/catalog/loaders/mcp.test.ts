@@ -14,7 +14,15 @@ describe('loadMcpToolsList', () => {
     expect(c.tools.map((t) => t.id)).toEqual(['mcp__github__search_code', 'mcp__github__create_issue', 'mcp__github__get_me']);
     expect(c.servers).toEqual([{ name: 'github', source: 'mcp', description: '', instructions: '' }]);
     const [search, create, me] = c.tools;
-    expect(search).toMatchObject({ name: 'search_code', source: 'mcp', server: 'github', namespace: 'github', title: 'Search code', scopes: [], pinned: false });
+    expect(search).toMatchObject({
+      name: 'search_code',
+      source: 'mcp',
+      server: 'github',
+      namespace: 'github',
+      title: 'Search code',
+      scopes: [],
+      pinned: false,
+    });
     expect(search!.summary).toBe('Search for code across GitHub repositories.');
     expect(search!.annotations).toEqual({ readOnlyHint: true });
     expect(search!.inputSchema.required).toEqual(['query']);
@@ -52,7 +60,15 @@ describe('loadMcpToolsList', () => {
 
   it('requires a non-empty name', () => {
     const f = join(tmp, 'noname.json');
-    writeFileSync(f, JSON.stringify({ tools: [{ name: 'ok', inputSchema: { type: 'object' } }, { name: '  ', inputSchema: { type: 'object' } }] }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        tools: [
+          { name: 'ok', inputSchema: { type: 'object' } },
+          { name: '  ', inputSchema: { type: 'object' } },
+        ],
+      }),
+    );
     const err = inputError(() => loadMcpToolsList(f));
     expect(err.message).toBe('tool "name" is empty');
     expect(err.where).toBe('$.tools[1].name');
@@ -111,7 +127,12 @@ describe('loadMcpBundle', () => {
   it('reads servers with descriptions and instructions', () => {
     const c = loadMcpBundle(join(FIXTURES, 'catalogs/mcp-bundle.json'));
     expect(c.servers).toEqual([
-      { name: 'slack', source: 'mcp', description: 'Read and post messages in a Slack workspace.', instructions: 'Prefer threads when replying to an existing message.' },
+      {
+        name: 'slack',
+        source: 'mcp',
+        description: 'Read and post messages in a Slack workspace.',
+        instructions: 'Prefer threads when replying to an existing message.',
+      },
       { name: 'Jira_Cloud', source: 'mcp', description: 'Issues and sprints in Jira Cloud.', instructions: '' },
       { name: 'time', source: 'mcp', description: '', instructions: '' },
     ]);
@@ -140,7 +161,15 @@ describe('loadMcpBundle', () => {
 
   it('rejects duplicate server names and bad server entries', () => {
     const f = join(tmp, 'dupserver.json');
-    writeFileSync(f, JSON.stringify({ servers: [{ name: 'a', tools: [] }, { name: 'a', tools: [] }] }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        servers: [
+          { name: 'a', tools: [] },
+          { name: 'a', tools: [] },
+        ],
+      }),
+    );
     const err = inputError(() => loadMcpBundle(f));
     expect(err.message).toBe('duplicate server name "a" (first at $.servers[0].name)');
     expect(err.where).toBe('$.servers[1].name');
@@ -164,7 +193,10 @@ describe('the real multi-server bundle', () => {
   it('keeps same-named tools of different servers apart', () => {
     const byName = new Map<string, string[]>();
     for (const t of c.tools) byName.set(t.name, [...(byName.get(t.name) ?? []), t.id]);
-    const repeated = [...byName].filter(([, ids]) => ids.length > 1).map(([name]) => name).sort();
+    const repeated = [...byName]
+      .filter(([, ids]) => ids.length > 1)
+      .map(([name]) => name)
+      .sort();
     expect(repeated).toEqual(['create-table', 'describe-table', 'list-tables', 'read-query', 'write-query']);
     expect(byName.get('read-query')).toEqual(['mcp__sqlite__read-query', 'mcp__duckdb__read-query']);
     const sqlite = c.tools.find((t) => t.id === 'mcp__sqlite__read-query')!;
@@ -184,11 +216,23 @@ describe('the real multi-server bundle', () => {
 });
 
 describe('null optional fields and paged server entries', () => {
-  const tool = (name: string) => ({ name, title: null, description: null, inputSchema: { type: 'object', properties: {} }, outputSchema: null, icons: null, annotations: null, _meta: null });
+  const tool = (name: string) => ({
+    name,
+    title: null,
+    description: null,
+    inputSchema: { type: 'object', properties: {} },
+    outputSchema: null,
+    icons: null,
+    annotations: null,
+    _meta: null,
+  });
 
   it('reads null optional fields as absent, in a tools/list result and in a bundle', () => {
     const f = join(tmp, 'nulls.json');
-    writeFileSync(f, JSON.stringify({ jsonrpc: '2.0', id: 1, result: { _meta: null, nextCursor: null, description: null, instructions: null, tools: [tool('ping')] } }));
+    writeFileSync(
+      f,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, result: { _meta: null, nextCursor: null, description: null, instructions: null, tools: [tool('ping')] } }),
+    );
     const c = loadMcpToolsList(f);
     expect(c.servers).toEqual([{ name: 'nulls', source: 'mcp', description: '', instructions: '' }]);
     expect(c.tools[0]).toMatchObject({ id: 'mcp__nulls__ping', description: '', summary: 'ping' });
@@ -201,7 +245,20 @@ describe('null optional fields and paged server entries', () => {
 
   it('reads a bundle server given as pages, and refuses one page given as tools', () => {
     const b = join(tmp, 'paged-bundle.json');
-    writeFileSync(b, JSON.stringify({ servers: [{ name: 'x', pages: [{ tools: [tool('a')], nextCursor: 'c1' }, { jsonrpc: '2.0', id: 2, result: { tools: [tool('b')], nextCursor: null } }] }] }));
+    writeFileSync(
+      b,
+      JSON.stringify({
+        servers: [
+          {
+            name: 'x',
+            pages: [
+              { tools: [tool('a')], nextCursor: 'c1' },
+              { jsonrpc: '2.0', id: 2, result: { tools: [tool('b')], nextCursor: null } },
+            ],
+          },
+        ],
+      }),
+    );
     expect(loadMcpBundle(b).tools.map((t) => t.id)).toEqual(['mcp__x__a', 'mcp__x__b']);
 
     writeFileSync(b, JSON.stringify({ servers: [{ name: 'x', nextCursor: 'c1', tools: [tool('a')] }] }));

@@ -48,7 +48,9 @@ export interface McpServerPart {
 
 /** The server name a file stands for: `github.json` / `github.tools.json` → `github`. */
 export function serverNameFromFile(file: string): string {
-  return basename(file).replace(/\.json$/i, '').replace(/\.tools$/i, '');
+  return basename(file)
+    .replace(/\.json$/i, '')
+    .replace(/\.tools$/i, '');
 }
 
 /** True for one `tools/list` page: `{"tools":[…]}` or a JSON-RPC response `{"result":{"tools":[…]}}`. */
@@ -96,7 +98,10 @@ function mcpTool(raw: unknown, server: string, file: string, where: string, note
   const name = requireText(raw.name, 'tool "name"', file, `${where}.name`);
   const description = optionalString(raw.description, `tool "${name}": "description"`, file, `${where}.description`);
   if (absentIfNull(raw.inputSchema) === undefined) {
-    throw new InputError(`tool "${name}" has no "inputSchema" (MCP requires one; use {"type":"object"} for no arguments)`, { file, where: `${where}.inputSchema` });
+    throw new InputError(`tool "${name}" has no "inputSchema" (MCP requires one; use {"type":"object"} for no arguments)`, {
+      file,
+      where: `${where}.inputSchema`,
+    });
   }
   const { schema: inputSchema, forms } = readInputSchema(raw.inputSchema, file, `${where}.inputSchema`);
   const annotations = annotationsOf(raw.annotations, name, file, `${where}.annotations`);
@@ -168,12 +173,19 @@ function listingTools(value: unknown, base: string, server: string, file: string
   if (value.length === 0) throw new InputError('no tools/list page in this array', { file, where: base });
   return value.flatMap((raw, i) => {
     const page = pageHolder(raw, `${base}[${i}]`);
-    if (page === undefined) throw new InputError(`expected a tools/list page {"tools":[…],"nextCursor"?} or its JSON-RPC response (got ${describeJson(raw)})`, { file, where: `${base}[${i}]` });
+    if (page === undefined)
+      throw new InputError(`expected a tools/list page {"tools":[…],"nextCursor"?} or its JSON-RPC response (got ${describeJson(raw)})`, {
+        file,
+        where: `${base}[${i}]`,
+      });
     const cursor = cursorOf(page.holder, file, page.at);
     const last = i === value.length - 1;
     if (last && cursor !== undefined) throw onePageError(cursor, file, `${page.at}.nextCursor`);
     if (!last && cursor === undefined) {
-      throw new InputError(`page ${i + 1} of ${value.length} has no "nextCursor", yet pages follow it: the pages of one listing end with the only page without a cursor`, { file, where: page.at });
+      throw new InputError(
+        `page ${i + 1} of ${value.length} has no "nextCursor", yet pages follow it: the pages of one listing end with the only page without a cursor`,
+        { file, where: page.at },
+      );
     }
     return mcpTools(page.holder.tools, server, file, `${page.at}.tools`, notes);
   });
@@ -182,13 +194,15 @@ function listingTools(value: unknown, base: string, server: string, file: string
 /** Parse one server's `tools/list` JSON value (already read from `file`): one page, or an array of all its pages. */
 export function mcpToolsListPart(value: unknown, file: string, opts: McpFileOptions = {}, notes: LoadNotes = new LoadNotes()): McpServerPart {
   if (!isMcpToolsListShape(value)) {
-    throw new InputError('not an MCP tools/list result: expected {"tools":[…]}, a JSON-RPC response {"result":{"tools":[…]}}, or a JSON array of such pages', { file, where: '$' });
+    throw new InputError('not an MCP tools/list result: expected {"tools":[…]}, a JSON-RPC response {"result":{"tools":[…]}}, or a JSON array of such pages', {
+      file,
+      where: '$',
+    });
   }
   const first = pageHolder(Array.isArray(value) ? value[0] : value, Array.isArray(value) ? '$[0]' : '$')!;
   const top = (Array.isArray(value) ? value[0] : value) as Record<string, unknown>;
-  const name = opts.server !== undefined
-    ? normaliseServerName(opts.server, file, 'option "server"')
-    : normaliseServerName(serverNameFromFile(file), file, 'file name');
+  const name =
+    opts.server !== undefined ? normaliseServerName(opts.server, file, 'option "server"') : normaliseServerName(serverNameFromFile(file), file, 'file name');
   const server: Server = {
     name,
     source: 'mcp',
@@ -211,7 +225,9 @@ export function loadMcpToolsList(file: string, opts: McpFileOptions = {}): Catal
 export function loadMcpFolder(dir: string, opts: { onWarning?: WarningSink } = {}): Catalog {
   requireExists(dir);
   if (!isDirectory(dir)) throw new InputError('expected a folder of MCP tools/list files', { file: dir });
-  const names = readdirSync(dir).filter((n) => n.toLowerCase().endsWith('.json')).sort();
+  const names = readdirSync(dir)
+    .filter((n) => n.toLowerCase().endsWith('.json'))
+    .sort();
   if (names.length === 0) throw new InputError('no *.json files in this folder (expected one MCP tools/list file per server)', { file: dir });
   const notes = new LoadNotes();
   const parts = names.map((n) => {
@@ -263,8 +279,10 @@ function bundleServerTools(raw: Record<string, unknown>, name: string, file: str
     return mcpTools(raw.tools, name, file, `${where}.tools`, notes);
   }
   if (absentIfNull(raw.tools) !== undefined) throw new InputError(`server "${name}" has both "tools" and "pages": give one`, { file, where: `${where}.pages` });
-  if (absentIfNull(raw.nextCursor) !== undefined) throw new InputError(`server "${name}": "nextCursor" goes in its pages, not beside "pages"`, { file, where: `${where}.nextCursor` });
-  if (!Array.isArray(pages)) throw new InputError(`server "${name}": "pages" must be an array of tools/list pages (got ${describeJson(pages)})`, { file, where: `${where}.pages` });
+  if (absentIfNull(raw.nextCursor) !== undefined)
+    throw new InputError(`server "${name}": "nextCursor" goes in its pages, not beside "pages"`, { file, where: `${where}.nextCursor` });
+  if (!Array.isArray(pages))
+    throw new InputError(`server "${name}": "pages" must be an array of tools/list pages (got ${describeJson(pages)})`, { file, where: `${where}.pages` });
   return listingTools(pages, `${where}.pages`, name, file, notes);
 }
 

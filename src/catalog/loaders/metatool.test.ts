@@ -25,9 +25,17 @@ describe('loadMetaTool', () => {
     expect(d.catalog.plugins).toHaveLength(199);
     expect(d.catalog.servers).toEqual([]);
     const finance = d.catalog.tools.find((t) => t.id === 'FinanceTool')!;
-    expect(finance).toMatchObject({ name: 'FinanceTool', source: 'plugin', plugin: 'FinanceTool', namespace: 'FinanceTool', inputSchema: { type: 'object', properties: {} } });
+    expect(finance).toMatchObject({
+      name: 'FinanceTool',
+      source: 'plugin',
+      plugin: 'FinanceTool',
+      namespace: 'FinanceTool',
+      inputSchema: { type: 'object', properties: {} },
+    });
     expect(d.catalog.tools[0]!.id).toBe('timeport');
-    expect(d.catalog.tools[0]!.summary).toBe('Begin an exciting journey through time, interact with unique characters, and learn history in this time-travel game!');
+    expect(d.catalog.tools[0]!.summary).toBe(
+      'Begin an exciting journey through time, interact with unique characters, and learn history in this time-travel game!',
+    );
     expect(d.catalog.tools.some((t) => t.id === 'PDF&URLTool')).toBe(true);
     expect(loadMetaToolCatalog(DIR).tools.map((t) => t.hash)).toEqual(d.catalog.tools.map((t) => t.hash));
   });

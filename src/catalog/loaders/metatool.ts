@@ -126,7 +126,8 @@ export function loadMetaTool(dir: string): Dataset {
   for (const { value, where } of parseJsonLines(readTextFile(awFile), awFile)) {
     const request = requireText(value.query, '"query"', awFile, where);
     if (value.label === 'negative') {
-      if (value.gold_tool !== null && value.gold_tool !== undefined) throw new InputError('a negative row must have "gold_tool": null', { file: awFile, where });
+      if (value.gold_tool !== null && value.gold_tool !== undefined)
+        throw new InputError('a negative row must have "gold_tool": null', { file: awFile, where });
       negatives.push({ value: request, file: awFile, where });
     } else if (value.label === 'positive') {
       const tool = checkTool(value.gold_tool, awFile, where);
@@ -162,7 +163,8 @@ export function loadMetaTool(dir: string): Dataset {
     const where = `$[${i}]`;
     if (!isObject(m)) throw new InputError(`expected {query, tool} (got ${describeJson(m)})`, { file: multiFile, where });
     const request = requireText(m.query, '"query"', multiFile, `${where}.query`);
-    if (!Array.isArray(m.tool) || m.tool.length === 0) throw new InputError(`"tool" must be a non-empty list (got ${describeJson(m.tool)})`, { file: multiFile, where: `${where}.tool` });
+    if (!Array.isArray(m.tool) || m.tool.length === 0)
+      throw new InputError(`"tool" must be a non-empty list (got ${describeJson(m.tool)})`, { file: multiFile, where: `${where}.tool` });
     const tools = [...new Set(m.tool.map((t, j) => checkTool(t, multiFile, `${where}.tool[${j}]`)))];
     const c: Case = {
       id: `multi-${String(i + 1).padStart(4, '0')}`,

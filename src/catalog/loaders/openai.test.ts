@@ -21,7 +21,7 @@ describe('loadOpenAiTools', () => {
     expect(calendars!.description).toBe("List the user's calendars");
   });
 
-  it('turns the tools into one server\'s tools with the server or namespace option', () => {
+  it("turns the tools into one server's tools with the server or namespace option", () => {
     const c = loadOpenAiTools(file, { server: 'acme' });
     expect(c.tools.map((t) => t.id)).toEqual(['mcp__acme__get_weather', 'mcp__acme__send_email', 'mcp__acme__list_calendars']);
     expect(c.tools[0]).toMatchObject({ source: 'mcp', server: 'acme', namespace: 'acme' });
@@ -40,7 +40,15 @@ describe('loadOpenAiTools', () => {
 
   it('skips built-in tools with one warning, and refuses a file with no function tool', () => {
     const f = join(tmp, 'builtins.json');
-    writeFileSync(f, JSON.stringify([{ type: 'web_search' }, { type: 'function', function: { name: 'a', description: null, parameters: null } }, { type: 'file_search' }, { type: 'web_search' }]));
+    writeFileSync(
+      f,
+      JSON.stringify([
+        { type: 'web_search' },
+        { type: 'function', function: { name: 'a', description: null, parameters: null } },
+        { type: 'file_search' },
+        { type: 'web_search' },
+      ]),
+    );
     const warnings: string[] = [];
     const c = loadOpenAiTools(f, { onWarning: (w) => warnings.push(w) });
     expect(c.tools.map((t) => [t.id, t.description, t.inputSchema])).toEqual([['a', '', { type: 'object', properties: {} }]]);
@@ -49,7 +57,9 @@ describe('loadOpenAiTools', () => {
 
     writeFileSync(f, JSON.stringify({ model: 'gpt-4.1', input: 'hi', tools: [{ type: 'web_search_preview' }] }));
     const e1 = inputError(() => loadOpenAiTools(f));
-    expect(e1.message).toBe('no function tool to index (skipped 1 OpenAI tool that is not a function (built-in or custom): web_search_preview): only {"type":"function"} tools have a schema');
+    expect(e1.message).toBe(
+      'no function tool to index (skipped 1 OpenAI tool that is not a function (built-in or custom): web_search_preview): only {"type":"function"} tools have a schema',
+    );
     expect(e1.file).toBe(f);
     expect(e1.where).toBe('$.tools');
 
@@ -73,7 +83,13 @@ describe('loadOpenAiTools', () => {
     expect(e4.message).toMatch(/^invalid JSON Schema/);
     expect(e4.where).toBe('$[0].parameters');
 
-    writeFileSync(f, JSON.stringify([{ type: 'function', name: 'a' }, { type: 'function', name: 'a' }]));
+    writeFileSync(
+      f,
+      JSON.stringify([
+        { type: 'function', name: 'a' },
+        { type: 'function', name: 'a' },
+      ]),
+    );
     const e5 = inputError(() => loadOpenAiTools(f));
     expect(e5.message).toBe(`duplicate tool id "a" (first defined at ${f}: $[0])`);
     expect(e5.where).toBe('$[1]');

@@ -31,7 +31,10 @@ import { isProviderToolList, loadProviderTools, providerNameAndDescription, read
  * Anthropic `input_schema` or an MCP `inputSchema`.
  */
 export function isOpenAiToolsShape(value: unknown): boolean {
-  return isProviderToolList(value, (t) => typeof t.type === 'string' && !isAnthropicDefinedType(t.type) && t.input_schema === undefined && t.inputSchema === undefined);
+  return isProviderToolList(
+    value,
+    (t) => typeof t.type === 'string' && !isAnthropicDefinedType(t.type) && t.input_schema === undefined && t.inputSchema === undefined,
+  );
 }
 
 /** One entry of an OpenAI tool list: a tool to index, or the type of one to skip. */
@@ -41,7 +44,8 @@ const openAiEntry: ProviderEntryReader = (raw, file, where) => {
   }
   if (raw.type !== 'function') return raw.type;
   const nested = absentIfNull(raw.function) !== undefined;
-  if (nested && !isObject(raw.function)) throw new InputError(`"function" must be an object (got ${describeJson(raw.function)})`, { file, where: `${where}.function` });
+  if (nested && !isObject(raw.function))
+    throw new InputError(`"function" must be an object (got ${describeJson(raw.function)})`, { file, where: `${where}.function` });
   const fn = (nested ? raw.function : raw) as Record<string, unknown>;
   const at = nested ? `${where}.function` : where;
   const { name, description } = providerNameAndDescription(fn, file, at);
@@ -51,7 +55,12 @@ const openAiEntry: ProviderEntryReader = (raw, file, where) => {
 };
 
 /** Parse OpenAI tool definitions already read from `file`; skipped built-in tools are noted in `notes`. */
-export function openAiTools(value: unknown, file: string, opts: LoadOptions = {}, notes: LoadNotes = new LoadNotes()): { tools: Array<Located<Tool>>; servers: Server[] } {
+export function openAiTools(
+  value: unknown,
+  file: string,
+  opts: LoadOptions = {},
+  notes: LoadNotes = new LoadNotes(),
+): { tools: Array<Located<Tool>>; servers: Server[] } {
   return readProviderTools('OpenAI', openAiEntry, value, file, opts, notes);
 }
 

@@ -7,7 +7,18 @@ import { InputError } from '../../util/errors.ts';
 import type { SchemaForm } from '../schema-drafts.ts';
 import type { Catalog, JsonSchema, Server, Tool } from '../types.ts';
 import { assembleCatalog, requireText, type Located } from '../validate.ts';
-import { absentIfNull, describeJson, isObject, providerPlacement, providerServers, providerTool, providerToolArray, readJsonFile, toolListOf, type LoadOptions } from './common.ts';
+import {
+  absentIfNull,
+  describeJson,
+  isObject,
+  providerPlacement,
+  providerServers,
+  providerTool,
+  providerToolArray,
+  readJsonFile,
+  toolListOf,
+  type LoadOptions,
+} from './common.ts';
 import { LoadNotes, type SkippedProvider } from './load-notes.ts';
 
 /** A tool entry as a loader read it: the definition, and where its input schema stood and which older forms it used. */

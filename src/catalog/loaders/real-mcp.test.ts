@@ -24,8 +24,20 @@ describe('a Python client dump of real MCP servers', () => {
     const { catalog, warnings } = load('python-client-dump.json');
     expect(warnings).toEqual([]);
     expect(catalog.servers.map((s) => `${s.name}:${catalog.tools.filter((t) => t.server === s.name).length}`)).toEqual([
-      'everything:13', 'memory:9', 'filesystem:14', 'github:26', 'gitlab:9', 'slack:8', 'brave-search:2',
-      'google-maps:7', 'sequential-thinking:1', 'puppeteer:7', 'postgres:1', 'everart:1', 'aws-kb-retrieval:1', 'playwright:25',
+      'everything:13',
+      'memory:9',
+      'filesystem:14',
+      'github:26',
+      'gitlab:9',
+      'slack:8',
+      'brave-search:2',
+      'google-maps:7',
+      'sequential-thinking:1',
+      'puppeteer:7',
+      'postgres:1',
+      'everart:1',
+      'aws-kb-retrieval:1',
+      'playwright:25',
     ]);
     expect(catalog.tools).toHaveLength(124);
     expect(catalog.servers.find((s) => s.name === 'github')).toEqual({ name: 'github', source: 'mcp', description: '', instructions: '' });
@@ -57,8 +69,21 @@ describe('older JSON Schema drafts', () => {
   });
 
   it('counts every tool that used older forms in one warning, naming the first', () => {
-    const raw = JSON.parse(readFileSync(join(REAL, 'draft04-tools-list.json'), 'utf8')) as { tools: Array<{ name: string; inputSchema: Record<string, unknown> }> };
-    const more = { servers: [{ name: 'a', tools: raw.tools }, { name: 'b', tools: raw.tools.map((t) => ({ ...t, inputSchema: { ...t.inputSchema, properties: { xy: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] } } } })) }] };
+    const raw = JSON.parse(readFileSync(join(REAL, 'draft04-tools-list.json'), 'utf8')) as {
+      tools: Array<{ name: string; inputSchema: Record<string, unknown> }>;
+    };
+    const more = {
+      servers: [
+        { name: 'a', tools: raw.tools },
+        {
+          name: 'b',
+          tools: raw.tools.map((t) => ({
+            ...t,
+            inputSchema: { ...t.inputSchema, properties: { xy: { type: 'array', items: [{ type: 'number' }, { type: 'number' }] } } },
+          })),
+        },
+      ],
+    };
     const f = join(tmp, 'bundle.json');
     writeFileSync(f, JSON.stringify(more));
     const warnings: string[] = [];
@@ -74,7 +99,10 @@ describe('older JSON Schema drafts', () => {
     expect(hist!.inputSchema.$schema).toBe('http://json-schema.org/draft-06/schema#');
     expect((hist!.inputSchema.properties as Record<string, unknown>).limit).toMatchObject({ exclusiveMinimum: 0 });
     expect(click!.inputSchema.$schema).toBe(DRAFT_2020_12);
-    expect((click!.inputSchema.properties as Record<string, unknown>).offset).toMatchObject({ prefixItems: [{ type: 'number' }, { type: 'number' }], items: false });
+    expect((click!.inputSchema.properties as Record<string, unknown>).offset).toMatchObject({
+      prefixItems: [{ type: 'number' }, { type: 'number' }],
+      items: false,
+    });
     expect(warnings).toEqual([
       '1 tool uses older JSON Schema forms: array-form "items" (drafts 04 to 2019-09) (first: mcp__draft06-2019-09-tools-list__puppeteer_click at $.tools[1].inputSchema); normalised to 2020-12',
     ]);
@@ -82,11 +110,22 @@ describe('older JSON Schema drafts', () => {
 
   it('still refuses what cannot be read, at its JSON path', () => {
     const f = join(tmp, 'bad.json');
-    writeFileSync(f, JSON.stringify({ tools: [{ name: 'ok', inputSchema: { type: 'object' } }, { name: 's', annotations: null, inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' } }] }));
+    writeFileSync(
+      f,
+      JSON.stringify({
+        tools: [
+          { name: 'ok', inputSchema: { type: 'object' } },
+          { name: 's', annotations: null, inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' } },
+        ],
+      }),
+    );
     const e1 = inputError(() => loadCatalog(f));
     expect(e1.message).toBe('input schema must describe an object (type is "string")');
     expect([e1.file, e1.where]).toEqual([f, '$.tools[1].inputSchema']);
-    writeFileSync(f, JSON.stringify({ tools: [{ name: 'n', inputSchema: { type: 'object', properties: { x: { minimum: 'zero', exclusiveMinimum: true } } } }] }));
+    writeFileSync(
+      f,
+      JSON.stringify({ tools: [{ name: 'n', inputSchema: { type: 'object', properties: { x: { minimum: 'zero', exclusiveMinimum: true } } } }] }),
+    );
     const e2 = inputError(() => loadCatalog(f));
     expect(e2.message).toMatch(/^invalid JSON Schema at properties\.x\.exclusiveMinimum: must be number/);
     expect(e2.where).toBe('$.tools[0].inputSchema');
@@ -112,8 +151,15 @@ describe('tools/list pagination', () => {
     const { catalog, warnings } = load('tools-list-pages.json');
     expect(warnings).toEqual([]);
     expect(catalog.tools.map((t) => t.name)).toEqual([
-      'create_entities', 'create_relations', 'add_observations', 'delete_entities',
-      'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes',
+      'create_entities',
+      'create_relations',
+      'add_observations',
+      'delete_entities',
+      'delete_observations',
+      'delete_relations',
+      'read_graph',
+      'search_nodes',
+      'open_nodes',
     ]);
     expect(catalog.tools[4]!.id).toBe('mcp__tools-list-pages__delete_observations');
   });
@@ -146,7 +192,10 @@ describe('provider request bodies', () => {
 
   it('keeps the function tools of a Responses body and skips the built-in ones with one warning', () => {
     const { catalog, warnings } = load('openai-responses-request.json');
-    expect(catalog.tools.map((t) => [t.id, t.source])).toEqual([['list_directory', 'core'], ['brave_web_search', 'core']]);
+    expect(catalog.tools.map((t) => [t.id, t.source])).toEqual([
+      ['list_directory', 'core'],
+      ['brave_web_search', 'core'],
+    ]);
     expect(catalog.tools[1]!.description).toBe(''); // "description": null
     expect(warnings).toEqual(['skipped 4 OpenAI tools that are not functions (built-in or custom): web_search_preview, file_search, code_interpreter, mcp']);
   });
@@ -158,7 +207,7 @@ describe('provider request bodies', () => {
   });
 });
 
-describe('a request body that is neither provider\'s', () => {
+describe("a request body that is neither provider's", () => {
   it('is not taken for an MCP listing', () => {
     const f = join(tmp, 'empty-body.json');
     writeFileSync(f, JSON.stringify({ model: 'gpt-4.1', messages: [], tools: [] }));

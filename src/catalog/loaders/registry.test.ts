@@ -11,7 +11,17 @@ const tmp = tempDir('registry');
 
 describe('CATALOG_FORMATS', () => {
   it('has one entry per format, each tried once in detection', () => {
-    expect(Object.keys(CATALOG_FORMATS).sort()).toEqual(['anthropic', 'beir', 'mcp-bundle', 'mcp-config', 'mcp-folder', 'mcp-tools-list', 'metatool', 'openai', 'skills-folder']);
+    expect(Object.keys(CATALOG_FORMATS).sort()).toEqual([
+      'anthropic',
+      'beir',
+      'mcp-bundle',
+      'mcp-config',
+      'mcp-folder',
+      'mcp-tools-list',
+      'metatool',
+      'openai',
+      'skills-folder',
+    ]);
     expect([...DETECTION_ORDER].sort()).toEqual(Object.keys(CATALOG_FORMATS).sort());
     for (const f of Object.values(CATALOG_FORMATS)) expect(f.description.length).toBeGreaterThan(10);
   });

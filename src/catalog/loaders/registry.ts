@@ -88,12 +88,14 @@ export const CATALOG_FORMATS = {
     },
   },
   openai: {
-    description: 'OpenAI tools [{"type":"function","function":{name,description,parameters}}] (or the flat Responses form, or a request body); built-in tools skipped; core tools unless server/namespace is given',
+    description:
+      'OpenAI tools [{"type":"function","function":{name,description,parameters}}] (or the flat Responses form, or a request body); built-in tools skipped; core tools unless server/namespace is given',
     detect: (path: string) => isOpenAiToolsShape(peekJson(path)),
     load: (path: string, opts: LoadOptions) => loadOpenAiTools(path, opts),
   },
   anthropic: {
-    description: 'Anthropic tools [{name,description,input_schema}] (or {"tools":[…]}, or a request body); server tools skipped; core tools unless server/namespace is given',
+    description:
+      'Anthropic tools [{name,description,input_schema}] (or {"tools":[…]}, or a request body); server tools skipped; core tools unless server/namespace is given',
     detect: (path: string) => isAnthropicToolsShape(peekJson(path)),
     load: (path: string, opts: LoadOptions) => loadAnthropicTools(path, opts),
   },
@@ -106,7 +108,7 @@ export const CATALOG_FORMATS = {
     },
   },
   beir: {
-    description: 'a dataset folder (Backpack\'s own, or plain BEIR: corpus.jsonl, queries.jsonl, qrels/)',
+    description: "a dataset folder (Backpack's own, or plain BEIR: corpus.jsonl, queries.jsonl, qrels/)",
     detect: (path: string) => isDirectory(path) && isDatasetDir(path),
     load: (path: string, opts: LoadOptions) => {
       noOptions('beir', path, opts);

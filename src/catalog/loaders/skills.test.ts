@@ -74,14 +74,30 @@ describe('loadSkillsFolder', () => {
     const root = mkdtempSync(join(tmp, 'dup-'));
     const first = writeSkill(root, 'a/x', '---\nname: x\ndescription: one\n---\n');
     const second = writeSkill(root, 'b/x', '---\ndescription: two\nname: x\n---\n');
-    expect(inputError(() => loadSkillsFolder(root))).toMatchObject({ message: `duplicate skill name "x" (first defined at ${first}: line 2)`, file: second, where: 'line 3' });
+    expect(inputError(() => loadSkillsFolder(root))).toMatchObject({
+      message: `duplicate skill name "x" (first defined at ${first}: line 2)`,
+      file: second,
+      where: 'line 3',
+    });
   });
 });
 
 describe('SKILL.md errors', () => {
   it.each([
-    { what: 'missing front matter', fixture: 'skills-no-front-matter', message: expect.stringContaining('missing YAML front matter'), file: 'notes/SKILL.md', where: 'line 1' },
-    { what: 'invalid YAML, with its line in the file', fixture: 'skills-bad-yaml', message: expect.stringMatching(/^invalid YAML in front matter: /), file: 'broken/SKILL.md', where: 'line 4' },
+    {
+      what: 'missing front matter',
+      fixture: 'skills-no-front-matter',
+      message: expect.stringContaining('missing YAML front matter'),
+      file: 'notes/SKILL.md',
+      where: 'line 1',
+    },
+    {
+      what: 'invalid YAML, with its line in the file',
+      fixture: 'skills-bad-yaml',
+      message: expect.stringMatching(/^invalid YAML in front matter: /),
+      file: 'broken/SKILL.md',
+      where: 'line 4',
+    },
     { what: 'missing description', fixture: 'skills-no-description', message: 'front matter has no "description"', file: 'half/SKILL.md', where: 'line 1' },
   ])('$what', ({ fixture, message, file, where }) => {
     const root = join(FIXTURES, 'faulty', fixture);

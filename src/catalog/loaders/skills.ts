@@ -82,7 +82,10 @@ export interface SkillFileContext {
 
 /** Parse one `SKILL.md` text. `where` is the line of the `name` key, for duplicate-name errors. */
 export function parseSkillMarkdown(text: string, file: string, ctx: SkillFileContext = {}): { skill: Skill; where: string } {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   if (lines[0]?.trim() !== '---') {
     throw new InputError('missing YAML front matter: SKILL.md must start with a "---" line, then name and description, then "---"', { file, where: 'line 1' });
   }
@@ -128,10 +131,15 @@ export function parseSkillMarkdown(text: string, file: string, ctx: SkillFileCon
   }
   let category = text_('category', false);
   if (category === undefined && isObject(data.metadata) && data.metadata.category !== undefined) {
-    if (typeof data.metadata.category !== 'string') throw new InputError(`"metadata.category" must be text (got ${describeJson(data.metadata.category)})`, { file, where: keyLine('metadata') });
+    if (typeof data.metadata.category !== 'string')
+      throw new InputError(`"metadata.category" must be text (got ${describeJson(data.metadata.category)})`, { file, where: keyLine('metadata') });
     category = data.metadata.category;
   }
-  const body = lines.slice(close + 1).join('\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  const body = lines
+    .slice(close + 1)
+    .join('\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .trimEnd();
   const skill = makeSkill({
     name,
     description,

@@ -11,7 +11,11 @@ import type { ArchetypeSpec, ObjectSpec } from './types.ts';
 /** An object as written in the data file: `plural` defaults to `key + 's'`, `confusable` to none. */
 type ObjectData = Omit<ObjectSpec, 'plural'> & { plural?: string };
 
-const data = checkedGeneratorData<{ archetypes: Array<Omit<ArchetypeSpec, 'objects'> & { objects: ObjectData[] }> }>('archetypes', 'archetypes.json', archetypesData);
+const data = checkedGeneratorData<{ archetypes: Array<Omit<ArchetypeSpec, 'objects'> & { objects: ObjectData[] }> }>(
+  'archetypes',
+  'archetypes.json',
+  archetypesData,
+);
 
 function object({ key, plural = `${key}s`, doc, casual, confusable }: ObjectData): ObjectSpec {
   return confusable ? { key, plural, doc, casual, confusable } : { key, plural, doc, casual };

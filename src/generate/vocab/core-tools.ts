@@ -9,7 +9,11 @@ import { checkedGeneratorData } from '../data-schema.ts';
 import { readHandTools, sharedParams, type HandToolData } from './hand-tools.ts';
 import type { HandToolSpec, ParamSpec } from './types.ts';
 
-const data = checkedGeneratorData<{ sharedParams: ParamSpec[]; sections: Array<{ title: string; tools: HandToolData[] }> }>('coreTools', 'core-tools.json', coreToolsData);
+const data = checkedGeneratorData<{ sharedParams: ParamSpec[]; sections: Array<{ title: string; tools: HandToolData[] }> }>(
+  'coreTools',
+  'core-tools.json',
+  coreToolsData,
+);
 
 export const CORE_TOOLS: readonly HandToolSpec[] = readHandTools(
   'core-tools.json',

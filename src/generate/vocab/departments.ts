@@ -53,7 +53,8 @@ export function departmentErrors(departments: readonly DepartmentSpec[] = COMPAN
         continue;
       }
       if (s.objects !== 'all') for (const o of s.objects) if (!a.objects.some((x) => x.key === o)) errors.push(`${d.name}: ${s.archetype} has no object ${o}`);
-      if (s.products !== undefined && s.products !== 'all' && !(Number.isInteger(s.products) && s.products >= 1)) errors.push(`${d.name}: ${s.archetype}: products must be a whole number ≥ 1 or 'all'`);
+      if (s.products !== undefined && s.products !== 'all' && !(Number.isInteger(s.products) && s.products >= 1))
+        errors.push(`${d.name}: ${s.archetype}: products must be a whole number ≥ 1 or 'all'`);
     }
     for (const p of d.plugins) if (!plugins.has(p)) errors.push(`${d.name}: unknown plugin ${p}`);
   }

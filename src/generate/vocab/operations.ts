@@ -18,9 +18,27 @@ export type Scope = 'read' | 'write' | 'admin';
 
 /** Parameter template families (see `schemas.ts`). */
 export type ParamKind =
-  | 'get' | 'list' | 'search' | 'create' | 'update' | 'byId' | 'count' | 'timeline' | 'export' | 'import'
-  | 'bulkUpdate' | 'bulkDelete' | 'merge' | 'assign' | 'comment' | 'tags' | 'move' | 'share' | 'permissions'
-  | 'subscribe' | 'link';
+  | 'get'
+  | 'list'
+  | 'search'
+  | 'create'
+  | 'update'
+  | 'byId'
+  | 'count'
+  | 'timeline'
+  | 'export'
+  | 'import'
+  | 'bulkUpdate'
+  | 'bulkDelete'
+  | 'merge'
+  | 'assign'
+  | 'comment'
+  | 'tags'
+  | 'move'
+  | 'share'
+  | 'permissions'
+  | 'subscribe'
+  | 'link';
 
 export interface OperationSpec {
   key: string;
@@ -64,21 +82,23 @@ function toolName(template: string): OperationSpec['name'] {
   return (key, plural) => template.replace(/\{(key|plural)\}/g, (_m, slot: string) => (slot === 'key' ? key : plural));
 }
 
-export const OPERATIONS: readonly OperationSpec[] = data.operations.map(({ key, name, scope, http, tier, params, alternative, need, doc, terse, casual, lexical, examples }) => ({
-  key,
-  name: toolName(name),
-  scope,
-  http,
-  tier,
-  params,
-  ...(alternative !== undefined ? { alternative } : {}),
-  ...(need ? { need } : {}),
-  doc,
-  terse,
-  casual,
-  lexical,
-  examples,
-}));
+export const OPERATIONS: readonly OperationSpec[] = data.operations.map(
+  ({ key, name, scope, http, tier, params, alternative, need, doc, terse, casual, lexical, examples }) => ({
+    key,
+    name: toolName(name),
+    scope,
+    http,
+    tier,
+    params,
+    ...(alternative !== undefined ? { alternative } : {}),
+    ...(need ? { need } : {}),
+    doc,
+    terse,
+    casual,
+    lexical,
+    examples,
+  }),
+);
 
 /** Operations by key. */
 export const OPERATION_BY_KEY: ReadonlyMap<string, OperationSpec> = new Map(OPERATIONS.map((o) => [o.key, o]));

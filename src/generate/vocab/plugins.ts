@@ -18,7 +18,11 @@ interface PluginData {
   tools: HandToolData[];
 }
 
-const data = checkedGeneratorData<{ sharedParams: ParamSpec[]; sections: Array<{ title: string; plugins: PluginData[] }> }>('plugins', 'plugins.json', pluginsData);
+const data = checkedGeneratorData<{ sharedParams: ParamSpec[]; sections: Array<{ title: string; plugins: PluginData[] }> }>(
+  'plugins',
+  'plugins.json',
+  pluginsData,
+);
 
 const shared = sharedParams(data.sharedParams);
 
@@ -27,6 +31,10 @@ export const PLUGINS: readonly PluginSpec[] = data.sections.flatMap((s, i) =>
     name,
     display,
     description,
-    tools: readHandTools('plugins.json', shared, tools.map((t, k): [string, HandToolData] => [`/sections/${i}/plugins/${j}/tools/${k}`, t])),
+    tools: readHandTools(
+      'plugins.json',
+      shared,
+      tools.map((t, k): [string, HandToolData] => [`/sections/${i}/plugins/${j}/tools/${k}`, t]),
+    ),
   })),
 );

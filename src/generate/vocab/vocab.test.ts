@@ -110,7 +110,10 @@ function expectDistinctNames(names: string[], pattern: RegExp): void {
 describe('archetypes', () => {
   it('has at least 22 archetypes with unique snake_case keys', () => {
     expect(ARCHETYPES.length).toBeGreaterThanOrEqual(22);
-    expectDistinctNames(ARCHETYPES.map((a) => a.key), SNAKE);
+    expectDistinctNames(
+      ARCHETYPES.map((a) => a.key),
+      SNAKE,
+    );
   });
 
   it('gives every archetype a domain and casual domains', () => {
@@ -179,7 +182,10 @@ describe('archetypes', () => {
 describe('servers', () => {
   it('has exactly 100 servers with unique id-safe names', () => {
     expect(SERVERS.length).toBe(100);
-    expectDistinctNames(SERVERS.map((s) => s.name), ID_SAFE);
+    expectDistinctNames(
+      SERVERS.map((s) => s.name),
+      ID_SAFE,
+    );
   });
 
   it('starts with the seed article servers and their sizes', () => {
@@ -240,7 +246,10 @@ describe('core tools', () => {
 describe('plugins', () => {
   it('has exactly 150 plugins with unique id-safe names', () => {
     expect(PLUGINS.length).toBe(150);
-    expectDistinctNames(PLUGINS.map((p) => p.name), ID_SAFE);
+    expectDistinctNames(
+      PLUGINS.map((p) => p.name),
+      ID_SAFE,
+    );
     expect(duplicates(PLUGINS.map((p) => p.display))).toEqual([]);
   });
 

@@ -43,7 +43,6 @@ export function loadedDefinition(tool: Tool): ToolDefinition {
   return { name: tool.id, description: cut2k(tool.description), inputSchema: tool.inputSchema };
 }
 
-
 /** Pinned token estimate of one definition: ceil(code points of `JSON.stringify({name, description, input_schema})` / 4). */
 export function definitionTokens(tool: Tool): number {
   const d = loadedDefinition(tool);
@@ -74,4 +73,3 @@ export function toolReferenceText(ids: readonly string[]): string {
   if (!ids.length) return 'No matching deferred tools found';
   return JSON.stringify(ids.map((id) => ({ type: 'tool_reference', tool_name: id })));
 }
-

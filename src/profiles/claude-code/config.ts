@@ -24,7 +24,6 @@ export const CLAUDE_CODE_DEFAULTS = Object.freeze({
   cutBytes: 2048,
 });
 
-
 export interface ClaudeCodeOptions {
   /** `ENABLE_TOOL_SEARCH`. Default `'on'`. */
   toolSearch?: ToolSearchMode;
@@ -51,7 +50,8 @@ export function resolveClaudeCodeOptions(options: ProfileOptions & ClaudeCodeOpt
   const mode = options.toolSearch ?? CLAUDE_CODE_DEFAULTS.toolSearch;
   if (mode !== 'on' && mode !== 'off') {
     const n = (mode as { auto?: unknown })?.auto;
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 100) throw new RangeError(`claude-code toolSearch must be 'on', 'off' or {auto: N} with 0 ≤ N ≤ 100 (got ${JSON.stringify(mode)})`);
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > 100)
+      throw new RangeError(`claude-code toolSearch must be 'on', 'off' or {auto: N} with 0 ≤ N ≤ 100 (got ${JSON.stringify(mode)})`);
   }
   const ceiling = options.ceiling ?? CLAUDE_CODE_DEFAULTS.ceiling;
   if (!(Number.isInteger(ceiling) && ceiling >= 1)) throw new RangeError(`claude-code ceiling must be an integer ≥ 1 (got ${ceiling})`);
@@ -68,7 +68,6 @@ export function resolveClaudeCodeOptions(options: ProfileOptions & ClaudeCodeOpt
     roles: options.roles,
   };
 }
-
 
 /** Claude Code's exceptions to the shared deferral split: the `alwaysLoad` namespaces and tool ids stay eager. */
 export function claudeCodeDeferral(alwaysLoad: readonly string[]): DeferralExceptions {

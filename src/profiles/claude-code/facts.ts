@@ -33,7 +33,8 @@ export const CLAUDE_CODE_FACTS = {
       toolSearch: RUN,
       default: "'on' (ENABLE_TOOL_SEARCH unset; official). History: auto at 10% was the default around v2.1.7, Jan 2026 [dated from third-party posts]",
       auto: 'on iff deferrable tokens ≥ N% of the context window, else everything eager',
-      tokenCounter: 'Backpack-pinned (upstream unknown): sum over deferrable tools of ceil(code points of JSON {name, description cut at 2 KB, input_schema} / 4)',
+      tokenCounter:
+        'Backpack-pinned (upstream unknown): sum over deferrable tools of ceil(code points of JSON {name, description cut at 2 KB, input_schema} / 4)',
       contextWindow: RUN,
       deferrableTools: RUN,
       deferrableTokens: RUN,
@@ -57,8 +58,10 @@ export const CLAUDE_CODE_FACTS = {
     ceiling: {
       tools: RUN,
       source: 'official: up to 10,000 tools',
-      upstream: 'the admitted deferred definitions are in the request (defer_loading: true) and a tool_reference must name one of them; the deferred names are announced at session start',
-      pinned: 'how Claude Code chooses ≤ ceiling tools when a caller may see more (upstream documents no rule): role, then whole namespaces in catalog order (first fit)',
+      upstream:
+        'the admitted deferred definitions are in the request (defer_loading: true) and a tool_reference must name one of them; the deferred names are announced at session start',
+      pinned:
+        'how Claude Code chooses ≤ ceiling tools when a caller may see more (upstream documents no rule): role, then whole namespaces in catalog order (first fit)',
       prefilter: RUN,
       sameSet: 'advertised names = searchable tools = wire definitions, per caller',
       roles: RUN,
@@ -66,19 +69,30 @@ export const CLAUDE_CODE_FACTS = {
     exposure: {
       eager: 'core + alwaysLoad tools the caller may see (catalog order); everything the caller may see when tool search is off',
       metaTools: RUN,
-      advertisement: '<available-deferred-tools> block, one id per line, catalog order (older releases; newer ones send system-reminder deltas), then "# MCP Server Instructions" (wording [unverified]) for servers with a tool the model sees, each cut at 2 KB (UTF-8, character boundary)',
+      advertisement:
+        '<available-deferred-tools> block, one id per line, catalog order (older releases; newer ones send system-reminder deltas), then "# MCP Server Instructions" (wording [unverified]) for servers with a tool the model sees, each cut at 2 KB (UTF-8, character boundary)',
       wire: 'the admitted deferred tools: full definitions sent with defer_loading: true, not read by the model (every deferrable tool the caller may see below the ceiling); none when tool search is off',
-      afterSearch: 'loaded = hit ids; text = the tool_reference blocks as JSON ("No matching deferred tools found" on a miss); the loaded definitions travel in the request with descriptions cut at 2 KB (loadedDefinition)',
+      afterSearch:
+        'loaded = hit ids; text = the tool_reference blocks as JSON ("No matching deferred tools found" on a miss); the loaded definitions travel in the request with descriptions cut at 2 KB (loadedDefinition)',
       cutBytes: CLAUDE_CODE_DEFAULTS.cutBytes,
       persistence: 'referenced tools stay loaded until compaction removes the turn (official; not modelled per turn here)',
     },
   },
   sources: [
-    { what: "activation (ENABLE_TOOL_SEARCH: unset = on, auto:N, off); MCP tools deferrable unless alwaysLoad; core tools always load; ToolSearch max_results 5; 2 KB cuts of descriptions and server instructions; 10,000 tools", where: OFFICIAL_TOOL_SEARCH },
-    { what: 'alwaysLoad on a server (v2.1.121+) or a tool (_meta["anthropic/alwaysLoad"]); plugin tools through plugin MCP servers', where: 'code.claude.com/docs/en/mcp (translated mirrors) and settings-schema mirrors' },
+    {
+      what: 'activation (ENABLE_TOOL_SEARCH: unset = on, auto:N, off); MCP tools deferrable unless alwaysLoad; core tools always load; ToolSearch max_results 5; 2 KB cuts of descriptions and server instructions; 10,000 tools',
+      where: OFFICIAL_TOOL_SEARCH,
+    },
+    {
+      what: 'alwaysLoad on a server (v2.1.121+) or a tool (_meta["anthropic/alwaysLoad"]); plugin tools through plugin MCP servers',
+      where: 'code.claude.com/docs/en/mcp (translated mirrors) and settings-schema mirrors',
+    },
     { what: 'defer_loading: true definitions, tool_reference blocks the API expands, up to 10,000 tools', where: API_TOOL_SEARCH },
     { what: 'auto at 10% as the default around v2.1.7 (January 2026)', where: 'third-party posts (dated)' },
-    { what: 'keyword scoring (name parts 12/6, description 2, fast paths, +term)', where: 'third-party analyses of the bundled ToolSearchTool.ts (searchToolsWithKeywords, parseToolName) [unofficial]' },
+    {
+      what: 'keyword scoring (name parts 12/6, description 2, fast paths, +term)',
+      where: 'third-party analyses of the bundled ToolSearchTool.ts (searchToolsWithKeywords, parseToolName) [unofficial]',
+    },
   ],
 } as const satisfies Facts;
 
@@ -88,15 +102,18 @@ export const CLAUDE_CODE_SEARCH_FACTS = {
     retriever: 'claude-code-tool-search',
     name: RUN,
     source: 'reverse-engineered searchToolsWithKeywords (Claude Code ToolSearchTool.ts) [unofficial; may drift]',
-    searched: "the caller's admitted deferred tools only (MCP and plugin tools not in alwaysLoad, under the caller mask and the ceiling prefilter): the tools the advertisement names",
+    searched:
+      "the caller's admitted deferred tools only (MCP and plugin tools not in alwaysLoad, under the caller mask and the ceiling prefilter): the tools the advertisement names",
     fastPaths: [
       'exact: the trimmed query equals a tool id (else a tool name; several same-named tools: all of them), case-insensitive; deferred first, then eager tools → only those',
       'select:A,B — each name resolved like exact; order kept (score = found - index)',
       'mcp__ prefix (query longer than 5): deferred tools whose id starts with it',
     ],
     fastPathScore: RUN,
-    terms: 'query lowercased, split on whitespace, empty dropped; +term (length > 1) is required in the name (a name part contains it); scoring terms = required then optional, duplicates kept',
-    nameParts: 'id without mcp__ (plugin__ kept), camelCase split, lowercased, maximal letter/digit runs (__, _, - and other characters separate); upstream splits MCP names on __ and _ only',
+    terms:
+      'query lowercased, split on whitespace, empty dropped; +term (length > 1) is required in the name (a name part contains it); scoring terms = required then optional, duplicates kept',
+    nameParts:
+      'id without mcp__ (plugin__ kept), camelCase split, lowercased, maximal letter/digit runs (__, _, - and other characters separate); upstream splits MCP names on __ and _ only',
     weights: RUN,
     searchHint: 'none in our catalogs: +4 never fires',
     description: 'the description cut at 2 KB (UTF-8), lowercased; match = /\\bterm\\b/ (JS, ASCII \\w)',
@@ -107,5 +124,10 @@ export const CLAUDE_CODE_SEARCH_FACTS = {
     ceiling: RUN,
     prefilter: RUN,
   },
-  sources: [{ what: 'the keyword scoring, fast paths and name split', where: 'third-party analyses of the bundled ToolSearchTool.ts (searchToolsWithKeywords, parseToolName) [unofficial]' }],
+  sources: [
+    {
+      what: 'the keyword scoring, fast paths and name split',
+      where: 'third-party analyses of the bundled ToolSearchTool.ts (searchToolsWithKeywords, parseToolName) [unofficial]',
+    },
+  ],
 } as const satisfies Facts;

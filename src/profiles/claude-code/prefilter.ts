@@ -148,7 +148,10 @@ export class CeilingPrefilter {
       trace.byNamespace = true;
       const counts = new Uint32Array(this.namespaces.length);
       for (const p of this.deferred) if (mask[p] === 1) counts[this.namespaceOf[p]!]!++;
-      trace.namespaces = admitNamespaces(this.namespaces.map((name, j) => ({ name, count: counts[j]! })), this.ceiling);
+      trace.namespaces = admitNamespaces(
+        this.namespaces.map((name, j) => ({ name, count: counts[j]! })),
+        this.ceiling,
+      );
       const kept = new Uint8Array(this.namespaces.length);
       for (const name of trace.namespaces) kept[this.namespaces.indexOf(name)] = 1;
       const admitted = new Uint8Array(this.n);

@@ -47,7 +47,16 @@ import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { isDeferrable } from '../deferral.ts';
 import { describeWith } from '../facts.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, QueryStyle, SearchAddition } from '../types.ts';
-import { definitionTokens, deferredToolsBlock, loadedDefinition, serverInstructionsBlock, TOOL_SEARCH_NAME, TOOL_SEARCH_TOOL, toolReferenceText, toolSearchActive } from './advertisement.ts';
+import {
+  definitionTokens,
+  deferredToolsBlock,
+  loadedDefinition,
+  serverInstructionsBlock,
+  TOOL_SEARCH_NAME,
+  TOOL_SEARCH_TOOL,
+  toolReferenceText,
+  toolSearchActive,
+} from './advertisement.ts';
 import { claudeCodeDeferral, resolveClaudeCodeOptions, type ClaudeCodeOptions, type ResolvedClaudeCodeOptions } from './config.ts';
 import { CLAUDE_CODE_CALLS, CLAUDE_CODE_FACTS } from './facts.ts';
 import { ClaudeCodeToolSearch } from './search.ts';
@@ -153,7 +162,10 @@ export class ClaudeCodeProfile implements Profile {
     const ids = hits.map((h) => h.id);
     if (!this.active && ids.length === 0) return { form: 'references', loaded: [], text: '' };
     if (this.toolById.size === 0) this.toolById = new Map(this.tools().map((t) => [t.id, t]));
-    const defs = ids.map((id) => this.toolById.get(id)).filter((t): t is Tool => t !== undefined).map(loadedDefinition);
+    const defs = ids
+      .map((id) => this.toolById.get(id))
+      .filter((t): t is Tool => t !== undefined)
+      .map(loadedDefinition);
     return { form: 'references', loaded: ids, text: toolReferenceText(ids), definitions: defs };
   }
 
@@ -176,7 +188,6 @@ export class ClaudeCodeProfile implements Profile {
       exposure: { metaTools: [TOOL_SEARCH_NAME] },
     });
   }
-
 }
 
 /** The `claude-code` profile (register `{toolSearch: {auto: 10}}` as `claude-code-auto`). */

@@ -48,11 +48,18 @@ export function nameParts(id: string): string[] {
   const body = id.startsWith('mcp__') ? id.slice(5) : id;
   // The ASCII expressions give the same parts as the Unicode ones on ASCII ids, faster.
   const spaced = ASCII.test(body)
-    ? body.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])([A-Z][a-z])/g, '$1 $2').toLowerCase().match(/[a-z0-9]+/g)
-    : body.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2').toLowerCase().match(/[\p{L}\p{N}]+/gu);
+    ? body
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z])([A-Z][a-z])/g, '$1 $2')
+        .toLowerCase()
+        .match(/[a-z0-9]+/g)
+    : body
+        .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+        .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu);
   return spaced ? [...new Set(spaced)] : [];
 }
-
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -82,7 +89,10 @@ export function parseQuery(query: string): ParsedQuery {
   if (trimmed === '') return { kind: 'empty' };
   const select = /^select:(.+)$/is.exec(trimmed);
   if (select) {
-    const names = select[1]!.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+    const names = select[1]!
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => s !== '');
     if (names.length) return { kind: 'select', names };
   }
   const text = trimmed.toLowerCase();
@@ -163,7 +173,6 @@ export class ClaudeCodeToolSearch implements Retriever, Describable {
       prefilter: this.prefilterDescription(),
     });
   }
-
 
   prefilterDescription(): string {
     return prefilterDescription(this.o.ceiling);

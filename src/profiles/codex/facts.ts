@@ -54,18 +54,35 @@ export const CODEX_FACTS = {
       scope: "only namespaces of deferred tools the caller's mask allows",
     },
     tieBreak: 'rankStable (score desc, then tool id asc); upstream random (HashSet RandomState)',
-    notModelled: ['skills catalog (src/skills/listings.ts)', 'connector/app tools and explicitly enabled connectors', 'Added/Removed namespace diffs of later turns', 'limit_bucket per server (forks)'],
+    notModelled: [
+      'skills catalog (src/skills/listings.ts)',
+      'connector/app tools and explicitly enabled connectors',
+      'Added/Removed namespace diffs of later turns',
+      'limit_bucket per server (forks)',
+    ],
   },
   sources: [
-    { what: 'MCP (and plugin) tools deferred, core tools direct; deferred at ≥ 100 tools (DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD), or at ≥ 2,000 tokens of direct schemas with feature ToolSearchTokenBudgetDeferral', where: 'openai/codex codex-rs/core/src/mcp_tool_exposure.rs @143cb13f' },
+    {
+      what: 'MCP (and plugin) tools deferred, core tools direct; deferred at ≥ 100 tools (DIRECT_MCP_TOOL_EXPOSURE_THRESHOLD), or at ≥ 2,000 tokens of direct schemas with feature ToolSearchTokenBudgetDeferral',
+      where: 'openai/codex codex-rs/core/src/mcp_tool_exposure.rs @143cb13f',
+    },
     { what: 'approx_bytes_for_tokens: 4 bytes per token (the bytes/4 estimator)', where: 'openai/codex codex-utils-string' },
     { what: 'tool_search name, default limit 8', where: 'openai/codex codex-rs/tools/src/tool_discovery.rs @c209bfab' },
-    { what: 'tool_search handler: query trimmed, hits as tool_search_output coalesced by namespace, defer_loading true', where: 'openai/codex codex-rs/core/src/tools/handlers/tool_search.rs @01b752dc' },
+    {
+      what: 'tool_search handler: query trimmed, hits as tool_search_output coalesced by namespace, defer_loading true',
+      where: 'openai/codex codex-rs/core/src/tools/handlers/tool_search.rs @01b752dc',
+    },
     { what: 'tool_search description (ToolSearchSourceListing::Omit variant)', where: 'openai/codex tool_search_spec.rs @8f195c93' },
     { what: 'search text of an MCP tool (build_mcp_search_text)', where: 'openai/codex codex-rs/core/src/tools/handlers/mcp.rs @1dfb3660' },
     { what: 'names also with underscores as spaces (default_tool_search_text)', where: 'openai/codex codex-rs/tools/src/tool_search.rs @24e666a8' },
-    { what: 'BM25 k1 1.2, b 0.75, DefaultTokenizer (deunicode, UAX#29 words, NLTK English stop words, Snowball English)', where: 'Michael-JB/bm25 tag v2.3.2 (the bm25 crate Codex builds with SearchEngineBuilder::with_documents)' },
-    { what: 'world-state <tools> fragment: 4 KiB, 250 characters per description, 64 bytes per omitted line, names reserved first, round-robin', where: 'openai/codex codex-rs/core/src/context/world_state/tools.rs and tools_budget.rs @8f195c93' },
+    {
+      what: 'BM25 k1 1.2, b 0.75, DefaultTokenizer (deunicode, UAX#29 words, NLTK English stop words, Snowball English)',
+      where: 'Michael-JB/bm25 tag v2.3.2 (the bm25 crate Codex builds with SearchEngineBuilder::with_documents)',
+    },
+    {
+      what: 'world-state <tools> fragment: 4 KiB, 250 characters per description, 64 bytes per omitted line, names reserved first, round-robin',
+      where: 'openai/codex codex-rs/core/src/context/world_state/tools.rs and tools_budget.rs @8f195c93',
+    },
   ],
 } as const satisfies Facts;
 

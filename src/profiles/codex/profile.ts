@@ -65,8 +65,10 @@ export interface CodexOptions {
 /** Throws a `RangeError` on a malformed rule. */
 export function checkDeferralRule(rule: DeferralRule): void {
   if (rule.kind === 'always') return;
-  if (rule.kind !== 'count' && rule.kind !== 'tokens') throw new RangeError(`deferral kind must be 'count', 'tokens' or 'always' (got ${JSON.stringify((rule as { kind: unknown }).kind)})`);
-  if (!Number.isSafeInteger(rule.threshold) || rule.threshold < 0) throw new RangeError(`deferral threshold must be a whole number ≥ 0 (got ${rule.threshold})`);
+  if (rule.kind !== 'count' && rule.kind !== 'tokens')
+    throw new RangeError(`deferral kind must be 'count', 'tokens' or 'always' (got ${JSON.stringify((rule as { kind: unknown }).kind)})`);
+  if (!Number.isSafeInteger(rule.threshold) || rule.threshold < 0)
+    throw new RangeError(`deferral threshold must be a whole number ≥ 0 (got ${rule.threshold})`);
 }
 
 /**
@@ -156,7 +158,12 @@ export function toolSearchOutput(hits: readonly Tool[], namespaceDescription: (t
 }
 
 /** The world-state rows for the deferred tools `allowed` lets through: one per namespace, described by its namespace description. */
-export function namespaceRows(tools: readonly Tool[], deferred: Uint8Array, allowed: Uint8Array | undefined, namespaceDescription: (tool: Tool) => string): NamespaceRow[] {
+export function namespaceRows(
+  tools: readonly Tool[],
+  deferred: Uint8Array,
+  allowed: Uint8Array | undefined,
+  namespaceDescription: (tool: Tool) => string,
+): NamespaceRow[] {
   const rows: NamespaceRow[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < tools.length; i++) {
@@ -270,7 +277,6 @@ class CodexProfile implements Profile {
       toolSearch: { name: TOOL_SEARCH_TOOL_NAME, engine: this.search?.describe() ?? new CodexToolSearch(this.name, this.searchLimit).describe() },
     });
   }
-
 
   /** Whether `tool_search` is in front of a caller with this mask (some deferred tool is visible). */
   private hasToolSearch(allowed: Uint8Array | undefined): boolean {

@@ -210,5 +210,4 @@ export class CodexToolSearch implements Retriever, Describable {
   describe(): Record<string, unknown> {
     return describeWith(CODEX_SEARCH_FACTS.description, { name: this.name, limit: this.limit, bm25: this.inner.describe() });
   }
-
 }

@@ -20,7 +20,10 @@ export const DEEPSEEK_NATIVE_FACTS = {
   },
   sources: [
     { what: 'no official tool-search plugin', where: 'secondary: DSH ports and source-documentation pages' },
-    { what: 'the Anthropic-compatible API (api.deepseek.com/anthropic) ignores the anthropic-beta header', where: "DeepSeek's API documentation of its Anthropic-compatible endpoint (api.deepseek.com/anthropic)" },
+    {
+      what: 'the Anthropic-compatible API (api.deepseek.com/anthropic) ignores the anthropic-beta header',
+      where: "DeepSeek's API documentation of its Anthropic-compatible endpoint (api.deepseek.com/anthropic)",
+    },
   ],
 } as const satisfies Facts;
 
@@ -29,13 +32,20 @@ export const DEEPSEEK_CODE_FACTS = {
   description: {
     profile: 'deepseek',
     mode: 'code',
-    exposure: 'one run_code tool; every tool the caller may use (core and pinned included) as a generated TypeScript SDK in the prompt (one doc line + one signature each): O(N) in the catalog',
+    exposure:
+      'one run_code tool; every tool the caller may use (core and pinned included) as a generated TypeScript SDK in the prompt (one doc line + one signature each): O(N) in the catalog',
     search: null,
-    preselection: 'none: code mode has no discovery primitive and DSH documents no preselection [unknown upstream]; deepseek-code-preselect adds one (Backpack bm25 top 10)',
+    preselection:
+      'none: code mode has no discovery primitive and DSH documents no preselection [unknown upstream]; deepseek-code-preselect adds one (Backpack bm25 top 10)',
     rendering: 'pinned: /** summary */ + name(args: <type from the top-level input-schema properties>): Promise<unknown> [projection unknown upstream]',
     sources: SECONDARY,
   },
-  sources: [{ what: 'code mode: one run_code tool, tools as a generated TypeScript SDK (await tools.<name>(args)), no discovery primitive ("selection has to happen before SDK generation")', where: SECONDARY }],
+  sources: [
+    {
+      what: 'code mode: one run_code tool, tools as a generated TypeScript SDK (await tools.<name>(args)), no discovery primitive ("selection has to happen before SDK generation")',
+      where: SECONDARY,
+    },
+  ],
 } as const satisfies Facts;
 
 /** `deepseek-code-preselect`; `describe()` sets the preselecting retriever's name and the set size. */
@@ -47,7 +57,8 @@ export const DEEPSEEK_PRESELECT_FACTS = {
     preselection: {
       retriever: RUN,
       size: RUN,
-      pinned: "Backpack's, not DeepSeek's: DSH code mode has no search primitive and an upstream preselection is unknown; Backpack bm25 top 10 for the request, harness-side (no model call)",
+      pinned:
+        "Backpack's, not DeepSeek's: DSH code mode has no search primitive and an upstream preselection is unknown; Backpack bm25 top 10 for the request, harness-side (no model call)",
     },
     sources: SECONDARY,
   },

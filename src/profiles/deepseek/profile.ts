@@ -62,7 +62,9 @@ export function schemaType(schema: unknown, depth = 0): string {
       const props = s.properties;
       if (depth >= 2 || props === null || typeof props !== 'object' || Array.isArray(props)) return 'Record<string, unknown>';
       const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]).filter((x): x is string => typeof x === 'string') : []);
-      const fields = Object.entries(props as Record<string, unknown>).map(([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${schemaType(v, depth + 1)}`);
+      const fields = Object.entries(props as Record<string, unknown>).map(
+        ([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${schemaType(v, depth + 1)}`,
+      );
       return fields.length ? `{ ${fields.join('; ')} }` : 'Record<string, never>';
     }
     default:
@@ -141,7 +143,6 @@ export class DeepSeekCodeProfile implements Profile {
   describe(): Record<string, unknown> {
     return describeWith(DEEPSEEK_CODE_FACTS.description);
   }
-
 }
 
 /**
@@ -186,7 +187,6 @@ export class DeepSeekPreselectProfile implements Profile {
   describe(): Record<string, unknown> {
     return describeWith(DEEPSEEK_PRESELECT_FACTS.description, { preselection: { retriever: this.preselect.name, size: CODE_MODE_PRESELECT } });
   }
-
 }
 
 /** `deepseek`: every tool eager as a native tool (no tool search in DSH; the Anthropic-compatible API ignores anthropic-beta). */

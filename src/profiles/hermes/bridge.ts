@@ -58,7 +58,8 @@ export function toolSearchDescription(deferredCount: number, form: ListingForm):
     `\`${TOOL_DESCRIBE_NAME}\` (skip \`${TOOL_SEARCH_NAME}\` when you ` +
     'already see the exact name).';
   if (form === 'mixed') {
-    desc += " For servers marked 'names not listed', the tools exist " + `too — find them with \`${TOOL_SEARCH_NAME}\` before ` + 'concluding anything is missing.';
+    desc +=
+      " For servers marked 'names not listed', the tools exist " + `too — find them with \`${TOOL_SEARCH_NAME}\` before ` + 'concluding anything is missing.';
   }
   return desc;
 }
@@ -90,7 +91,11 @@ export const TOOL_DESCRIBE: ToolDefinition = Object.freeze({
   inputSchema: {
     type: 'object',
     properties: {
-      names: { type: 'array', items: { type: 'string' }, description: 'Exact tool names (as returned by tool_search). A single string is accepted and treated as one name.' },
+      names: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Exact tool names (as returned by tool_search). A single string is accepted and treated as one name.',
+      },
     },
     required: ['names'],
   },

@@ -133,4 +133,3 @@ export function listingGroupLabel(toolset: string): string {
   const label = toolset || 'other';
   return label.startsWith('mcp-') ? label.slice(4) : label;
 }
-

@@ -54,7 +54,8 @@ export const HERMES_FACTS = {
       ref: HERMES_UPSTREAM.bridge,
     },
     retrieval: {
-      indexedText: '_entry_search_text: id without leading mcp__, [_.:-] → spaces; + source label (toolset minus mcp-) if not a word of it; + description; + top-level parameter names (no schema bodies)',
+      indexedText:
+        '_entry_search_text: id without leading mcp__, [_.:-] → spaces; + source label (toolset minus mcp-) if not a word of it; + description; + top-level parameter names (no schema bodies)',
       tokenizer: '[A-Za-z0-9]+, lowercase, Porter2 (npm porter2 for snowballstemmer english), no stop words',
       bm25: { k1: 1.5, b: 0.75, idf: 'ln(1 + (N - df + 0.5) / (df + 0.5))', queryTerms: 'every occurrence counts' },
       admission: 'gate = query token of highest idf (first on ties; unknown token → nothing); from 4 answerable terms, ceil(0.5 * answerable) of them',
@@ -89,11 +90,20 @@ export const HERMES_FACTS = {
     ],
   },
   sources: [
-    { what: 'deferrable tools (is_deferrable_tool_name: mcp-* and plugin toolsets, except _DIRECT_SURFACE_TOOLSETS); activation (enabled on/auto/off)', where: BRIDGE },
+    {
+      what: 'deferrable tools (is_deferrable_tool_name: mcp-* and plugin toolsets, except _DIRECT_SURFACE_TOOLSETS); activation (enabled on/auto/off)',
+      where: BRIDGE,
+    },
     { what: 'the bridge: tool_search, tool_describe, tool_call; ≤ 7 queries and ≤ 10 names per call; default and maximum search limit', where: BRIDGE },
-    { what: 'the search result JSON (json.dumps, descriptions ≤ 500 characters, ≤ 32 required parameters of ≤ 64 characters), the empty-result hint', where: BRIDGE },
+    {
+      what: 'the search result JSON (json.dumps, descriptions ≤ 500 characters, ≤ 32 required parameters of ≤ 64 characters), the empty-result hint',
+      where: BRIDGE,
+    },
     { what: 'search text (_entry_search_text), tokenizer, BM25 k1 1.5 b 0.75, rarest-token gate, 50% coverage floor, exact name', where: CATALOG },
-    { what: 'listing budget min(listing_max_tokens, ctx × threshold_pct / 100), ceil(chars / 4) cost (CHARS_PER_TOKEN), the full → names → groups → none ladder, short descriptions', where: CATALOG },
+    {
+      what: 'listing budget min(listing_max_tokens, ctx × threshold_pct / 100), ceil(chars / 4) cost (CHARS_PER_TOKEN), the full → names → groups → none ladder, short descriptions',
+      where: CATALOG,
+    },
     { what: 'listing mode described and its claimed effect', where: HERMES_UPSTREAM.docs },
   ],
 } as const satisfies Facts;

@@ -14,10 +14,7 @@ export const SHORT_DESCRIPTION_CHARS = 60;
 
 export const LISTING_HEADER = `Deferred tool catalog (call schemas via \`${TOOL_DESCRIBE_NAME}\`, invoke via \`${TOOL_CALL_NAME}\`):`;
 
-const SENTENCE_END = new RegExp(
-  `(?<!(?<![\\p{L}\\p{N}_])e\\.g)(?<!(?<![\\p{L}\\p{N}_])i\\.e)(?<!(?<![\\p{L}\\p{N}_])etc)[.!?](?=[${PY_WS}]|$)`,
-  'u',
-);
+const SENTENCE_END = new RegExp(`(?<!(?<![\\p{L}\\p{N}_])e\\.g)(?<!(?<![\\p{L}\\p{N}_])i\\.e)(?<!(?<![\\p{L}\\p{N}_])etc)[.!?](?=[${PY_WS}]|$)`, 'u');
 
 /**
  * `_short_desc`: whitespace normalised, cut after the first sentence end (`.`, `!` or `?` followed by
@@ -129,7 +126,10 @@ export function ladder(groups: readonly PreparedGroup[], maxTokens: number): Lis
  * Entries grouped by label (`_group_entries`): groups in code-point order of their labels, each
  * group's tools sorted by `compare`.
  */
-export function groupByLabel<T>(entries: Iterable<{ label: string; tool: T }>, compare: (a: T, b: T) => number): { label: string; labelLen: number; tools: T[] }[] {
+export function groupByLabel<T>(
+  entries: Iterable<{ label: string; tool: T }>,
+  compare: (a: T, b: T) => number,
+): { label: string; labelLen: number; tools: T[] }[] {
   const byLabel = new Map<string, T[]>();
   for (const { label, tool } of entries) {
     const list = byLabel.get(label);

@@ -52,8 +52,27 @@ import { charCount } from '../../util/unicode.ts';
 import { deferrablePositions } from '../deferral.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, QueryStyle, SearchAddition } from '../types.ts';
 import { searchResultText, TOOL_CALL, TOOL_DESCRIBE, toolSearchDefinition, type SourceCount } from './bridge.ts';
-import { estimateTokens, HERMES_DEFERRAL, hermesToolset, listingGroupLabel, listingTokenBudget, resolveHermesConfig, type HermesConfig, type HermesOptions } from './config.ts';
-import { compareTools, groupByLabel, ladder, listingTier, prepareTool, shortDescription, type Listing, type ListingForm, type PreparedTool } from './listing.ts';
+import {
+  estimateTokens,
+  HERMES_DEFERRAL,
+  hermesToolset,
+  listingGroupLabel,
+  listingTokenBudget,
+  resolveHermesConfig,
+  type HermesConfig,
+  type HermesOptions,
+} from './config.ts';
+import {
+  compareTools,
+  groupByLabel,
+  ladder,
+  listingTier,
+  prepareTool,
+  shortDescription,
+  type Listing,
+  type ListingForm,
+  type PreparedTool,
+} from './listing.ts';
 import { HermesSearcher } from './search.ts';
 import { describeWith } from '../facts.ts';
 import { HERMES_CALLS, HERMES_FACTS, HERMES_VARIANTS } from './facts.ts';
@@ -248,10 +267,13 @@ export class HermesProfile implements Profile {
       calls: { ...this.calls },
       config: { ...c, listingBudget: listingTokenBudget(c) },
       bridge: { searchLimit: `default ${c.searchDefaultLimit}, clamped to [1, ${c.maxSearchLimit}]` },
-      listing: { unrestricted: unrestricted ? { form: unrestricted.listingForm, tier: unrestricted.tier, tokens: unrestricted.listingTokens, deferred: unrestricted.deferredCount } : null },
+      listing: {
+        unrestricted: unrestricted
+          ? { form: unrestricted.listingForm, tier: unrestricted.tier, tokens: unrestricted.listingTokens, deferred: unrestricted.deferredCount }
+          : null,
+      },
     });
   }
-
 }
 
 /** The `hermes` profile (see the module comment). */

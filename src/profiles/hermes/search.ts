@@ -18,7 +18,6 @@ import { normalizeWhitespace, pyStrip } from '../strings.ts';
 
 export { EXACT_NAME_SCORE } from './config.ts';
 
-
 /**
  * `_entry_search_text`: the name (the tool id) without a leading `mcp__`, `[_.:-]` → spaces; the
  * source label if it is not already a word of that; the description; the top-level parameter names.
@@ -50,7 +49,6 @@ export const HERMES_BM25_OPTIONS: Readonly<Bm25Options> = Object.freeze({
   fields: Object.freeze({ name: 1, namespace: 0, summary: 0, description: 1, examples: 0, params: 1 }),
   admission: 'hermes' as const,
 });
-
 
 const HAS_TOKEN = /[A-Za-z0-9]/;
 const NO_MASK = {};
@@ -138,7 +136,10 @@ export class HermesSearcher implements Retriever, Describable {
     let hits = await this.bm25.search(request, sub === undefined ? { k } : { k, allowed: sub });
     // The emulated model retries only an empty answer: an exact-name hit is an answer.
     if (hits.length === 0 && exact.length === 0 && this.retryKnownWords) {
-      const known = this.bm25.knownWords(request).filter((w) => !STOP_WORDS.has(w.toLowerCase())).join(' ');
+      const known = this.bm25
+        .knownWords(request)
+        .filter((w) => !STOP_WORDS.has(w.toLowerCase()))
+        .join(' ');
       if (known !== '' && known !== request) {
         this.retries++;
         const key = allowed ?? NO_MASK;
@@ -172,5 +173,4 @@ export class HermesSearcher implements Retriever, Describable {
       bm25: this.bm25.describe(),
     });
   }
-
 }

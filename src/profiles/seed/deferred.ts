@@ -18,14 +18,25 @@ export const DEFERRED_SEARCH_LIMIT = 5;
 
 export const SEARCH_TOOLS: ToolDefinition = {
   name: 'search_tools',
-  description: 'Search the tool catalog by what you want to do. Returns up to 5 tool names with one-line summaries; load a tool with load_tool_schema before calling it.',
-  inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'What you want to do, in words.' } }, required: ['query'], additionalProperties: false },
+  description:
+    'Search the tool catalog by what you want to do. Returns up to 5 tool names with one-line summaries; load a tool with load_tool_schema before calling it.',
+  inputSchema: {
+    type: 'object',
+    properties: { query: { type: 'string', description: 'What you want to do, in words.' } },
+    required: ['query'],
+    additionalProperties: false,
+  },
 };
 
 export const LOAD_TOOL_SCHEMA: ToolDefinition = {
   name: 'load_tool_schema',
   description: 'Load the full definition (input schema) of one tool from the catalog by its exact name.',
-  inputSchema: { type: 'object', properties: { name: { type: 'string', description: 'The exact tool name from the catalog or a search result.' } }, required: ['name'], additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { name: { type: 'string', description: 'The exact tool name from the catalog or a search result.' } },
+    required: ['name'],
+    additionalProperties: false,
+  },
 };
 
 /** The one answer for a tool that does not exist and for a tool the caller may not use. */
@@ -74,7 +85,8 @@ export abstract class SchemaLoadingProfile {
   loadToolSchema(name: string, caller: Caller): SchemaAnswer {
     if (!this.catalog) throw new Error(`profile "${this.name}": used before index()`);
     const entry = this.byId.get(name);
-    if (!entry || (caller.allowed && caller.allowed[entry.position] !== 1) || !this.sees(entry.position, caller)) return { found: false, answer: unavailableAnswer(name) };
+    if (!entry || (caller.allowed && caller.allowed[entry.position] !== 1) || !this.sees(entry.position, caller))
+      return { found: false, answer: unavailableAnswer(name) };
     return { found: true, definition: toolDefinition(entry.tool) };
   }
 }
@@ -110,7 +122,12 @@ export class DeferredProfile extends SchemaLoadingProfile implements Profile {
     const lines = hits.map((h) => `- ${h.id}: ${this.byId.get(h.id)?.tool.summary ?? ''}`);
     // The model then loads the schema of the tool it picks (the top hit): one definition per search.
     const picked = hits[0] ? this.byId.get(hits[0].id)?.tool : undefined;
-    return { form: 'metadata', loaded: hits.map((h) => h.id), text: lines.length ? lines.join('\n') : 'No matching tools.', ...(picked ? { definitions: [toolDefinition(picked)] } : {}) };
+    return {
+      form: 'metadata',
+      loaded: hits.map((h) => h.id),
+      text: lines.length ? lines.join('\n') : 'No matching tools.',
+      ...(picked ? { definitions: [toolDefinition(picked)] } : {}),
+    };
   }
 
   describe(): Record<string, unknown> {

@@ -44,12 +44,19 @@ export const ROLE_GATING_FACTS = {
 export const NAMESPACE_ROUTING_FACTS = {
   description: {
     profile: 'namespace-routing',
-    exposure: 'pinned tools in full; the namespace list (name: first line of description) and open_namespace; the opened namespace expanded: every tool of it the caller may use, full definitions',
-    route: 'the model opens 1 namespace per request (one model call), emulated by the namespace BM25 of the namespace retriever over the namespaces the caller has a tool in; none when no tool of it matches above the floor',
+    exposure:
+      'pinned tools in full; the namespace list (name: first line of description) and open_namespace; the opened namespace expanded: every tool of it the caller may use, full definitions',
+    route:
+      'the model opens 1 namespace per request (one model call), emulated by the namespace BM25 of the namespace retriever over the namespaces the caller has a tool in; none when no tool of it matches above the floor',
     ranking: RUN,
     query: 'raw: the model reads the user request to pick the namespace',
     calls: RUN,
     search: RUN,
   },
-  sources: [{ what: 'hierarchical namespace routing: domain-level meta tools that expand into their namespace on demand, one extra round trip per namespace opened', where: SEED }],
+  sources: [
+    {
+      what: 'hierarchical namespace routing: domain-level meta tools that expand into their namespace on demand, one extra round trip per namespace opened',
+      where: SEED,
+    },
+  ],
 } as const satisfies Facts;

@@ -70,7 +70,10 @@ export class NamespaceRoutingProfile implements Profile {
     return {
       eager: allowedIds(tools, caller.allowed, (t) => t.pinned),
       metaTools: [OPEN_NAMESPACE],
-      advertisement: namespaceList(this.catalog, tools.filter((_, i) => !caller.allowed || caller.allowed[i] === 1)),
+      advertisement: namespaceList(
+        this.catalog,
+        tools.filter((_, i) => !caller.allowed || caller.allowed[i] === 1),
+      ),
     };
   }
 
@@ -88,10 +91,11 @@ export class NamespaceRoutingProfile implements Profile {
       e !== undefined && !e.tool.pinned && route.includes(e.tool.namespace) && (!caller.allowed || caller.allowed[e.position] === 1);
     const loaded = new Set<string>();
     for (const h of hits) if (usable(this.byId.get(h.id))) loaded.add(h.id);
-    for (const ns of route) for (const p of this.opener.positionsOf(ns)) {
-      const e = this.byId.get(this.tools[p]!.id);
-      if (usable(e)) loaded.add(e.tool.id);
-    }
+    for (const ns of route)
+      for (const p of this.opener.positionsOf(ns)) {
+        const e = this.byId.get(this.tools[p]!.id);
+        if (usable(e)) loaded.add(e.tool.id);
+      }
     const ids = [...loaded];
     return {
       form: 'schemas',
@@ -109,7 +113,6 @@ export class NamespaceRoutingProfile implements Profile {
       search: this.opener.describe(),
     });
   }
-
 }
 
 export function createNamespaceRouting(name: string): NamespaceRoutingProfile {

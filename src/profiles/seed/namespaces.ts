@@ -37,7 +37,12 @@ export function namespaceList(catalog: Catalog, tools: readonly Tool[]): string 
 export const OPEN_NAMESPACE: ToolDefinition = {
   name: 'open_namespace',
   description: 'Open one tool namespace from the list: its tools become available to you.',
-  inputSchema: { type: 'object', properties: { namespace: { type: 'string', description: 'A namespace name from the list.' } }, required: ['namespace'], additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties: { namespace: { type: 'string', description: 'A namespace name from the list.' } },
+    required: ['namespace'],
+    additionalProperties: false,
+  },
 };
 
 export interface OpenerOptions {
@@ -128,7 +133,8 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
   describe(): Record<string, unknown> {
     return {
       opens: this.options.m,
-      route: 'namespaces with an allowed non-pinned tool ranked by the namespace BM25 (namespace retriever documents); the best m scoring > 0 opened (the emulated model\'s choice)',
+      route:
+        "namespaces with an allowed non-pinned tool ranked by the namespace BM25 (namespace retriever documents); the best m scoring > 0 opened (the emulated model's choice)",
       inside: 'the inner retriever over the allowed non-pinned tools of the opened namespaces',
       namespaces: this.nsBm25.describe(),
       inner: isDescribable(this.inner) ? this.inner.describe() : { name: this.inner.name },

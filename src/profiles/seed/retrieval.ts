@@ -83,7 +83,12 @@ export class RetrievalProfile extends SchemaLoadingProfile implements Profile {
     return {
       eager: allowedIds(tools, caller.allowed, (t) => t.pinned),
       metaTools: this.metaTools(),
-      advertisement: this.settings.advertiseNamespaces ? namespaceList(this.catalog, tools.filter((_, i) => visible(i))) : '',
+      advertisement: this.settings.advertiseNamespaces
+        ? namespaceList(
+            this.catalog,
+            tools.filter((_, i) => visible(i)),
+          )
+        : '',
     };
   }
 
@@ -91,7 +96,8 @@ export class RetrievalProfile extends SchemaLoadingProfile implements Profile {
     // pinned tools are already in front of the model (eager): not loaded twice
     const tools = hits.map((h) => this.byId.get(h.id)?.tool).filter((t): t is Tool => t !== undefined && !t.pinned);
     const opened = this.opened(hits, query);
-    if (this.settings.form === 'schemas') return { form: 'schemas', loaded: hits.map((h) => h.id), text: '', definitions: tools.map(toolDefinition), ...opened };
+    if (this.settings.form === 'schemas')
+      return { form: 'schemas', loaded: hits.map((h) => h.id), text: '', definitions: tools.map(toolDefinition), ...opened };
     // The model loads the schema of the tool it calls (the top entry): one definition per search.
     const picked = tools[0];
     return {
@@ -119,7 +125,10 @@ export class RetrievalProfile extends SchemaLoadingProfile implements Profile {
 
   describe(): Record<string, unknown> {
     const s = this.settings;
-    const shown = s.form === 'schemas' ? "full definitions (the request's tools array)" : 'deferred entries (- id: one-line summary); load_tool_schema fetches the definition of the tool the model calls (one per search)';
+    const shown =
+      s.form === 'schemas'
+        ? "full definitions (the request's tools array)"
+        : 'deferred entries (- id: one-line summary); load_tool_schema fetches the definition of the tool the model calls (one per search)';
     return {
       profile: s.label,
       exposure: `pinned tools in full${s.advertiseNamespaces ? '; the namespaces advertised (name: first line of description)' : ''}; after each request the ${s.limit} best tools as ${shown}`,

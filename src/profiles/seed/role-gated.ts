@@ -48,7 +48,8 @@ export class RoleGatedRetriever implements Retriever, Describable, Prefetching {
     const gate = this.roleMaskOf(context.role);
     if (!gate) return this.inner.search(request, context);
     const allowed = context.allowed;
-    if (allowed && allowed.length !== gate.length) throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${gate.length} tools`);
+    if (allowed && allowed.length !== gate.length)
+      throw new RangeError(`retriever "${this.name}": allowed mask has ${allowed.length} entries, the catalog ${gate.length} tools`);
     const mask = allowed ? gate.map((v, i) => v & allowed[i]!) : gate;
     return this.inner.search(request, { ...context, allowed: mask });
   }

@@ -13,6 +13,8 @@ export function chartsSection(specs: readonly ChartSpec[]): { html: string; data
       return `<figure class="chart" id="figure-${esc(c.id)}">\n<h3>${esc(c.title)}</h3>\n<canvas id="${esc(id)}" width="1200" height="620" role="img" aria-label="${esc(c.title)}"></canvas>\n<figcaption>${esc(c.caption)}</figcaption>\n</figure>`;
     })
     .join('\n');
-  const data = specs.map((c) => `<script type="application/json" data-chart="${esc(`chart-${c.id}`)}" id="${esc(`chart-data-${c.id}`)}">${jsonForScript(c.config)}</script>`).join('\n');
+  const data = specs
+    .map((c) => `<script type="application/json" data-chart="${esc(`chart-${c.id}`)}" id="${esc(`chart-data-${c.id}`)}">${jsonForScript(c.config)}</script>`)
+    .join('\n');
   return { html: section('charts', 'Charts', '', figures), data };
 }

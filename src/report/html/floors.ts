@@ -10,7 +10,15 @@ export function floorsSection(r: Results, all: readonly StrategyView[]): string 
   const title = 'Floors and no-tool false positives';
   const has = all.some((s) => recallAtRatesOf(s) !== undefined || curveOf(s) !== undefined || floorOf(r, s.name)?.kind === 'auto');
   if (!has) return section('floors', title, '', absent(`${NOT_IN_RUN}: results written before operating curves and calibrated floors.`));
-  const columns: Column[] = [{ label: 'strategy' }, { label: 'floor', title: 'the floor the strategy ran with: a fixed score, calibrated (auto), or none' }, ...FP_RATES.map((k) => ({ label: `recall@5 at FP ≤ ${k}`, title: `recall@5 with the lowest floor whose no-tool false-positive rate is at most ${k}`, num: true }))];
+  const columns: Column[] = [
+    { label: 'strategy' },
+    { label: 'floor', title: 'the floor the strategy ran with: a fixed score, calibrated (auto), or none' },
+    ...FP_RATES.map((k) => ({
+      label: `recall@5 at FP ≤ ${k}`,
+      title: `recall@5 with the lowest floor whose no-tool false-positive rate is at most ${k}`,
+      num: true,
+    })),
+  ];
   const rows = all.map((s) => {
     const rates = recallAtRatesOf(s);
     const cells = FP_RATES.map((k): Cell => {
@@ -20,7 +28,11 @@ export function floorsSection(r: Results, all: readonly StrategyView[]): string 
       if (!p) return figureCell({ reason: `no floor brings the no-tool false-positive rate to ${k}` });
       const fig = figure(s, 'recall@5', { 'recall@5': p.recall5 });
       if (fig.value === undefined) return figureCell(fig);
-      return { html: `${esc(fmtRate(p.recall5))} <span class="note">floor ${esc(p.floor === null ? 'none' : floorNumber(p.floor))}, FP ${esc(fmtRate(p.fp))}</span>`, v: p.recall5, num: true };
+      return {
+        html: `${esc(fmtRate(p.recall5))} <span class="note">floor ${esc(p.floor === null ? 'none' : floorNumber(p.floor))}, FP ${esc(fmtRate(p.fp))}</span>`,
+        v: p.recall5,
+        num: true,
+      };
     });
     return [{ html: `${esc(s.name)}${fitTag(s, r)}` }, text(floorText(floorOf(r, s.name))), ...cells];
   });

@@ -21,8 +21,15 @@ export function namespacesTable(r: Results, all: readonly StrategyView[]): strin
     .map(([name, t]) => ({ name, t, v: t[m] }))
     .sort((a, b) => (a.v ?? Infinity) - (b.v ?? Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .slice(0, WORST_NAMESPACES);
-  const extra = ['top1', `recall@${r.config.ks[r.config.ks.length - 1]}`, `namespaceRecall@${headline(r).split('@')[1]}`].filter((x) => x !== m && worst.some((w) => isNum(w.t[x])));
-  const columns: Column[] = [{ label: 'namespace' }, { label: 'graded cases', num: true }, { label: m, title: metricTitle(m), num: true }, ...extra.map((x) => ({ label: x, title: metricTitle(x), num: true }))];
+  const extra = ['top1', `recall@${r.config.ks[r.config.ks.length - 1]}`, `namespaceRecall@${headline(r).split('@')[1]}`].filter(
+    (x) => x !== m && worst.some((w) => isNum(w.t[x])),
+  );
+  const columns: Column[] = [
+    { label: 'namespace' },
+    { label: 'graded cases', num: true },
+    { label: m, title: metricTitle(m), num: true },
+    ...extra.map((x) => ({ label: x, title: metricTitle(x), num: true })),
+  ];
   const rows = worst.map((w) => [code(w.name), numCell(w.t.gradedCases ?? w.t.cases, fmtInt), numCell(w.v), ...extra.map((x) => numCell(w.t[x]))]);
   const intro = `The ${esc(String(worst.length))} namespaces (of ${esc(fmtInt(ns.length))}) where the best strategy, <strong>${esc(b.s.name)}</strong> (highest ${esc(m)}), does worst, by ${esc(m)} over the graded cases whose gold tools live there.`;
   return section('namespaces', title, intro, table(columns, rows, { sortable: true, id: 'namespaces-table' }));

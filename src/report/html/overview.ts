@@ -24,7 +24,18 @@ export function overviewMetrics(r: Results, all: readonly StrategyView[]): strin
   const depthKeys = (kind: string) => [...present].filter((k) => k.startsWith(`${kind}@`)).sort((a, b) => Number(a.split('@')[1]) - Number(b.split('@')[1]));
   // scopeLeakCount must be 0: a column only when some strategy leaked.
   const leaked = all.some((s) => (s.results.metrics.overall.scopeLeakCount ?? 0) > 0);
-  const wanted = ['top1', ...ks.map((k) => `recall@${k}`), ...depthKeys('mrr'), ...depthKeys('ndcg'), `missedEntirely@${hk}`, `namespaceRecall@${hk}`, 'visible', 'noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate', ...(leaked ? ['scopeLeakCount'] : [])];
+  const wanted = [
+    'top1',
+    ...ks.map((k) => `recall@${k}`),
+    ...depthKeys('mrr'),
+    ...depthKeys('ndcg'),
+    `missedEntirely@${hk}`,
+    `namespaceRecall@${hk}`,
+    'visible',
+    'noToolFalsePositiveRate',
+    'searchNoToolFalsePositiveRate',
+    ...(leaked ? ['scopeLeakCount'] : []),
+  ];
   return [...new Set(wanted)].filter((m) => present.has(m));
 }
 
@@ -36,7 +47,16 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
   const columns: Column[] = [
     { label: 'strategy' },
     ...metrics.map((m) => ({ label: metricLabel(m), title: `${m}: ${metricTitle(m)}`, num: true, lowFirst: higherIsBetter(m) === false })),
-    ...(anyProfile ? [{ label: 'tokens / request', title: 'profiles: mean tokens in front of the model per request (before search + the search)', num: true, lowFirst: true }] : []),
+    ...(anyProfile
+      ? [
+          {
+            label: 'tokens / request',
+            title: 'profiles: mean tokens in front of the model per request (before search + the search)',
+            num: true,
+            lowFirst: true,
+          },
+        ]
+      : []),
     ...LATENCY.map((m) => ({ label: metricLabel(m), title: metricTitle(m), num: true, lowFirst: higherIsBetter(m) === false })),
   ];
   const bests = new Map(metrics.map((m) => [m, bestValue(all, m)]));
@@ -49,8 +69,12 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
   const graded = all[0]?.results.metrics.overall.gradedCases;
   const intro = `${esc(String(all.length))} ${all.length === 1 ? 'strategy' : 'strategies'} (retrievers, then harness profiles) over ${esc(fmtInt(r.dataset.cases))} cases${isNum(graded) ? ` (${esc(fmtInt(graded))} graded)` : ''}. Click a column header to sort; click again to reverse. The best value of a column is in bold. <span class="na">${NA}</span> means the figure does not apply (hover it for why: a profile without a search ranks nothing; no-tool figures need no-tool cases; a profile whose prompt fits the context window in no case has no quality figure).`;
   const notes: string[] = [];
-  if (metrics.some((m) => m.startsWith('noToolFalsePositiveRate') || m.startsWith('searchNoToolFalsePositiveRate'))) notes.push(`<p class="note definition" id="no-tool-definition">${esc(NO_TOOL_DEFINITION)}</p>`);
+  if (metrics.some((m) => m.startsWith('noToolFalsePositiveRate') || m.startsWith('searchNoToolFalsePositiveRate')))
+    notes.push(`<p class="note definition" id="no-tool-definition">${esc(NO_TOOL_DEFINITION)}</p>`);
   const unfit = all.filter((s) => !mayBeBest(s));
-  if (unfit.length) notes.push(`<p class="note fit">Context window: ${unfit.map((s) => `${esc(s.name)} ${esc(fitNote(contextFit(s, r))!)}`).join('; ')}. A profile that does not fit every case is never bolded nor named best; its token figures are in the Tokens section.</p>`);
+  if (unfit.length)
+    notes.push(
+      `<p class="note fit">Context window: ${unfit.map((s) => `${esc(s.name)} ${esc(fitNote(contextFit(s, r))!)}`).join('; ')}. A profile that does not fit every case is never bolded nor named best; its token figures are in the Tokens section.</p>`,
+    );
   return section('overview', 'Overview', intro, [table(columns, rows, { sortable: true, id: 'overview-table' }), ...notes].join('\n'));
 }

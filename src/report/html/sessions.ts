@@ -23,8 +23,20 @@ export function sessionsSection(all: readonly StrategyView[]): string {
   ];
   const rows = withSessions.map((s) => {
     const x = s.results.sessions!;
-    return [{ html: `${esc(s.name)}${s.ranks ? '' : ' <span class="tag" title="a profile without a search: its set never changes">no search</span>'}` }, numCell(x.sessions, fmtInt), numCell(x.turns, fmtInt), numCell(x.perTurn.recall5), numCell(x.perTurn.churn), numCell(x.perTurn.tokensCached, fmtInt), numCell(x.sticky.recall5), numCell(x.sticky.churn), numCell(x.sticky.keptRate), numCell(x.sticky.tokensCached, fmtInt)];
+    return [
+      { html: `${esc(s.name)}${s.ranks ? '' : ' <span class="tag" title="a profile without a search: its set never changes">no search</span>'}` },
+      numCell(x.sessions, fmtInt),
+      numCell(x.turns, fmtInt),
+      numCell(x.perTurn.recall5),
+      numCell(x.perTurn.churn),
+      numCell(x.perTurn.tokensCached, fmtInt),
+      numCell(x.sticky.recall5),
+      numCell(x.sticky.churn),
+      numCell(x.sticky.keptRate),
+      numCell(x.sticky.tokensCached, fmtInt),
+    ];
   });
-  const intro = 'Multi-turn sessions under per-turn retrieval and under sticky-per-task retrieval: every change of the exposed tool set breaks the cached prompt prefix.';
+  const intro =
+    'Multi-turn sessions under per-turn retrieval and under sticky-per-task retrieval: every change of the exposed tool set breaks the cached prompt prefix.';
   return section('sessions', title, intro, table(columns, rows, { sortable: true, id: 'sessions-table' }));
 }

@@ -23,7 +23,11 @@ export function skillsSection(skills: SkillComparison | undefined): string {
       { label: 'listed', num: true },
       { label: 'with description', num: true },
       { label: 'dropped', num: true },
-      { label: 'discoverable', title: 'share of skill requests whose gold skill is visible with its description (searched index: after one search)', num: true },
+      {
+        label: 'discoverable',
+        title: 'share of skill requests whose gold skill is visible with its description (searched index: after one search)',
+        num: true,
+      },
       { label: 'name only', num: true },
       { label: 'recall', title: 'searched index: recall of skill_search' },
       { label: 'tokens / search', num: true },
@@ -37,10 +41,18 @@ export function skillsSection(skills: SkillComparison | undefined): string {
       numCell(l.dropped, fmtInt),
       numCell(l.discoverability.withDescription),
       numCell(l.discoverability.nameOnly),
-      text(l.recall ? Object.entries(l.recall).map(([m, v]) => `${m} ${fmtRate(v)}`).join(', ') : DASH),
+      text(
+        l.recall
+          ? Object.entries(l.recall)
+              .map(([m, v]) => `${m} ${fmtRate(v)}`)
+              .join(', ')
+          : DASH,
+      ),
       numCell(l.meanSearchTokens ?? undefined, fmtInt),
     ]);
-    const sizes = asked.some((n) => n !== z.skills) ? ` <span class="note">(size${asked.length > 1 ? 's' : ''} asked: ${esc(asked.map(fmtInt).join(', '))}; the catalog has ${esc(fmtInt(z.skills))})</span>` : '';
+    const sizes = asked.some((n) => n !== z.skills)
+      ? ` <span class="note">(size${asked.length > 1 ? 's' : ''} asked: ${esc(asked.map(fmtInt).join(', '))}; the catalog has ${esc(fmtInt(z.skills))})</span>`
+      : '';
     return `<h3>${esc(fmtInt(z.skills))} skills (${esc(fmtInt(z.skillCases))} skill requests)${sizes}</h3>\n${table(columns, rows)}`;
   });
   const intro = `How each harness lists skills to the model, against a searched skill index (${esc(skills.retrieval ?? 'search')}), on the first n skills of the catalog; tokens counted with ${esc(skills.counter)}.`;

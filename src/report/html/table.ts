@@ -31,7 +31,11 @@ export interface Column {
 /** A text cell, a code cell, a numeric cell (sortable by its value). */
 export const text = (s: string): Cell => ({ html: esc(s) });
 export const code = (s: string): Cell => ({ html: `<code>${esc(s)}</code>` });
-export const numCell = (v: number | null | undefined, f: (v: number | null | undefined) => string = fmtRate): Cell => ({ html: f(v), v: isNum(v) ? v : undefined, num: true });
+export const numCell = (v: number | null | undefined, f: (v: number | null | undefined) => string = fmtRate): Cell => ({
+  html: f(v),
+  v: isNum(v) ? v : undefined,
+  num: true,
+});
 
 /** What a figure that does not apply shows. */
 export const NA = 'n/a';
@@ -59,12 +63,17 @@ export function table(columns: readonly Column[], rows: readonly Cell[][], opts:
     })
     .join('');
   const body = rows
-    .map((r) => `<tr>${r.map((c, i) => {
-      const cls = c.num ?? columns[i]?.num ? ' class="num"' : '';
-      const v = c.v !== undefined ? ` data-v="${c.v}"` : '';
-      const t = c.title ? ` title="${esc(c.title)}"` : '';
-      return i === 0 ? `<th scope="row"${cls}${v}${t}>${c.html}</th>` : `<td${cls}${v}${t}>${c.html}</td>`;
-    }).join('')}</tr>`)
+    .map(
+      (r) =>
+        `<tr>${r
+          .map((c, i) => {
+            const cls = (c.num ?? columns[i]?.num) ? ' class="num"' : '';
+            const v = c.v !== undefined ? ` data-v="${c.v}"` : '';
+            const t = c.title ? ` title="${esc(c.title)}"` : '';
+            return i === 0 ? `<th scope="row"${cls}${v}${t}>${c.html}</th>` : `<td${cls}${v}${t}>${c.html}</td>`;
+          })
+          .join('')}</tr>`,
+    )
     .join('\n');
   const classes = ['data', opts.sortable ? 'sortable' : '', opts.className ?? ''].filter(Boolean).join(' ');
   return `<div class="table-wrap"><table class="${classes}"${opts.id ? ` id="${esc(opts.id)}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;

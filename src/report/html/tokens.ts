@@ -19,8 +19,17 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
       { label: 'window share', title: `share of a ${fmtInt(t.contextWindow)}-token window (Anthropic)`, num: true },
       { label: `${t.turns}-turn conversation, uncached`, num: true },
     ];
-    const body = rows.map((x) => [numCell(x.tools, fmtInt), numCell(x.blockTokens.openai, fmtInt), numCell(x.blockTokens.anthropic, fmtInt), numCell(x.tokensPerTool.anthropic, (v) => (isNum(v) ? v.toFixed(1) : DASH)), numCell(x.windowShare, fmtPct), numCell(x.uncachedConversationTokens, fmtInt)]);
-    parts.push(`<h3>Tool block by tool count</h3>\n<p class="intro">Tokens (${esc(t.counter)}) of the serialized tool block for n tools sampled from this catalog (${esc(t.sample)}).</p>\n${table(columns, body)}`);
+    const body = rows.map((x) => [
+      numCell(x.tools, fmtInt),
+      numCell(x.blockTokens.openai, fmtInt),
+      numCell(x.blockTokens.anthropic, fmtInt),
+      numCell(x.tokensPerTool.anthropic, (v) => (isNum(v) ? v.toFixed(1) : DASH)),
+      numCell(x.windowShare, fmtPct),
+      numCell(x.uncachedConversationTokens, fmtInt),
+    ]);
+    parts.push(
+      `<h3>Tool block by tool count</h3>\n<p class="intro">Tokens (${esc(t.counter)}) of the serialized tool block for n tools sampled from this catalog (${esc(t.sample)}).</p>\n${table(columns, body)}`,
+    );
   } else parts.push(`<h3>Tool block by tool count</h3>\n${absent()}`);
   const profiles = all.filter((s) => s.profile);
   if (profiles.length) {
@@ -38,9 +47,37 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
       { label: 'visible / 1k tokens', num: true },
       { label: '12 turns uncached', num: true },
       { label: '12 turns cached', num: true },
-      ...(anyCalls ? [{ label: 'calls / request', title: 'model calls per request that needs a tool: searches (retries counted), describe or load calls, namespaces opened, tool calls or one code-mode run', num: true, lowFirst: true }, { label: 'searches / request', num: true, lowFirst: true }, { label: 'calls / 12 turns', title: 'a 12-turn session: 12 × the mean calls per session turn', num: true, lowFirst: true }] : []),
-      ...(anyWire ? [{ label: 'wire tokens', title: 'definitions that cross the wire before any search without the model reading them (admitted deferred definitions); not in the other token figures', num: true, lowFirst: true }] : []),
-      ...(anyFit ? [{ label: 'fits context', title: 'share of the tool-labelled cases whose prompt (before search + the search) fits the context window', num: true }, { label: 'context window', title: 'tokens', num: true }, { label: 'overflow cases', title: 'tool-labelled cases whose prompt does not fit', num: true, lowFirst: true }] : []),
+      ...(anyCalls
+        ? [
+            {
+              label: 'calls / request',
+              title:
+                'model calls per request that needs a tool: searches (retries counted), describe or load calls, namespaces opened, tool calls or one code-mode run',
+              num: true,
+              lowFirst: true,
+            },
+            { label: 'searches / request', num: true, lowFirst: true },
+            { label: 'calls / 12 turns', title: 'a 12-turn session: 12 × the mean calls per session turn', num: true, lowFirst: true },
+          ]
+        : []),
+      ...(anyWire
+        ? [
+            {
+              label: 'wire tokens',
+              title:
+                'definitions that cross the wire before any search without the model reading them (admitted deferred definitions); not in the other token figures',
+              num: true,
+              lowFirst: true,
+            },
+          ]
+        : []),
+      ...(anyFit
+        ? [
+            { label: 'fits context', title: 'share of the tool-labelled cases whose prompt (before search + the search) fits the context window', num: true },
+            { label: 'context window', title: 'tokens', num: true },
+            { label: 'overflow cases', title: 'tool-labelled cases whose prompt does not fit', num: true, lowFirst: true },
+          ]
+        : []),
     ];
     const body = profiles.map((s) => {
       const p = s.profile!;
@@ -59,7 +96,13 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
         numCell(p.tokens.session12Cached, fmtInt),
         ...(anyCalls ? [numCell(p.calls?.perCase, fmtCalls), numCell(p.calls?.searchesPerCase, fmtCalls), numCell(p.calls?.perSession, fmtCalls)] : []),
         ...(anyWire ? [numCell(p.tokens.wire?.perCase, fmtInt)] : []),
-        ...(anyFit ? [{ ...numCell(fit?.share, fmtPct), ...(fit && fit.share < 1 ? { title: fitNote(fit)! } : {}) }, numCell(fit?.window, fmtInt), numCell(fit?.overflowCases, fmtInt)] : []),
+        ...(anyFit
+          ? [
+              { ...numCell(fit?.share, fmtPct), ...(fit && fit.share < 1 ? { title: fitNote(fit)! } : {}) },
+              numCell(fit?.window, fmtInt),
+              numCell(fit?.overflowCases, fmtInt),
+            ]
+          : []),
       ];
     });
     parts.push(`<h3>What each profile puts in front of the model</h3>\n${table(columns, body, { sortable: true, id: 'profiles-table' })}`);

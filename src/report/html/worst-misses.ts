@@ -35,7 +35,13 @@ export function worstMissesSection(r: Results, all: readonly StrategyView[], opt
   const metric = headline(r);
   const k = Number(metric.split('@')[1]) || 5;
   const details = opts.details;
-  if (!details || !opts.cases) return section('worst-misses', title, '', absent(`${NOT_IN_RUN}: the worst misses need the per-case details and the cases (${!details ? 'details' : 'cases'} not given to the report).`));
+  if (!details || !opts.cases)
+    return section(
+      'worst-misses',
+      title,
+      '',
+      absent(`${NOT_IN_RUN}: the worst misses need the per-case details and the cases (${!details ? 'details' : 'cases'} not given to the report).`),
+    );
   const b = bestStrategy(all, metric, (s) => (details[s.name]?.length ?? 0) > 0 && (s.ranks || !all.some((x) => x.ranks && details[x.name]?.length)));
   if (!b) return section('worst-misses', title, '', absent(`${NOT_IN_RUN}: no strategy has per-case details.`));
   const caseById = new Map(opts.cases.map((c) => [c.id, c]));
@@ -67,13 +73,20 @@ export function worstMissesSection(r: Results, all: readonly StrategyView[], opt
     if (!top.length) return '<span class="none">nothing (no tool passed the floor)</span>';
     return `<ol class="instead">${top.map(([id, score]) => `<li><code>${esc(id)}</code> <span class="score">${esc(fmtScore(score))}</span></li>`).join('')}</ol>`;
   };
-  const where = (m: Miss) => (m.goldRank >= 0 ? `first gold at rank ${m.goldRank + 1}` : m.d.ranked.length ? `not in the ${m.d.ranked.length} ranked` : 'nothing ranked');
-  const rows = misses.slice(0, WORST_MISSES).map((m) => [
-    code(m.c.id),
-    { html: `<div class="request">${foldedText(m.c.request)}</div>${m.c.slices.length ? `<div class="slices">${m.c.slices.map((s) => `<span class="tag">${esc(s)}</span>`).join(' ')}</div>` : ''}` },
-    { html: `<ul class="gold">${m.gold.map(goldHtml).join('')}</ul>${m.c.goldMode === 'any' && m.gold.length > 1 ? '<div class="note">any one will do</div>' : ''}<div class="note">${esc(where(m))}</div>` },
-    { html: instead(m) },
-  ]);
+  const where = (m: Miss) =>
+    m.goldRank >= 0 ? `first gold at rank ${m.goldRank + 1}` : m.d.ranked.length ? `not in the ${m.d.ranked.length} ranked` : 'nothing ranked';
+  const rows = misses
+    .slice(0, WORST_MISSES)
+    .map((m) => [
+      code(m.c.id),
+      {
+        html: `<div class="request">${foldedText(m.c.request)}</div>${m.c.slices.length ? `<div class="slices">${m.c.slices.map((s) => `<span class="tag">${esc(s)}</span>`).join(' ')}</div>` : ''}`,
+      },
+      {
+        html: `<ul class="gold">${m.gold.map(goldHtml).join('')}</ul>${m.c.goldMode === 'any' && m.gold.length > 1 ? '<div class="note">any one will do</div>' : ''}<div class="note">${esc(where(m))}</div>`,
+      },
+      { html: instead(m) },
+    ]);
   const columns: Column[] = [{ label: 'case' }, { label: 'request' }, { label: 'gold tool(s)' }, { label: `what came instead (top ${k}, score)` }];
   return section('worst-misses', title, intro, table(columns, rows, { className: 'misses' }));
 }

@@ -389,10 +389,25 @@ function oracle(tools: Tool[], o: Bm25Options, query: string, allowed: Uint8Arra
   return rankStable(hits).slice(0, Math.max(0, k));
 }
 
-const VOCAB = ['create', 'issue', 'Issues', 'create_issue', 'listRepos', 'the', 'a', 'café', 'search', 'running', 'runs', 'x', 'GitHub', 'repo', 'HTTPServer', 'v2'];
-const text = fc
-  .tuple(fc.array(fc.constantFrom(...VOCAB), { maxLength: 6 }), fc.constantFrom(' ', '_', '-', '.', ', '))
-  .map(([words, sep]) => words.join(sep));
+const VOCAB = [
+  'create',
+  'issue',
+  'Issues',
+  'create_issue',
+  'listRepos',
+  'the',
+  'a',
+  'café',
+  'search',
+  'running',
+  'runs',
+  'x',
+  'GitHub',
+  'repo',
+  'HTTPServer',
+  'v2',
+];
+const text = fc.tuple(fc.array(fc.constantFrom(...VOCAB), { maxLength: 6 }), fc.constantFrom(' ', '_', '-', '.', ', ')).map(([words, sep]) => words.join(sep));
 const toolArb = (id: string) =>
   fc
     .record({
@@ -428,10 +443,17 @@ describe('Bm25Retriever against a brute-force oracle (property)', () => {
       fc.asyncProperty(
         catalogArb,
         optionsArb,
-        fc.array(fc.tuple(fc.array(fc.constantFrom(...VOCAB, 'unknown'), { maxLength: 6 }), fc.integer({ min: 0, max: 14 }), fc.option(fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), { nil: undefined })), {
-          minLength: 1,
-          maxLength: 4,
-        }),
+        fc.array(
+          fc.tuple(
+            fc.array(fc.constantFrom(...VOCAB, 'unknown'), { maxLength: 6 }),
+            fc.integer({ min: 0, max: 14 }),
+            fc.option(fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), { nil: undefined }),
+          ),
+          {
+            minLength: 1,
+            maxLength: 4,
+          },
+        ),
         async (tools, options, queries) => {
           const r = await built(tools, options);
           for (const [words, k, mask] of queries) {

@@ -15,14 +15,40 @@ describe('splitIdentifiers', () => {
 
   it('true: snake, camel, kebab and dotted names into parts; letters and digits stay together', () => {
     expect(tok(`${IDENTS} S3Bucket getURLForID`, { splitIdentifiers: true })).toEqual([
-      'create', 'issue', 'create', 'issue', 'create', 'issue', 'issues', 'create', 'html', 'parser', 'base64', 'encode',
-      's3', 'bucket', 'get', 'url', 'for', 'id',
+      'create',
+      'issue',
+      'create',
+      'issue',
+      'create',
+      'issue',
+      'issues',
+      'create',
+      'html',
+      'parser',
+      'base64',
+      'encode',
+      's3',
+      'bucket',
+      'get',
+      'url',
+      'for',
+      'id',
     ]);
   });
 
   it('false: _ . - between letters/digits join (create_issue stays one token), camelCase not split', () => {
     expect(tok(`${IDENTS} mcp__github__create_issue end. e.g. _x_ a--b`, { splitIdentifiers: false })).toEqual([
-      'create_issue', 'createissue', 'create-issue', 'issues.create', 'htmlparser', 'base64encode', 'mcp__github__create_issue', 'end', 'e.g', 'x', 'a--b',
+      'create_issue',
+      'createissue',
+      'create-issue',
+      'issues.create',
+      'htmlparser',
+      'base64encode',
+      'mcp__github__create_issue',
+      'end',
+      'e.g',
+      'x',
+      'a--b',
     ]);
   });
 });
@@ -76,7 +102,15 @@ describe('the whole pipeline', () => {
   it("Backpack's default: split, fold, stop words, Porter2", () => {
     const o: TokenizerOptions = { splitIdentifiers: true, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1 };
     expect(makeTokenizer(o)('Create a GitHub issue in the repo — café listPullRequests')).toEqual([
-      'creat', 'git', 'hub', 'issu', 'repo', 'cafe', 'list', 'pull', 'request',
+      'creat',
+      'git',
+      'hub',
+      'issu',
+      'repo',
+      'cafe',
+      'list',
+      'pull',
+      'request',
     ]);
   });
 
@@ -113,11 +147,30 @@ describe("segmenter 'uax29' (Codex's bm25 crate: UAX#29 unicode_words)", () => {
   };
   /** The oracle: Intl.Segmenter's word-like segments that contain a letter or digit. */
   const oracle = (text: string): string[] =>
-    [...new Intl.Segmenter('en', { granularity: 'word' }).segment(text)].filter((s) => s.isWordLike && /[\p{Alphabetic}\p{N}]/u.test(s.segment)).map((s) => s.segment);
+    [...new Intl.Segmenter('en', { granularity: 'word' }).segment(text)]
+      .filter((s) => s.isWordLike && /[\p{Alphabetic}\p{N}]/u.test(s.segment))
+      .map((s) => s.segment);
 
-  it('underscore never splits; . : and \' join letters; , ; . and \' join digits; - / and spaces split', () => {
+  it("underscore never splits; . : and ' join letters; , ; . and ' join digits; - / and spaces split", () => {
     expect(raw("Create_Issue mcp__github__create_issue a.b a:b don't e.g. 3.14 1,000 v1.2 a,b hello-world x/y ___ _x_ a_.b")).toEqual([
-      'Create_Issue', 'mcp__github__create_issue', 'a.b', 'a:b', "don't", 'e.g', '3.14', '1,000', 'v1.2', 'a', 'b', 'hello', 'world', 'x', 'y', '_x_', 'a_', 'b',
+      'Create_Issue',
+      'mcp__github__create_issue',
+      'a.b',
+      'a:b',
+      "don't",
+      'e.g',
+      '3.14',
+      '1,000',
+      'v1.2',
+      'a',
+      'b',
+      'hello',
+      'world',
+      'x',
+      'y',
+      '_x_',
+      'a_',
+      'b',
     ]);
   });
 
@@ -130,7 +183,10 @@ describe("segmenter 'uax29' (Codex's bm25 crate: UAX#29 unicode_words)", () => {
     const codex = makeTokenizer({ splitIdentifiers: false, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1, segmenter: 'uax29' });
     expect(codex("Don't create_issue in the Café repos — don’t")).toEqual(['create_issu', 'cafe', 'repo']);
     // Under ascii-runs "don't" is don + t, both stop words too, but "create_issue" splits.
-    expect(makeTokenizer({ splitIdentifiers: true, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1 })("Don't create_issue")).toEqual(['creat', 'issu']);
+    expect(makeTokenizer({ splitIdentifiers: true, asciiFold: true, stopWords: 'english', stem: 'porter2', minLength: 1 })("Don't create_issue")).toEqual([
+      'creat',
+      'issu',
+    ]);
   });
 
   it('non-ASCII text goes through Intl.Segmenter (word-like segments with a letter or digit)', () => {
@@ -142,24 +198,32 @@ describe("segmenter 'uax29' (Codex's bm25 crate: UAX#29 unicode_words)", () => {
   it('the ASCII scanner equals Intl.Segmenter on random ASCII text (property)', () => {
     const ch = fc.constantFrom(...'aZq09_.\':,;- "\n\t\r/!@'.split(''));
     fc.assert(
-      fc.property(fc.array(ch, { maxLength: 16 }).map((a) => a.join('')), (text) => {
-        expect(raw(text)).toEqual(oracle(text));
-      }),
+      fc.property(
+        fc.array(ch, { maxLength: 16 }).map((a) => a.join('')),
+        (text) => {
+          expect(raw(text)).toEqual(oracle(text));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
   it('mixed text, cut at spaces with only non-ASCII pieces segmented by Intl, equals Intl.Segmenter on the whole (property)', () => {
-    const ch = fc.constantFrom(...['a', 'Z', '0', '_', '.', "'", ':', ',', ' ', ' ', '-', 'é', 'ü', '—', '中', '文', '’', '\u0301', '\u200d', '🦀', '\u00a0', 'ß']);
+    const ch = fc.constantFrom(
+      ...['a', 'Z', '0', '_', '.', "'", ':', ',', ' ', ' ', '-', 'é', 'ü', '—', '中', '文', '’', '\u0301', '\u200d', '🦀', '\u00a0', 'ß'],
+    );
     fc.assert(
-      fc.property(fc.array(ch, { maxLength: 16 }).map((a) => a.join('')), (text) => {
-        expect(raw(text, { asciiFold: false })).toEqual(oracle(text));
-      }),
+      fc.property(
+        fc.array(ch, { maxLength: 16 }).map((a) => a.join('')),
+        (text) => {
+          expect(raw(text, { asciiFold: false })).toEqual(oracle(text));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
 
-  it("requires splitIdentifiers: false and a known segmenter", () => {
+  it('requires splitIdentifiers: false and a known segmenter', () => {
     expect(() => checkTokenizerOptions({ ...UAX, splitIdentifiers: true })).toThrow(/splitIdentifiers must be false/);
     expect(() => checkTokenizerOptions({ ...PLAIN, segmenter: 'icu' as 'uax29' })).toThrow(/segmenter/);
     expect(() => checkTokenizerOptions(UAX)).not.toThrow();

@@ -152,7 +152,14 @@ const WB_EXTENDNUMLET = 3; // _
 const WB_MIDLETTER = 4; // :
 const WB_MIDNUM = 5; // , ;
 const WB_MIDNUMLETQ = 6; // . (MidNumLet) and ' (Single_Quote)
-const WB = asciiTable(WB_ALETTER, WB_ALETTER, WB_NUMERIC, { _: WB_EXTENDNUMLET, ':': WB_MIDLETTER, ',': WB_MIDNUM, ';': WB_MIDNUM, '.': WB_MIDNUMLETQ, "'": WB_MIDNUMLETQ });
+const WB = asciiTable(WB_ALETTER, WB_ALETTER, WB_NUMERIC, {
+  _: WB_EXTENDNUMLET,
+  ':': WB_MIDLETTER,
+  ',': WB_MIDNUM,
+  ';': WB_MIDNUM,
+  '.': WB_MIDNUMLETQ,
+  "'": WB_MIDNUMLETQ,
+});
 
 /**
  * The UAX#29 words of an all-ASCII `s` that contain a letter or digit, in order. For ASCII the

@@ -103,7 +103,8 @@ export class VectorCache {
   add(hashes: readonly string[], data: Float32Array, dims: number): void {
     if (hashes.length === 0) return;
     if (data.length !== hashes.length * dims) throw new RangeError(`cache add: ${hashes.length} hashes but ${data.length} values of ${dims} dims`);
-    if (this.dims !== undefined && this.dims !== dims) throw new Error(`embedding cache ${this.folder} holds ${this.dims}-dim vectors but the model gave ${dims}: delete that folder`);
+    if (this.dims !== undefined && this.dims !== dims)
+      throw new Error(`embedding cache ${this.folder} holds ${this.dims}-dim vectors but the model gave ${dims}: delete that folder`);
     this.dims = dims;
     const recordBytes = recordSize(dims);
     const out = Buffer.alloc(hashes.length * recordBytes);
@@ -122,7 +123,9 @@ export class VectorCache {
     } catch (e) {
       // A read-only install must still retrieve: keep the vectors in memory, say so once.
       this.unwritable = true;
-      process.emitWarning(`embed: cannot write the vector cache in ${this.folder} (${e instanceof Error ? e.message : String(e)}); continuing without saving vectors`);
+      process.emitWarning(
+        `embed: cannot write the vector cache in ${this.folder} (${e instanceof Error ? e.message : String(e)}); continuing without saving vectors`,
+      );
     }
   }
 

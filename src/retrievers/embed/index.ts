@@ -33,7 +33,17 @@ import { CACHE_ROOT } from '../../util/version.ts';
 import type { Describable, Hit, Prefetching, Retriever, SearchContext } from '../types.ts';
 import { sha256Hex, VectorCache } from './cache.ts';
 import { VectorIndex, type PreparedQuery, type VectorType } from './kernel.ts';
-import { DEFAULT_MODEL, folderHash, loadExtractor, makeEncoder, modelKey, resolveModel, type Encoder, type FeatureExtractor, type ModelSource } from './model.ts';
+import {
+  DEFAULT_MODEL,
+  folderHash,
+  loadExtractor,
+  makeEncoder,
+  modelKey,
+  resolveModel,
+  type Encoder,
+  type FeatureExtractor,
+  type ModelSource,
+} from './model.ts';
 import { INDEX_RECIPES, isIndexRecipeName, type IndexRecipeName } from './recipes.ts';
 
 /** Default folder of the vector cache: `embeddings/` in Backpack's cache folder (`CACHE_ROOT`, the user's cache directory). */
@@ -177,7 +187,11 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
   private async ensureEncoder(): Promise<Encoder> {
     if (this.encoder === undefined) {
       const { dtype, revision, modelCacheDir } = this.options;
-      const extractor = await loadExtractor(this.source, { modelCacheDir, ...(dtype !== undefined ? { dtype } : {}), ...(revision !== undefined ? { revision } : {}) });
+      const extractor = await loadExtractor(this.source, {
+        modelCacheDir,
+        ...(dtype !== undefined ? { dtype } : {}),
+        ...(revision !== undefined ? { revision } : {}),
+      });
       this.encoder = makeEncoder(extractor);
       this.batchEncode = encodesBatchesExactly(extractor);
     }
@@ -228,7 +242,8 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       for (let s = 0; s < missing.length; s += batchSize) {
         const batch = missing.slice(s, s + batchSize);
         const out = await this.encoder!.encode(batch.map((h) => distinct.get(h)!));
-        if (dims !== 0 && out.dims !== dims) throw new Error(`embed: the model gave ${out.dims}-dim vectors, the cache in ${cache?.folder ?? '(none)'} ${dims}-dim ones: delete that folder`);
+        if (dims !== 0 && out.dims !== dims)
+          throw new Error(`embed: the model gave ${out.dims}-dim vectors, the cache in ${cache?.folder ?? '(none)'} ${dims}-dim ones: delete that folder`);
         dims = out.dims;
         // Views on the batch's buffer, not copies: a copy per tool is a separate allocation that, at
         // hundreds of thousands of tools, keeps the garbage collector busy (bench/scale.bench.ts).
@@ -247,7 +262,16 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     this.prepared.clear();
     this.spare = [];
     this.vectors = new VectorIndex(matrix, Math.max(dims, 1), rank, this.options.vectors);
-    this.counters = { tools: n, texts: distinct.size, embedded: missing.length, cacheHits: distinct.size - missing.length, dims, kernel: this.vectors.kernel, queries: 0, requestsCached: 0 };
+    this.counters = {
+      tools: n,
+      texts: distinct.size,
+      embedded: missing.length,
+      cacheHits: distinct.size - missing.length,
+      dims,
+      kernel: this.vectors.kernel,
+      queries: 0,
+      requestsCached: 0,
+    };
     this.cache = cache;
   }
 
@@ -298,7 +322,11 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
         all.set(d, at);
         at += d.length;
       }
-      cache.add(todo.map((t) => hashes.get(t)!), all, dims);
+      cache.add(
+        todo.map((t) => hashes.get(t)!),
+        all,
+        dims,
+      );
     }
     return { vectors, dims };
   }

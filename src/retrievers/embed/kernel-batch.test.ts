@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { BATCH_BLOCK, kernelWasm, SELECT_BLOCK, type TopHit, VectorIndex, type VectorType } from './kernel.ts';
 import { halfMask, prng, shuffledRank, uniform, uniformVectors } from '../../../test/prng.ts';
 
-
 /** Hits as exact comparables: indices, and each score's float64 bit pattern. */
 function exact(lists: TopHit[][]): { index: number[]; bits: string[] }[] {
   return lists.map((hits) => {
@@ -27,7 +26,12 @@ describe('VectorIndex.searchBatch', () => {
   it('gives exactly the single-query results: random vectors, dims 100 / 384 / 77 / 5, masks, k', () => {
     const r = prng(17);
     const sizes = [1, 2, 3, 5, BATCH_BLOCK - 1, BATCH_BLOCK + 3];
-    for (const [n, dims] of [[600, 100], [300, 384], [500, 77], [40, 5]] as const) {
+    for (const [n, dims] of [
+      [600, 100],
+      [300, 384],
+      [500, 77],
+      [40, 5],
+    ] as const) {
       const v = uniform(n * dims, r);
       const rank = shuffledRank(n, r);
       const queries = Array.from({ length: Math.max(...sizes) }, () => uniform(dims, r));
@@ -57,7 +61,11 @@ describe('VectorIndex.searchBatch', () => {
 
   it('matches between the WebAssembly kernel and the JavaScript fallback', () => {
     const r = prng(5);
-    for (const [n, dims] of [[257, 100], [120, 384], [200, 33]] as const) {
+    for (const [n, dims] of [
+      [257, 100],
+      [120, 384],
+      [200, 33],
+    ] as const) {
       const v = uniform(n * dims, r);
       const rank = shuffledRank(n, r);
       const qs = uniformVectors(7, dims, r);
@@ -72,7 +80,12 @@ describe('VectorIndex.searchBatch', () => {
 
   it('breaks ties by rank exactly as the single path: coarse values, zeros and -0', () => {
     const r = prng(8);
-    for (const [n, dims] of [[300, 16], [400, 100], [200, 384], [150, 19]] as const) {
+    for (const [n, dims] of [
+      [300, 16],
+      [400, 100],
+      [200, 384],
+      [150, 19],
+    ] as const) {
       const coarse = () => Math.round((r() - 0.5) * 4) / 2;
       const v = new Float32Array(n * dims).map(coarse);
       const rank = shuffledRank(n, r);
@@ -103,7 +116,8 @@ describe('VectorIndex.searchBatch', () => {
 
   it('checks its arguments', () => {
     const r = prng(2);
-    const n = 90, dims = 24;
+    const n = 90,
+      dims = 24;
     const v = uniform(n * dims, r);
     const idx = new VectorIndex(v, dims, shuffledRank(n, r), 'float32');
     const list = uniformVectors(5, dims, r);
@@ -116,7 +130,8 @@ describe('VectorIndex.searchBatch', () => {
 
   it('selects as the fallback with NaN scores among the rows', () => {
     const r = prng(31);
-    const n = 400, dims = 40;
+    const n = 400,
+      dims = 40;
     const v = uniform(n * dims, r);
     for (let i = 0; i < n; i += 7) v[i * dims + (i % dims)] = NaN; // every 7th row scores NaN
     const rank = shuffledRank(n, r);

@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { BATCH_BLOCK, type TopHit, VectorIndex, type VectorType } from './kernel.ts';
 import { halfMask, prng, shuffledRank, uniform, uniformVectors } from '../../../test/prng.ts';
 
-
 const f64 = new Float64Array(1);
 const u64 = new BigUint64Array(f64.buffer);
 /** A float64's bit pattern (−0 and 0 differ); every NaN alike. */
@@ -48,7 +47,12 @@ function fixture(seed: number, n: number, dims: number, nq: number) {
 describe('VectorIndex.prepareBatch', () => {
   it('scores exactly as scoreAll and selects exactly as search: random vectors, dims 100 / 384 / 77 / 5, masks, k', () => {
     const r = prng(23);
-    for (const [n, dims] of [[600, 100], [300, 384], [517, 77], [40, 5]] as const) {
+    for (const [n, dims] of [
+      [600, 100],
+      [300, 384],
+      [517, 77],
+      [40, 5],
+    ] as const) {
       const v = uniform(n * dims, r);
       const rank = shuffledRank(n, r);
       const masks = [undefined, new Uint8Array(n).map(() => (r() < 0.4 ? 1 : 0)), new Uint8Array(n).map(() => Math.floor(r() * 3)), new Uint8Array(n)];
@@ -67,7 +71,11 @@ describe('VectorIndex.prepareBatch', () => {
 
   it('matches the single path with coarse values (exact ties), -0, and NaN rows', () => {
     const r = prng(9);
-    for (const [n, dims] of [[300, 16], [400, 100], [150, 19]] as const) {
+    for (const [n, dims] of [
+      [300, 16],
+      [400, 100],
+      [150, 19],
+    ] as const) {
       const coarse = () => Math.round((r() - 0.5) * 4) / 2;
       const v = new Float32Array(n * dims).map(coarse);
       for (let i = 0; i < n; i += 13) v[i * dims] = NaN;
@@ -111,7 +119,8 @@ describe('VectorIndex.prepareBatch', () => {
 
   it('fills the buffers it is given (garbage in them) with the same scores', () => {
     const r = prng(15);
-    const n = 410, dims = 100;
+    const n = 410,
+      dims = 100;
     const v = uniform(n * dims, r);
     const rank = shuffledRank(n, r);
     const queries = Array.from({ length: BATCH_BLOCK + 2 }, () => uniform(dims, r));
@@ -138,7 +147,8 @@ describe('VectorIndex.prepareBatch', () => {
     expect(empty.searchPrepared(p!, 5)).toEqual([]);
     expect(empty.scoreAllPrepared(p!)).toEqual(new Float64Array(0));
     const r = prng(3);
-    const n = 50, dims = 8;
+    const n = 50,
+      dims = 8;
     const idx = new VectorIndex(uniform(n * dims, r), dims, shuffledRank(n, r));
     expect(idx.prepareBatch([])).toEqual([]);
     const [q] = idx.prepareBatch([new Float32Array(dims).map(() => r())]);

@@ -113,7 +113,8 @@ export class VectorIndex {
 
   /** `vectors` = n × dims row-major. `useWasm: false` forces the JavaScript kernel (tests). */
   constructor(vectors: Float32Array, dims: number, rank: Uint32Array, type: VectorType = 'float32', useWasm = true) {
-    if (!Number.isInteger(dims) || dims <= 0 || vectors.length % dims !== 0) throw new RangeError(`${vectors.length} values are not whole vectors of ${dims} dims`);
+    if (!Number.isInteger(dims) || dims <= 0 || vectors.length % dims !== 0)
+      throw new RangeError(`${vectors.length} values are not whole vectors of ${dims} dims`);
     const n = vectors.length / dims;
     if (rank.length !== n) throw new RangeError(`rank has ${rank.length} entries for ${n} vectors`);
     this.n = n;
@@ -458,4 +459,3 @@ export class VectorIndex {
     return topByScore(scores, this.rank, k, blockMax === undefined ? { mask } : { mask, blockMax }).map((i) => ({ index: i, score: scores[i]! * factor }));
   }
 }
-

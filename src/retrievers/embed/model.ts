@@ -88,10 +88,7 @@ export function modelKey(source: ModelSource, options: Pick<EncoderOptions, 'dty
 }
 
 /** The slice of the transformers.js feature-extraction pipeline used here. */
-export type FeatureExtractor = (
-  texts: string[],
-  options: { pooling: 'mean'; normalize: true },
-) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
+export type FeatureExtractor = (texts: string[], options: { pooling: 'mean'; normalize: true }) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
 
 export interface Encoder {
   /** `n × dims` row-major unit vectors (a text with no known token gives a zero row). */
@@ -179,7 +176,12 @@ export function loadWithTransformers(source: ModelSource, options: EncoderOption
 async function transformersNow(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
   const tf = await importTransformers();
   const env = tf.env;
-  const saved = { allowRemoteModels: env.allowRemoteModels, allowLocalModels: env.allowLocalModels, localModelPath: env.localModelPath, cacheDir: env.cacheDir };
+  const saved = {
+    allowRemoteModels: env.allowRemoteModels,
+    allowLocalModels: env.allowLocalModels,
+    localModelPath: env.localModelPath,
+    cacheDir: env.cacheDir,
+  };
   try {
     const common = { device: 'cpu' as const, ...(options.dtype !== undefined ? { dtype: options.dtype as 'fp32' } : {}) };
     let extractor: unknown;
@@ -197,7 +199,10 @@ async function transformersNow(source: ModelSource, options: EncoderOptions): Pr
     }
     return extractor as FeatureExtractor;
   } catch (e) {
-    const where = source.kind === 'local' ? `local folder ${source.dir}` : `Hugging Face model ${source.id} (downloaded to ${options.modelCacheDir}; needs network the first time)`;
+    const where =
+      source.kind === 'local'
+        ? `local folder ${source.dir}`
+        : `Hugging Face model ${source.id} (downloaded to ${options.modelCacheDir}; needs network the first time)`;
     throw new InputError(`embed: could not load the ${where}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   } finally {
     env.allowRemoteModels = saved.allowRemoteModels;
@@ -214,7 +219,8 @@ export function makeEncoder(extractor: FeatureExtractor): Encoder {
       const out = await extractor(texts, { pooling: 'mean', normalize: true });
       const dims = out.dims[out.dims.length - 1]!;
       const data = out.data instanceof Float32Array ? out.data : Float32Array.from(out.data);
-      if (out.dims.length !== 2 || out.dims[0] !== texts.length) throw new Error(`embed: the model returned dims ${JSON.stringify(out.dims)} for ${texts.length} texts`);
+      if (out.dims.length !== 2 || out.dims[0] !== texts.length)
+        throw new Error(`embed: the model returned dims ${JSON.stringify(out.dims)} for ${texts.length} texts`);
       for (let i = 0; i < texts.length; i++) {
         const o = i * dims;
         let bad = false;

@@ -141,7 +141,8 @@ function tensor(buf: Uint8Array): OnnxTensorInfo {
     else if (f.field === 2) dataType = Number(int(f));
     else if (f.field === 8) name = str(f);
     else if (f.field === 9) data = bytes(f);
-    else if (f.field >= 4 && f.field <= 7) other = true; // float_data, int32_data, string_data, int64_data
+    else if (f.field >= 4 && f.field <= 7)
+      other = true; // float_data, int32_data, string_data, int64_data
     else if (f.field === 10 || f.field === 11 || f.field === 13 || f.field === 14) other = true; // double_data, uint64_data, external_data, data_location
   }
   return { name, dataType, dims: dims.map(Number), data: other ? null : data };

@@ -202,7 +202,8 @@ function valueInfoProto(v: OnnxValueInfo): ProtoWriter {
   const shape = new ProtoWriter();
   for (const d of v.shape) {
     const dim = new ProtoWriter();
-    if (typeof d === 'number') dim.fieldVarint(1, d); // dim_value
+    if (typeof d === 'number')
+      dim.fieldVarint(1, d); // dim_value
     else dim.fieldString(2, d); // dim_param
     shape.fieldMessage(1, dim);
   }

@@ -311,7 +311,11 @@ export async function resolve(specifier, context, next) {
   function runChild(code: string): { status: number | null; stdout: string; stderr: string } {
     const file = join(dir, `child-${Math.random().toString(36).slice(2)}.mts`);
     writeFileSync(file, code);
-    const r = spawnSync(process.execPath, [...blockerFlags(), file], { cwd: PACKAGE_ROOT, encoding: 'utf8', env: { ...process.env, BACKPACK_CACHE_DIR: join(dir, 'child-cache') } });
+    const r = spawnSync(process.execPath, [...blockerFlags(), file], {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, BACKPACK_CACHE_DIR: join(dir, 'child-cache') },
+    });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   }
 
@@ -355,11 +359,28 @@ export async function resolve(specifier, context, next) {
   /** `backpack eval` on MetaTool's test split with the embed retriever, transformers.js blocked in every process (NODE_OPTIONS). */
   function runCli(extra: string[]): { status: number | null; stderr: string } {
     const register = blockerFlags()[3]!;
-    const r = spawnSync(process.execPath, [join(PACKAGE_ROOT, 'bin', 'backpack.js'), 'eval', '--dataset', 'metatool', '--split', 'test', '--retrievers', 'embed', '--out', join(dir, `cli-out-${extra.length}`), '--quiet', ...extra], {
-      cwd: PACKAGE_ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, BACKPACK_CACHE_DIR: join(dir, 'cli-cache'), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${register}`.trim() },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        join(PACKAGE_ROOT, 'bin', 'backpack.js'),
+        'eval',
+        '--dataset',
+        'metatool',
+        '--split',
+        'test',
+        '--retrievers',
+        'embed',
+        '--out',
+        join(dir, `cli-out-${extra.length}`),
+        '--quiet',
+        ...extra,
+      ],
+      {
+        cwd: PACKAGE_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, BACKPACK_CACHE_DIR: join(dir, 'cli-cache'), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${register}`.trim() },
+      },
+    );
     return { status: r.status, stderr: r.stderr };
   }
 

@@ -31,7 +31,18 @@ import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { checkTextFile, MAX_NESTING, MAX_TEXT_BYTES, tooDeep } from '../../util/bounded.ts';
 import { InputError } from '../../util/errors.ts';
-import { floatData, int64Data, int8Data, ONNX_FLOAT, ONNX_INT64, ONNX_INT8, readOnnxModel, type OnnxModelInfo, type OnnxNodeInfo, type OnnxTensorInfo } from './onnx-weights.ts';
+import {
+  floatData,
+  int64Data,
+  int8Data,
+  ONNX_FLOAT,
+  ONNX_INT64,
+  ONNX_INT8,
+  readOnnxModel,
+  type OnnxModelInfo,
+  type OnnxNodeInfo,
+  type OnnxTensorInfo,
+} from './onnx-weights.ts';
 
 /** The folder is not a static encoder this module computes exactly (transformers.js must load it). */
 export class StaticEncoderMismatch extends Error {}
@@ -65,7 +76,8 @@ function readJson(path: string): Record<string, unknown> {
   } catch (e) {
     throw new Error(`${path}: ${e instanceof SyntaxError ? 'invalid JSON: ' : ''}${(e as Error).message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${path}: must be a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${path}: must be a JSON object (got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`})`);
   const deep = tooDeep(value);
   if (deep !== undefined) throw new Error(`${path}: arrays and objects nested more than ${MAX_NESTING} levels deep (at ${deep})`);
   return value as Record<string, unknown>;
@@ -158,17 +170,22 @@ function tablesOf(model: OnnxModelInfo, dtype: StaticDtype, vocab: number, hidde
   if (opset === undefined || model.opsets.size !== 1) fail('opset imports other than the default domain');
   const nodes = expectedNodes(dtype);
   if (model.nodes.length !== nodes.length || !model.nodes.every((n, i) => sameNode(n, nodes[i]!))) fail('its nodes differ from the static encoder graph');
-  if (model.inputs.join(',') !== 'input_ids,attention_mask,token_type_ids' || model.outputs.join(',') !== 'last_hidden_state') fail('unexpected graph inputs or outputs');
+  if (model.inputs.join(',') !== 'input_ids,attention_mask,token_type_ids' || model.outputs.join(',') !== 'last_hidden_state')
+    fail('unexpected graph inputs or outputs');
   const byName = new Map<string, OnnxTensorInfo>();
   for (const t of model.initializers) {
     if (byName.has(t.name)) fail(`initializer ${t.name} repeated`);
     byName.set(t.name, t);
   }
-  const expectedNames = dtype === 'q8' ? ['word_embeddings.int8', 'word_embeddings.scale', 'token_type_embeddings', 'mask_axes'] : ['word_embeddings', 'token_type_embeddings', 'mask_axes'];
+  const expectedNames =
+    dtype === 'q8'
+      ? ['word_embeddings.int8', 'word_embeddings.scale', 'token_type_embeddings', 'mask_axes']
+      : ['word_embeddings', 'token_type_embeddings', 'mask_axes'];
   if (byName.size !== expectedNames.length || !expectedNames.every((n) => byName.has(n))) fail(`initializers ${[...byName.keys()].join(', ')}`);
   const get = (name: string, type: number, dims: number[]): OnnxTensorInfo => {
     const t = byName.get(name)!;
-    if (t.dataType !== type || t.data === null || t.dims.join(',') !== dims.join(',')) fail(`initializer ${name}: type ${t.dataType}, dims [${t.dims.join(', ')}], expected type ${type}, dims [${dims.join(', ')}] (config.json)`);
+    if (t.dataType !== type || t.data === null || t.dims.join(',') !== dims.join(','))
+      fail(`initializer ${name}: type ${t.dataType}, dims [${t.dims.join(', ')}], expected type ${type}, dims [${dims.join(', ')}] (config.json)`);
     return t;
   };
   const axes = int64Data(get('mask_axes', ONNX_INT64, [1]));
@@ -194,7 +211,10 @@ function positiveInt(v: unknown, what: string): number {
  */
 export function loadStaticEncoder(dir: string, dtype?: string): StaticEncoder {
   const d = staticEncoderDtype(dir, dtype);
-  if (d === null) throw new StaticEncoderMismatch(`${dir} is not a static encoder (config.json: model_type bert, num_hidden_layers 0, transformers.js_config.dtype q8 or fp32${dtype !== undefined ? `, requested dtype ${dtype}` : ''})`);
+  if (d === null)
+    throw new StaticEncoderMismatch(
+      `${dir} is not a static encoder (config.json: model_type bert, num_hidden_layers 0, transformers.js_config.dtype q8 or fp32${dtype !== undefined ? `, requested dtype ${dtype}` : ''})`,
+    );
   const config = readJson(join(dir, 'config.json'));
   const hidden = positiveInt(config.hidden_size, 'hidden_size');
   const vocab = positiveInt(config.vocab_size, 'vocab_size');
@@ -234,7 +254,8 @@ export function loadStaticEncoder(dir: string, dtype?: string): StaticEncoder {
       for (let t = 0; t < n; t++) {
         const id = ids[t]!;
         const type = typeIds[t] ?? 0;
-        if (!(id >= 0 && id < vocab) || !(type >= 0 && type < typeVocab)) throw new RangeError(`embed: token id ${id} / type ${type} outside the model's tables`);
+        if (!(id >= 0 && id < vocab) || !(type >= 0 && type < typeVocab))
+          throw new RangeError(`embed: token id ${id} / type ${type} outside the model's tables`);
         if (enc.attention_mask[t] !== 1) throw new RangeError('embed: unexpected attention mask value from the tokenizer');
         const r = id * hidden;
         const tr = type * hidden;

@@ -91,14 +91,32 @@ export function staticEncoderOnnx(spec: StaticModelSpec): OnnxModel {
     initializers.push({ name: 'word_embeddings.int8', type: OnnxType.INT8, dims: [vocab, hidden], data: q });
     initializers.push({ name: 'word_embeddings.scale', type: OnnxType.FLOAT, dims: [vocab, 1], data: scales });
     nodes.push(
-      { opType: 'Gather', name: 'gather_words', inputs: ['word_embeddings.int8', 'input_ids'], outputs: ['words_int8'], attributes: [{ name: 'axis', int: 0 }] },
+      {
+        opType: 'Gather',
+        name: 'gather_words',
+        inputs: ['word_embeddings.int8', 'input_ids'],
+        outputs: ['words_int8'],
+        attributes: [{ name: 'axis', int: 0 }],
+      },
       { opType: 'Cast', name: 'cast_words', inputs: ['words_int8'], outputs: ['words_unscaled'], attributes: [{ name: 'to', int: OnnxType.FLOAT }] },
-      { opType: 'Gather', name: 'gather_scales', inputs: ['word_embeddings.scale', 'input_ids'], outputs: ['words_scale'], attributes: [{ name: 'axis', int: 0 }] },
+      {
+        opType: 'Gather',
+        name: 'gather_scales',
+        inputs: ['word_embeddings.scale', 'input_ids'],
+        outputs: ['words_scale'],
+        attributes: [{ name: 'axis', int: 0 }],
+      },
       { opType: 'Mul', name: 'scale_words', inputs: ['words_unscaled', 'words_scale'], outputs: ['words'] },
     );
   } else {
     initializers.push({ name: 'word_embeddings', type: OnnxType.FLOAT, dims: [vocab, hidden], data: table });
-    nodes.push({ opType: 'Gather', name: 'gather_words', inputs: ['word_embeddings', 'input_ids'], outputs: ['words'], attributes: [{ name: 'axis', int: 0 }] });
+    nodes.push({
+      opType: 'Gather',
+      name: 'gather_words',
+      inputs: ['word_embeddings', 'input_ids'],
+      outputs: ['words'],
+      attributes: [{ name: 'axis', int: 0 }],
+    });
   }
   initializers.push(
     { name: 'token_type_embeddings', type: OnnxType.FLOAT, dims: [2, hidden], data: new Float32Array(2 * hidden) },

@@ -47,11 +47,23 @@ export interface CalibratedHybridOptions {
  * calibration source), and a rebuilt model should re-run the script.
  */
 export const HYBRID_DEFAULT_COEFFICIENTS: Readonly<Record<CalibratedFeatures, readonly number[]>> = Object.freeze({
-  zscore: Object.freeze([-7.102897249757878, 0.08459009089345665, 5.1502461817577645, 0.26503149327843334, 0.2823283076704305, -0.05706763910335672, 0.010342391549960837]),
-  rrf: Object.freeze([-6.5766585545633856, 0.14914362470640388, 6.154528267745077, 72.89866553291986, 48.392613298238395, -0.09119666404214657, -1.7733946133527143]),
+  zscore: Object.freeze([
+    -7.102897249757878, 0.08459009089345665, 5.1502461817577645, 0.26503149327843334, 0.2823283076704305, -0.05706763910335672, 0.010342391549960837,
+  ]),
+  rrf: Object.freeze([
+    -6.5766585545633856, 0.14914362470640388, 6.154528267745077, 72.89866553291986, 48.392613298238395, -0.09119666404214657, -1.7733946133527143,
+  ]),
 });
 
-export const CALIBRATED_DEFAULT_OPTIONS: Readonly<CalibratedHybridOptions> = Object.freeze({ features: 'zscore', rrfK: 60, rankDepth: 50, coefficients: undefined, topN: 10, maxCases: undefined, l2: 1e-3 });
+export const CALIBRATED_DEFAULT_OPTIONS: Readonly<CalibratedHybridOptions> = Object.freeze({
+  features: 'zscore',
+  rrfK: 60,
+  rankDepth: 50,
+  coefficients: undefined,
+  topN: 10,
+  maxCases: undefined,
+  l2: 1e-3,
+});
 
 /**
  * The calibration cases used at most for a catalog of `n` tools, when `maxCases` is not set:
@@ -66,15 +78,18 @@ export function calibrationBudget(n: number): number {
 
 /** Throws a `RangeError` if any option is out of range. */
 export function checkCalibratedOptions(o: CalibratedHybridOptions): void {
-  if (o.features !== 'zscore' && o.features !== 'rrf') throw new RangeError(`calibrated hybrid features must be "zscore" or "rrf" (got ${JSON.stringify(o.features)})`);
+  if (o.features !== 'zscore' && o.features !== 'rrf')
+    throw new RangeError(`calibrated hybrid features must be "zscore" or "rrf" (got ${JSON.stringify(o.features)})`);
   if (typeof o.rrfK !== 'number' || !Number.isFinite(o.rrfK) || o.rrfK < 0) throw new RangeError(`hybrid rrfK must be a finite number ≥ 0 (got ${o.rrfK})`);
   if (!(Number.isInteger(o.rankDepth) && o.rankDepth >= 1)) throw new RangeError(`hybrid rankDepth must be an integer ≥ 1 (got ${o.rankDepth})`);
   if (!(Number.isInteger(o.topN) && o.topN >= 1)) throw new RangeError(`hybrid topN must be an integer ≥ 1 (got ${o.topN})`);
-  if (o.maxCases !== undefined && !(Number.isInteger(o.maxCases) && o.maxCases >= 1)) throw new RangeError(`hybrid maxCases must be an integer ≥ 1 (got ${o.maxCases})`);
+  if (o.maxCases !== undefined && !(Number.isInteger(o.maxCases) && o.maxCases >= 1))
+    throw new RangeError(`hybrid maxCases must be an integer ≥ 1 (got ${o.maxCases})`);
   if (!(typeof o.l2 === 'number' && Number.isFinite(o.l2) && o.l2 > 0)) throw new RangeError(`hybrid l2 must be a finite number > 0 (got ${o.l2})`);
   if (o.coefficients !== undefined) {
     if (!Array.isArray(o.coefficients) || o.coefficients.length !== FEATURES + 1) throw new RangeError(`hybrid coefficients must be ${FEATURES + 1} numbers`);
-    for (const c of o.coefficients) if (typeof c !== 'number' || !Number.isFinite(c)) throw new RangeError(`hybrid coefficients must be finite numbers (got ${c})`);
+    for (const c of o.coefficients)
+      if (typeof c !== 'number' || !Number.isFinite(c)) throw new RangeError(`hybrid coefficients must be finite numbers (got ${c})`);
   }
 }
 
@@ -179,7 +194,7 @@ export class CalibratedHybridRetriever extends FusedPair implements Describable,
       features,
       fusion:
         features === 'zscore'
-          ? 'sigmoid(b0 + b1 a + b2 b + b3 z(a) + b4 z(b) + b5 max(a) + b6 max(b)): a, b raw child scores (absent = min(0, lowest returned)), z standard score over every allowed tool, max = the child\'s best allowed score (0 if none)'
+          ? "sigmoid(b0 + b1 a + b2 b + b3 z(a) + b4 z(b) + b5 max(a) + b6 max(b)): a, b raw child scores (absent = min(0, lowest returned)), z standard score over every allowed tool, max = the child's best allowed score (0 if none)"
           : `sigmoid(b0 + b1 a + b2 b + b3 rr(a) + b4 rr(b) + b5 max(a) + b6 max(b)): a, b raw child scores (absent = min(0, lowest returned)), rr = 1 / (${rrfK} + rank) for the first ${rankDepth}, else 0, max = the child's best allowed score (0 if none)`,
       score: 'probability in [0, 1] that the tool is a gold tool, comparable across requests',
       ...(features === 'rrf' ? { rrfK, rankDepth } : {}),

@@ -23,7 +23,12 @@ export interface HybridOptions {
   depth: number | undefined;
 }
 
-export const HYBRID_DEFAULT_OPTIONS: Readonly<HybridOptions> = Object.freeze({ method: 'rrf', rrfK: 60, weights: Object.freeze([0.5, 0.5]) as unknown as [number, number], depth: undefined });
+export const HYBRID_DEFAULT_OPTIONS: Readonly<HybridOptions> = Object.freeze({
+  method: 'rrf',
+  rrfK: 60,
+  weights: Object.freeze([0.5, 0.5]) as unknown as [number, number],
+  depth: undefined,
+});
 
 /** The per-request child depth when `depth` is not set: max(50, 5 · k). */
 export function defaultDepth(k: number): number {
@@ -32,7 +37,8 @@ export function defaultDepth(k: number): number {
 
 /** Throws a `RangeError` if any option is out of range. */
 export function checkHybridOptions(o: HybridOptions): void {
-  if (o.method !== 'rrf' && o.method !== 'weighted' && o.method !== 'zscore') throw new RangeError(`hybrid method must be "rrf", "weighted" or "zscore" (got ${JSON.stringify(o.method)})`);
+  if (o.method !== 'rrf' && o.method !== 'weighted' && o.method !== 'zscore')
+    throw new RangeError(`hybrid method must be "rrf", "weighted" or "zscore" (got ${JSON.stringify(o.method)})`);
   if (typeof o.rrfK !== 'number' || !Number.isFinite(o.rrfK) || o.rrfK < 0) throw new RangeError(`hybrid rrfK must be a finite number ≥ 0 (got ${o.rrfK})`);
   if (!Array.isArray(o.weights) || o.weights.length !== 2) throw new RangeError('hybrid weights must be two numbers');
   for (const w of o.weights) {
@@ -102,7 +108,11 @@ export class HybridRetriever extends FusedPair implements Describable {
       ...(method === 'rrf' ? { rrfK, fusion: 'sum over children of 1 / (rrfK + rank), rank 1-based in the child list' } : {}),
       ...(method === 'weighted' ? { weights: [...weights], fusion: 'sum over children of weight * min-max-normalised score (all-equal list → 1)' } : {}),
       ...(method === 'zscore'
-        ? { weights: [...weights], fusion: 'sum over children of weight * (score - mean) / sd, mean and sd over every allowed tool, a tool a child did not return scoring min(0, its lowest score)' }
+        ? {
+            weights: [...weights],
+            fusion:
+              'sum over children of weight * (score - mean) / sd, mean and sd over every allowed tool, a tool a child did not return scoring min(0, its lowest score)',
+          }
         : {}),
       depth: depth ?? (method === 'zscore' ? 'every allowed tool' : 'max(50, 5k)'),
       mask: 'the same allowed mask goes to both children; floor is not passed down',
@@ -186,15 +196,24 @@ export class HybridRetriever extends FusedPair implements Describable {
    * over the catalog and typed arrays reused from one request to the next (a request allocates no
    * catalog-sized array here), the first k kept by a bounded insertion on (score, id rank).
    */
-  private fuseZDense(dense: readonly [{ scores: Float64Array; returned: Uint8Array }, { scores: Float64Array; returned: Uint8Array }], allowed: Uint8Array | undefined, total: number, k: number): Hit[] {
+  private fuseZDense(
+    dense: readonly [{ scores: Float64Array; returned: Uint8Array }, { scores: Float64Array; returned: Uint8Array }],
+    allowed: Uint8Array | undefined,
+    total: number,
+    k: number,
+  ): Hit[] {
     const n = this.n;
     const { fused, union, ok } = this.work;
     const [okA, okB] = ok;
     const { scores: sa, returned: ra } = dense[0];
     const { scores: sb, returned: rb } = dense[1];
     // Each child's tools that may be fused (returned, allowed, finite): their count, lowest score (capped at 0) and sum; the union in catalog order.
-    let countA = 0, lowA = 0, sumA = 0;
-    let countB = 0, lowB = 0, sumB = 0;
+    let countA = 0,
+      lowA = 0,
+      sumA = 0;
+    let countB = 0,
+      lowB = 0,
+      sumB = 0;
     let m = 0;
     for (let p = 0; p < n; p++) {
       if (allowed !== undefined && allowed[p] !== 1) continue;

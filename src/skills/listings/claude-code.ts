@@ -65,7 +65,10 @@ export function claudeCodeSkillListing(skills: readonly Skill[], opts: SkillList
     droppedDescs++;
   }
   const warnings: string[] = [];
-  if (droppedDescs > 0) warnings.push(`${droppedDescs} of ${entries.length} skill descriptions were dropped (least-invoked first) to fit the ${budget}-character skill listing budget.`);
+  if (droppedDescs > 0)
+    warnings.push(
+      `${droppedDescs} of ${entries.length} skill descriptions were dropped (least-invoked first) to fit the ${budget}-character skill listing budget.`,
+    );
   if (total > budget) warnings.push(`Skill names alone take ${total} characters, over the ${budget}-character budget; names are always kept.`);
   let truncated = 0;
   for (const e of entries) {
