@@ -15,7 +15,6 @@ import { machine } from './report.ts';
 
 const dir = join(process.cwd(), 'reports', 'bench');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 function suite(name: string): Json | null {

@@ -49,7 +49,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
 }
 
 /** The layers of docs/architecture.md: a folder of src/ (or a top-level module) and its rank. */
-export const LAYERS: Readonly<Record<string, number>> = {
+const LAYERS: Readonly<Record<string, number>> = {
   util: 0,
   metrics: 1,
   tokens: 1,

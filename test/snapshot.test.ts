@@ -81,7 +81,6 @@ async function directToolNames(command: string, args: string[], env: Record<stri
 }
 
 const dir = tempDir('snapshot');
-const served = join(dir, 'served');
 const pidFile = join(dir, 'paging.pid');
 const configFile = join(dir, 'mcp.json');
 const bundleFile = join(dir, 'bundle.json');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256 } from '../util/hash.ts';
+import { sha256 } from '../util/hash.ts';
 import { catalogHash } from './manifest.ts';
 import { firstSentence, makeSkill, makeTool, toolHash, toolId } from './model.ts';
 

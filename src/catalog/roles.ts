@@ -114,9 +114,9 @@ class ToolMatcher {
     if (this.exact.has(id)) return true;
     if (this.byOwner.size) {
       const re = this.byOwner.get(ownerPrefix(id));
-      if (re && re.test(id)) return true;
+      if (re?.test(id)) return true;
     }
-    return this.anyOwner !== undefined && this.anyOwner.test(id);
+    return this.anyOwner?.test(id) === true;
   }
 }
 

@@ -77,7 +77,7 @@ export function registerDatasetCommands(program: Command, io: Io): void {
     .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean }) => {
       if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
       if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined) throw new InputError('--cases and --skills go with --catalog');
-      let summary;
+      let summary: ReturnType<typeof summarize>;
       if (opts.catalog !== undefined) {
         const catalog = withSkills(
           loadCatalog(opts.catalog, {

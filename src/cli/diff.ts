@@ -201,7 +201,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
         throw new InputError('no case is labelled for tools: nothing to compare', { file: opts.cases ?? opts.new });
       const loadMs = performance.now() - t0;
       const progress = progressReporter(process.stderr, opts.quiet === true || opts.json === true);
-      let result;
+      let result: Awaited<ReturnType<typeof diffCatalogs>>;
       try {
         result = await diffCatalogs(
           { old: before.side, new: after.side, cases, casesFrom },

@@ -96,7 +96,7 @@ describe('analysePairsFrom (the pairs of a changed catalog from its base)', () =
     const others = base.pairs.filter(([i, j]) => i !== inPair[0] && j !== inPair[0]);
     const editedAt = others[0]![1];
     const removedId = old[others.find(([i, j]) => i !== editedAt && j !== editedAt)![0]]!.id;
-    const plain = old.findIndex((t, i) => !base.pairs.some(([a, b]) => a === i || b === i));
+    const plain = old.findIndex((_t, i) => !base.pairs.some(([a, b]) => a === i || b === i));
     // One tool edited away from its pair, one edited into a copy of another's text (a new pair), one removed, one added.
     const next = [
       ...old.map((t, i) =>

@@ -112,7 +112,10 @@ describe('a run with calibration cases', () => {
       },
     });
     const search = r.search.bind(r);
-    r.search = async (q, ctx) => (order.push('search'), search(q, ctx));
+    r.search = async (q, ctx) => {
+      order.push('search');
+      return search(q, ctx);
+    };
     const scored: Case[] = [noTool('t1', 'hi'), { id: 't2', request: 'list the pods', expectedTools: ['mcp__k8s__list_pods'], slices: [] }];
     const input = { name: 'cal', source: { kind: 'dataset' as const, ref: 'cal', split: 'test' }, catalog, cases: scored, catalogSha256: 'x' };
     const config = makeConfig(

@@ -74,7 +74,6 @@ export async function claimAndRun(
 export function slotProgress(
   progress: Int32Array,
   slot: number,
-  tasks: readonly StrategyTask[],
   after: () => void = () => {},
 ): { onTask: (index: number) => void; options: Pick<StrategyOptions, 'progress' | 'indexProgress'>; clear: () => void } {
   const o = slot * SLOT;
@@ -171,7 +170,7 @@ export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]>
   const all = Promise.all(finished);
   all.catch(() => {});
   try {
-    const own = slotProgress(progress, 0, tasks, report);
+    const own = slotProgress(progress, 0, report);
     const runner = new StrategyRunner(input, cases, config, { ...opts, ...own.options });
     await claimAndRun(runner, order, tasks, counter, (i, o) => (outcomes[i] = o), own.onTask);
     own.clear();

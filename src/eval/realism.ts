@@ -6,7 +6,7 @@
  * Deterministic: the same dataset and tables give the same JSON, byte for byte.
  */
 import { contentWords, sliceStats, words } from '../catalog/overlap.ts';
-import { REALISM_SCHEMA_VERSION, type PhraseShare, type PhraseUse, type Realism, type RealismFigures } from '../catalog/manifest.ts';
+import { REALISM_SCHEMA_VERSION, type PhraseUse, type Realism, type RealismFigures } from '../catalog/manifest.ts';
 import type { Case, Catalog, Dataset } from '../catalog/types.ts';
 import { recallAtK } from '../metrics/ranking.ts';
 import { Policy } from '../retrievers/policy.ts';

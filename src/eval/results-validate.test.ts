@@ -27,8 +27,8 @@ describe('results.json against schemas/results.schema.json', () => {
   it('refuses strategy names that would leave the folder, and lists that disagree with config', () => {
     const r = structuredClone(handBuilt());
     const [name] = Object.keys(r.retrievers);
-    const escape = { ...r, retrievers: { '../../x': r.retrievers[name!]! }, config: { ...r.config, retrievers: ['../../x'] } };
-    expect(inputError(() => checkResults(escape, 'results.json')).message).toMatch(/not one Backpack writes/);
+    const escaping = { ...r, retrievers: { '../../x': r.retrievers[name!]! }, config: { ...r.config, retrievers: ['../../x'] } };
+    expect(inputError(() => checkResults(escaping, 'results.json')).message).toMatch(/not one Backpack writes/);
     const unlisted = { ...r, config: { ...r.config, retrievers: [] } };
     expect(inputError(() => checkResults(unlisted, 'results.json')).message).toMatch(/which config\.retrievers does not list/);
   });

@@ -21,7 +21,7 @@ try {
     throw new Error(`the input loaded from ${JSON.stringify(job.source)} is not the one being evaluated (catalog or cases differ)`);
   }
   const counter = new Int32Array(job.counter);
-  const own = slotProgress(new Int32Array(job.progress), job.slot, job.tasks);
+  const own = slotProgress(new Int32Array(job.progress), job.slot);
   const runner = new StrategyRunner(input, cases, job.config, {
     ...(job.traces ? { traces: job.traces } : {}),
     ...(job.retrieverOptions ? { retrieverOptions: job.retrieverOptions } : {}),

@@ -36,7 +36,7 @@ import { evaluate } from '../metrics/aggregate.ts';
 import type { CaseResult, CatalogFacts } from '../metrics/types.ts';
 import type { Case } from '../catalog/types.ts';
 import { factsOfRecords, readCaseRecords } from '../eval/case-records.ts';
-import { figureValue, isPerCaseMean, strategyNames, type Direction, type Figure } from './figures.ts';
+import { figureValue, isPerCaseMean, strategyNames, type Direction } from './figures.ts';
 import { readRegressionFile } from './file.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
 import { DEFAULT_ALPHA, DEFAULT_SAMPLES, pairedTest, type SignificanceMethod } from './significance.ts';

@@ -12,7 +12,7 @@
  */
 import { Rng } from '../util/rng.ts';
 import { capitalize, spaced } from './text.ts';
-import { fill, pluralPhrase, type ServerPlan, type ToolMeta } from './tools.ts';
+import { fill, type ServerPlan, type ToolMeta } from './tools.ts';
 import { phrasesFor, uniqueAliases } from './products.ts';
 import { OPERATIONS, type OperationSpec } from './vocab/operations.ts';
 import { key } from './workflows.ts';
@@ -164,8 +164,6 @@ export function answerableBy(claim: NearMissClaim, catalog: NoToolCatalog): Tool
   }
   return out;
 }
-
-const OPS_BY_KEY = new Map(OPERATIONS.map((o) => [o.key, o]));
 
 /** Fill `{slot}`s from `slots` (a random entry each), catalog values first. */
 function fillFrame(frame: string, r: Rng, slots: Record<string, string[]>, fixed: Record<string, string> = {}): string {

@@ -248,21 +248,19 @@ export function serverTools(server: ServerPlan, rng: Rng): ToolMeta[] {
     }
     const vars = docVars(server, object);
     const examples = r.chance(0.3)
-      ? r
-          .sample(op.examples, r.int(1, 2))
-          .map((e) =>
-            fill(e, {
-              ...vars,
-              ref: '#123',
-              ref2: '#456',
-              name: 'Example',
-              person: 'Alex',
-              field: 'status',
-              term: 'invoice',
-              label: 'urgent',
-              place: 'Archive',
-            }),
-          )
+      ? r.sample(op.examples, r.int(1, 2)).map((e) =>
+          fill(e, {
+            ...vars,
+            ref: '#123',
+            ref2: '#456',
+            name: 'Example',
+            person: 'Alex',
+            field: 'status',
+            term: 'invoice',
+            label: 'urgent',
+            place: 'Archive',
+          }),
+        )
       : [];
     const tool = makeTool({
       name,

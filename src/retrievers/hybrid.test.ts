@@ -360,7 +360,7 @@ describe.each([
 describe('zscore fusion from dense scores', () => {
   it('gives what fusing the two full ranked lists gives', async () => {
     const { CONTRACT_DATA } = await import('../../test/contract/contract.ts');
-    const { catalog, requests, cases: labelled } = CONTRACT_DATA;
+    const { catalog, requests } = CONTRACT_DATA;
     // bm25 and bm25-plain both offer denseScores; wrapping them hides it and forces the list path
     const hide = (r: Retriever): Retriever => ({ name: r.name, index: (c) => r.index(c), search: (q, ctx) => r.search(q, ctx) });
     const dense = new HybridRetriever('hybrid', createBm25('bm25'), createBm25('bm25-plain'), { method: 'zscore', weights: [0.4, 0.6] });

@@ -6,7 +6,7 @@ import type { Bm25Retriever } from './bm25/index.ts';
 import { BM25_DEFAULT_OPTIONS, createBm25 } from './bm25/presets.ts';
 import { createNamespace, isNamespaceRouting, namespaceDocuments, namespaceGroups, type NamespaceRetriever, NAMESPACE_DEFAULT_OPTIONS } from './namespace.ts';
 import { rankStable } from './rank.ts';
-import type { Hit, Retriever } from './types.ts';
+import type { Hit } from './types.ts';
 
 const mcp = (server: string, name: string, summary: string, description = summary) => makeTool({ source: 'mcp', server, name, summary, description });
 

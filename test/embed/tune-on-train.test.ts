@@ -11,7 +11,6 @@ import { DEFAULT_BUILD_OPTIONS } from '../../scripts/build-static-model.ts';
 import {
   BM25_GRID,
   BM25_SECONDARY,
-  bm25Options,
   CURRENT_BM25,
   CURRENT_MODEL,
   generatedDataset,
@@ -34,7 +33,6 @@ import {
 import { makeTool } from '../../src/catalog/model.ts';
 import { loadDataset } from '../../src/catalog/resolve.ts';
 import type { Case, Catalog } from '../../src/catalog/types.ts';
-import { Bm25Retriever } from '../../src/retrievers/bm25/index.ts';
 import { createEmbed, REGISTRY_RECIPE } from '../../src/retrievers/embed/index.ts';
 import type { Hit, Retriever } from '../../src/retrievers/types.ts';
 

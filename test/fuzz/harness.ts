@@ -12,7 +12,7 @@
  * Imports nothing from src/ statically: `loadMain` sets `BACKPACK_CACHE_DIR` to a fresh folder
  * first (the user's caches can be hundreds of MB, and loading them would cost more than the cases).
  */
-import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, type Dirent, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -72,7 +72,7 @@ export interface Outcome {
 export function listTree(dir: string): Set<string> {
   const out = new Set<string>();
   const walk = (d: string): void => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(d, { withFileTypes: true });
     } catch {

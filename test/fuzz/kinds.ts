@@ -1255,11 +1255,11 @@ function flagKinds(): Kind[] {
     k('merge a missing folder', (d, b) => ['merge', b.shards[0], join(d, 'nope'), '--out', join(d, 'merged')]),
     k('merge --traces missing', (d, b) => ['merge', b.shards[0], b.shards[1], '--out', join(d, 'merged'), '--traces', join(d, 'nope.csv')]),
     k('merge --dataset missing', (d, b) => ['merge', b.shards[0], b.shards[1], '--out', join(d, 'merged'), '--dataset', join(d, 'nope')]),
-    k('diff --k 0', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--k', '0']),
-    k('diff --threshold -1', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--threshold', '-1']),
-    k('diff --similarity 2', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--similarity', '2']),
+    k('diff --k 0', (_d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--k', '0']),
+    k('diff --threshold -1', (_d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--threshold', '-1']),
+    k('diff --similarity 2', (_d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--similarity', '2']),
     k('diff --old missing', (d, b) => ['diff', '--old', join(d, 'nope.json'), '--new', b.bundle, '--cases', b.evalCases]),
-    k('diff --retriever nope', (d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--retriever', 'nope']),
+    k('diff --retriever nope', (_d, b) => ['diff', '--old', b.bundle, '--new', b.bundle, '--cases', b.evalCases, '--retriever', 'nope']),
     k('snapshot --timeout 0', (d, b) => ['snapshot', '--config', b.mcpConfig, '--out', join(d, 'b.json'), '--timeout', '0']),
     k('snapshot --out a folder', (d, b) => ['snapshot', '--config', b.mcpConfig, '--out', d]),
     k('snapshot --out the config', (d, b) => {
@@ -1267,9 +1267,9 @@ function flagKinds(): Kind[] {
       return ['snapshot', '--config', f, '--out', f];
     }),
     k('snapshot --server nope', (d, b) => ['snapshot', '--config', b.mcpConfig, '--out', join(d, 'b.json'), '--server', 'nope']),
-    k('inspect both a dataset and --catalog', (d, b) => ['inspect', b.dataset, '--catalog', b.bundle]),
-    k('inspect --format nope', (d, b) => ['inspect', '--catalog', b.bundle, '--format', 'nope']),
-    k('inspect --server "bad name!"', (d, b) => ['inspect', '--catalog', b.toolsList, '--server', 'bad name!']),
+    k('inspect both a dataset and --catalog', (_d, b) => ['inspect', b.dataset, '--catalog', b.bundle]),
+    k('inspect --format nope', (_d, b) => ['inspect', '--catalog', b.bundle, '--format', 'nope']),
+    k('inspect --server "bad name!"', (_d, b) => ['inspect', '--catalog', b.toolsList, '--server', 'bad name!']),
     k('inspect --catalog an empty folder', (d) => {
       mkdirSync(join(d, 'empty'));
       return ['inspect', '--catalog', join(d, 'empty')];

@@ -25,7 +25,7 @@
  * Loaders report what they accepted but changed or skipped (older JSON Schema forms, built-in
  * tools) through `LoadOptions.onWarning`, a few lines per catalog; without it nothing is reported.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MAX_CONFIG_BYTES, readTextFile } from '../../util/bounded.ts';
 import { InputError } from '../../util/errors.ts';

@@ -75,18 +75,16 @@ export function worstMissesSection(r: Results, all: readonly StrategyView[], opt
   };
   const where = (m: Miss) =>
     m.goldRank >= 0 ? `first gold at rank ${m.goldRank + 1}` : m.d.ranked.length ? `not in the ${m.d.ranked.length} ranked` : 'nothing ranked';
-  const rows = misses
-    .slice(0, WORST_MISSES)
-    .map((m) => [
-      code(m.c.id),
-      {
-        html: `<div class="request">${foldedText(m.c.request)}</div>${m.c.slices.length ? `<div class="slices">${m.c.slices.map((s) => `<span class="tag">${esc(s)}</span>`).join(' ')}</div>` : ''}`,
-      },
-      {
-        html: `<ul class="gold">${m.gold.map(goldHtml).join('')}</ul>${m.c.goldMode === 'any' && m.gold.length > 1 ? '<div class="note">any one will do</div>' : ''}<div class="note">${esc(where(m))}</div>`,
-      },
-      { html: instead(m) },
-    ]);
+  const rows = misses.slice(0, WORST_MISSES).map((m) => [
+    code(m.c.id),
+    {
+      html: `<div class="request">${foldedText(m.c.request)}</div>${m.c.slices.length ? `<div class="slices">${m.c.slices.map((s) => `<span class="tag">${esc(s)}</span>`).join(' ')}</div>` : ''}`,
+    },
+    {
+      html: `<ul class="gold">${m.gold.map(goldHtml).join('')}</ul>${m.c.goldMode === 'any' && m.gold.length > 1 ? '<div class="note">any one will do</div>' : ''}<div class="note">${esc(where(m))}</div>`,
+    },
+    { html: instead(m) },
+  ]);
   const columns: Column[] = [{ label: 'case' }, { label: 'request' }, { label: 'gold tool(s)' }, { label: `what came instead (top ${k}, score)` }];
   return section('worst-misses', title, intro, table(columns, rows, { className: 'misses' }));
 }

@@ -145,7 +145,7 @@ export function asciiFold(text: string): string {
 }
 
 // UAX#29 word-break classes of the ASCII characters that matter (everything else breaks).
-const WB_OTHER = 0;
+// class 0: everything else
 const WB_ALETTER = 1; // A-Z a-z
 const WB_NUMERIC = 2; // 0-9
 const WB_EXTENDNUMLET = 3; // _
