@@ -4,56 +4,16 @@
  * scope leaks among them, and their tokens.
  */
 import type { Case, Catalog, Tool } from '../catalog/types.ts';
-import type { Caller, Profile, ProfileOptions } from '../profiles/types.ts';
+import type { Caller, Profile } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
-import type { Hit, Retriever, RetrieverOptions } from '../retrievers/types.ts';
+import type { Hit } from '../retrievers/types.ts';
 import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
 import type { Provider } from '../tokens/serialize.ts';
-import type { CalibrationSet } from './calibrate.ts';
-import type { AutoFloor } from './results.ts';
-import type { ExposureSummary, ProfileResults, QueryDetail, RetrieverResults } from './results.ts';
+import type { ExposureSummary, QueryDetail } from './results.ts';
 import { exposureMeans } from './profile-figures.ts';
 import { caseCalls } from './calls.ts';
 import type { TokenMeter } from './tokens.ts';
-import type { Trace } from './traces.ts';
 
-export interface StrategyOptions {
-  traces?: ReadonlyMap<string, Trace>;
-  /** Called as cases are searched: (strategy, done, total). */
-  progress?: (retriever: string, done: number, total: number) => void;
-  /** Build retrievers (tests pass their own); default: the registry. */
-  create?: (name: string) => Retriever;
-  /** Build profiles (tests pass their own); default: the profile registry. */
-  createProfile?: (name: string) => Profile;
-  /** Options for the registry's retrievers (`--model`); profiles get them too. */
-  retrieverOptions?: RetrieverOptions;
-  /** Options only profiles use (`--context-window`). */
-  profileOptions?: ProfileOptions;
-  /** Called while a retriever builds its index, when it reports progress: (strategy, done, total). */
-  indexProgress?: (retriever: string, done: number, total: number) => void;
-  /** Calibration cases (`--calibrate-on`): calibrated floors and retrievers that fit their scores use them, never the scored cases. */
-  calibration?: CalibrationSet;
-}
-
-export type StrategyKind = 'retriever' | 'profile';
-
-export interface StrategyTask {
-  kind: StrategyKind;
-  name: string;
-}
-
-/** What evaluating one strategy gives: its entry of `results.json` and its per-case details. */
-export interface StrategyOutcome {
-  task: StrategyTask;
-  result: RetrieverResults | ProfileResults;
-  details: QueryDetail[];
-  /** The strategy's calibrated floor, when its floor is `auto`. */
-  floor?: AutoFloor;
-}
-
-/** Cases whose requests a prefetching retriever prepares at once. */
-
-/** Per-caller figures before any search: what is in front of the model (eager or code-mode callable) as a mask by catalog position, and its tokens. */
 /** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
 export type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
 
