@@ -8,7 +8,6 @@ import { InputError } from '../src/util/errors.ts';
 import { catalogHash } from '../src/catalog/manifest.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
-import { main } from '../src/cli/main.ts';
 
 /** Absolute path of `fixtures/` (with a trailing slash). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -56,6 +55,8 @@ export function tinyInput(seed = 5): { g: ReturnType<typeof generate>; input: Ev
 
 /** Run the `backpack` command line in-process (as `bin/backpack.js` does), capturing what it prints. */
 export async function runCli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  // imported on first use: a test may set BACKPACK_CACHE_DIR before the CLI (and its cache root) loads
+  const { main } = await import('../src/cli/main.ts');
   let out = '';
   let err = '';
   const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
