@@ -12,6 +12,7 @@ import { monsterSizes, scaleSizes } from './tools.ts';
 import { contentWords } from '../catalog/overlap.ts';
 import { namesOtherProduct } from './products.ts';
 import { SERVERS } from './vocab/servers.ts';
+import { FUNCTION_WORDS } from './text.ts';
 import { ARCHETYPES } from './vocab/archetypes.ts';
 import { measureRealism, realismJson } from '../eval/realism.ts';
 import expected from './small-7.sha256.json' with { type: 'json' };
@@ -104,38 +105,8 @@ describe('the small preset', () => {
 
   it('paraphrase requests share no word with the gold tool name but its object words; lexical ones share one (independent check)', () => {
     // Written apart from the generator's own check: every [a-z0-9] run of the text, whole and
-    // camel-split, against the same of the name; plurals folded; only a few function words exempt.
-    const fn = new Set([
-      'a',
-      'an',
-      'the',
-      'of',
-      'to',
-      'in',
-      'on',
-      'for',
-      'by',
-      'with',
-      'and',
-      'or',
-      'is',
-      'it',
-      'my',
-      'me',
-      'i',
-      'we',
-      'our',
-      'you',
-      'your',
-      'this',
-      'that',
-      'at',
-      'as',
-      'be',
-      'from',
-      'so',
-      'if',
-    ]);
+    // camel-split, against the same of the name; plurals folded; only the generator's few function
+    // words (its stated exemption list) exempt.
     const bag = (t: string) => {
       const raw = [
         ...t.toLowerCase().split(/[^a-z0-9]+/),
@@ -144,7 +115,7 @@ describe('the small preset', () => {
           .toLowerCase()
           .split(/[^a-z0-9]+/),
       ];
-      return new Set(raw.filter((w) => w && !fn.has(w)).map((w) => w.replace(/(ies)$/, 'y').replace(/(?<=[a-z]{3})e?s$/, '')));
+      return new Set(raw.filter((w) => w && !FUNCTION_WORDS.has(w)).map((w) => w.replace(/(ies)$/, 'y').replace(/(?<=[a-z]{3})e?s$/, '')));
     };
     const shares = (text: string, name: string) => {
       const n = bag(name);

@@ -3,7 +3,7 @@ import { stem, words } from '../catalog/overlap.ts';
 import { articleFor } from './surface.ts';
 
 /** Function words that never count as a shared word in the name check. */
-const FUNCTION_WORDS = new Set([
+export const FUNCTION_WORDS = new Set([
   'a',
   'an',
   'the',

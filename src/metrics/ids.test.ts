@@ -129,9 +129,7 @@ describe('labels, titles and directions of metric ids', () => {
     expect(metricLabel('searchNoToolFalsePositiveRate')).toBe('search no-tool FP rate');
     expect(metricLabel('scopeLeakCount')).toBe('scope leaks');
     expect(metricLabel('p50Ms')).toBe('p50 ms');
-    expect(metricLabel('recall@5')).toBe('recall@5');
-    expect(metricLabel('top1')).toBe('top1');
-    expect(metricLabel('bogus@3')).toBe('bogus@3');
+    for (const id of ['recall@5', 'top1', 'bogus@3']) expect(metricLabel(id), id).toBe(id);
     expect(consoleLabel('noToolFalsePositiveRate')).toBe('noToolFP');
     expect(consoleLabel('scopeLeakCount')).toBe('leaks');
     expect(consoleLabel('searchNoToolFalsePositiveRate')).toBe('searchNoToolFalsePositiveRate');
@@ -141,8 +139,7 @@ describe('labels, titles and directions of metric ids', () => {
     expect(metricTitle('recall@5')).toBe('share of the gold tools in the top 5');
     expect(metricTitle('missedEntirely@10')).toBe('graded cases with no gold tool in the top 10 (lower is better)');
     expect(metricTitle('top1')).toBe('share of graded cases whose first-ranked tool is gold');
-    expect(metricTitle('recall')).toBe('recall');
-    expect(metricTitle('bogus')).toBe('bogus');
+    for (const id of ['recall', 'bogus']) expect(metricTitle(id), id).toBe(id);
   });
 
   it('reads the direction from the table: null for counts, undefined for an id that does not parse', () => {

@@ -74,6 +74,17 @@ function mergeIdentical<T>(items: ReadonlyArray<{ name: string; data: T }>): Arr
   return out.map(({ name, data }) => ({ name, data }));
 }
 
+/** One large point a profile, for a scatter chart; profiles at the same point share it (as {@link mergeIdentical}). */
+function profilePoints(points: ReadonlyArray<{ name: string; x: number; y: number }>): Array<Record<string, unknown>> {
+  return mergeIdentical(points.map((p) => ({ name: p.name, data: [{ x: p.x, y: p.y }] }))).map((s, i) => ({
+    label: s.name,
+    data: s.data,
+    ...seriesStyle(i),
+    pointRadius: 10,
+    pointHoverRadius: 12,
+  }));
+}
+
 /**
  * The best `n` strategies by `value` (descending, then name), in that order: those that fit the
  * context window first, then those that fit only some cases; those that fit in no case are left out.
@@ -164,15 +175,7 @@ function recallVsTokens(r: Results, all: readonly StrategyView[]): ChartSpec | u
     config: {
       type: 'scatter',
       data: {
-        datasets: mergeIdentical(
-          profiles.map((s) => ({ name: seriesName(s), data: [{ x: Math.round(s.profile!.tokens.perCase), y: overall(s, 'visible') ?? 0 }] })),
-        ).map((s, i) => ({
-          label: s.name,
-          data: s.data,
-          ...seriesStyle(i),
-          pointRadius: 10,
-          pointHoverRadius: 12,
-        })),
+        datasets: profilePoints(profiles.map((s) => ({ name: seriesName(s), x: Math.round(s.profile!.tokens.perCase), y: overall(s, 'visible') ?? 0 }))),
       },
       options: options(
         `Visible gold tools vs tokens per request — ${r.dataset.name}`,
@@ -203,15 +206,7 @@ function recallVsCalls(r: Results, all: readonly StrategyView[]): ChartSpec | un
     config: {
       type: 'scatter',
       data: {
-        datasets: mergeIdentical(profiles.map((s) => ({ name: label(s), data: [{ x: s.profile!.calls!.perCase, y: overall(s, 'visible') ?? 0 }] }))).map(
-          (s, i) => ({
-            label: s.name,
-            data: s.data,
-            ...seriesStyle(i),
-            pointRadius: 10,
-            pointHoverRadius: 12,
-          }),
-        ),
+        datasets: profilePoints(profiles.map((s) => ({ name: label(s), x: s.profile!.calls!.perCase, y: overall(s, 'visible') ?? 0 }))),
       },
       options: options(
         `Visible gold tools vs model calls per request — ${r.dataset.name}`,

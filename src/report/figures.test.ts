@@ -15,7 +15,7 @@ import { chartJsSource, htmlReport, scriptSafe } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
 import { renderPng, writePngs } from './png.ts';
-import { asOlder, curve, handBuilt } from './test-results.ts';
+import { asOlder, curve, handBuilt, PROFILE_TOKEN_COLUMNS, QUALITY_IDS } from './test-results.ts';
 import { NO_TOOL_DEFINITION } from './view.ts';
 
 const tmp = tempDir('figures');
@@ -253,16 +253,7 @@ describe('B. context fit', () => {
       expect(md).toContain(`huge ${fits === 0 ? 'does not fit the 200,000-token context window' : `${mark} in the 200,000-token context window`}`);
       expect(md).toContain('### Worst slices of dense (by recall@5)');
       // the token figures stay, with the fit
-      expect(mdHeader(md, 'profile')).toEqual([
-        'profile',
-        'before search',
-        'per search',
-        'per case',
-        '12 turns uncached',
-        '12 turns cached',
-        'context fit',
-        'context window',
-      ]);
+      expect(mdHeader(md, 'profile')).toEqual([...PROFILE_TOKEN_COLUMNS, 'context fit', 'context window']);
       expect(mdRow(md, 'profile', 'huge')).toEqual(['huge', '250,000', '0', '250,000', '3,000,000', '500,000', mark, '200,000']);
       expect(mdRow(md, 'profile', 'static')[6]).toBe('fits');
     }
@@ -385,12 +376,7 @@ describe('C. JUnit', () => {
     expect(huge.testcase!.map((c) => c.name)).toEqual([
       'scopeLeakCount',
       'fitsContext',
-      'top1',
-      'recall@1',
-      'recall@5',
-      'recall@10',
-      'mrr@10',
-      'visible',
+      ...QUALITY_IDS,
       'noToolFalsePositiveRate',
       'searchNoToolFalsePositiveRate',
     ]);

@@ -5,7 +5,7 @@ import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
 import { escapeMarkdown } from '../util/escape.ts';
 import { formatInt, headlineMetrics, markdownSummary } from './markdown.ts';
-import { EVIL_DESC, EVIL_ID, hostileDataset } from './test-results.ts';
+import { EVIL_DESC, EVIL_ID, hostileDataset, PROFILE_TOKEN_COLUMNS, QUALITY_IDS } from './test-results.ts';
 import { tinyInput } from '../../test/helpers.ts';
 
 /** Pipes GFM splits a table row on: those not escaped by a backslash. */
@@ -150,32 +150,9 @@ describe('markdownSummary on a real run', () => {
   it('has one row per strategy with the headline metrics, n/a where a strategy has none', () => {
     const md = markdownSummary(tiny);
     expectWellFormed(md);
-    expect(headlineMetrics(tiny)).toEqual([
-      'top1',
-      'recall@1',
-      'recall@5',
-      'recall@10',
-      'mrr@10',
-      'visible',
-      'noToolFalsePositiveRate',
-      'searchNoToolFalsePositiveRate',
-      'scopeLeakCount',
-    ]);
+    expect(headlineMetrics(tiny)).toEqual([...QUALITY_IDS, 'noToolFalsePositiveRate', 'searchNoToolFalsePositiveRate', 'scopeLeakCount']);
     const header = headerOf(md, 'strategy');
-    expect(header).toEqual([
-      'strategy',
-      'kind',
-      'top1',
-      'recall@1',
-      'recall@5',
-      'recall@10',
-      'mrr@10',
-      'visible',
-      'no-tool FP rate',
-      'search no-tool FP rate',
-      'scope leaks',
-      'gold never surfaced (top 10)',
-    ]);
+    expect(header).toEqual(['strategy', 'kind', ...QUALITY_IDS, 'no-tool FP rate', 'search no-tool FP rate', 'scope leaks', 'gold never surfaced (top 10)']);
     const plain = (c: string) => c.replace(/\*\*/g, '');
     for (const name of ['bm25', 'static', 'deferred']) {
       const r = rowOf(md, name);
@@ -203,18 +180,7 @@ describe('markdownSummary on a real run', () => {
 
   it('shows the profiles token figures', () => {
     const md = markdownSummary(tiny);
-    expect(headerOf(md, 'profile')).toEqual([
-      'profile',
-      'before search',
-      'per search',
-      'per case',
-      '12 turns uncached',
-      '12 turns cached',
-      'calls per case',
-      'calls per 12 turns',
-      'context fit',
-      'context window',
-    ]);
+    expect(headerOf(md, 'profile')).toEqual([...PROFILE_TOKEN_COLUMNS, 'calls per case', 'calls per 12 turns', 'context fit', 'context window']);
     for (const name of ['static', 'deferred']) {
       const t = tiny.profiles![name]!.tokens;
       const r = rows(tables(md).find((x) => x[0]!.startsWith('| profile '))!).find((x) => x[0] === name)!;

@@ -13,6 +13,12 @@ import type { Results } from '../eval/results.ts';
 
 type Table = Record<string, number>;
 
+/** The quality metric ids a summary table and a JUnit suite list, in their order (test expectations). */
+export const QUALITY_IDS = ['top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'visible'];
+
+/** The leading columns of the Markdown summary's profile token table (test expectations). */
+export const PROFILE_TOKEN_COLUMNS = ['profile', 'before search', 'per search', 'per case', '12 turns uncached', '12 turns cached'];
+
 /** A plain JSON copy (what a reporter reads from results.json). */
 function copy<T>(x: T): T {
   return JSON.parse(JSON.stringify(x)) as T;

@@ -102,13 +102,13 @@ describe('escapeMarkdown', () => {
   });
 
   it('keeps a table row intact: no unescaped pipe, no line break, no control character', () => {
+    expect(escapeMarkdown('| broken | table')).toBe('\\| broken \\| table');
+    expect(escapeMarkdown('a\nb\r\nc\rd')).toBe('a b c d');
     for (const p of PAYLOADS) {
       const e = escapeMarkdown(p);
       expect(unescapedPipes(e)).toBe(0);
       expect(e).not.toMatch(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/);
     }
-    expect(escapeMarkdown('| broken | table')).toBe('\\| broken \\| table');
-    expect(escapeMarkdown('a\nb\r\nc\rd')).toBe('a b c d');
   });
 
   it('defuses links, images, emphasis, code, math and entities', () => {
@@ -121,18 +121,13 @@ describe('escapeMarkdown', () => {
   });
 
   it('cannot start a heading, a list or a thematic break', () => {
-    expect(escapeMarkdown('# h')).toBe('\\# h');
-    expect(escapeMarkdown('- item')).toBe('\\- item');
-    expect(escapeMarkdown('---')).toBe('\\---');
-    expect(escapeMarkdown('+ item')).toBe('\\+ item');
+    for (const s of ['# h', '- item', '---', '+ item']) expect(escapeMarkdown(s), s).toBe(`\\${s}`);
     expect(escapeMarkdown('1. item')).toBe('1\\. item');
-    expect(escapeMarkdown('0.1.0')).toBe('0.1.0'); // not a list marker
-    expect(escapeMarkdown('tiny-5')).toBe('tiny-5');
+    for (const s of ['0.1.0', 'tiny-5']) expect(escapeMarkdown(s), s).toBe(s); // not a list marker
   });
 
   it('leaves ordinary identifiers readable', () => {
     expect(escapeMarkdown('mcp__github__create_issue')).toBe('mcp\\_\\_github\\_\\_create\\_issue');
-    expect(escapeMarkdown('near-duplicate')).toBe('near-duplicate');
-    expect(escapeMarkdown('Émoji 😀 ok')).toBe('Émoji 😀 ok');
+    for (const s of ['near-duplicate', 'Émoji 😀 ok']) expect(escapeMarkdown(s), s).toBe(s);
   });
 });

@@ -101,8 +101,9 @@ describe('vocab word helpers', () => {
   });
 });
 
-/** Each name once, and each of the form `pattern`. */
-function expectDistinctNames(names: string[], pattern: RegExp): void {
+/** Each item's name once, and each of the form `pattern`. */
+function expectDistinctNames<T>(items: readonly T[], nameOf: (item: T) => string, pattern: RegExp): void {
+  const names = items.map(nameOf);
   expect(duplicates(names)).toEqual([]);
   for (const n of names) expect(n).toMatch(pattern);
 }
@@ -110,10 +111,7 @@ function expectDistinctNames(names: string[], pattern: RegExp): void {
 describe('archetypes', () => {
   it('has at least 22 archetypes with unique snake_case keys', () => {
     expect(ARCHETYPES.length).toBeGreaterThanOrEqual(22);
-    expectDistinctNames(
-      ARCHETYPES.map((a) => a.key),
-      SNAKE,
-    );
+    expectDistinctNames(ARCHETYPES, (a) => a.key, SNAKE);
   });
 
   it('gives every archetype a domain and casual domains', () => {
@@ -182,10 +180,7 @@ describe('archetypes', () => {
 describe('servers', () => {
   it('has exactly 100 servers with unique id-safe names', () => {
     expect(SERVERS.length).toBe(100);
-    expectDistinctNames(
-      SERVERS.map((s) => s.name),
-      ID_SAFE,
-    );
+    expectDistinctNames(SERVERS, (s) => s.name, ID_SAFE);
   });
 
   it('starts with the seed article servers and their sizes', () => {
@@ -246,10 +241,7 @@ describe('core tools', () => {
 describe('plugins', () => {
   it('has exactly 150 plugins with unique id-safe names', () => {
     expect(PLUGINS.length).toBe(150);
-    expectDistinctNames(
-      PLUGINS.map((p) => p.name),
-      ID_SAFE,
-    );
+    expectDistinctNames(PLUGINS, (p) => p.name, ID_SAFE);
     expect(duplicates(PLUGINS.map((p) => p.display))).toEqual([]);
   });
 
