@@ -16,6 +16,7 @@ import type { Catalog, Tool } from '../../catalog/types.ts';
 import { NAMESPACE_DEFAULT_OPTIONS, NamespaceRoutes, type NamespaceRouting } from '../../retrievers/namespace.ts';
 import { checkedMask } from '../../retrievers/rank.ts';
 import { isDescribable, isPrefetching, type Describable, type Hit, type Prefetching, type Retriever, type SearchContext } from '../../retrievers/types.ts';
+import { stringArgument } from '../text.ts';
 import type { ToolDefinition } from '../types.ts';
 
 /** `- namespace: first line of its description` for each namespace of `tools` (pinned tools aside), sorted by name. */
@@ -36,12 +37,7 @@ export function namespaceList(catalog: Catalog, tools: readonly Tool[]): string 
 export const OPEN_NAMESPACE: ToolDefinition = {
   name: 'open_namespace',
   description: 'Open one tool namespace from the list: its tools become available to you.',
-  inputSchema: {
-    type: 'object',
-    properties: { namespace: { type: 'string', description: 'A namespace name from the list.' } },
-    required: ['namespace'],
-    additionalProperties: false,
-  },
+  inputSchema: stringArgument('namespace', 'A namespace name from the list.'),
 };
 
 export interface OpenerOptions {
