@@ -235,38 +235,14 @@ describe('the 10,000-tool ceiling prefilter (ceiling 5)', () => {
   const roles: RoleMap = { schemaVersion: 1, always: ['slack'], roles: { dev: { description: '', namespaces: ['github'] } } };
   const ids = catalog.tools.map((t) => t.id);
 
-  it('admits whole namespaces in order, each that still fits (first fit)', () => {
-    expect(
-      admitNamespaces(
-        [
-          { name: 'x', count: 3 },
-          { name: 'y', count: 3 },
-          { name: 'z', count: 1 },
-        ],
-        5,
-      ),
-    ).toEqual(['x', 'z']);
-    expect(
-      admitNamespaces(
-        [
-          { name: 'x', count: 3 },
-          { name: 'y', count: 2 },
-          { name: 'z', count: 1 },
-        ],
-        5,
-      ),
-    ).toEqual(['x', 'y']);
-    expect(
-      admitNamespaces(
-        [
-          { name: 'x', count: 0 },
-          { name: 'y', count: 2 },
-          { name: 'z', count: 3 },
-        ],
-        5,
-      ),
-    ).toEqual(['y', 'z']);
-    expect(admitNamespaces([{ name: 'x', count: 6 }], 5)).toEqual([]);
+  it.each([
+    { counts: { x: 3, y: 3, z: 1 }, admitted: ['x', 'z'] },
+    { counts: { x: 3, y: 2, z: 1 }, admitted: ['x', 'y'] },
+    { counts: { x: 0, y: 2, z: 3 }, admitted: ['y', 'z'] },
+    { counts: { x: 6 }, admitted: [] },
+  ])('admits whole namespaces in order, each that still fits (first fit): $counts', ({ counts, admitted }) => {
+    const namespaces = Object.entries(counts).map(([name, count]) => ({ name, count }));
+    expect(admitNamespaces(namespaces, 5)).toEqual(admitted);
   });
 
   it('role first: the role namespaces plus always', async () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createIssueTool, finishTool, postMessageTool } from '../../test/profile-catalog.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { DeepSeekCodeProfile, DeepSeekPreselectProfile, renderSdk, sdkMember } from './deepseek/index.ts';
 import { createProfile } from './registry.ts';
 
 const tools = [
-  makeTool({ source: 'core', name: 'finish', summary: 'Finish the task.', description: 'Finish the task.', pinned: true }),
+  finishTool,
   makeTool({
     source: 'core',
     name: 'read_file',
@@ -13,23 +14,8 @@ const tools = [
     description: 'Read a file from the workspace.',
     inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
   }),
-  makeTool({
-    source: 'mcp',
-    server: 'github',
-    name: 'create_issue',
-    summary: 'Open an issue.',
-    description: 'Open an issue in a repository.',
-    scopes: ['github:write'],
-    inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
-  }),
-  makeTool({
-    source: 'mcp',
-    server: 'slack',
-    name: 'post_message',
-    summary: 'Post a message.',
-    description: 'Post a message to a channel.',
-    scopes: ['slack:write'],
-  }),
+  createIssueTool({ type: 'object', properties: { title: { type: 'string' } }, required: ['title'] }),
+  postMessageTool,
 ];
 const catalog: Catalog = { tools, skills: [], servers: [], plugins: [] };
 const mask = (...ids: string[]) => Uint8Array.from(tools.map((t) => (ids.includes(t.id) ? 1 : 0)));

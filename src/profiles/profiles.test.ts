@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../util/errors.ts';
-import { catalogWith } from '../../test/profile-catalog.ts';
+import { catalogWith, createIssueTool, finishTool, postMessageTool } from '../../test/profile-catalog.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { DeepSeekPreselectProfile, renderSdk, schemaType, sdkName } from './deepseek/index.ts';
@@ -9,16 +9,8 @@ import { createProfile, parseProfileList, registerProfile, unregisterProfile } f
 import { toolDefinition } from './text.ts';
 
 const tools = [
-  makeTool({ source: 'core', name: 'finish', summary: 'Finish the task.', description: 'Finish the task.', pinned: true }),
-  makeTool({
-    source: 'mcp',
-    server: 'github',
-    name: 'create_issue',
-    summary: 'Open an issue.',
-    description: 'Open an issue in a repository.',
-    scopes: ['github:write'],
-    inputSchema: { type: 'object', properties: { title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } }, required: ['title'] },
-  }),
+  finishTool,
+  createIssueTool({ type: 'object', properties: { title: { type: 'string' }, labels: { type: 'array', items: { type: 'string' } } }, required: ['title'] }),
   makeTool({
     source: 'mcp',
     server: 'github',
@@ -27,14 +19,7 @@ const tools = [
     description: 'List the issues of a repository.',
     scopes: ['github:read'],
   }),
-  makeTool({
-    source: 'mcp',
-    server: 'slack',
-    name: 'post_message',
-    summary: 'Post a message.',
-    description: 'Post a message to a channel.',
-    scopes: ['slack:write'],
-  }),
+  postMessageTool,
 ];
 const catalog: Catalog = catalogWith(tools, { github: ['GitHub issues and pull requests.\nSecond line.', ''], slack: ['Slack messaging.', ''] });
 const mask = (...ids: string[]) => Uint8Array.from(tools.map((t) => (ids.includes(t.id) ? 1 : 0)));

@@ -124,17 +124,77 @@ export function namespaceDocuments(catalog: Catalog, groups: readonly NamespaceG
   });
 }
 
-export class NamespaceRetriever implements Retriever, Describable, NamespaceRouting {
-  readonly name: string;
-  private readonly options: NamespaceOptions;
-  private readonly nsBm25: Bm25Retriever;
-  private readonly toolBm25: Bm25Retriever;
-  private built = false;
-  private n = 0;
+/**
+ * The namespace half of hierarchical routing, shared by {@link NamespaceRetriever} and the seed
+ * profiles' namespace opener: the namespace BM25 over {@link namespaceDocuments}, the namespace
+ * groups, and the route of the last search ({@link NamespaceRouting}).
+ */
+export class NamespaceRoutes implements NamespaceRouting {
+  /** The namespace BM25, named `<name>:namespaces`. */
+  readonly bm25: Bm25Retriever;
   private groups: NamespaceGroup[] = [];
   private groupOf = new Map<string, number>();
   private route: string[] = [];
   private ranking: Hit[] = [];
+
+  constructor(name: string, options: Bm25Options) {
+    this.bm25 = new Bm25Retriever(`${name}:namespaces`, options);
+  }
+
+  /** Indexes the namespace documents of `catalog` and forgets the last route. */
+  async index(catalog: Catalog): Promise<void> {
+    const groups = namespaceGroups(catalog);
+    await this.bm25.index({ tools: namespaceDocuments(catalog, groups), skills: [], servers: [], plugins: [] });
+    this.groups = groups;
+    this.groupOf = new Map(groups.map((g, j) => [g.name, j]));
+    this.forget();
+  }
+
+  /** Clears the last route and ranking (a search that ranks no namespace). */
+  forget(): void {
+    this.route = [];
+    this.ranking = [];
+  }
+
+  /** A mask over the namespaces: 1 for each with a tool at a position `has` accepts. */
+  namespacesWith(has: (p: number) => boolean): Uint8Array {
+    return Uint8Array.from(this.groups, (g) => (g.positions.some(has) ? 1 : 0));
+  }
+
+  /**
+   * Ranks the namespaces under `allowed` (a mask over the namespaces; undefined: all) by the
+   * namespace BM25, records the ranking and the best `m` as the route, and returns those names.
+   */
+  async open(request: string, m: number, allowed: Uint8Array | undefined): Promise<readonly string[]> {
+    const ranking = await this.bm25.search(request, { k: Math.max(1, this.groups.length), allowed });
+    const opened = ranking.slice(0, m).map((h) => h.id);
+    this.ranking = ranking;
+    this.route = opened;
+    return opened;
+  }
+
+  /** Catalog positions of a namespace's tools (ascending); [] for an unknown name. */
+  positionsOf(namespace: string): readonly number[] {
+    const j = this.groupOf.get(namespace);
+    return j === undefined ? [] : this.groups[j]!.positions;
+  }
+
+  lastRoute(): string[] {
+    return [...this.route];
+  }
+
+  lastNamespaceRanking(): Hit[] {
+    return this.ranking.map((h) => ({ ...h }));
+  }
+}
+
+export class NamespaceRetriever implements Retriever, Describable, NamespaceRouting {
+  readonly name: string;
+  private readonly options: NamespaceOptions;
+  private readonly routes: NamespaceRoutes;
+  private readonly toolBm25: Bm25Retriever;
+  private built = false;
+  private n = 0;
 
   constructor(name: string, options: NamespaceOptionsInput = {}) {
     const m = options.m ?? NAMESPACE_DEFAULT_OPTIONS.m;
@@ -146,7 +206,7 @@ export class NamespaceRetriever implements Retriever, Describable, NamespaceRout
     };
     this.name = name;
     // The Bm25Retriever constructors validate (and copy) the options.
-    this.nsBm25 = new Bm25Retriever(`${name}:namespaces`, this.options.namespaces);
+    this.routes = new NamespaceRoutes(name, this.options.namespaces);
     this.toolBm25 = new Bm25Retriever(`${name}:tools`, this.options.tools);
   }
 
@@ -163,31 +223,25 @@ export class NamespaceRetriever implements Retriever, Describable, NamespaceRout
         description: 'instructions of the servers of that name',
         examples: 'one line per tool: name, title, summary',
       },
-      namespaces: this.nsBm25.describe(),
+      namespaces: this.routes.bm25.describe(),
       tools: this.toolBm25.describe(),
     };
   }
 
   async index(catalog: Catalog): Promise<void> {
     this.built = false;
-    const groups = namespaceGroups(catalog);
-    const docs = namespaceDocuments(catalog, groups);
-    await this.nsBm25.index({ tools: docs, skills: [], servers: [], plugins: [] });
+    await this.routes.index(catalog);
     await this.toolBm25.index(catalog);
-    this.groups = groups;
-    this.groupOf = new Map(groups.map((g, j) => [g.name, j]));
     this.n = catalog.tools.length;
-    this.route = [];
-    this.ranking = [];
     this.built = true;
   }
 
   lastRoute(): string[] {
-    return [...this.route];
+    return this.routes.lastRoute();
   }
 
   lastNamespaceRanking(): Hit[] {
-    return this.ranking.map((h) => ({ ...h }));
+    return this.routes.lastNamespaceRanking();
   }
 
   async search(request: string, context: SearchContext): Promise<Hit[]> {
@@ -195,30 +249,19 @@ export class NamespaceRetriever implements Retriever, Describable, NamespaceRout
     const allowed = checkedMask(this.name, context.allowed, this.n);
     const k = Math.floor(context.k);
     if (!(k > 0)) {
-      this.route = [];
-      this.ranking = [];
+      this.routes.forget();
       return [];
     }
-    const { groups } = this;
 
     // 1. Namespaces with at least one allowed tool.
-    let nsAllowed: Uint8Array | undefined;
-    if (allowed !== undefined) {
-      nsAllowed = new Uint8Array(groups.length);
-      groups.forEach((g, j) => {
-        if (g.positions.some((p) => allowed[p] === 1)) nsAllowed![j] = 1;
-      });
-    }
-    const ranking = await this.nsBm25.search(request, { k: Math.max(1, groups.length), allowed: nsAllowed });
-    const opened = ranking.slice(0, this.options.m);
-    this.ranking = ranking;
-    this.route = opened.map((h) => h.id);
+    const nsAllowed = allowed === undefined ? undefined : this.routes.namespacesWith((p) => allowed[p] === 1);
+    const opened = await this.routes.open(request, this.options.m, nsAllowed);
     if (!opened.length) return [];
 
     // 2. The tool mask: the caller's mask ∩ the opened namespaces' tools.
     const mask = new Uint8Array(this.n);
-    for (const h of opened) {
-      for (const p of groups[this.groupOf.get(h.id)!]!.positions) if (allowed === undefined || allowed[p] === 1) mask[p] = 1;
+    for (const ns of opened) {
+      for (const p of this.routes.positionsOf(ns)) if (allowed === undefined || allowed[p] === 1) mask[p] = 1;
     }
     return this.toolBm25.search(request, { ...context, allowed: mask, k });
   }

@@ -10,33 +10,26 @@ import type { Catalog, Tool } from '../../catalog/types.ts';
 import { createBm25 } from '../../retrievers/bm25/presets.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { describeWith } from '../facts.ts';
-import { allowedIds, toolDefinition } from '../text.ts';
+import { allowedIds, stringArgument, toolDefinition } from '../text.ts';
 import { DEFERRED_FACTS } from './facts.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
 
+/** How many tools one search_tools call returns. */
 export const DEFERRED_SEARCH_LIMIT = 5;
 
+/** The meta tool that searches the catalog: names and one-line summaries. */
 export const SEARCH_TOOLS: ToolDefinition = {
   name: 'search_tools',
   description:
     'Search the tool catalog by what you want to do. Returns up to 5 tool names with one-line summaries; load a tool with load_tool_schema before calling it.',
-  inputSchema: {
-    type: 'object',
-    properties: { query: { type: 'string', description: 'What you want to do, in words.' } },
-    required: ['query'],
-    additionalProperties: false,
-  },
+  inputSchema: stringArgument('query', 'What you want to do, in words.'),
 };
 
+/** The meta tool that loads one tool's full definition (the schema the deferred catalog leaves out). */
 export const LOAD_TOOL_SCHEMA: ToolDefinition = {
   name: 'load_tool_schema',
   description: 'Load the full definition (input schema) of one tool from the catalog by its exact name.',
-  inputSchema: {
-    type: 'object',
-    properties: { name: { type: 'string', description: 'The exact tool name from the catalog or a search result.' } },
-    required: ['name'],
-    additionalProperties: false,
-  },
+  inputSchema: stringArgument('name', 'The exact tool name from the catalog or a search result.'),
 };
 
 /** The one answer for a tool that does not exist and for a tool the caller may not use. */

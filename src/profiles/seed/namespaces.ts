@@ -13,10 +13,10 @@
  * carried set, which the policy keeps when anything is returned and no floor is set.)
  */
 import type { Catalog, Tool } from '../../catalog/types.ts';
-import { Bm25Retriever } from '../../retrievers/bm25/index.ts';
-import { NAMESPACE_DEFAULT_OPTIONS, namespaceDocuments, namespaceGroups, type NamespaceGroup, type NamespaceRouting } from '../../retrievers/namespace.ts';
+import { NAMESPACE_DEFAULT_OPTIONS, NamespaceRoutes, type NamespaceRouting } from '../../retrievers/namespace.ts';
 import { checkedMask } from '../../retrievers/rank.ts';
 import { isDescribable, isPrefetching, type Describable, type Hit, type Prefetching, type Retriever, type SearchContext } from '../../retrievers/types.ts';
+import { stringArgument } from '../text.ts';
 import type { ToolDefinition } from '../types.ts';
 
 /** `- namespace: first line of its description` for each namespace of `tools` (pinned tools aside), sorted by name. */
@@ -37,12 +37,7 @@ export function namespaceList(catalog: Catalog, tools: readonly Tool[]): string 
 export const OPEN_NAMESPACE: ToolDefinition = {
   name: 'open_namespace',
   description: 'Open one tool namespace from the list: its tools become available to you.',
-  inputSchema: {
-    type: 'object',
-    properties: { namespace: { type: 'string', description: 'A namespace name from the list.' } },
-    required: ['namespace'],
-    additionalProperties: false,
-  },
+  inputSchema: stringArgument('namespace', 'A namespace name from the list.'),
 };
 
 export interface OpenerOptions {
@@ -54,12 +49,8 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
   readonly name: string;
   private readonly inner: Retriever;
   private readonly options: OpenerOptions;
-  private readonly nsBm25: Bm25Retriever;
-  private groups: NamespaceGroup[] = [];
-  private groupOf = new Map<string, number>();
+  private readonly routes: NamespaceRoutes;
   private pinned = new Uint8Array(0);
-  private route: string[] = [];
-  private ranking: Hit[] = [];
   private request: string | undefined;
 
   constructor(name: string, inner: Retriever, options: OpenerOptions) {
@@ -67,7 +58,7 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
     this.name = name;
     this.inner = inner;
     this.options = options;
-    this.nsBm25 = new Bm25Retriever(`${name}:namespaces`, NAMESPACE_DEFAULT_OPTIONS.namespaces);
+    this.routes = new NamespaceRoutes(name, NAMESPACE_DEFAULT_OPTIONS.namespaces);
   }
 
   /** The inner retriever (index progress and counters). */
@@ -76,23 +67,18 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
   }
 
   async index(catalog: Catalog): Promise<void> {
-    const groups = namespaceGroups(catalog);
-    await this.nsBm25.index({ tools: namespaceDocuments(catalog, groups), skills: [], servers: [], plugins: [] });
+    await this.routes.index(catalog);
     await this.inner.index(catalog);
-    this.groups = groups;
-    this.groupOf = new Map(groups.map((g, j) => [g.name, j]));
     this.pinned = Uint8Array.from(catalog.tools, (t) => (t.pinned ? 1 : 0));
-    this.route = [];
-    this.ranking = [];
     this.request = undefined;
   }
 
   lastRoute(): string[] {
-    return [...this.route];
+    return this.routes.lastRoute();
   }
 
   lastNamespaceRanking(): Hit[] {
-    return this.ranking.map((h) => ({ ...h }));
+    return this.routes.lastNamespaceRanking();
   }
 
   /** The namespaces the last search opened, if it was a search for `request` (else undefined). */
@@ -102,8 +88,7 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
 
   /** Catalog positions of a namespace's tools (ascending); [] for an unknown name. */
   positionsOf(namespace: string): readonly number[] {
-    const j = this.groupOf.get(namespace);
-    return j === undefined ? [] : this.groups[j]!.positions;
+    return this.routes.positionsOf(namespace);
   }
 
   async prefetch(requests: readonly string[]): Promise<void> {
@@ -115,15 +100,10 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
     const allowed = checkedMask(this.name, context.allowed, n);
     const k = Math.floor(context.k);
     this.request = request;
-    this.route = [];
-    this.ranking = [];
+    this.routes.forget();
     if (!(k > 0)) return [];
     const searchable = (p: number) => this.pinned[p] !== 1 && (allowed === undefined || allowed[p] === 1);
-    const nsAllowed = Uint8Array.from(this.groups, (g) => (g.positions.some(searchable) ? 1 : 0));
-    const ranking = await this.nsBm25.search(request, { k: Math.max(1, this.groups.length), allowed: nsAllowed });
-    const opened = ranking.slice(0, this.options.m).map((h) => h.id);
-    this.ranking = ranking;
-    this.route = opened;
+    const opened = await this.routes.open(request, this.options.m, this.routes.namespacesWith(searchable));
     if (!opened.length) return [];
     const mask = new Uint8Array(n);
     for (const ns of opened) for (const p of this.positionsOf(ns)) if (searchable(p)) mask[p] = 1;
@@ -136,7 +116,7 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
       route:
         "namespaces with an allowed non-pinned tool ranked by the namespace BM25 (namespace retriever documents); the best m scoring > 0 opened (the emulated model's choice)",
       inside: 'the inner retriever over the allowed non-pinned tools of the opened namespaces',
-      namespaces: this.nsBm25.describe(),
+      namespaces: this.routes.bm25.describe(),
       inner: isDescribable(this.inner) ? this.inner.describe() : { name: this.inner.name },
     };
   }

@@ -102,12 +102,16 @@ function rowLoop(inner: number[], step: number, store: number[]): number[] {
     GET, OUT, GET, I, I32_CONST, 2, I32_SHL, I32_ADD,
     ...store,
     END,
-    GET, ROW, GET, STRIDE, I32_ADD, SET, ROW,
-    ...addTo(I, 1),
+    ...nextRow(ROW, STRIDE, I),
     BR, 0,
     END,
     END,
   ];
+}
+
+/** The step to the next row: `row += stride; i += 1` (i32 locals). */
+function nextRow(row: number, stride: number, i: number): number[] {
+  return [GET, row, GET, stride, I32_ADD, SET, row, ...addTo(i, 1)];
 }
 
 /** `local += by` (i32). */
@@ -282,8 +286,7 @@ function batchLoop(g: number, accsPer: number, inner: (g: number) => number[], s
       END,
     ]),
     END,
-    GET, BROW, GET, BSTRIDE, I32_ADD, SET, BROW,
-    ...addTo(BI, 1),
+    ...nextRow(BROW, BSTRIDE, BI),
     BR, 0,
     END,
     END,

@@ -201,8 +201,7 @@ export class CalibratedHybridRetriever extends FusedPair implements Describable,
       coefficients: Object.fromEntries(names.map((f, i) => [f, round(this.coefficients[i]!)])),
       coefficientsFrom: this.info.from,
       calibration: { ...this.info, topN, maxCases: maxCases ?? `min(20000, max(250, 12.5e6 / tools)) = ${calibrationBudget(this.n)}`, l2 },
-      mask: 'the same allowed mask goes to both children; floor is not passed down',
-      children: this.describeChildren(),
+      ...this.describeFusion(),
     };
   }
 

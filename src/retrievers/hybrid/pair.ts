@@ -80,8 +80,11 @@ export abstract class FusedPair implements Retriever, Prefetching {
     return { allowed, k, total };
   }
 
-  /** The children's `describe()`, or their names. */
-  protected describeChildren(): Record<string, unknown>[] {
-    return this.children.map((r) => (isDescribable(r) ? r.describe() : { name: r.name }));
+  /** The end of a fusion's `describe()`: what the children are given, and their `describe()` (or their names). */
+  protected describeFusion(): { mask: string; children: Record<string, unknown>[] } {
+    return {
+      mask: 'the same allowed mask goes to both children; floor is not passed down',
+      children: this.children.map((r) => (isDescribable(r) ? r.describe() : { name: r.name })),
+    };
   }
 }

@@ -99,6 +99,10 @@ export class HybridRetriever extends FusedPair implements Describable {
     this.options = o;
   }
 
+  protected allocate(n: number): void {
+    this.work = fuseWork(n);
+  }
+
   describe(): Record<string, unknown> {
     const { method, rrfK, weights, depth } = this.options;
     return {
@@ -115,13 +119,8 @@ export class HybridRetriever extends FusedPair implements Describable {
           }
         : {}),
       depth: depth ?? (method === 'zscore' ? 'every allowed tool' : 'max(50, 5k)'),
-      mask: 'the same allowed mask goes to both children; floor is not passed down',
-      children: this.describeChildren(),
+      ...this.describeFusion(),
     };
-  }
-
-  protected allocate(n: number): void {
-    this.work = fuseWork(n);
   }
 
   async search(request: string, context: SearchContext): Promise<Hit[]> {
