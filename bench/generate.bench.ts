@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { writeDataset } from '../src/catalog/dataset-files.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
-import { reportSuite, type SuiteResult } from './report.ts';
+import { reportSuite, suiteResult } from './report.ts';
 
 const iterations = Number(process.env.BACKPACK_BENCH_ITERATIONS ?? 3);
 const out = mkdtempSync(join(tmpdir(), 'backpack-bench-'));
@@ -34,20 +34,4 @@ bench
 await bench.run();
 rmSync(out, { recursive: true, force: true });
 
-const result: SuiteResult = {
-  suite: 'generate',
-  tasks: bench.tasks.map((t) => {
-    const r = t.result as { latency?: { mean: number; p50: number; min: number; max: number }; totalTime?: number };
-    return {
-      name: t.name,
-      runs: t.runs,
-      meanMs: r.latency?.mean ?? NaN,
-      p50Ms: r.latency?.p50 ?? NaN,
-      minMs: r.latency?.min ?? NaN,
-      maxMs: r.latency?.max ?? NaN,
-      items: sizes[t.name] ?? null,
-    };
-  }),
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-};
-reportSuite(result);
+reportSuite(suiteResult('generate', bench.tasks, sizes));

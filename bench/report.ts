@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import type { Task } from 'tinybench';
 
 /** The machine a benchmark ran on, as every suite's JSON states it (`unknownModel`: what to write when the CPU does not name itself). */
 export function machine(unknownModel: string | null = null): { node: string; platform: string; cpus: number; cpuModel: string | null } {
@@ -28,6 +29,26 @@ export interface SuiteResult {
   tasks: TaskResult[];
   /** Peak resident memory of the benchmark process (MB). */
   peakRssMb: number;
+}
+
+/** A run tinybench suite as a `SuiteResult`, with the process's peak memory so far; `items[task]`: what one run of the task produced. */
+export function suiteResult(suite: string, tasks: readonly Task[], items: Record<string, number> = {}): SuiteResult {
+  return {
+    suite,
+    tasks: tasks.map((t) => {
+      const r = t.result as { latency?: { mean: number; p50: number; min: number; max: number } };
+      return {
+        name: t.name,
+        runs: t.runs,
+        meanMs: r.latency?.mean ?? NaN,
+        p50Ms: r.latency?.p50 ?? NaN,
+        minMs: r.latency?.min ?? NaN,
+        maxMs: r.latency?.max ?? NaN,
+        items: items[t.name] ?? null,
+      };
+    }),
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  };
 }
 
 /** Print a suite's table and write `reports/bench/<suite>.json` with the machine it ran on. */

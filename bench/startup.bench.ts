@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { PACKAGE_ROOT } from '../src/util/version.ts';
-import { reportSuite, type SuiteResult } from './report.ts';
+import { reportSuite, suiteResult } from './report.ts';
 
 const iterations = Number(process.env.BACKPACK_BENCH_ITERATIONS ?? 20);
 
@@ -42,20 +42,4 @@ bench
 await bench.run();
 rmSync(installed, { recursive: true, force: true });
 
-const result: SuiteResult = {
-  suite: 'startup',
-  tasks: bench.tasks.map((t) => {
-    const r = t.result as { latency?: { mean: number; p50: number; min: number; max: number } };
-    return {
-      name: t.name,
-      runs: t.runs,
-      meanMs: r.latency?.mean ?? NaN,
-      p50Ms: r.latency?.p50 ?? NaN,
-      minMs: r.latency?.min ?? NaN,
-      maxMs: r.latency?.max ?? NaN,
-      items: null,
-    };
-  }),
-  peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-};
-reportSuite(result);
+reportSuite(suiteResult('startup', bench.tasks));

@@ -12,20 +12,17 @@
  * test-split figures quoted in the registry.
  */
 import { loadDataset } from '../src/catalog/resolve.ts';
+import { calibrationSet } from '../src/eval/calibrate.ts';
 import type { CalibratedHybridRetriever } from '../src/retrievers/hybrid.ts';
 import { createRetriever } from '../src/retrievers/registry.ts';
 
 export async function fitDefaults(): Promise<Record<'zscore' | 'rrf', { coefficients: number[]; describe: unknown }>> {
   const d = loadDataset('metatool', { split: 'train' });
-  const train = d.cases
-    .filter((c) => c.split === 'train' && c.expectedTools !== undefined)
-    .map((c) => ({
-      id: c.id,
-      request: c.request,
-      expectedTools: c.expectedTools!,
-      ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
-      ...(c.role !== undefined ? { role: c.role } : {}),
-    }));
+  // the runner's calibration set of the train split (its tool-labelled cases)
+  const train = calibrationSet(
+    'split:train',
+    d.cases.filter((c) => c.split === 'train'),
+  ).cases;
   const out = {} as Record<'zscore' | 'rrf', { coefficients: number[]; describe: unknown }>;
   for (const [features, name] of [
     ['zscore', 'hybrid'],

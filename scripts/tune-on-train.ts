@@ -375,6 +375,18 @@ function marginals<T extends object>(grid: { [K in keyof T]: readonly T[K][] }, 
   return lines;
 }
 
+/** {@link marginals} as a table, between blank lines. */
+function printMarginals<T extends object>(grid: { [K in keyof T]: readonly T[K][] }, points: readonly T[], figures: readonly number[]): void {
+  console.log('');
+  console.log(marginals(grid, points, figures).join('\n'));
+  console.log('');
+}
+
+/** With --csv DIR: the grid as DIR/`name`, the header line, then a line a point. */
+function writeGridCsv<T>(dir: string | undefined, name: string, header: string, points: readonly T[], line: (p: T, i: number) => string): void {
+  if (dir !== undefined) writeFileSync(join(dir, name), [header, ...points.map(line)].join('\n') + '\n');
+}
+
 interface Args {
   wink: string | undefined;
   only: 'bm25' | 'model' | undefined;
@@ -441,27 +453,19 @@ async function main(): Promise<void> {
         `| ${bm25Label(points[i]!)} | ${f3(f.metatool.single)} | ${f3(f.metatool.multi)} | ${f3(f.metatool.graded)} | ${f3(f.generated.graded)} | ${f3(f.mean)}${tag} |`,
       );
     }
-    console.log('');
-    console.log(
-      marginals(
-        BM25_GRID,
-        points,
-        figs.map((f) => f.mean),
-      ).join('\n'),
+    printMarginals(
+      BM25_GRID,
+      points,
+      figs.map((f) => f.mean),
     );
-    console.log('');
-    if (args.csv !== undefined) {
-      writeFileSync(
-        join(args.csv, 'bm25-grid.csv'),
-        [
-          'tokenizer,name,summary,k1,b,metatool_single,metatool_multi,metatool_graded,generated_graded,mean',
-          ...points.map(
-            (p, i) =>
-              `${p.tokenizer},${p.name},${p.summary},${p.k1},${p.b},${figs[i]!.metatool.single},${figs[i]!.metatool.multi},${figs[i]!.metatool.graded},${figs[i]!.generated.graded},${figs[i]!.mean}`,
-          ),
-        ].join('\n') + '\n',
-      );
-    }
+    writeGridCsv(
+      args.csv,
+      'bm25-grid.csv',
+      'tokenizer,name,summary,k1,b,metatool_single,metatool_multi,metatool_graded,generated_graded,mean',
+      points,
+      (p, i) =>
+        `${p.tokenizer},${p.name},${p.summary},${p.k1},${p.b},${figs[i]!.metatool.single},${figs[i]!.metatool.multi},${figs[i]!.metatool.graded},${figs[i]!.generated.graded},${figs[i]!.mean}`,
+    );
 
     // Secondary field weights at the grid's pick (the pick first: it wins an exact tie).
     const base = points[pick]!;
@@ -568,27 +572,18 @@ async function main(): Promise<void> {
           .join(' ');
         console.log(`| ${modelLabel(points[i]!)} | ${tokens[i]} | ${f3(f.single)} | ${f3(f.multi)} | ${f3(f.graded)}${tag ? ` ${tag}` : ''} |`);
       }
-      console.log('');
-      console.log(
-        marginals(
-          MODEL_GRID,
-          points,
-          figs.map((f) => f.graded),
-        ).join('\n'),
+      printMarginals(
+        MODEL_GRID,
+        points,
+        figs.map((f) => f.graded),
       );
-      console.log('');
-      if (args.csv !== undefined) {
-        writeFileSync(
-          join(args.csv, 'model-grid.csv'),
-          [
-            'words,continuation,stopWords,sifA,directions,tokens,single,multi,graded',
-            ...points.map(
-              (p, i) =>
-                `${p.words},${p.continuation},${p.stopWords},${p.sifA},${p.directions},${tokens[i]},${figs[i]!.single},${figs[i]!.multi},${figs[i]!.graded}`,
-            ),
-          ].join('\n') + '\n',
-        );
-      }
+      writeGridCsv(
+        args.csv,
+        'model-grid.csv',
+        'words,continuation,stopWords,sifA,directions,tokens,single,multi,graded',
+        points,
+        (p, i) => `${p.words},${p.continuation},${p.stopWords},${p.sifA},${p.directions},${tokens[i]},${figs[i]!.single},${figs[i]!.multi},${figs[i]!.graded}`,
+      );
 
       // Secondary choices, one at a time at the grid's pick.
       const base = points[pick]!;

@@ -9,6 +9,10 @@ const tmp = tempDir('catalog-warnings');
 
 const run = runCli;
 
+/** `backpack eval` of `cases` over `catalog` with bm25, quietly, into `out` under the test folder. */
+const evalBm25 = (catalog: string, cases: string, out: string) =>
+  run('eval', '--catalog', catalog, '--cases', cases, '--retrievers', 'bm25', '--out', join(tmp, out), '--quiet');
+
 describe('catalog warnings in the CLI', () => {
   it('inspect prints one warning line for a catalog with draft-04 schemas', async () => {
     const r = await run('inspect', '--catalog', join(REAL, 'draft04-tools-list.json'));
@@ -22,18 +26,7 @@ describe('catalog warnings in the CLI', () => {
   it('eval prints the skipped built-in tools once and scores the custom tools', async () => {
     const cases = join(tmp, 'cases.jsonl');
     writeFileSync(cases, `${JSON.stringify({ id: 'readme', request: 'read the text of README.md', expectedTools: ['read_text_file'] })}\n`);
-    const r = await run(
-      'eval',
-      '--catalog',
-      join(REAL, 'anthropic-messages-request.json'),
-      '--cases',
-      cases,
-      '--retrievers',
-      'bm25',
-      '--out',
-      join(tmp, 'out'),
-      '--quiet',
-    );
+    const r = await evalBm25(join(REAL, 'anthropic-messages-request.json'), cases, 'out');
     expect(r.code).toBe(0);
     expect(r.err.match(/^warning: /gm)).toHaveLength(1);
     expect(r.err).toContain('warning: skipped 3 Anthropic server/client tools: web_search_20250305, bash_20250124, text_editor_20250728\n');
@@ -41,18 +34,7 @@ describe('catalog warnings in the CLI', () => {
   });
 
   it('eval reads the Python client dump with no warning', async () => {
-    const r = await run(
-      'eval',
-      '--catalog',
-      join(REAL, 'python-client-dump.json'),
-      '--cases',
-      join(REAL, 'cases.jsonl'),
-      '--retrievers',
-      'bm25',
-      '--out',
-      join(tmp, 'dump'),
-      '--quiet',
-    );
+    const r = await evalBm25(join(REAL, 'python-client-dump.json'), join(REAL, 'cases.jsonl'), 'dump');
     expect(r.code).toBe(0);
     expect(r.err).not.toContain('warning');
     expect(r.out).toContain('9 cases, 124 tools');
@@ -67,18 +49,7 @@ describe('catalog warnings in the CLI', () => {
     tools[20]!.inputSchema = { type: 'object', properties: { limit: { type: 'integer', minimum: 0, exclusiveMinimum: true } } };
     const file = join(tmp, 'dump-with-anomalies.json');
     writeFileSync(file, JSON.stringify(dump));
-    const r = await run(
-      'eval',
-      '--catalog',
-      file,
-      '--cases',
-      join(REAL, 'cases.jsonl'),
-      '--retrievers',
-      'bm25',
-      '--out',
-      join(tmp, 'dump-anomalies'),
-      '--quiet',
-    );
+    const r = await evalBm25(file, join(REAL, 'cases.jsonl'), 'dump-anomalies');
     expect(r.code).toBe(0);
     expect(r.err.match(/^warning: /gm)).toHaveLength(1);
     expect(r.err).toMatch(/^warning: 1 tool uses older JSON Schema forms: draft-04 boolean exclusiveMinimum/m);

@@ -12,6 +12,16 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const run = runCli;
 
+/** The results.json of an eval output folder. */
+const readResults = (...dir: string[]) => JSON.parse(readFileSync(join(...dir, 'results.json'), 'utf8'));
+
+/** `backpack eval ARGS --out OUT --quiet`, which must succeed: what it printed, and its results.json. */
+const evalOk = async (out: string, ...args: string[]) => {
+  const r = await run('eval', ...args, '--out', out, '--quiet');
+  expect(r.code, r.err).toBe(0);
+  return { r, results: readResults(out) };
+};
+
 describe('backpack CLI', () => {
   const commands = buildProgram({ out: () => {}, err: () => {} }).commands.map((c) => c.name());
 
@@ -139,7 +149,7 @@ describe('backpack CLI', () => {
     // a report that fails leaves no folder it created and no temporary file
     const broken = join(tmp, 'broken-results');
     cpSync(results, broken, { recursive: true });
-    const res = JSON.parse(readFileSync(join(broken, 'results.json'), 'utf8'));
+    const res = readResults(broken);
     res.retrievers.bm25.metrics = null; // a shape the report cannot draw
     writeFileSync(join(broken, 'results.json'), JSON.stringify(res));
     const failed = await run('report', broken, '--out', join(tmp, 'never-made'));
@@ -224,7 +234,7 @@ describe('backpack eval and merge', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^tiny-4: 400 cases/);
     expect(r.out).toMatch(/\nbm25\s+\d\.\d{3}/);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    const results = readResults(out);
     expect(results.schemaVersion).toBe(1);
     expect(results.dataset.catalogSha256).toBe(JSON.parse(readFileSync(join(dataset, 'manifest.json'), 'utf8')).catalogSha256);
     expect(Object.keys(results.retrievers)).toEqual(['bm25', 'bm25-plain']);
@@ -279,7 +289,7 @@ describe('backpack eval and merge', () => {
       '0.5',
     );
     expect(r.code, r.err).toBe(0);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    const results = readResults(out);
     expect(results.config.contextWindow).toBe(100000);
     expect(results.config.cache).toEqual({ writeRatio: 1.25, readRatio: 0.5 });
     expect(results.profiles.static.tokens.cache.readRatio).toBe(0.5);
@@ -352,17 +362,17 @@ describe('backpack eval and merge', () => {
     expect(accepted.code, accepted.err).toBe(0);
     const said = 'dataset tiny-4 was re-signed with eval --re-sign (added queries.jsonl): its figures do not compare with the folder as first written';
     expect(accepted.err).toContain(`warning: ${said}`);
-    const results = JSON.parse(readFileSync(join(tmp, 'tampered-out', 'results.json'), 'utf8'));
+    const results = readResults(tmp, 'tampered-out');
     expect(results.dataset.reSigned).toEqual({ added: ['queries.jsonl'], removed: [], changed: [] });
     expect(results.warnings).toEqual([said]);
-    const original = JSON.parse(readFileSync(join(tmp, 'eval-out', 'results.json'), 'utf8'));
+    const original = readResults(tmp, 'eval-out');
     expect(results.dataset.casesSha256).not.toBe(original.dataset.casesSha256);
     expect(original.warnings).toBeUndefined();
     // re-signed: the folder now reads without the flag, and every run on it still says so
     const later = await run('eval', '--dataset', copy, '--re-sign', '--out', join(tmp, 'tampered-out-2'), '--quiet');
     expect(later.code, later.err).toBe(0);
     expect(later.err).toContain('warning: --re-sign: the files of tiny-4 match its manifest; nothing to re-sign');
-    const again = JSON.parse(readFileSync(join(tmp, 'tampered-out-2', 'results.json'), 'utf8'));
+    const again = readResults(tmp, 'tampered-out-2');
     expect(again.dataset.reSigned).toEqual(results.dataset.reSigned);
     expect(again.warnings).toEqual([said]);
     // shards of the folder before and after its re-sign do not merge
@@ -386,7 +396,7 @@ describe('backpack eval and merge', () => {
     );
     const whole = await run('eval', '--dataset', beir, '--out', join(tmp, 'beir-warned-out'), '--quiet');
     expect(whole.code, whole.err).toBe(0);
-    const warnings = JSON.parse(readFileSync(join(tmp, 'beir-warned-out', 'results.json'), 'utf8')).warnings;
+    const warnings = readResults(tmp, 'beir-warned-out').warnings;
     // named relative to the dataset folder: the results do not depend on where it sits
     expect(warnings).toEqual([
       'corpus.jsonl: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)',
@@ -396,7 +406,7 @@ describe('backpack eval and merge', () => {
     const shards = [1, 2].map((i) => join(tmp, `beir-warned-${i}`));
     for (const [i, d] of shards.entries()) expect((await run('eval', '--dataset', beir, '--shard', `${i + 1}/2`, '--out', d, '--quiet')).code).toBe(0);
     expect((await run('merge', ...shards, '--out', join(tmp, 'beir-warned-merged'))).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(tmp, 'beir-warned-merged', 'results.json'), 'utf8')).warnings).toEqual(warnings);
+    expect(readResults(tmp, 'beir-warned-merged').warnings).toEqual(warnings);
     // a catalog file and a cases file: the same, once per file although detection reads the catalog too
     const catalog = join(tmp, 'warned-catalog.json');
     writeFileSync(
@@ -411,7 +421,7 @@ describe('backpack eval and merge', () => {
     writeFileSync(cases, Buffer.concat([Buffer.from('request,expected_tools\ndo a '), Buffer.from([0xc3]), Buffer.from(' please,mcp__warned-catalog__a\n')]));
     const fromFiles = await run('eval', '--catalog', catalog, '--cases', cases, '--out', join(tmp, 'warned-files-out'), '--quiet');
     expect(fromFiles.code, fromFiles.err).toBe(0);
-    expect(JSON.parse(readFileSync(join(tmp, 'warned-files-out', 'results.json'), 'utf8')).warnings).toEqual([
+    expect(readResults(tmp, 'warned-files-out').warnings).toEqual([
       `${catalog}: 2 invalid UTF-8 byte sequences were replaced with U+FFFD (first on line 1)`,
       `${cases}: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)`,
     ]);
@@ -435,9 +445,7 @@ describe('backpack eval and merge', () => {
   it("applies a profile's default floor unless --floor names it, calibrates it with --calibrate-on, and takes --query-style", async () => {
     const floors = async (...extra: string[]) => {
       const out = join(tmp, `floors-${extra.join('-').replace(/[^a-z0-9]/gi, '')}`);
-      const r = await run('eval', '--dataset', dataset, '--profiles', 'gated-sticky-deferred,deferred', '--out', out, '--quiet', ...extra);
-      expect(r.code, r.err).toBe(0);
-      return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+      return (await evalOk(out, '--dataset', dataset, '--profiles', 'gated-sticky-deferred,deferred', ...extra)).results;
     };
     const def = createProfile('gated-sticky-deferred').defaultFloor!;
     const plain = await floors();
@@ -467,7 +475,7 @@ describe('backpack eval and merge', () => {
     const out = join(tmp, 'sticky');
     const r = await run('eval', '--dataset', dataset, '--sticky', '--out', out, '--quiet');
     expect(r.code, r.err).toBe(0);
-    expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).config.sticky).toBe(true);
+    expect(readResults(out).config.sticky).toBe(true);
     const details = readFileSync(join(out, 'details', 'bm25.jsonl'), 'utf8')
       .trim()
       .split('\n')
@@ -485,8 +493,8 @@ describe('backpack eval and merge', () => {
 
   it('augments tool examples from the train split and scores only the test split', async () => {
     const out = join(tmp, 'examples');
-    const r = await run(
-      'eval',
+    const { results } = await evalOk(
+      out,
       '--dataset',
       'metatool',
       '--split',
@@ -497,12 +505,7 @@ describe('backpack eval and merge', () => {
       '5',
       '--retrievers',
       'bm25',
-      '--out',
-      out,
-      '--quiet',
     );
-    expect(r.code, r.err).toBe(0);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results.config.examples).toEqual({ from: 'train', perTool: 5, added: 995 });
     expect(results.dataset.cases).toBe(
       readFileSync(join(out, 'runs', 'cases.tsv'), 'utf8')
@@ -527,9 +530,7 @@ describe('backpack eval and merge', () => {
     const cases = join(tmp, 'embed-cases.jsonl');
     writeFileSync(cases, '{"id":"c1","request":"read the readme from the repo","expectedTools":["mcp__github__read_file"]}\n');
     const stats = async (out: string) => {
-      const r = await run('eval', '--catalog', folder, '--cases', cases, '--retrievers', 'embed', '--out', out, '--quiet');
-      expect(r.code, r.err).toBe(0);
-      return JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).retrievers.embed.latency.index;
+      return (await evalOk(out, '--catalog', folder, '--cases', cases, '--retrievers', 'embed')).results.retrievers.embed.latency.index;
     };
     const first = await stats(join(tmp, 'e1'));
     expect(first.embedded).toBeGreaterThanOrEqual(1);
@@ -552,33 +553,17 @@ describe('backpack eval and merge', () => {
     const whole = join(tmp, 'cli-whole');
     expect((await run('merge', ...dirs, '--out', merged)).code).toBe(0);
     expect((await run('eval', '--dataset', dataset, '--out', whole, '--quiet')).code).toBe(0);
-    const metrics = (d: string) => JSON.stringify(JSON.parse(readFileSync(join(d, 'results.json'), 'utf8')).retrievers.bm25.metrics);
+    const metrics = (d: string) => JSON.stringify(readResults(d).retrievers.bm25.metrics);
     expect(metrics(merged)).toBe(metrics(whole));
     expect(readFileSync(join(merged, 'runs', 'bm25.trec'), 'utf8')).toBe(readFileSync(join(whole, 'runs', 'bm25.trec'), 'utf8'));
   });
 
   it('calibrates floors on the train split and scores the test split: the floor is the one the train no-tool cases give', async () => {
     const out = join(tmp, 'auto-floor');
-    const r = await run(
-      'eval',
-      '--dataset',
-      dataset,
-      '--split',
-      'test',
-      '--calibrate-on',
-      'train',
-      '--floor',
-      'auto:0.2',
-      '--retrievers',
-      'bm25',
-      '--profiles',
-      'static,deferred',
-      '--out',
+    const { results } = await evalOk(
       out,
-      '--quiet',
+      ...['--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--floor', 'auto:0.2', '--retrievers', 'bm25', '--profiles', 'static,deferred'],
     );
-    expect(r.code, r.err).toBe(0);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     const f = results.config.floors.bm25;
     expect(f).toMatchObject({ mode: 'auto', target: 0.2, calibratedOn: 'split:train' });
     expect(typeof f.value).toBe('number');
@@ -650,8 +635,7 @@ describe('backpack eval and merge', () => {
     const whole = join(tmp, 'auto-whole');
     expect((await run('merge', ...dirs, '--out', merged)).code).toBe(0);
     expect((await run('eval', ...args, '--out', whole)).code).toBe(0);
-    const read = (d: string) => JSON.parse(readFileSync(join(d, 'results.json'), 'utf8'));
-    const [m, w] = [read(merged), read(whole)];
+    const [m, w] = [readResults(merged), readResults(whole)];
     expect(m.config.floors).toEqual(w.config.floors);
     for (const [kind, name] of [
       ['retrievers', 'bm25'],
@@ -666,7 +650,7 @@ describe('backpack eval and merge', () => {
     const r = await run('eval', '--dataset', dataset, '--profiles', 'static,deepseek,deferred', '--context-window', '5000', '--out', out, '--quiet');
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^static .*does not fit/m);
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    const results = readResults(out);
     for (const name of ['static', 'deepseek']) {
       const p = results.profiles[name];
       expect(p.metrics.overall.noToolFalsePositiveRate, name).toBe(1);
@@ -679,7 +663,7 @@ describe('backpack eval and merge', () => {
     // the same profiles in a window they fit: visible is back, the no-tool figure is not
     const wide = join(tmp, 'eager-wide');
     expect((await run('eval', '--dataset', dataset, '--profiles', 'static', '--out', wide, '--quiet')).code).toBe(0);
-    const s = JSON.parse(readFileSync(join(wide, 'results.json'), 'utf8')).profiles.static;
+    const s = readResults(wide).profiles.static;
     expect(s.tokens.fitsContext).toBe(1);
     expect(s.metrics.overall.visible).toBe(1);
     expect(s.metrics.overall.noToolFalsePositiveRate).toBe(1);
@@ -731,7 +715,7 @@ describe('backpack eval and merge', () => {
     const out = join(tmp, 'beir-out');
     const r = await run('eval', '--dataset', 'fixtures/beir-mini', '--split', 'test', '--out', out, '--quiet');
     expect(r.code, r.err).toBe(0);
-    const overall = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).retrievers.bm25.metrics.overall;
+    const overall = readResults(out).retrievers.bm25.metrics.overall;
     expect(overall.cases).toBe(4);
     expect(overall.noToolCases).toBe(1);
     expect(readFileSync(join(out, 'runs', 'cases.tsv'), 'utf8')).toMatch(/\nq4\tnone\t/);
@@ -776,7 +760,7 @@ describe('backpack eval and merge', () => {
       expect(r.code, r.err).toBe(0);
       dirs.push(d);
     }
-    const results = JSON.parse(readFileSync(join(dirs[0]!, 'results.json'), 'utf8'));
+    const results = readResults(dirs[0]!);
     expect(results.dataset.source.ref).toBe(dataset); // absolute, though typed relative
     expect(results.config.traces).toMatch(/^[0-9a-f]{64}$/);
     expect((await run('merge', ...dirs, '--out', join(tmp, 'tr-merged'))).err).toMatch(/give the same file with --traces/);
@@ -785,8 +769,7 @@ describe('backpack eval and merge', () => {
     const ok = await run('merge', ...dirs, '--out', join(tmp, 'tr-merged'), '--traces', traces, '--dataset', dataset);
     expect(ok.code, ok.err).toBe(0);
     expect(
-      JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedGradedCases +
-        JSON.parse(readFileSync(join(tmp, 'tr-merged', 'results.json'), 'utf8')).retrievers.bm25.agent.tracedNoToolCases,
+      readResults(tmp, 'tr-merged').retrievers.bm25.agent.tracedGradedCases + readResults(tmp, 'tr-merged').retrievers.bm25.agent.tracedNoToolCases,
     ).toBeLessThanOrEqual(1);
   });
 });

@@ -1,5 +1,5 @@
 /** Shared test helpers: the fixtures folder, temporary folders cleaned up after a file's tests, and catching InputErrors. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,12 @@ export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), `backpack-${prefix}-`));
   made.push(dir);
   return dir;
+}
+
+/** Writes `value` to `file` as JSON; returns `file`. */
+export function writeJsonFile(file: string, value: unknown): string {
+  writeFileSync(file, JSON.stringify(value));
+  return file;
 }
 
 /** The InputError `fn` throws; fails the test if it throws anything else or nothing. */

@@ -184,15 +184,16 @@ describe('pair cache', () => {
     makeTool({ name: 'b', source: 'core', summary: '', description: 'list open invoices of an account' }),
     makeTool({ name: 'c', source: 'core', summary: '', description: 'rotate webhook keys' }),
   ];
+  const ids = tools.map((t) => t.id);
   const analysis = analysePairs(tools, 0.5);
+  /** The cache file written for catalog hash `hash`. */
+  const cacheFile = (hash: string) =>
+    readdirSync(join(dir, 'near-duplicates'))
+      .map((f) => join(dir, 'near-duplicates', f))
+      .find((f) => readFileSync(f, 'utf8').includes(`"${hash}"`))!;
 
   it('round-trips an analysis, keyed by catalog hash and threshold', () => {
-    writePairCache(
-      dir,
-      'abc',
-      tools.map((t) => t.id),
-      analysis,
-    );
+    writePairCache(dir, 'abc', ids, analysis);
     const back = readPairCache(dir, 'abc', 0.5)!;
     expect(back.ids).toEqual(['a', 'b', 'c']);
     expect(back.analysis.words).toEqual(analysis.words);
@@ -205,23 +206,14 @@ describe('pair cache', () => {
 
   it('treats a damaged file as a miss, saying so', () => {
     writePairCache(dir, 'damaged', ['a'], analysePairs(tools.slice(0, 1), 0.5));
-    const file = readdirSync(join(dir, 'near-duplicates'))
-      .map((f) => join(dir, 'near-duplicates', f))
-      .find((f) => readFileSync(f, 'utf8').includes('"damaged"'))!;
+    const file = cacheFile('damaged');
     writeFileSync(file, readFileSync(file, 'utf8').slice(0, 40));
     expect(warningsOf(() => readPairCache(dir, 'damaged', 0.5))).toEqual({ value: undefined, warnings: [corruptLine(1, file)] });
   });
 
   it('treats a file that parses but does not hold a valid analysis as a miss', () => {
-    writePairCache(
-      dir,
-      'crafted',
-      tools.map((t) => t.id),
-      analysis,
-    );
-    const file = readdirSync(join(dir, 'near-duplicates'))
-      .map((f) => join(dir, 'near-duplicates', f))
-      .find((f) => readFileSync(f, 'utf8').includes('"crafted"'))!;
+    writePairCache(dir, 'crafted', ids, analysis);
+    const file = cacheFile('crafted');
     const good = JSON.parse(readFileSync(file, 'utf8')).data;
     expect(readPairCache(dir, 'crafted', 0.5)).toBeDefined();
     const bad = [

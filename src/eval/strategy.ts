@@ -118,11 +118,7 @@ export class StrategyRunner {
     const { input, cases, config, opts } = this;
     const name = task.name;
     const retriever = this.create(name);
-    const t0 = performance.now();
-    if (opts.indexProgress) wireIndexProgress(retriever, (done, total) => opts.indexProgress!(name, done, total));
-    await retriever.index(input.catalog);
-    await this.calibrateScores(retriever);
-    const indexMs = performance.now() - t0;
+    const indexMs = await this.timedIndex(name, retriever, () => this.calibrateScores(retriever));
     const style = config.queryStyle ?? 'raw';
     const auto = await this.autoFloor(name, retriever, config.depth, style);
     const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
@@ -149,6 +145,16 @@ export class StrategyRunner {
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
   }
 
+  /** Index the catalog for strategy `name` (its progress reported to `opts.indexProgress`), then `prepare`: the milliseconds both took. */
+  private async timedIndex(name: string, strategy: Retriever | Profile, prepare?: () => Promise<void>): Promise<number> {
+    const t0 = performance.now();
+    const report = this.opts.indexProgress;
+    if (report) wireIndexProgress(strategy, (done, total) => report(name, done, total));
+    await strategy.index(this.input.catalog);
+    await prepare?.();
+    return performance.now() - t0;
+  }
+
   /** Let a retriever that fits its score scale see the calibration cases (before any search). */
   private async calibrateScores(searcher: Retriever | null): Promise<void> {
     if (searcher && this.opts.calibration && isCalibrating(searcher)) await searcher.calibrate(this.opts.calibration.cases);
@@ -166,10 +172,7 @@ export class StrategyRunner {
     const { input, cases, config, opts } = this;
     const name = task.name;
     const profile = this.makeProfile(name);
-    const t0 = performance.now();
-    if (opts.indexProgress) wireIndexProgress(profile, (done, total) => opts.indexProgress!(name, done, total));
-    await profile.index(input.catalog);
-    const indexMs = performance.now() - t0;
+    const indexMs = await this.timedIndex(name, profile);
     const searcher = profile.searcher();
     await this.calibrateScores(searcher);
     const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor);

@@ -9,6 +9,7 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify as yamlStringify, parse as yamlParse } from 'yaml';
+import { CASE_FIELDS } from '../../src/catalog/loaders/cases.ts';
 import { UNSET_VAR, type Bases } from './bases.ts';
 
 export interface Kind {
@@ -381,13 +382,27 @@ function datasetTarget(name: string, fields: PathSeg[][], opts: Partial<Target> 
 
 const report = (res: string, dir: string) => ['report', res, '--format', 'md', '--out', join(dir, 'rep')];
 
-/** Breaks `path` in a copy of the results folder; the command (`argv`) reads the copy, `res`. */
-const inResults =
-  (path: string[], argv: (res: string, dir: string, b: Bases) => string[]): Target['prepare'] =>
+/** The bases that are one file or folder. */
+type BaseCopy = { [K in keyof Bases]: Bases[K] extends string ? K : never }[keyof Bases];
+
+/** Breaks a copy of one of the base files, `name` in the case's folder; the command (`argv`) reads the copy, `file`. */
+const inFileCopy =
+  (base: BaseCopy, name: string, argv: (file: string, dir: string, b: Bases) => string[]): Target['prepare'] =>
   (dir, b) => {
-    const res = copy(b.results, join(dir, 'res'));
-    return { file: join(res, ...path), argv: argv(res, dir, b) };
+    const file = copy(b[base], join(dir, name));
+    return { file, argv: argv(file, dir, b) };
   };
+
+/** Breaks `path` in a copy of one of the base folders, `name` in the case's folder; the command (`argv`) reads the copy, `folder`. */
+const inFolderCopy =
+  (base: BaseCopy, name: string, path: string[], argv: (folder: string, dir: string, b: Bases) => string[]): Target['prepare'] =>
+  (dir, b) => {
+    const folder = copy(b[base], join(dir, name));
+    return { file: join(folder, ...path), argv: argv(folder, dir, b) };
+  };
+
+/** Breaks `path` in a copy of the results folder; the command (`argv`) reads the copy, `res`. */
+const inResults = (path: string[], argv: (res: string, dir: string, b: Bases) => string[]): Target['prepare'] => inFolderCopy('results', 'res', path, argv);
 
 /** Breaks `path` in a copy of the first of two shard folders, which `merge` then reads. */
 const inFirstShard =
@@ -514,21 +529,8 @@ export const TARGETS: Target[] = [
   ),
   datasetTarget(
     'queries.jsonl',
-    [
-      '_id',
-      'text',
-      'expected',
-      'expectedTools',
-      'goldMode',
-      'expectedSkill',
-      'callerScopes',
-      'role',
-      'slices',
-      'sessionId',
-      'turn',
-      'hardNegatives',
-      'split',
-    ].map((f) => [f]),
+    // A query record carries the case fields, with `_id` and `text` for `id` and `request`, and `expected`.
+    ['_id', 'text', 'expected', ...CASE_FIELDS.filter((f) => f !== 'id' && f !== 'request')].map((f) => [f]),
     {
       line: (rs) =>
         Math.max(
@@ -609,10 +611,7 @@ export const TARGETS: Target[] = [
     category: 'catalog mcp-tools-list',
     heavy: ['huge string', SPARSE_KIND],
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.toolsList, join(dir, 'github.json'));
-      return { file, argv: ['inspect', '--catalog', file] };
-    },
+    prepare: inFileCopy('toolsList', 'github.json', (file) => ['inspect', '--catalog', file]),
     fields: [
       ['result'],
       ['result', 'tools'],
@@ -635,10 +634,7 @@ export const TARGETS: Target[] = [
   {
     category: 'catalog mcp-bundle',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.bundle, join(dir, 'bundle.json'));
-      return { file, argv: ['inspect', '--catalog', file] };
-    },
+    prepare: inFileCopy('bundle', 'bundle.json', (file) => ['inspect', '--catalog', file]),
     fields: [
       ['servers'],
       ['servers', 0],
@@ -656,20 +652,14 @@ export const TARGETS: Target[] = [
   {
     category: 'catalog mcp-folder',
     format: 'json',
-    prepare: (dir, b) => {
-      const folder = copy(b.mcpFolder, join(dir, 'mcp'));
-      return { file: join(folder, 'github.json'), argv: ['inspect', '--catalog', folder] };
-    },
+    prepare: inFolderCopy('mcpFolder', 'mcp', ['github.json'], (folder) => ['inspect', '--catalog', folder]),
     fields: [['tools'], ['tools', 0], ['tools', 0, 'name'], ['tools', 0, 'inputSchema']],
     skip: ['missing'],
   },
   {
     category: 'catalog openai',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.openai, join(dir, 'openai.json'));
-      return { file, argv: ['inspect', '--catalog', file, '--format', 'openai'] };
-    },
+    prepare: inFileCopy('openai', 'openai.json', (file) => ['inspect', '--catalog', file, '--format', 'openai']),
     fields: [
       [0],
       [0, 'type'],
@@ -685,19 +675,13 @@ export const TARGETS: Target[] = [
   {
     category: 'catalog anthropic',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.anthropic, join(dir, 'anthropic.json'));
-      return { file, argv: ['inspect', '--catalog', file, '--format', 'anthropic'] };
-    },
+    prepare: inFileCopy('anthropic', 'anthropic.json', (file) => ['inspect', '--catalog', file, '--format', 'anthropic']),
     fields: [[0], [0, 'name'], [0, 'description'], [0, 'input_schema'], [0, 'input_schema', 'properties'], [0, 'type']],
   },
   {
     category: 'catalog snapshot bundle',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.snapshotBundle, join(dir, 'snapshot.json'));
-      return { file, argv: ['inspect', '--catalog', file] };
-    },
+    prepare: inFileCopy('snapshotBundle', 'snapshot.json', (file) => ['inspect', '--catalog', file]),
     fields: [
       ['snapshot'],
       ['snapshot', 'config'],
@@ -713,46 +697,31 @@ export const TARGETS: Target[] = [
     category: 'catalog skills-folder SKILL.md',
     heavy: ['huge body', 'huge front matter', SPARSE_KIND],
     format: 'md',
-    prepare: (dir, b) => {
-      const folder = copy(b.skills, join(dir, 'skills'));
-      return { file: join(folder, 'writing', 'commit-message', 'SKILL.md'), argv: ['inspect', '--catalog', folder] };
-    },
+    prepare: inFolderCopy('skills', 'skills', ['writing', 'commit-message', 'SKILL.md'], (folder) => ['inspect', '--catalog', folder]),
     fields: [['name'], ['description'], ['when_to_use'], ['disable-model-invocation'], ['category'], ['metadata'], ['metadata', 'category']],
   },
   {
     category: 'catalog metatool plugin_des.json',
     format: 'json',
-    prepare: (dir, b) => {
-      const folder = copy(b.metatool, join(dir, 'metatool'));
-      return { file: join(folder, 'plugin_des.json'), argv: ['inspect', '--catalog', folder, '--format', 'metatool'] };
-    },
+    prepare: inFolderCopy('metatool', 'metatool', ['plugin_des.json'], (folder) => ['inspect', '--catalog', folder, '--format', 'metatool']),
     fields: [['WeatherTool'], ['']],
   },
   {
     category: 'dataset metatool all_clean_data.csv',
     format: 'csv',
-    prepare: (dir, b) => {
-      const folder = copy(b.metatool, join(dir, 'metatool'));
-      return { file: join(folder, 'all_clean_data.csv'), argv: ['inspect', folder] };
-    },
+    prepare: inFolderCopy('metatool', 'metatool', ['all_clean_data.csv'], (folder) => ['inspect', folder]),
   },
   {
     category: 'dataset metatool multi_tool_query_golden.json',
     format: 'json',
-    prepare: (dir, b) => {
-      const folder = copy(b.metatool, join(dir, 'metatool'));
-      return { file: join(folder, 'multi_tool_query_golden.json'), argv: ['inspect', folder] };
-    },
+    prepare: inFolderCopy('metatool', 'metatool', ['multi_tool_query_golden.json'], (folder) => ['inspect', folder]),
     fields: [[0], [0, 'query'], [0, 'tool'], [0, 'tool', 0]],
     only: ['truncated', 'top-level null', 'empty object', `${DEEP}-level arrays`, 'missing', 'a folder instead'],
   },
   {
     category: 'dataset metatool awareness_1040.jsonl',
     format: 'jsonl',
-    prepare: (dir, b) => {
-      const folder = copy(b.metatool, join(dir, 'metatool'));
-      return { file: join(folder, 'awareness_1040.jsonl'), argv: ['inspect', folder] };
-    },
+    prepare: inFolderCopy('metatool', 'metatool', ['awareness_1040.jsonl'], (folder) => ['inspect', folder]),
     fields: [['query'], ['label'], ['gold_tool']],
     only: ['empty', 'a line not JSON', 'an array line', `a ${DEEP}-level field`, 'missing', 'a folder instead'],
   },
@@ -760,10 +729,7 @@ export const TARGETS: Target[] = [
     category: 'mcpServers configuration (snapshot)',
     heavy: [SPARSE_KIND],
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.mcpConfig, join(dir, 'mcp.json'));
-      return { file, argv: ['snapshot', '--config', file, '--out', join(dir, 'bundle.json'), '--timeout', '5', '--quiet'] };
-    },
+    prepare: inFileCopy('mcpConfig', 'mcp.json', (file, dir) => ['snapshot', '--config', file, '--out', join(dir, 'bundle.json'), '--timeout', '5', '--quiet']),
     fields: [
       ['mcpServers'],
       ['mcpServers', 'srv'],
@@ -784,10 +750,7 @@ export const TARGETS: Target[] = [
   {
     category: 'mcpServers configuration (eval --catalog)',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.mcpConfig, join(dir, 'mcp.json'));
-      return { file, argv: ['eval', '--catalog', file, '--cases', b.evalCases, '--out', join(dir, 'out'), '--quiet'] };
-    },
+    prepare: inFileCopy('mcpConfig', 'mcp.json', (file, dir, b) => ['eval', '--catalog', file, '--cases', b.evalCases, '--out', join(dir, 'out'), '--quiet']),
     only: ['truncated', 'not JSON', `${DEEP}-level objects`, 'top-level null', 'empty object', 'duplicate key'],
   },
 
@@ -796,10 +759,7 @@ export const TARGETS: Target[] = [
     category: 'cases .jsonl',
     heavy: [SPARSE_KIND],
     format: 'jsonl',
-    prepare: (dir, b) => {
-      const file = copy(b.casesJsonl, join(dir, 'cases.jsonl'));
-      return { file, argv: ['inspect', '--catalog', b.mcpFolder, '--skills', b.skills, '--cases', file] };
-    },
+    prepare: inFileCopy('casesJsonl', 'cases.jsonl', (file, _dir, b) => ['inspect', '--catalog', b.mcpFolder, '--skills', b.skills, '--cases', file]),
     fields: [
       ['id'],
       ['request'],
@@ -826,27 +786,27 @@ export const TARGETS: Target[] = [
     category: 'cases .csv',
     heavy: ['huge cell'],
     format: 'csv',
-    prepare: (dir, b) => {
-      const file = copy(b.casesCsv, join(dir, 'cases.csv'));
-      return { file, argv: ['inspect', '--catalog', b.mcpFolder, '--skills', b.skills, '--cases', file] };
-    },
+    prepare: inFileCopy('casesCsv', 'cases.csv', (file, _dir, b) => ['inspect', '--catalog', b.mcpFolder, '--skills', b.skills, '--cases', file]),
   },
   {
     category: 'cases .json',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.casesJson, join(dir, 'cases.json'));
-      return { file, argv: ['inspect', '--catalog', b.mcpFolder, '--cases', file] };
-    },
+    prepare: inFileCopy('casesJson', 'cases.json', (file, _dir, b) => ['inspect', '--catalog', b.mcpFolder, '--cases', file]),
     fields: [[0], [0, 'id'], [0, 'request'], [0, 'expectedTools'], [0, 'turn'], [0, 'split']],
   },
   {
     category: 'cases .jsonl (eval)',
     format: 'jsonl',
-    prepare: (dir, b) => {
-      const file = copy(b.evalCases, join(dir, 'cases.jsonl'));
-      return { file, argv: ['eval', '--catalog', b.evalCatalog, '--cases', file, '--out', join(dir, 'out'), '--quiet'] };
-    },
+    prepare: inFileCopy('evalCases', 'cases.jsonl', (file, dir, b) => [
+      'eval',
+      '--catalog',
+      b.evalCatalog,
+      '--cases',
+      file,
+      '--out',
+      join(dir, 'out'),
+      '--quiet',
+    ]),
     only: ['empty', 'first line repeated', 'an empty object line', `a ${DEEP}-level field`, 'huge string'],
     fields: [['expectedTools'], ['split'], ['turn']],
     values: ['null', 'number', 'object'],
@@ -854,10 +814,18 @@ export const TARGETS: Target[] = [
   {
     category: 'agent traces .csv (eval --traces)',
     format: 'csv',
-    prepare: (dir, b) => {
-      const file = copy(b.traces, join(dir, 'traces.csv'));
-      return { file, argv: ['eval', '--catalog', b.evalCatalog, '--cases', b.evalCases, '--traces', file, '--out', join(dir, 'out'), '--quiet'] };
-    },
+    prepare: inFileCopy('traces', 'traces.csv', (file, dir, b) => [
+      'eval',
+      '--catalog',
+      b.evalCatalog,
+      '--cases',
+      b.evalCases,
+      '--traces',
+      file,
+      '--out',
+      join(dir, 'out'),
+      '--quiet',
+    ]),
     skip: ['huge cell'],
   },
 
@@ -866,10 +834,7 @@ export const TARGETS: Target[] = [
     category: 'config file .yaml',
     heavy: ['huge string', SPARSE_KIND],
     format: 'yaml',
-    prepare: (dir, b) => {
-      const file = copy(b.configYaml, join(dir, 'backpack.config.yaml'));
-      return { file, argv: ['--config-file', file, 'list'] };
-    },
+    prepare: inFileCopy('configYaml', 'backpack.config.yaml', (file) => ['--config-file', file, 'list']),
     fields: [
       ['eval'],
       ['eval', 'k'],
@@ -885,10 +850,7 @@ export const TARGETS: Target[] = [
   {
     category: 'config file .json',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.configJson, join(dir, 'backpack.config.json'));
-      return { file, argv: ['--config-file', file, 'list'] };
-    },
+    prepare: inFileCopy('configJson', 'backpack.config.json', (file) => ['--config-file', file, 'list']),
     fields: [['eval'], ['eval', 'k'], ['eval', 'workers'], ['report', 'format']],
   },
 
@@ -897,10 +859,17 @@ export const TARGETS: Target[] = [
     category: 'expected figures .yaml (gate)',
     heavy: [SPARSE_KIND],
     format: 'yaml',
-    prepare: (dir, b) => {
-      const file = copy(b.gateYaml, join(dir, 'gate.yaml'));
-      return { file, argv: ['gate', '--expect', file, '--results', b.results, '--junit', join(dir, 'junit.xml'), '--markdown', join(dir, 'gate.md')] };
-    },
+    prepare: inFileCopy('gateYaml', 'gate.yaml', (file, dir, b) => [
+      'gate',
+      '--expect',
+      file,
+      '--results',
+      b.results,
+      '--junit',
+      join(dir, 'junit.xml'),
+      '--markdown',
+      join(dir, 'gate.md'),
+    ]),
     fields: [
       ['schemaVersion'],
       ['dataset'],
@@ -922,10 +891,7 @@ export const TARGETS: Target[] = [
     category: 'expected figures .json (gate)',
     heavy: ['huge string'],
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.gateJson, join(dir, 'gate.json'));
-      return { file, argv: ['gate', '--expect', file, '--results', b.results] };
-    },
+    prepare: inFileCopy('gateJson', 'gate.json', (file, _dir, b) => ['gate', '--expect', file, '--results', b.results]),
     fields: [
       ['strategies', 'bm25', 'figures'],
       ['strategies', 'bm25', 'figures', 'top1'],
@@ -1077,10 +1043,7 @@ export const TARGETS: Target[] = [
   {
     category: 'catalog mcp-bundle (diff --new)',
     format: 'json',
-    prepare: (dir, b) => {
-      const file = copy(b.bundle, join(dir, 'new.json'));
-      return { file, argv: ['diff', '--old', b.bundle, '--new', file, '--cases', b.evalCases] };
-    },
+    prepare: inFileCopy('bundle', 'new.json', (file, _dir, b) => ['diff', '--old', b.bundle, '--new', file, '--cases', b.evalCases]),
     fields: [
       ['servers', 0, 'tools', 0, 'inputSchema'],
       ['servers', 0, 'tools', 0, 'description'],

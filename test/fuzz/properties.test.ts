@@ -58,6 +58,15 @@ async function check(label: string, setup: (dir: string) => { argv: string[]; ve
   return o;
 }
 
+/** {@link check} on target `t`: its inputs in the case's folder, then `spoil` applied to the file it breaks. */
+function checkTarget(t: Target, label: string, spoil: (file: string) => void): Promise<Outcome> {
+  return check(`${t.category}: ${label}`, (dir) => {
+    const { file, argv } = t.prepare(dir, bases);
+    spoil(file);
+    return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
+  });
+}
+
 const params = { seed: SEED, numRuns: RUNS, endOnFailure: true } as const;
 const ok = (o: Outcome) => o.problems.length === 0;
 
@@ -107,12 +116,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
       fc.asyncProperty(fc.nat({ max: fielded.length - 1 }), fc.nat(), value, async (ti, fi, v) => {
         const t = fielded[ti]!;
         const path = t.fields![fi % t.fields!.length]!;
-        const o = await check(`${t.category}: ${path.join('.')} = ${JSON.stringify(v)?.slice(0, 80)}`, (dir) => {
-          const { file, argv } = t.prepare(dir, bases);
-          editField(t, file, path, v);
-          return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        });
-        return ok(o);
+        return ok(await checkTarget(t, `${path.join('.')} = ${JSON.stringify(v)?.slice(0, 80)}`, (file) => editField(t, file, path, v)));
       }),
       params,
     );
@@ -128,12 +132,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
       fc.asyncProperty(fc.nat({ max: fielded.length - 1 }), fc.nat(), depth, fc.constantFrom('array' as const, 'object' as const), async (ti, fi, n, kind) => {
         const t = fielded[ti]!;
         const path = t.fields![fi % t.fields!.length]!;
-        const o = await check(`${t.category}: ${path.join('.')} = ${n} levels of ${kind}s`, (dir) => {
-          const { file, argv } = t.prepare(dir, bases);
-          editFieldRaw(t, file, path, nestedText(n, kind));
-          return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        });
-        return ok(o);
+        return ok(await checkTarget(t, `${path.join('.')} = ${n} levels of ${kind}s`, (file) => editFieldRaw(t, file, path, nestedText(n, kind))));
       }),
       params,
     );
@@ -150,12 +149,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: targets.length - 1 }), content, async (ti, text) => {
         const t = targets[ti]!;
-        const o = await check(`${t.category}: ${JSON.stringify(typeof text === 'string' ? text.slice(0, 60) : `${text.length} bytes`)}`, (dir) => {
-          const { file, argv } = t.prepare(dir, bases);
-          put(file, text);
-          return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        });
-        return ok(o);
+        return ok(await checkTarget(t, JSON.stringify(typeof text === 'string' ? text.slice(0, 60) : `${text.length} bytes`), (file) => put(file, text)));
       }),
       params,
     );
@@ -192,14 +186,13 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: targets.length - 1 }), fc.array(line, { maxLength: 6 }), fc.boolean(), async (ti, lines, keep) => {
         const t = targets[ti]!;
-        const o = await check(`${t.category}: ${JSON.stringify(lines).slice(0, 100)}`, (dir) => {
-          const { file, argv } = t.prepare(dir, bases);
-          // kept: the generated lines after the real ones (so the good records are still there)
-          const before = keep ? readFileSync(file, 'utf8') : '';
-          put(file, `${before}${lines.join('\n')}\n`);
-          return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        });
-        return ok(o);
+        return ok(
+          await checkTarget(t, JSON.stringify(lines).slice(0, 100), (file) => {
+            // kept: the generated lines after the real ones (so the good records are still there)
+            const before = keep ? readFileSync(file, 'utf8') : '';
+            put(file, `${before}${lines.join('\n')}\n`);
+          }),
+        );
       }),
       params,
     );
@@ -259,12 +252,7 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
       fc.asyncProperty(fc.nat({ max: targets.length - 1 }), fc.array(token, { maxLength: 60 }), async (ti, tokens) => {
         const t = targets[ti]!;
         const yaml = tokens.join('');
-        const o = await check(`${t.category}: ${JSON.stringify(yaml).slice(0, 100)}`, (dir) => {
-          const { file, argv } = t.prepare(dir, bases);
-          put(file, t.format === 'md' ? `---\n${yaml}\n---\nbody\n` : yaml);
-          return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        });
-        return ok(o);
+        return ok(await checkTarget(t, JSON.stringify(yaml).slice(0, 100), (file) => put(file, t.format === 'md' ? `---\n${yaml}\n---\nbody\n` : yaml)));
       }),
       params,
     );
@@ -305,13 +293,12 @@ describe('fuzz: generated inputs keep the exit-code, message and output properti
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: targets.length - 1 }), fc.array(row, { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), async (ti, rows, eol) => {
         const t = targets[ti]!;
-        const o = await check(`${t.category}: ${JSON.stringify(rows).slice(0, 100)}`, (dir) => {
-          const { file, argv } = t.prepare(dir, bases);
-          const header = t.format === 'tsv' ? 'query-id\tcorpus-id\tscore' : readFileSync(file, 'utf8').split('\n')[0]!;
-          put(file, [header, ...rows].join(eol) + eol);
-          return { argv, ...(t.verdicts ? { verdicts: t.verdicts } : {}) };
-        });
-        return ok(o);
+        return ok(
+          await checkTarget(t, JSON.stringify(rows).slice(0, 100), (file) => {
+            const header = t.format === 'tsv' ? 'query-id\tcorpus-id\tscore' : readFileSync(file, 'utf8').split('\n')[0]!;
+            put(file, [header, ...rows].join(eol) + eol);
+          }),
+        );
       }),
       params,
     );

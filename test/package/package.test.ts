@@ -37,6 +37,11 @@ function run(cmd: string, args: string[], opts: ExecFileSyncOptions = {}): strin
   return execFileSync(cmd, args, { cwd: consumer, env: consumerEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }) as string;
 }
 
+/** `npx backpack ARGS` in the consumer project. */
+function backpack(args: string[], opts: ExecFileSyncOptions = {}): string {
+  return run('npx', ['--no-install', 'backpack', ...args], opts);
+}
+
 /** Every file under `dir` with its size and modification time, sorted. */
 function listing(dir: string): string[] {
   const out: string[] = [];
@@ -96,34 +101,21 @@ describe('the packed tarball', () => {
 
 describe('the installed command', () => {
   it('answers --help as backpack and as backpack-eval, with the version of package.json', () => {
-    expect(run('npx', ['--no-install', 'backpack', '--help'])).toMatch(/^Usage: backpack \[options\] \[command\]/);
+    expect(backpack(['--help'])).toMatch(/^Usage: backpack \[options\] \[command\]/);
     expect(run('npx', ['--no-install', 'backpack-eval', '--help'])).toMatch(/^Usage: backpack \[options\] \[command\]/);
     const { version } = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
-    expect(run('npx', ['--no-install', 'backpack', '--version']).trim()).toBe(version);
+    expect(backpack(['--version']).trim()).toBe(version);
   });
 
   it('generates a dataset in the working folder', () => {
-    run('npx', ['--no-install', 'backpack', 'generate', '--preset', 'tiny', '--seed', '1', '--out', 'ds']);
+    backpack(['generate', '--preset', 'tiny', '--seed', '1', '--out', 'ds']);
     expect(existsSync(join(consumer, 'ds', 'manifest.json'))).toBe(true);
   });
 
   it('asks for transformers.js only when a model other than the shipped one is named (exit 2, saying what to install)', () => {
     let failure: { status?: number; stderr?: string } = {};
     try {
-      run('npx', [
-        '--no-install',
-        'backpack',
-        'eval',
-        '--dataset',
-        'ds',
-        '--retrievers',
-        'embed',
-        '--model',
-        'Xenova/all-MiniLM-L6-v2',
-        '--quiet',
-        '--out',
-        'reports/hub',
-      ]);
+      backpack(['eval', '--dataset', 'ds', '--retrievers', 'embed', '--model', 'Xenova/all-MiniLM-L6-v2', '--quiet', '--out', 'reports/hub']);
     } catch (e) {
       failure = e as typeof failure;
     }
@@ -132,24 +124,11 @@ describe('the installed command', () => {
   });
 
   it('evaluates (the shipped embedding model included, without transformers.js) and reports in the working folder, with PNG charts, caches in XDG_CACHE_HOME', () => {
-    run('npx', [
-      '--no-install',
-      'backpack',
-      'eval',
-      '--dataset',
-      'ds',
-      '--retrievers',
-      'bm25,embed,hybrid',
-      '--profiles',
-      'codex',
-      '--quiet',
-      '--out',
-      'reports/ds',
-    ]);
+    backpack(['eval', '--dataset', 'ds', '--retrievers', 'bm25,embed,hybrid', '--profiles', 'codex', '--quiet', '--out', 'reports/ds']);
     expect(existsSync(join(consumer, 'node_modules', '@huggingface', 'transformers'))).toBe(false);
     const results = join(consumer, 'reports', 'ds');
     expect(existsSync(join(results, 'results.json'))).toBe(true);
-    run('npx', ['--no-install', 'backpack', 'report', results]);
+    backpack(['report', results]);
     const pngs = readdirSync(join(results, 'report')).filter((f) => f.endsWith('.png'));
     expect(pngs).toContain('recall-at-k.png');
     for (const f of pngs) {
@@ -165,14 +144,14 @@ describe('the installed command', () => {
 
   it('puts its caches in BACKPACK_CACHE_DIR when set', () => {
     const dir = join(tmp, 'backpack-cache');
-    run('npx', ['--no-install', 'backpack', 'eval', '--dataset', 'ds', '--retrievers', 'bm25', '--profiles', 'codex', '--quiet', '--out', 'reports/again'], {
+    backpack(['eval', '--dataset', 'ds', '--retrievers', 'bm25', '--profiles', 'codex', '--quiet', '--out', 'reports/again'], {
       env: consumerEnv({ BACKPACK_CACHE_DIR: dir }),
     });
     expect(readdirSync(join(dir, 'tokens')).length).toBeGreaterThan(0);
   });
 
   it('finds the bundled MetaTool dataset by name', () => {
-    expect(run('npx', ['--no-install', 'backpack', 'inspect', 'metatool'])).toMatch(/metatool/i);
+    expect(backpack(['inspect', 'metatool'])).toMatch(/metatool/i);
   });
 
   it('evaluates through the programmatic API as the command does', () => {

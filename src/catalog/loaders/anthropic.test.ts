@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
+import { FIXTURES, inputError, tempDir, writeJsonFile } from '../../../test/helpers.ts';
 import { loadAnthropicTools } from './anthropic.ts';
 
 const file = join(FIXTURES, 'catalogs/anthropic-tools.json');
@@ -30,16 +30,12 @@ describe('loadAnthropicTools', () => {
   });
 
   it('requires input_schema, refuses a file of Anthropic-defined tools only, and locates schema errors', () => {
-    const f = join(tmp, 'bad.json');
-    writeFileSync(
-      f,
-      JSON.stringify({
-        tools: [
-          { name: 'ok', input_schema: { type: 'object' } },
-          { name: 'nope', description: 'x' },
-        ],
-      }),
-    );
+    const f = writeJsonFile(join(tmp, 'bad.json'), {
+      tools: [
+        { name: 'ok', input_schema: { type: 'object' } },
+        { name: 'nope', description: 'x' },
+      ],
+    });
     const e1 = inputError(() => loadAnthropicTools(f));
     expect(e1.message).toContain('tool "nope" has no "input_schema"');
     expect(e1.file).toBe(f);

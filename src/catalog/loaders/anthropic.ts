@@ -15,11 +15,10 @@
  * Options as for OpenAI: none → core tools; `server` / `namespace` → MCP tools of that server.
  */
 import { InputError } from '../../util/errors.ts';
-import type { Catalog, Server, Tool } from '../types.ts';
-import { readInputSchema, type Located } from '../validate.ts';
+import type { Catalog } from '../types.ts';
+import { readInputSchema } from '../validate.ts';
 import { absentIfNull, describeJson, isAnthropicDefinedType, type LoadOptions } from './common.ts';
-import { LoadNotes } from './load-notes.ts';
-import { isProviderToolList, loadProviderTools, providerNameAndDescription, readProviderTools, type ProviderEntryReader } from './provider-tools.ts';
+import { isProviderToolList, loadProviderTools, providerNameAndDescription, type ProviderEntryReader } from './provider-tools.ts';
 
 /**
  * True if `value` is a non-empty array of Anthropic tools, or an object (a request body) holding
@@ -50,16 +49,6 @@ const anthropicEntry: ProviderEntryReader = (raw, file, where) => {
   const { schema, forms } = readInputSchema(raw.input_schema, file, `${where}.input_schema`);
   return { name, description, inputSchema: schema, schemaWhere: `${where}.input_schema`, forms };
 };
-
-/** Parse Anthropic tool definitions already read from `file`; skipped server/client tools are noted in `notes`. */
-export function anthropicTools(
-  value: unknown,
-  file: string,
-  opts: LoadOptions = {},
-  notes: LoadNotes = new LoadNotes(),
-): { tools: Array<Located<Tool>>; servers: Server[] } {
-  return readProviderTools('Anthropic', anthropicEntry, value, file, opts, notes);
-}
 
 /** Load an Anthropic tools file or request body (see the module comment for the accepted forms and options). */
 export function loadAnthropicTools(file: string, opts: LoadOptions = {}): Catalog {

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
+import { FIXTURES, inputError, tempDir, writeJsonFile } from '../../../test/helpers.ts';
 import { loadMcpBundle, loadMcpFolder, loadMcpToolsList, serverNameFromFile } from './mcp.ts';
 
 const tmp = tempDir('mcp');
@@ -59,16 +59,12 @@ describe('loadMcpToolsList', () => {
   });
 
   it('requires a non-empty name', () => {
-    const f = join(tmp, 'noname.json');
-    writeFileSync(
-      f,
-      JSON.stringify({
-        tools: [
-          { name: 'ok', inputSchema: { type: 'object' } },
-          { name: '  ', inputSchema: { type: 'object' } },
-        ],
-      }),
-    );
+    const f = writeJsonFile(join(tmp, 'noname.json'), {
+      tools: [
+        { name: 'ok', inputSchema: { type: 'object' } },
+        { name: '  ', inputSchema: { type: 'object' } },
+      ],
+    });
     const err = inputError(() => loadMcpToolsList(f));
     expect(err.message).toBe('tool "name" is empty');
     expect(err.where).toBe('$.tools[1].name');

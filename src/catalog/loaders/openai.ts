@@ -19,11 +19,10 @@
  */
 import { InputError } from '../../util/errors.ts';
 import { EMPTY_INPUT_SCHEMA } from '../model.ts';
-import type { Catalog, Server, Tool } from '../types.ts';
-import { readInputSchema, type Located } from '../validate.ts';
+import type { Catalog } from '../types.ts';
+import { readInputSchema } from '../validate.ts';
 import { absentIfNull, describeJson, isAnthropicDefinedType, isObject, type LoadOptions } from './common.ts';
-import { LoadNotes } from './load-notes.ts';
-import { isProviderToolList, loadProviderTools, providerNameAndDescription, readProviderTools, type ProviderEntryReader } from './provider-tools.ts';
+import { isProviderToolList, loadProviderTools, providerNameAndDescription, type ProviderEntryReader } from './provider-tools.ts';
 
 /**
  * True if `value` is a non-empty array of OpenAI tools, or an object (a request body) holding one
@@ -53,16 +52,6 @@ const openAiEntry: ProviderEntryReader = (raw, file, where) => {
   const { schema, forms } = readInputSchema(parameters === undefined ? { ...EMPTY_INPUT_SCHEMA, properties: {} } : parameters, file, `${at}.parameters`);
   return { name, description, inputSchema: schema, schemaWhere: `${at}.parameters`, forms };
 };
-
-/** Parse OpenAI tool definitions already read from `file`; skipped built-in tools are noted in `notes`. */
-export function openAiTools(
-  value: unknown,
-  file: string,
-  opts: LoadOptions = {},
-  notes: LoadNotes = new LoadNotes(),
-): { tools: Array<Located<Tool>>; servers: Server[] } {
-  return readProviderTools('OpenAI', openAiEntry, value, file, opts, notes);
-}
 
 /** Load an OpenAI tools file or request body (see the module comment for the accepted forms and options). */
 export function loadOpenAiTools(file: string, opts: LoadOptions = {}): Catalog {

@@ -59,7 +59,7 @@ export function providerNameAndDescription(fields: Record<string, unknown>, file
 }
 
 /** The tools of a provider tool list already read from `file`; skipped tools and older schema forms are noted in `notes`. */
-export function readProviderTools(
+function readProviderTools(
   provider: SkippedProvider,
   readEntry: ProviderEntryReader,
   value: unknown,

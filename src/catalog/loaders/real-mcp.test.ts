@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
+import { FIXTURES, inputError, tempDir, writeJsonFile } from '../../../test/helpers.ts';
 import { DRAFT_2020_12 } from '../schema-drafts.ts';
 import { detectCatalogFormat, loadCatalog } from './registry.ts';
 
@@ -109,16 +109,12 @@ describe('older JSON Schema drafts', () => {
   });
 
   it('still refuses what cannot be read, at its JSON path', () => {
-    const f = join(tmp, 'bad.json');
-    writeFileSync(
-      f,
-      JSON.stringify({
-        tools: [
-          { name: 'ok', inputSchema: { type: 'object' } },
-          { name: 's', annotations: null, inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' } },
-        ],
-      }),
-    );
+    const f = writeJsonFile(join(tmp, 'bad.json'), {
+      tools: [
+        { name: 'ok', inputSchema: { type: 'object' } },
+        { name: 's', annotations: null, inputSchema: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' } },
+      ],
+    });
     const e1 = inputError(() => loadCatalog(f));
     expect(e1.message).toBe('input schema must describe an object (type is "string")');
     expect([e1.file, e1.where]).toEqual([f, '$.tools[1].inputSchema']);
