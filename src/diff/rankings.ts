@@ -17,6 +17,7 @@
  *    the new index.
  * Index counters (`stats()`: `embedded`, `cacheHits` for `embed`) are kept per index built.
  */
+import { blockAt, progressDue, startsBlock } from '../retrievers/blocks.ts';
 import { wireIndexProgress } from '../retrievers/composite.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
@@ -94,9 +95,6 @@ function callerOf(c: Case): { callerScopes?: readonly string[]; role?: string } 
 
 /** How much deeper than reported a tool-local retriever ranks (see `rankBoth`). */
 export const DERIVE_SLACK = 10;
-
-/** Cases whose requests a prefetching retriever prepares at once (as `backpack eval` does). */
-const PREFETCH_BLOCK = 64;
 
 /** A retriever indexed on first use, with the time it took and its counters. */
 class LazyIndex {
@@ -204,11 +202,11 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     report(0, idxs.length);
     for (let j = 0; j < idxs.length; j++) {
       const i = idxs[j]!;
-      if (j % PREFETCH_BLOCK === 0) await index.prefetch(idxs.slice(j, j + PREFETCH_BLOCK).map((m) => cases[m]!.request));
+      if (startsBlock(j)) await index.prefetch(blockAt(idxs, j).map((m) => cases[m]!.request));
       const r = toRanking(await index.rank(cases[i]!, searchDepth));
       rankings[i] = r;
       cache?.set(keys[i]!, r);
-      if ((j & 63) === 63 || j === idxs.length - 1) report(j + 1, idxs.length);
+      if (progressDue(j, idxs.length)) report(j + 1, idxs.length);
     }
     stats.searched += idxs.length;
     stats.searchMs += performance.now() - t0;
@@ -278,10 +276,9 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     };
     for (let j = 0; j < missing.length; j++) {
       const i = missing[j]!;
-      if (deltaIndex && j % PREFETCH_BLOCK === 0)
+      if (deltaIndex && startsBlock(j))
         await deltaIndex.prefetch(
-          missing
-            .slice(j, j + PREFETCH_BLOCK)
+          blockAt(missing, j)
             .filter((m) => !needsFallback(m))
             .map((m) => cases[m]!.request),
         );

@@ -5,6 +5,7 @@
  * them over threads (`parallel.ts`); the token meters are shared by the strategies one runner
  * evaluates, so each definition is counted once per thread.
  */
+import { blockAt, progressDue, startsBlock } from '../retrievers/blocks.ts';
 import { ExposureTally, type MeterFor } from './exposure-tally.ts';
 import { indexCounters, wireIndexProgress } from '../retrievers/composite.ts';
 import type { Case } from '../catalog/types.ts';
@@ -68,9 +69,6 @@ export interface StrategyOutcome {
   /** The strategy's calibrated floor, when its floor is `auto`. */
   floor?: AutoFloor;
 }
-
-/** Cases whose requests a prefetching retriever prepares at once. */
-const PREFETCH_BLOCK = 64;
 
 /** The strategies of a run, retrievers first, in the configuration's order. */
 export function strategyTasks(config: EvalConfig): StrategyTask[] {
@@ -250,9 +248,8 @@ async function searchCases(
   opts.progress?.(name, 0, cases.length);
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
-    if (prefetcher && i % PREFETCH_BLOCK === 0) {
-      const upcoming = cases
-        .slice(i, i + PREFETCH_BLOCK)
+    if (prefetcher && startsBlock(i)) {
+      const upcoming = blockAt(cases, i)
         .filter((x) => x.expectedTools !== undefined)
         .map((x) => queryFor(x.request, style))
         .filter((q) => q !== '');
@@ -297,7 +294,7 @@ async function searchCases(
       if (exposureLeaks.length) detail.leaks = [...new Set([...detail.leaks, ...exposureLeaks])];
     }
     list.push(detail);
-    if ((i & 63) === 63 || i === cases.length - 1) opts.progress?.(name, i + 1, cases.length);
+    if (progressDue(i, cases.length)) opts.progress?.(name, i + 1, cases.length);
   }
   return list;
 }
