@@ -300,7 +300,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
       // A shorter list in the cache would read as complete: cache only full-depth or complete ones.
       if (ranking.length === searchDepth || !cut) newCache?.set(keys[i]!, ranking);
       newStats.derived++;
-      if ((j & 63) === 63 || j === missing.length - 1) report(j + 1, missing.length);
+      if (progressDue(j, missing.length)) report(j + 1, missing.length);
     }
     newStats.searchMs += performance.now() - t0 - (deltaIndex?.indexMs ?? 0);
     missing = fallback;
