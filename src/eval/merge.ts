@@ -15,22 +15,11 @@ import { runInputSource } from './files.ts';
 import type { EvalInput } from './input.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { DEFAULT_COUNTER } from '../tokens/count.ts';
-import { ownChurn, strategySessions } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import type { DatasetSource } from './results.ts';
-import {
-  casesHash,
-  catalogFacts,
-  DEFAULT_CACHE_PRICES,
-  envelope,
-  percentile,
-  retrieverResults,
-  SESSION_TURNS,
-  type QueryDetail,
-  type RetrieverResults,
-} from './results.ts';
-import { catalogTokenTable, exposureMeans, profileTokens, withoutRanking } from './profile-figures.ts';
-import { callFigures } from './calls.ts';
+import { casesHash, catalogFacts, DEFAULT_CACHE_PRICES, envelope, percentile, type QueryDetail } from './results.ts';
+import { catalogTokenTable, exposureMeans } from './profile-figures.ts';
+import { profileResult, retrieverResult } from './assemble.ts';
 import { skillsOfRun } from './skills.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
@@ -131,7 +120,8 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
   const retrievers: EvalRun['results']['retrievers'] = {};
   const profiles: NonNullable<EvalRun['results']['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
-  const mergeOne = (name: string, kind: 'retriever' | 'profile'): RetrieverResults => {
+  /** A strategy's records over every shard, in the dataset's case order, with its merged latency. */
+  const mergeOne = (name: string, kind: 'retriever' | 'profile') => {
     const byCase = new Map<string, QueryDetail>();
     for (const { run } of runs) for (const d of run.details[name] ?? []) byCase.set(d.caseId, d);
     const ordered = input.cases.filter((c) => byCase.has(c.id));
@@ -152,22 +142,18 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
     };
     const own = kind === 'retriever' ? first.retrievers[name]! : first.profiles![name]!;
     details[name] = list;
-    return retrieverResults(ordered, list, facts, config, own.config, latency, traces);
+    return { cases: ordered, details: list, facts, config, own: own.config, latency, ...(traces ? { traces } : {}) };
   };
   const cache = config.cache ?? DEFAULT_CACHE_PRICES;
   const meter = new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER);
   for (const name of config.retrievers) {
-    const merged = mergeOne(name, 'retriever');
-    const sessions = strategySessions(input.cases, details[name]!, {
-      sticky: config.sticky === true,
-      placement: 'prefix',
-      cache,
-      retrieverTokens: retrieverTokens(meter),
+    retrievers[name] = retrieverResult({
+      ...mergeOne(name, 'retriever'),
+      sessions: { sticky: config.sticky === true, placement: 'prefix', cache, retrieverTokens: retrieverTokens(meter) },
     });
-    retrievers[name] = { ...merged, ...(sessions ? { sessions } : {}) };
   }
   for (const name of config.profiles ?? []) {
-    const merged = mergeOne(name, 'profile');
+    const records = mergeOne(name, 'profile');
     const { exposure, tokens, calls } = first.profiles![name]!;
     const before = {
       total: tokens.beforeSearch,
@@ -182,22 +168,16 @@ export async function mergeRuns(runs: ReadonlyArray<{ dir: string; run: EvalRun 
       search: exposure.search,
       ...(tokens.estimate ? { estimator: tokens.estimate.counter } : {}),
     };
-    const sessions = strategySessions(input.cases, details[name]!, { sticky: config.sticky === true || exposure.sticky, placement: meta.placement, cache });
-    profiles[name] = {
-      ...(exposure.search ? merged : withoutRanking(merged)),
-      ...(sessions ? { sessions } : {}),
-      exposure: { ...exposure, perCase: exposureMeans(details[name]!) },
-      tokens: profileTokens(
-        details[name]!,
-        merged.metrics.overall,
-        before,
-        meta,
-        tokens.cache,
-        ownChurn(sessions, config.sticky === true || exposure.sticky),
-        config.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
-      ),
-      ...(calls ? { calls: callFigures(input.cases, details[name]!, calls.protocol, SESSION_TURNS) } : {}),
-    };
+    profiles[name] = profileResult({
+      ...records,
+      sessions: { sticky: config.sticky === true || exposure.sticky, placement: meta.placement, cache },
+      searches: exposure.search,
+      exposure: { ...exposure, perCase: exposureMeans(records.details) },
+      before,
+      meta,
+      tokenCache: tokens.cache,
+      ...(calls ? { protocol: calls.protocol } : {}),
+    });
   }
   // over all cases: a shard without skill cases has no skills section, the whole run may
   const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW, config.skills);

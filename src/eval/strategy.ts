@@ -5,13 +5,14 @@
  * them over threads (`parallel.ts`); the token meters are shared by the strategies one runner
  * evaluates, so each definition is counted once per thread.
  */
+import { profileResult, retrieverResult } from './assemble.ts';
 import { blockAt, progressDue, startsBlock } from '../retrievers/blocks.ts';
 import { ExposureTally, type MeterFor } from './exposure-tally.ts';
 import { indexCounters, wireIndexProgress } from '../retrievers/composite.ts';
 import type { Case } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
 import { queryFor } from '../profiles/keyword-query.ts';
-import { DEFAULT_CONTEXT_WINDOW, type Profile, type ProfileOptions, type QueryStyle } from '../profiles/types.ts';
+import type { Profile, ProfileOptions, QueryStyle } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { isCalibrating, isDescribable, isPrefetching, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
@@ -19,20 +20,7 @@ import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { calibrateFloor, type CalibrationSet } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { floorValue, isAutoFloor, type AutoFloor } from './results.ts';
-import {
-  catalogFacts,
-  DEFAULT_CACHE_PRICES,
-  percentile,
-  retrieverResults,
-  SESSION_TURNS,
-  type EvalConfig,
-  type ProfileResults,
-  type QueryDetail,
-  type RetrieverResults,
-} from './results.ts';
-import { profileTokens, withoutRanking } from './profile-figures.ts';
-import { callFigures } from './calls.ts';
-import { ownChurn, strategySessions } from './sessions.ts';
+import { catalogFacts, DEFAULT_CACHE_PRICES, percentile, type EvalConfig, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 import type { Trace } from './traces.ts';
 
@@ -122,24 +110,21 @@ export class StrategyRunner {
     const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
     const list = await searchCases(name, retriever, null, cases, input, config, opts, floor, style);
     await otherMode(name, retriever, null, cases, list, input, config, opts, floor, style);
-    const sessions = strategySessions(cases, list, {
-      sticky: isSticky(config, null),
-      placement: 'prefix',
-      cache: config.cache ?? DEFAULT_CACHE_PRICES,
-      retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)),
+    const result = retrieverResult({
+      cases,
+      details: list,
+      facts: this.facts,
+      config,
+      own: isDescribable(retriever) ? retriever.describe() : {},
+      latency: latencyOf(list, cases, indexMs, retriever),
+      ...(opts.traces ? { traces: opts.traces } : {}),
+      sessions: {
+        sticky: isSticky(config, null),
+        placement: 'prefix',
+        cache: config.cache ?? DEFAULT_CACHE_PRICES,
+        retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)),
+      },
     });
-    const result = {
-      ...retrieverResults(
-        cases,
-        list,
-        this.facts,
-        config,
-        isDescribable(retriever) ? retriever.describe() : {},
-        latencyOf(list, cases, indexMs, retriever),
-        opts.traces,
-      ),
-      ...(sessions ? { sessions } : {}),
-    };
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
   }
 
@@ -191,27 +176,22 @@ export class StrategyRunner {
       floor,
       style,
     );
-    const r = retrieverResults(cases, list, this.facts, config, profile.describe(), latencyOf(list, cases, indexMs, searcher ?? profile), opts.traces);
-    const sessions = strategySessions(cases, list, {
-      sticky: isSticky(config, exposure),
-      placement: profile.placement ?? 'history',
-      cache: config.cache ?? DEFAULT_CACHE_PRICES,
-    });
-    const result: ProfileResults = {
-      ...(searcher ? r : withoutRanking(r)),
-      ...(sessions ? { sessions } : {}),
+    const result = profileResult({
+      cases,
+      details: list,
+      facts: this.facts,
+      config,
+      own: profile.describe(),
+      latency: latencyOf(list, cases, indexMs, searcher ?? profile),
+      ...(opts.traces ? { traces: opts.traces } : {}),
+      sessions: { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES },
+      searches: searcher !== null,
       exposure: { ...exposure.summary(list), queryStyle: style },
-      tokens: profileTokens(
-        list,
-        r.metrics.overall,
-        exposure.unrestrictedTokens(),
-        exposure.tokenMeta(),
-        config.cache ?? DEFAULT_CACHE_PRICES,
-        ownChurn(sessions, isSticky(config, exposure)),
-        config.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
-      ),
-      calls: callFigures(cases, list, profile.calls, SESSION_TURNS),
-    };
+      before: exposure.unrestrictedTokens(),
+      meta: exposure.tokenMeta(),
+      tokenCache: config.cache ?? DEFAULT_CACHE_PRICES,
+      protocol: profile.calls,
+    });
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
   }
 }
