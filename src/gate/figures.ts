@@ -4,6 +4,8 @@
  * - a metric id of the overall table (`top1`, `recall@5`, `noToolFalsePositiveRate`,
  *   `scopeLeakCount`, `visible`, …; the counts `cases`, `gradedCases`, … as sanity figures) —
  *   `retrievers.<name>.metrics.overall[id]` or `profiles.<name>.metrics.overall[id]`;
+ * - a metric id of one slice's table, `slices.<slice>.<id>` (`slices.paraphrase.recall@5`) —
+ *   `….metrics.slices[slice][id]`;
  * - a token figure of a profile, `tokens.<field>` — `profiles.<name>.tokens.<field>`.
  *
  * Timings (`indexMs`, `p50Ms`, `p95Ms`, `peakRssMb`) are refused: they vary run to run, and the
@@ -35,10 +37,17 @@ export type TokenField = keyof typeof TOKEN_FIGURES;
 export const DEFAULT_TOKEN_FIGURES: readonly TokenField[] = ['beforeSearch', 'perSearch', 'session12Uncached', 'session12Cached'];
 
 export type Figure =
-  | { kind: 'metric'; key: string; metric: MetricId; direction: Direction }
+  | {
+      kind: 'metric';
+      key: string;
+      metric: MetricId;
+      direction: Direction /** The slice whose table it is read from; absent: the overall table. */;
+      slice?: string;
+    }
   | { kind: 'tokens'; key: string; field: TokenField; direction: Direction };
 
 const TOKEN_PREFIX = 'tokens.';
+const SLICE_PREFIX = 'slices.';
 
 /** Parse a figure key of a regression file; throws an Error (with a "did you mean") on an unknown one. */
 export function parseFigure(key: string): Figure {
@@ -53,15 +62,27 @@ export function parseFigure(key: string): Figure {
     }
     return { kind: 'tokens', key, field: field as TokenField, direction: TOKEN_FIGURES[field as TokenField] };
   }
-  const metric = parseMetricId(key);
+  // slices.<slice>.<metric id>: a slice's own table (metric ids hold no dot; a slice name may)
+  const sliced = key.startsWith(SLICE_PREFIX) ? key.slice(SLICE_PREFIX.length) : undefined;
+  const dot = sliced?.lastIndexOf('.') ?? -1;
+  if (sliced !== undefined && dot <= 0) throw new Error(`slice figure "${key}" must be slices.<slice>.<metric id> (e.g. slices.paraphrase.recall@5)`);
+  const id = sliced !== undefined ? sliced.slice(dot + 1) : key;
+  const metric = parseMetricId(id);
   const info = METRICS[metric.kind];
   if (info.group === 'cost') throw new Error(`"${key}" is a timing, which varies from run to run: the gate checks deterministic figures only`);
-  return { kind: 'metric', key, metric, direction: info.higherIsBetter === null ? 'none' : info.higherIsBetter ? 'higher' : 'lower' };
+  const direction = info.higherIsBetter === null ? 'none' : info.higherIsBetter ? 'higher' : 'lower';
+  return { kind: 'metric', key, metric, direction, ...(sliced !== undefined ? { slice: sliced.slice(0, dot) } : {}) };
+}
+
+/** The metric id of a metric figure (`recall@5` for `slices.paraphrase.recall@5`). */
+export function metricKey(f: Extract<Figure, { kind: 'metric' }>): string {
+  return f.slice === undefined ? f.key : f.key.slice(SLICE_PREFIX.length + f.slice.length + 1);
 }
 
 /** Whether a figure is the mean of a per-case score (so a paired test over cases applies to it). */
 export function isPerCaseMean(f: Figure): boolean {
-  if (f.kind !== 'metric') return false;
+  // a slice's figure is a mean over its own cases: the paired test runs over all of them
+  if (f.kind !== 'metric' || f.slice !== undefined) return false;
   return METRICS[f.metric.kind].group === 'quality' && f.metric.kind !== 'scopeLeakCount';
 }
 
@@ -79,7 +100,7 @@ export function figureValue(r: Results, strategy: string, f: Figure): number | u
   const s = own.call(r.retrievers, strategy) ? r.retrievers[strategy] : r.profiles && own.call(r.profiles, strategy) ? r.profiles[strategy] : undefined;
   if (!s) return undefined;
   let v: unknown;
-  if (f.kind === 'metric') v = s.metrics?.overall?.[f.key];
+  if (f.kind === 'metric') v = (f.slice === undefined ? s.metrics?.overall : s.metrics?.slices?.[f.slice])?.[metricKey(f)];
   else v = (s as { tokens?: Record<string, unknown> }).tokens?.[f.field];
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }

@@ -97,7 +97,8 @@ export const REGRESSION_SCHEMA = {
           figures: {
             type: 'object',
             minProperties: 1,
-            description: 'Metric id of the overall table (top1, recall@5, scopeLeakCount, cases, …) or tokens.<field> of a profile → expected value.',
+            description:
+              "Metric id of the overall table (top1, recall@5, scopeLeakCount, cases, …), slices.<slice>.<metric id> of one slice's table, or tokens.<field> of a profile → expected value.",
             additionalProperties: { type: 'number' },
           },
           tolerance: {

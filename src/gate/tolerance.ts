@@ -73,8 +73,10 @@ export function blessTolerance(r: Results, strategy: string, f: Figure, value: n
   if (kind === 'scopeLeakCount') return null;
   if (METRICS[kind].group === 'count') return { abs: 0 };
   const den = denominatorOf(f);
-  const overall = r.retrievers[strategy]?.metrics.overall ?? r.profiles?.[strategy]?.metrics.overall ?? {};
-  const n = den ? overall[den] : undefined;
+  const metrics = r.retrievers[strategy]?.metrics ?? r.profiles?.[strategy]?.metrics;
+  // a slice's rate is a mean over the slice's own cases
+  const table = (f.slice === undefined ? metrics?.overall : metrics?.slices?.[f.slice]) ?? {};
+  const n = den ? table[den] : undefined;
   return { abs: roundUp3(rateTolerance(value, typeof n === 'number' ? n : 0)) };
 }
 
