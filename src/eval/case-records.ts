@@ -71,25 +71,26 @@ export function factsOfRecords(tools: readonly ToolRecord[]): CatalogFacts {
 function parseToolRecords(text: string, file: string): ToolRecord[] {
   const seen = new Set<string>();
   return parseJsonLines(text, file).map(({ value, where }) => {
-    const text = (key: string, optional: boolean): string | undefined => {
+    /** A string field: required and non-empty (id, namespace), or optional and possibly empty (summary). */
+    const stringField = (key: string, optional: boolean): string | undefined => {
       const v = value[key];
       if (v === undefined && optional) return undefined;
-      if (typeof v !== 'string' || (v === '' && key !== 'summary'))
-        throw new InputError(`"${key}" must be a non-empty string (got ${JSON.stringify(v) ?? 'nothing'})`, { file, where });
+      if (typeof v !== 'string' || (v === '' && !optional))
+        throw new InputError(`"${key}" must be a ${optional ? '' : 'non-empty '}string (got ${JSON.stringify(v) ?? 'nothing'})`, { file, where });
       return v;
     };
     for (const k of Object.keys(value))
       if (!['id', 'namespace', 'pinned', 'summary'].includes(k))
         throw new InputError(`unknown field "${k}"; tool record fields are id, namespace, pinned, summary`, { file, where });
-    const id = text('id', false)!;
+    const id = stringField('id', false)!;
     if (seen.has(id)) throw new InputError(`tool "${id}" is listed twice`, { file, where });
     seen.add(id);
     if (value.pinned !== undefined && value.pinned !== true)
       throw new InputError(`"pinned" must be true when present (got ${JSON.stringify(value.pinned)})`, { file, where });
-    const summary = text('summary', true);
+    const summary = stringField('summary', true);
     return {
       id,
-      namespace: text('namespace', false)!,
+      namespace: stringField('namespace', false)!,
       ...(value.pinned === true ? { pinned: true as const } : {}),
       ...(summary !== undefined ? { summary } : {}),
     };
