@@ -16,6 +16,8 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // A fresh cache folder for the run (test/global-setup.ts): the user's caches are neither read nor grown.
     globalSetup: ['./test/global-setup.ts'],
+    // Per test file: its temporary folders are removed after its tests.
+    setupFiles: ['./test/setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     reporters: ['default', './test/plain-summary-reporter.ts'],

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { roleScope } from '../src/catalog/roles.ts';
 import { readRunDir, writeRunDir } from '../src/eval/files.ts';
 import type { EvalInput } from '../src/eval/input.ts';
-import { mergeRuns } from '../src/eval/merge.ts';
+import { mergeRuns, readShardFolder, type ShardFolder } from '../src/eval/merge.ts';
+import { runRecords } from '../src/eval/case-records.ts';
 import { makeConfig, runEval, type EvalRun } from '../src/eval/run.ts';
 import { createRetriever } from '../src/retrievers/registry.ts';
 import type { Retriever } from '../src/retrievers/types.ts';
@@ -70,13 +71,13 @@ describe('profiles in an evaluation run', () => {
 
   it('merged shards give the unsharded profile results, byte for byte', async () => {
     const whole = await runEval(withRoles, profileConfig);
-    const parts: Array<{ dir: string; run: EvalRun }> = [];
+    const parts: ShardFolder[] = [];
     for (let i = 1; i <= 2; i++) {
       const dir = join(tmp, `profile-shard-${i}`);
       writeRunDir(dir, await runEval(withRoles, profileConfig, { shard: { index: i, count: 2 } }), input.cases, input.catalog);
-      parts.push({ dir, run: readRunDir(dir) });
+      parts.push(readShardFolder(dir));
     }
-    expect(JSON.stringify(stable(await mergeRuns(parts, withRoles)))).toBe(JSON.stringify(stable(whole)));
+    expect(JSON.stringify(stable((await mergeRuns(parts)).run))).toBe(JSON.stringify(stable(whole)));
   });
 });
 
@@ -173,21 +174,27 @@ describe('an evaluation run', () => {
 
   it('merged shards give the metrics of the unsharded run, byte for byte', async () => {
     const whole = await runEval(input, config);
-    const parts: Array<{ dir: string; run: EvalRun }> = [];
+    const parts: ShardFolder[] = [];
     for (let i = 1; i <= 3; i++) {
       const part = await runEval(input, config, { shard: { index: i, count: 3 } });
       expect(part.results.shard).toEqual({ index: i, count: 3 });
       const dir = join(tmp, `shard-${i}`);
       writeRunDir(dir, part, input.cases, input.catalog);
-      parts.push({ dir, run: readRunDir(dir) });
+      parts.push(readShardFolder(dir));
     }
     const sizes = parts.map((p) => p.run.results.dataset.cases);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(input.cases.length);
     expect(Math.min(...sizes)).toBeGreaterThan(0);
-    const merged = await mergeRuns(parts, input);
-    expect(JSON.stringify(stable(merged))).toBe(JSON.stringify(stable(whole)));
-    await expect(mergeRuns(parts.slice(0, 2), input)).rejects.toThrow(/shard 3\/3 missing/);
-    await expect(mergeRuns([parts[0]!, parts[0]!], input)).rejects.toThrow(/given twice/);
+    const merged = await mergeRuns(parts);
+    expect(JSON.stringify(stable(merged.run))).toBe(JSON.stringify(stable(whole)));
+    // the folder's records too: the whole input's cases in order, and the unsharded tool records
+    expect(merged.records.cases).toEqual(input.cases);
+    expect(merged.records).toEqual(runRecords(whole, input.cases, input.catalog));
+    await expect(mergeRuns(parts.slice(0, 2))).rejects.toThrow(/shard 3\/3 missing/);
+    await expect(mergeRuns([parts[0]!, parts[0]!])).rejects.toThrow(/given twice/);
+    // a shard folder written before shards kept their cases' places
+    const { shard: _positions, ...unplaced } = parts[1]!.records!;
+    await expect(mergeRuns([parts[0]!, { ...parts[1]!, records: unplaced }, parts[2]!])).rejects.toThrow(/keeps no shard-positions\.json/);
   });
 
   it('keeps sticky sessions apart between retrievers: results do not depend on the retriever order', async () => {

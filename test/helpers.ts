@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { InputError } from '../src/util/errors.ts';
 import { catalogHash } from '../src/catalog/manifest.ts';
 import type { EvalInput } from '../src/eval/input.ts';
@@ -12,13 +12,16 @@ import { generate, resolveParams } from '../src/generate/index.ts';
 /** Absolute path of `fixtures/` (with a trailing slash). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
-/** Folders `tempDir` made in this test file, removed after its tests. */
+/** Folders `tempDir` made by the running test file, removed after its tests. */
 const made: string[] = [];
-// Registered once, when a test file imports this module: a `tempDir` made inside a test (where
-// `afterAll` registers nothing) is removed too.
-afterAll(() => {
+
+/**
+ * Remove the folders `tempDir` made. Called after every test file's tests by test/setup.ts (a
+ * setup file runs for each test file, also where files share loaded modules, as this module is).
+ */
+export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A fresh temporary folder, removed after the calling test file's tests (made at file level or inside a test). */
 export function tempDir(prefix: string): string {

@@ -1,12 +1,13 @@
 /**
- * Results first: a results folder keeps what `report` and `gate --baseline` need (the scored cases
- * and the catalog's tool facts, beside the per-case details), so both work after the dataset
- * folder is gone, with the same output as when it is there.
+ * Results first: a results folder keeps what `report`, `gate --baseline` and `merge` need (the
+ * scored cases and the catalog's tool facts, beside the per-case details; a shard also where its
+ * cases stand in the input), so all three work after the dataset folder is gone, with the same
+ * output as when it is there.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CASES_FILE, casesJsonl, factsOfRecords, readCaseRecords, TOOLS_FILE, toolsJsonl } from '../src/eval/case-records.ts';
+import { CASES_FILE, casesJsonl, factsOfRecords, readCaseRecords, TOOLS_FILE, toolRecords, toolsJsonl } from '../src/eval/case-records.ts';
 import { tempDir, tinyInput, runCli } from './helpers.ts';
 
 const tmp = tempDir('results-first');
@@ -28,6 +29,10 @@ describe('a results folder without its dataset', () => {
     expect((await cli('generate', '--preset', 'tiny', '--seed', '5', '--out', data, '--quiet')).code).toBe(0);
     expect((await evalInto(data, base)).code).toBe(0);
     expect((await evalInto(data, head)).code).toBe(0);
+    for (const i of [1, 2])
+      expect(
+        (await cli('eval', '--dataset', data, '--retrievers', 'bm25,bm25-plain', '--shard', `${i}/2`, '--out', join(tmp, `shard-${i}`), '--quiet')).code,
+      ).toBe(0);
     expect((await cli('bless', '--results', base, '--expect', expect_, '--reason', 'first figures')).code).toBe(0);
     const r = await cli('report', head, '--out', join(tmp, 'report-with-data'), '--format', 'html,md');
     expect(r.code).toBe(0);
@@ -69,6 +74,22 @@ describe('a results folder without its dataset', () => {
     expect(g.out).toMatch(/ p=1(\.0+)? /);
   });
 
+  it('merges shards into the unsharded run: the same figures, details and records', async () => {
+    const merged = join(tmp, 'merged');
+    const m = await cli('merge', join(tmp, 'shard-1'), join(tmp, 'shard-2'), '--out', merged);
+    expect(m.code, m.err).toBe(0);
+    const untimed = (dir: string) =>
+      JSON.stringify(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')), (k, v: unknown) => (k === 'timings' || k === 'latency' ? undefined : v));
+    expect(untimed(merged)).toBe(untimed(head));
+    for (const file of [CASES_FILE, TOOLS_FILE, 'runs/bm25.trec', 'runs/qrels.txt', 'never-surfaced/bm25-plain.txt'])
+      expect(readFileSync(join(merged, file), 'utf8'), file).toBe(readFileSync(join(head, file), 'utf8'));
+    const details = (dir: string) => readFileSync(join(dir, 'details', 'bm25.jsonl'), 'utf8').replace(/,"ms":[0-9.e+-]+/g, '');
+    expect(details(merged)).toBe(details(head));
+    // the merged folder is a whole run: no shard positions
+    expect(readCaseRecords(merged)!.shard).toBeUndefined();
+    expect(readCaseRecords(join(tmp, 'shard-2'))!.shard!.inputCases).toBe(readCaseRecords(head)!.cases.length);
+  });
+
   it('refuses a folder that keeps one of the two files, or a bad record, naming the file', async () => {
     const broken = join(tmp, 'broken');
     for (const [file, text, named, message] of [
@@ -101,7 +122,7 @@ describe('case records', () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, CASES_FILE), casesJsonl(cases));
-    writeFileSync(join(dir, TOOLS_FILE), toolsJsonl(input.catalog, cases));
+    writeFileSync(join(dir, TOOLS_FILE), toolsJsonl(toolRecords(input.catalog, cases)));
     const back = readCaseRecords(
       dir,
       cases.map((c) => c.id),

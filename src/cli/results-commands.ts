@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { assertReplaceable } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
 import { loadEvalInput, portableRef } from '../eval/input.ts';
-import { isResultsDir, readRunDir, runInputSource, writeRunDir } from '../eval/files.ts';
+import { isResultsDir, readRunDir, runInputSource, writeRunRecords } from '../eval/files.ts';
 import { sha256 } from '../util/hash.ts';
-import { mergeRuns, shardSnapshot } from '../eval/merge.ts';
+import { mergeRuns, readShardFolder, shardSnapshot } from '../eval/merge.ts';
 import type { DatasetSource } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
@@ -38,28 +38,31 @@ export function registerResultsCommands(program: Command, io: Io): void {
 
   program
     .command('merge')
-    .description('Combine the results folders of a sharded evaluation (--shard i/n) into the results of one unsharded run.')
+    .description(
+      'Combine the results folders of a sharded evaluation (--shard i/n) into the results of one unsharded run. Reads only the shard folders, never the dataset.',
+    )
     .argument('<dirs...>', 'the shard results folders')
     .requiredOption('--out <dir>', 'results folder to write')
-    .option('--dataset <dir|name>', 'where the dataset is on this machine (default: where the shards recorded it)')
+    .option('--dataset <dir|name>', "where the dataset is on this machine, recorded as the merged run's source (default: where the shards recorded it)")
     .option('--traces <csv>', 'the agent-trace file the shards replayed (required if they did)')
     .action(async (dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
       assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
-      const runs = dirs.map((dir) => ({ dir, run: readRunDir(dir, io.err) }));
+      const shards = dirs.map((dir) => readShardFolder(dir, io.err));
       // Shards of eval --catalog CONFIG: the snapshot they share goes into the merged folder.
-      const snap = shardSnapshot(runs);
-      const recorded = snap?.loadSource ?? runs[0]!.run.results.dataset.source;
-      const source: DatasetSource = opts.dataset !== undefined && recorded.kind === 'dataset' ? { ...recorded, ref: portableRef(opts.dataset) } : recorded;
-      const input = loadEvalInput(source);
-      const tracesSha = runs[0]!.run.results.config.traces;
+      const snap = shardSnapshot(shards);
+      const tracesSha = shards[0]!.run.results.config.traces;
       if (tracesSha !== null && opts.traces === undefined) throw new InputError('the shards replayed agent traces: give the same file with --traces');
       if (tracesSha !== null && sha256(readFileSync(opts.traces!)) !== tracesSha)
         throw new InputError('is not the trace file the shards replayed (sha256 differs)', { file: opts.traces! });
-      const traces = tracesSha !== null ? loadTraces(opts.traces!, input.cases, input.catalog) : undefined;
-      const merged = await mergeRuns(runs, input, traces);
-      if (snap) merged.results.dataset.source = snap.recordedSource(opts.out);
-      writeRunDir(opts.out, merged, input.cases, input.catalog, snap?.files);
-      io.out(`${formatRunSummary(merged.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
+      const traces = opts.traces;
+      const { run, records } = await mergeRuns(
+        shards,
+        tracesSha !== null && traces !== undefined ? (cases, tools) => loadTraces(traces, cases, { tools }) : undefined,
+      );
+      const recorded = snap ? snap.recordedSource(opts.out) : run.results.dataset.source;
+      run.results.dataset.source = opts.dataset !== undefined && recorded.kind === 'dataset' ? { ...recorded, ref: portableRef(opts.dataset) } : recorded;
+      writeRunRecords(opts.out, run, records, snap?.files);
+      io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
     });
 }
 

@@ -9,9 +9,14 @@
  *                 is, and `summary` (its summary, or its description when it has none) for the
  *                 tools some scored case expects, to explain a miss
  *
+ *   shard-positions.json   a shard's results only (`eval --shard i/n`): how many cases the whole input
+ *                 has, and where in it each case of `cases.jsonl` stands, so `merge` puts the
+ *                 shards' cases back in the input's order without the dataset
+ *
  * With `details/<strategy>.jsonl` (each case's ranking with scores, exposure, tokens and calls)
  * these are the per-case records every figure of `results.json` is computed from. Results folders
- * written before these files existed lack them; readers then fall back to loading the dataset.
+ * written before these files existed lack them; `report` and `gate` then fall back to loading the
+ * dataset (`merge` asks for shards written by this version).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,10 +25,11 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import type { CatalogFacts } from '../metrics/types.ts';
 import { readTextFile } from '../util/bounded.ts';
 import { InputError } from '../util/errors.ts';
-import { parseJsonLines } from '../util/jsonl.ts';
+import { parseJson, parseJsonLines } from '../util/jsonl.ts';
 
 export const CASES_FILE = 'cases.jsonl';
 export const TOOLS_FILE = 'tools.jsonl';
+export const SHARD_POSITIONS_FILE = 'shard-positions.json';
 
 /** One line of `tools.jsonl`. */
 export interface ToolRecord {
@@ -35,10 +41,38 @@ export interface ToolRecord {
   summary?: string;
 }
 
-/** The input a results folder keeps: its scored cases and its catalog's tool facts. */
+/** Where a shard's cases stand in the whole input (`shard-positions.json`). */
+export interface ShardPositions {
+  /** Cases of the whole input (every shard's). */
+  inputCases: number;
+  /** 0-based place in the input of each case of `cases.jsonl`, in its order (increasing). */
+  positions: number[];
+}
+
+/** The input a results folder keeps: its scored cases and its catalog's tool facts (and, for a shard, the cases' places in the input). */
 export interface CaseRecords {
   cases: Case[];
   tools: ToolRecord[];
+  shard?: ShardPositions;
+}
+
+/**
+ * What a results folder keeps of the input of `run`: the cases it scored (those of its details,
+ * in `cases` order), every tool of `catalog` with a summary for their gold tools, and, when the run
+ * is a shard, where its cases stand among `cases` (the whole input).
+ */
+export function runRecords(
+  run: { results: { shard: unknown }; details: Readonly<Record<string, ReadonlyArray<{ caseId: string }>>> },
+  cases: readonly Case[],
+  catalog: Catalog,
+): CaseRecords {
+  const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
+  const positions: number[] = [];
+  cases.forEach((c, i) => {
+    if (evaluated.has(c.id)) positions.push(i);
+  });
+  const inRun = positions.map((i) => cases[i]!);
+  return { cases: inRun, tools: toolRecords(catalog, inRun), ...(run.results.shard ? { shard: { inputCases: cases.length, positions } } : {}) };
 }
 
 /** `cases.jsonl`: the scored cases, one JSON object a line, in run order. */
@@ -46,20 +80,25 @@ export function casesJsonl(cases: readonly Case[]): string {
   return cases.map((c) => `${JSON.stringify(c)}\n`).join('');
 }
 
-/** `tools.jsonl`: every tool of `catalog` (id, namespace, pinned), with a summary for the gold tools of `cases`. */
-export function toolsJsonl(catalog: Catalog, cases: readonly Case[]): string {
+/** Every tool of `catalog` (id, namespace, pinned), with a summary for the gold tools of `cases`. */
+export function toolRecords(catalog: Catalog, cases: readonly Case[]): ToolRecord[] {
   const gold = new Set(cases.flatMap((c) => c.expectedTools ?? []));
-  return catalog.tools
-    .map((t) => {
-      const r: ToolRecord = {
-        id: t.id,
-        namespace: t.namespace,
-        ...(t.pinned ? { pinned: true as const } : {}),
-        ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}),
-      };
-      return `${JSON.stringify(r)}\n`;
-    })
-    .join('');
+  return catalog.tools.map((t) => ({
+    id: t.id,
+    namespace: t.namespace,
+    ...(t.pinned ? { pinned: true as const } : {}),
+    ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}),
+  }));
+}
+
+/** `tools.jsonl`: one tool record a line. */
+export function toolsJsonl(tools: readonly ToolRecord[]): string {
+  return tools.map((t) => `${JSON.stringify(t)}\n`).join('');
+}
+
+/** `shard-positions.json`. */
+export function shardPositionsJson(shard: ShardPositions): string {
+  return `${JSON.stringify(shard)}\n`;
 }
 
 /** The facts the metrics need of a catalog (tool ids, pinned tools, namespaces), from `tools.jsonl`. */
@@ -127,5 +166,29 @@ export function readCaseRecords(dir: string, caseIds?: readonly string[]): CaseR
   }
   const gap = caseIds?.find((id) => !ids.has(id));
   if (gap !== undefined) throw new InputError(`case "${gap}" of the details is not in ${CASES_FILE}`, { file: casesPath });
-  return { cases: located.map((l) => l.value), tools };
+  const shard = readShardPositions(join(dir, SHARD_POSITIONS_FILE), located.length);
+  return { cases: located.map((l) => l.value), tools, ...(shard ? { shard } : {}) };
+}
+
+/** `shard-positions.json` when present, checked against the number of cases in `cases.jsonl`. */
+function readShardPositions(file: string, cases: number): ShardPositions | undefined {
+  if (!existsSync(file)) return undefined;
+  const value = parseJson(readTextFile(file), file);
+  const fail = (message: string, where: string): never => {
+    throw new InputError(message, { file, where });
+  };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail('must be an object {"inputCases": n, "positions": [...]}', '$');
+  const v = value as Record<string, unknown>;
+  for (const k of Object.keys(v)) if (k !== 'inputCases' && k !== 'positions') fail(`unknown field "${k}"; the fields are inputCases, positions`, `$.${k}`);
+  const n = v.inputCases;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    return fail(`"inputCases" must be a whole number ≥ 0 (got ${JSON.stringify(n) ?? 'nothing'})`, '$.inputCases');
+  if (!Array.isArray(v.positions)) return fail('"positions" must be a list of case places', '$.positions');
+  const positions = v.positions as unknown[];
+  if (positions.length !== cases) fail(`lists ${positions.length} places for the ${cases} cases of ${CASES_FILE}`, '$.positions');
+  positions.forEach((p, i) => {
+    if (typeof p !== 'number' || !Number.isSafeInteger(p) || p < 0 || p >= n || (i > 0 && p <= (positions[i - 1] as number)))
+      fail(`place ${JSON.stringify(p)} is not a whole number in [0, ${n}) above the one before it`, `$.positions[${i}]`);
+  });
+  return { inputCases: n, positions: positions as number[] };
 }

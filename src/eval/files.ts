@@ -9,6 +9,7 @@
  *   runs/cases.tsv                every evaluated case: expected (tool | none | skill-only), gold mode, slices
  *   cases.jsonl                   every evaluated case as it was scored (request, gold tools, slices…; case-records.ts)
  *   tools.jsonl                   every catalog tool: id, namespace, pinned; the summary of gold tools (case-records.ts)
+ *   shard-positions.json          a shard only: where its cases stand in the whole input, for merge (case-records.ts)
  *   never-surfaced/<retriever>.txt  tools no case brought into the top k, one id a line
  *   catalog-snapshot.json         when the catalog was an mcpServers configuration: the snapshot evaluated (docs/snapshot.md)
  *
@@ -30,7 +31,7 @@ import { processAlive } from '../util/file-lock.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 import { checkDetails, checkResults } from './results-validate.ts';
-import { CASES_FILE, casesJsonl, TOOLS_FILE, toolsJsonl } from './case-records.ts';
+import { type CaseRecords, CASES_FILE, casesJsonl, runRecords, SHARD_POSITIONS_FILE, shardPositionsJson, TOOLS_FILE, toolsJsonl } from './case-records.ts';
 
 /**
  * TREC run `qid Q0 docid rank score tag`, one line per ranked tool, cases in `details` order. A case
@@ -71,15 +72,16 @@ export function casesTsv(cases: readonly Case[]): string {
 }
 
 /** Tools no case brought into the top `k`, in catalog order (pinned tools excluded). */
-export function neverSurfacedList(catalog: Catalog, details: readonly QueryDetail[], k: number): string[] {
+export function neverSurfacedList(tools: ReadonlyArray<{ id: string; pinned?: boolean }>, details: readonly QueryDetail[], k: number): string[] {
   const seen = new Set<string>();
   for (const d of details) for (const [id] of d.ranked.slice(0, k)) seen.add(id);
-  return catalog.tools.filter((t) => !t.pinned && !seen.has(t.id)).map((t) => t.id);
+  return tools.filter((t) => !t.pinned && !seen.has(t.id)).map((t) => t.id);
 }
 
 /**
- * Write the results folder for `run` (replacing `dir` if it holds an earlier run). `fill` writes
- * more into the temporary folder (a report, timings) before it is swapped in by one rename, so the
+ * Write the results folder for `run` (replacing `dir` if it holds an earlier run), with what it
+ * keeps of `cases` (the whole input, of which a shard scored some) and `catalog`. `fill` writes more
+ * into the temporary folder (a report, timings) before it is swapped in by one rename, so the
  * folder is only ever the previous complete one or the new complete one.
  */
 export function writeRunDir(
@@ -90,23 +92,34 @@ export function writeRunDir(
   extraFiles: Readonly<Record<string, string>> = {},
   fill?: (tmp: string) => void,
 ): void {
+  writeRunRecords(dir, run, runRecords(run, cases, catalog), extraFiles, fill);
+}
+
+/** {@link writeRunDir} from the case and tool records themselves (what `merge` has: no catalog). */
+export function writeRunRecords(
+  dir: string,
+  run: EvalRun,
+  records: CaseRecords,
+  extraFiles: Readonly<Record<string, string>> = {},
+  fill?: (tmp: string) => void,
+): void {
   const target = resolve(dir);
   recoverInterruptedSwap(target);
   assertReplaceable(target, 'results folder', isResultsDir);
-  const evaluated = new Set(Object.values(run.details)[0]?.map((d) => d.caseId) ?? cases.map((c) => c.id));
-  const inRun = cases.filter((c) => evaluated.has(c.id));
+  const inRun = records.cases;
   const files = new Map<string, string>();
   const k = run.results.config.ks[run.results.config.ks.length - 1]!;
   for (const [name, details] of Object.entries(run.details)) {
     files.set(`details/${name}.jsonl`, details.map((d) => `${JSON.stringify(d)}\n`).join(''));
     files.set(`runs/${name}.trec`, trecRun(details, name, run.results.config.depth));
-    const never = neverSurfacedList(catalog, details, k);
+    const never = neverSurfacedList(records.tools, details, k);
     files.set(`never-surfaced/${name}.txt`, never.map((id) => `${id}\n`).join(''));
   }
   files.set('runs/qrels.txt', trecQrels(inRun));
   files.set('runs/cases.tsv', casesTsv(inRun));
   files.set(CASES_FILE, casesJsonl(inRun));
-  files.set(TOOLS_FILE, toolsJsonl(catalog, inRun));
+  files.set(TOOLS_FILE, toolsJsonl(records.tools));
+  if (records.shard) files.set(SHARD_POSITIONS_FILE, shardPositionsJson(records.shard));
   files.set('results.json', `${JSON.stringify(run.results, null, 2)}\n`);
   for (const [path, text] of Object.entries(extraFiles)) files.set(path, text);
   const tmp = `${target}.tmp-${process.pid}`;

@@ -120,6 +120,12 @@ export function detailProblem(d: Record<string, unknown>): string | undefined {
     const alt = d.alt as Record<string, unknown> | null;
     if (alt === null || typeof alt !== 'object' || Array.isArray(alt) || !isStringArray(alt.ranked))
       return '"alt" must be an object with "ranked", a list of tool ids';
+    for (const k of ['beforeTokens', 'searchTokens'] as const) if (alt[k] !== undefined && !isCount(alt[k])) return `"alt.${k}" must be a number ≥ 0`;
+  }
+  if (d.turn !== undefined) {
+    const t = d.turn as Record<string, unknown> | null;
+    if (t === null || typeof t !== 'object' || Array.isArray(t)) return '"turn" must be an object {"beforeTokens", "searchTokens"}';
+    for (const k of ['beforeTokens', 'searchTokens'] as const) if (!isCount(t[k])) return `"turn.${k}" must be a number ≥ 0`;
   }
   if (d.exposure !== undefined) {
     const e = d.exposure as Record<string, unknown> | null;

@@ -120,8 +120,14 @@ export interface QueryDetail {
   eager?: string[];
   /** Profiles only: the case's gold tools the search put in front of the model beyond the ranking it was scored on (a namespace expansion). */
   expanded?: string[];
-  /** Session cases: the same case under the other stickiness (per-turn if the run was sticky, else sticky), for the session figures. */
+  /** Session cases: the same case under the other stickiness (per-turn if the run was sticky, else sticky), for the session figures, with its turn's tokens. */
   alt?: { ranked: string[]; kept?: boolean; beforeTokens?: number; searchTokens?: number };
+  /**
+   * Retrievers, session cases: the tokens (o200k, Anthropic serialization) of what the turn puts in
+   * front of the model: the caller's pinned tools outside the top 5 (`beforeTokens`) and the top 5
+   * (`searchTokens`). Profiles record theirs in `exposure`.
+   */
+  turn?: { beforeTokens: number; searchTokens: number };
   /**
    * Profiles only: eager tools for this case's caller, tools its search put in front of the model,
    * characters of the search result, and tokens (o200k) before the search and added by it; with

@@ -103,7 +103,9 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     else profiles[o.task.name] = o.result as ProfileResults;
     details[o.task.name] = o.details;
   }
-  const skills = await skillsOfRun(input.catalog, cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW, skillConfig);
+  // Over the whole input, also in a shard: the skill comparison searches skills, not tools, so it is
+  // not sharded; every shard carries the run's (`merge` takes it from them).
+  const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW, skillConfig);
   return {
     results: envelope({
       dataset: {

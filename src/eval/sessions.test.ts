@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeTool } from '../catalog/model.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { QueryDetail } from './results.ts';
-import { sessionModeFigures, strategySessions, type SessionTurn } from './sessions.ts';
+import { recordTurnTokens, sessionModeFigures, strategySessions, type SessionTurn } from './sessions.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
 
 const cache = { writeRatio: 1.25, readRatio: 0.1 };
@@ -72,7 +72,12 @@ describe('retriever session tokens: pinned tools counted once, for the turn that
     // turn 1: the run ranked only a (p appended); the other mode ranked p first.
     const cases = [c('1', 0), c('2', 1)];
     const details = [d('1', ['a', 'b', 'c', 'd', 'e', 'p'], [], ['p', 'a']), d('2', ['a'], ['p'], ['p', 'b'])];
-    const f = strategySessions(cases, details, { sticky: false, placement: 'prefix', cache, retrieverTokens: retrieverTokens(meter) })!;
+    expect(() => strategySessions(cases, details, { sticky: false, placement: 'prefix', cache })).toThrow(/session case "1" has no turn tokens/);
+    recordTurnTokens(cases, details, retrieverTokens(meter));
+    // the records say it (a merge of shards reads them): turn 0 = p before, a..e searched
+    expect(details[0]!.turn).toEqual({ beforeTokens: tok('p'), searchTokens: tok('a', 'b', 'c', 'd', 'e') });
+    expect(details[1]!.alt).toEqual({ ranked: ['p', 'b'], beforeTokens: 0, searchTokens: tok('p', 'b') });
+    const f = strategySessions(cases, details, { sticky: false, placement: 'prefix', cache })!;
     // per-turn (the run): turn 0 = p (pinned, outside the top 5) + a..e; turn 1 = p + a
     expect(f.perTurn.tokensUncached).toBe(tok('p', 'a', 'b', 'c', 'd', 'e') + tok('p', 'a'));
     // sticky (alt): turn 0 = p + a; turn 1 = p + b — p once per turn

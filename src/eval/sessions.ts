@@ -124,32 +124,61 @@ export function sessionModeFigures(turns: readonly SessionTurn[], placement: 'hi
  */
 export type RetrieverTokens = (ranked: readonly string[], pinned: readonly string[]) => { before: number; search: number };
 
+/** The caller's pinned tools of a case: those the policy appended plus those the run ranked (it appends only pinned tools it did not rank). */
+function callerPinned(d: QueryDetail): string[] {
+  return [...d.pinned, ...d.ranked.map(([id]) => id)];
+}
+
+/**
+ * Record on a retriever's details what each session turn puts in front of the model, in tokens
+ * (`turn`, and the same on `alt` for the other mode), so the session figures, and a merge of
+ * shards, need no catalog. Profiles record theirs in `exposure` as they search.
+ */
+export function recordTurnTokens(cases: readonly Case[], details: QueryDetail[], count: RetrieverTokens): void {
+  cases.forEach((c, i) => {
+    if (c.sessionId === undefined || c.expectedTools === undefined) return;
+    const d = details[i]!;
+    const pinned = callerPinned(d);
+    const own = count(
+      d.ranked.map(([id]) => id),
+      pinned,
+    );
+    d.turn = { beforeTokens: own.before, searchTokens: own.search };
+    if (d.alt) {
+      const alt = count(d.alt.ranked, pinned);
+      d.alt = { ...d.alt, beforeTokens: alt.before, searchTokens: alt.search };
+    }
+  });
+}
+
+/** What a session turn's record says it put in front of the model: from the profile's exposure or the retriever's `turn`. */
+function turnTokens(c: Case, tokens: { beforeTokens?: number; searchTokens?: number } | undefined): { before: number; search: number } {
+  if (tokens?.beforeTokens === undefined || tokens.searchTokens === undefined)
+    throw new Error(`session case "${c.id}" has no turn tokens in its details (recordTurnTokens was not called)`);
+  return { before: tokens.beforeTokens, search: tokens.searchTokens };
+}
+
 /**
  * The session figures of one strategy from its details (in case order): the run's own mode and the
- * other one (`alt`), each over the session cases. `undefined` when the data has no session.
+ * other one (`alt`), each over the session cases. `undefined` when the data has no session. Each
+ * session turn's tokens are read from its record (`exposure` for a profile, `turn` for a retriever).
  */
 export function strategySessions(
   cases: readonly Case[],
   details: readonly QueryDetail[],
-  o: { sticky: boolean; placement: 'history' | 'prefix'; cache: CachePrices; retrieverTokens?: RetrieverTokens },
+  o: { sticky: boolean; placement: 'history' | 'prefix'; cache: CachePrices },
 ): SessionFigures | undefined {
   const main: SessionTurn[] = [];
   const alt: SessionTurn[] = [];
   const sessions = new Set<string>();
-  const tokens = (ranked: readonly string[], pinned: readonly string[], before: number | undefined, search: number | undefined) =>
-    before !== undefined && search !== undefined ? { before, search } : (o.retrieverTokens?.(ranked, pinned) ?? { before: 0, search: 0 });
   cases.forEach((c, i) => {
     if (c.sessionId === undefined || c.expectedTools === undefined) return;
     const d = details[i]!;
     sessions.add(c.sessionId);
     const base = { sessionId: c.sessionId, turn: c.turn ?? 0, expected: c.expectedTools, goldMode: c.goldMode ?? 'all' } as const;
     const ranked = d.ranked.map(([id]) => id);
-    // The caller's pinned tools: those the policy appended plus those this run ranked (it appends
-    // only pinned tools it did not rank), whichever mode's turn is counted.
-    const callerPinned = [...d.pinned, ...ranked];
-    main.push({ ...base, ranked, kept: d.kept === true, ...tokens(ranked, callerPinned, d.exposure?.beforeTokens, d.exposure?.searchTokens) });
-    if (d.alt)
-      alt.push({ ...base, ranked: d.alt.ranked, kept: d.alt.kept === true, ...tokens(d.alt.ranked, callerPinned, d.alt.beforeTokens, d.alt.searchTokens) });
+    main.push({ ...base, ranked, kept: d.kept === true, ...turnTokens(c, d.exposure ?? d.turn) });
+    if (d.alt) alt.push({ ...base, ranked: d.alt.ranked, kept: d.alt.kept === true, ...turnTokens(c, d.alt) });
   });
   if (!main.length) return undefined;
   const own = sessionModeFigures(main, o.placement, o.cache);

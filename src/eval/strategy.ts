@@ -22,6 +22,7 @@ import type { EvalInput } from './input.ts';
 import { floorValue, isAutoFloor, type AutoFloor } from './results.ts';
 import { catalogFacts, DEFAULT_CACHE_PRICES, percentile, type EvalConfig, type ProfileResults, type QueryDetail, type RetrieverResults } from './results.ts';
 import { retrieverTokens, TokenMeter } from './tokens.ts';
+import { recordTurnTokens } from './sessions.ts';
 import type { Trace } from './traces.ts';
 
 export interface StrategyOptions {
@@ -110,6 +111,7 @@ export class StrategyRunner {
     const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
     const list = await searchCases(name, retriever, null, cases, input, config, opts, floor, style);
     await otherMode(name, retriever, null, cases, list, input, config, opts, floor, style);
+    recordTurnTokens(cases, list, retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)));
     const result = retrieverResult({
       cases,
       details: list,
@@ -122,7 +124,6 @@ export class StrategyRunner {
         sticky: isSticky(config, null),
         placement: 'prefix',
         cache: config.cache ?? DEFAULT_CACHE_PRICES,
-        retrieverTokens: retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)),
       },
     });
     return { task, result, details: list, ...(auto ? { floor: auto } : {}) };

@@ -33,7 +33,7 @@ export interface AgentMetrics {
 }
 
 /** Read `case_id,called_tool` CSV (empty called_tool = the agent called nothing). */
-export function loadTraces(file: string, cases: readonly Case[], catalog: Catalog): Map<string, Trace> {
+export function loadTraces(file: string, cases: readonly Case[], catalog: { tools: ReadonlyArray<{ id: string }> }): Map<string, Trace> {
   let rows: Array<Record<string, string>>;
   try {
     rows = parse(readText(file), { columns: true, skip_empty_lines: true, trim: true, bom: true }) as Array<Record<string, string>>;

@@ -991,6 +991,27 @@ export const TARGETS: Target[] = [
     only: ['empty', 'an empty object line', 'first line repeated', 'missing'],
   },
   {
+    category: 'cases.jsonl (merge)',
+    format: 'jsonl',
+    prepare: inFirstShard(['cases.jsonl']),
+    fields: [['id'], ['request'], ['expectedTools'], ['slices']],
+    only: ['empty', 'an empty object line', 'first line repeated', 'missing', 'truncated', 'a folder instead'],
+  },
+  {
+    category: 'tools.jsonl (merge)',
+    format: 'jsonl',
+    prepare: inFirstShard(['tools.jsonl']),
+    fields: [['id'], ['namespace'], ['pinned'], ['summary']],
+    only: ['empty', 'an empty object line', 'first line repeated', 'missing', 'truncated'],
+  },
+  {
+    category: 'shard-positions.json (merge)',
+    format: 'json',
+    prepare: inFirstShard(['shard-positions.json']),
+    fields: [['inputCases'], ['positions'], ['positions', 0]],
+    only: ['truncated', 'not JSON', 'top-level null', 'empty object', `${DEEP}-level arrays`, 'duplicate key', 'missing', 'a folder instead'],
+  },
+  {
     category: 'catalog-snapshot.json (merge)',
     format: 'json',
     prepare: (dir, b) => {
