@@ -14,7 +14,6 @@ import { loadEvalInput, portableRef } from '../eval/input.ts';
 import { isResultsDir, readRunDir, runInputSource, writeRunRecords } from '../eval/files.ts';
 import { sha256 } from '../util/hash.ts';
 import { mergeRuns, readShardFolder, shardSnapshot } from '../eval/merge.ts';
-import type { DatasetSource } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';

@@ -1,6 +1,7 @@
 /**
- * Both catalogs' rankings of every tool-labelled case, through the policy layer (scopes before
- * ranking, the same `Policy.expose` the evaluation runs), as cheaply as exactness allows:
+ * Both catalogs' rankings of every tool-labelled case, searched with the evaluation's own search
+ * loop (`eval/search.ts`: the policy layer, scopes before ranking, prefetch blocks, progress), as
+ * cheaply as exactness allows:
  *
  * 1. The rankings cache (`cache.ts`): a (retriever, catalog) pair ranked before is read, not
  *    searched. In CI the base catalog is the same for every pull request, so its side is free
@@ -17,7 +18,6 @@
  *    the new index.
  * Index counters (`stats()`: `embedded`, `cacheHits` for `embed`) are kept per index built.
  */
-import { blockAt, progressDue, startsBlock } from '../retrievers/blocks.ts';
 import { wireIndexProgress } from '../retrievers/composite.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
@@ -25,7 +25,8 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { rankStable } from '../retrievers/rank.ts';
 import { createRetriever, retrieverCapabilities } from '../retrievers/registry.ts';
-import { hasIndexStats, isComposite, isDescribable, isPrefetching, type Hit, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { hasIndexStats, isComposite, isDescribable, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { rankCases } from '../eval/search.ts';
 import { caseKey, RankingCache, type Ranking } from './cache.ts';
 import type { CatalogChanges } from './changes.ts';
 
@@ -89,17 +90,13 @@ function rolesHash(roles: RoleMap | undefined): string | null {
   return roles ? sha256(canonicalJson(roles)) : null;
 }
 
-function callerOf(c: Case): { callerScopes?: readonly string[]; role?: string } {
-  return { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
-}
-
 /** How much deeper than reported a tool-local retriever ranks (see `rankBoth`). */
 export const DERIVE_SLACK = 10;
 
-/** A retriever indexed on first use, with the time it took and its counters. */
+/** A retriever indexed on first use, with the time it took and its counters, and the policy layer over its catalog. */
 class LazyIndex {
   private retriever: Retriever | undefined;
-  private policy: Policy | undefined;
+  private built_: Policy | undefined;
   indexMs = 0;
 
   constructor(
@@ -107,10 +104,6 @@ class LazyIndex {
     private readonly catalog: Catalog,
     private readonly onProgress?: (done: number, total: number) => void,
   ) {}
-
-  get built(): boolean {
-    return this.retriever !== undefined;
-  }
 
   async get(): Promise<Retriever> {
     if (this.retriever === undefined) {
@@ -124,16 +117,16 @@ class LazyIndex {
     return this.retriever;
   }
 
-  /** Prepare the next requests in one batch, when the retriever can (the same rankings either way). */
-  async prefetch(requests: readonly string[]): Promise<void> {
-    const r = await this.get();
-    if (requests.length && isPrefetching(r)) await r.prefetch(requests);
+  /** The policy layer over this side's catalog (built once; a side answered from the cache never needs one). */
+  get policy(): Policy {
+    this.built_ ??= new Policy(this.catalog);
+    return this.built_;
   }
 
-  async rank(c: Case, depth: number): Promise<Hit[]> {
-    const r = await this.get();
-    this.policy ??= new Policy(this.catalog); // a side answered from the cache never needs one
-    return (await this.policy.expose(r, c.request, callerOf(c), { depth })).ranked;
+  /** Rank `cases` on this index with the evaluation's search loop (`rankCases`): [tool id, score] per case. */
+  async rankAll(cases: readonly Case[], depth: number, progress?: (done: number, total: number) => void): Promise<Ranking[]> {
+    const details = await rankCases(await this.get(), this.policy, cases, depth, progress);
+    return details.map((d) => d.ranked);
   }
 
   counters(): Record<string, number> | undefined {
@@ -157,8 +150,6 @@ function numericStats(r: Retriever): Record<string, number> | undefined {
   const numbers = Object.entries(r.stats()).filter((e): e is [string, number] => typeof e[1] === 'number');
   return numbers.length ? Object.fromEntries(numbers) : undefined;
 }
-
-const toRanking = (hits: readonly Hit[]): Ranking => hits.map((h) => [h.id, h.score]);
 
 /** Rank every tool-labelled case of `cases` on both catalogs. */
 export async function rankBoth(old: Side, next: Side, cases: readonly Case[], changes: CatalogChanges, opts: RankOptions): Promise<BothRuns> {
@@ -186,7 +177,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   const reported = (rankings: ReadonlyArray<Ranking | null>) => rankings.map((r) => r && (r.length > depth ? r.slice(0, depth) : r));
   const progress = (stage: string) => (done: number, total: number) => opts.progress?.(stage, done, total);
 
-  /** Search `idxs` on `index`, filling `rankings` and the cache. */
+  /** Search `idxs` on `index` (the evaluation's search loop), filling `rankings` and the cache. */
   async function searchAll(
     stage: string,
     index: LazyIndex,
@@ -198,16 +189,15 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     if (!idxs.length) return;
     await index.get();
     const t0 = performance.now();
-    const report = progress(stage);
-    report(0, idxs.length);
-    for (let j = 0; j < idxs.length; j++) {
-      const i = idxs[j]!;
-      if (startsBlock(j)) await index.prefetch(blockAt(idxs, j).map((m) => cases[m]!.request));
-      const r = toRanking(await index.rank(cases[i]!, searchDepth));
-      rankings[i] = r;
-      cache?.set(keys[i]!, r);
-      if (progressDue(j, idxs.length)) report(j + 1, idxs.length);
-    }
+    const found = await index.rankAll(
+      idxs.map((i) => cases[i]!),
+      searchDepth,
+      progress(stage),
+    );
+    idxs.forEach((i, j) => {
+      rankings[i] = found[j]!;
+      cache?.set(keys[i]!, found[j]!);
+    });
     stats.searched += idxs.length;
     stats.searchMs += performance.now() - t0;
   }
@@ -263,45 +253,39 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
     };
     newStats.deltaTools = deltaCatalog.tools.length;
     if (deltaCatalog.tools.length) deltaIndex = new LazyIndex(make(next), deltaCatalog, progress('changed tools: index'));
-    const fallback: number[] = [];
-    const t0 = performance.now();
-    const report = progress('new catalog: changed tools');
-    report(0, missing.length);
     // A ranked list shorter than searchDepth is complete (fewer tools than that scored); a full one
     // is cut, and what it lacks may outrank what replaces the gone tools: it can be derived only
-    // while at least `depth` of its tools remain.
+    // while at least `depth` of its tools remain. Those that cannot are searched on the full index.
     const needsFallback = (i: number) => {
       const before = oldRankings[i]!;
       return before.length >= searchDepth && before.filter(([id]) => !gone.has(id)).length < depth;
     };
-    for (let j = 0; j < missing.length; j++) {
-      const i = missing[j]!;
-      if (deltaIndex && startsBlock(j))
-        await deltaIndex.prefetch(
-          blockAt(missing, j)
-            .filter((m) => !needsFallback(m))
-            .map((m) => cases[m]!.request),
-        );
+    const fallback = missing.filter(needsFallback);
+    const derivable = missing.filter((i) => !needsFallback(i));
+    const t0 = performance.now();
+    // The added and changed tools' scores for every derivable case, by the evaluation's search loop.
+    const deltaHits = deltaIndex
+      ? await deltaIndex.rankAll(
+          derivable.map((i) => cases[i]!),
+          deltaCatalog.tools.length,
+          progress('new catalog: changed tools'),
+        )
+      : derivable.map((): Ranking => []);
+    derivable.forEach((i, j) => {
       const before = oldRankings[i]!;
       const kept = before.filter(([id]) => !gone.has(id));
-      if (needsFallback(i)) {
-        fallback.push(i);
-        continue;
-      }
-      const hits = deltaIndex ? await deltaIndex.rank(cases[i]!, deltaCatalog.tools.length) : [];
-      const merged = rankStable([...kept.map(([id, score]) => ({ id, score })), ...hits]);
+      const merged = rankStable([...kept, ...deltaHits[j]!].map(([id, score]) => ({ id, score })));
       // Exact down to the last kept tool when the old list was cut (an unseen unchanged tool may
       // rank between it and a changed tool below it); all of it when the old list was complete.
       const cut = before.length >= searchDepth;
       const last = kept[kept.length - 1]?.[0];
       const exact = cut ? merged.findIndex((h) => h.id === last) + 1 : merged.length;
-      const ranking = toRanking(merged.slice(0, Math.min(exact, searchDepth)));
+      const ranking: Ranking = merged.slice(0, Math.min(exact, searchDepth)).map((h) => [h.id, h.score]);
       newRankings[i] = ranking;
       // A shorter list in the cache would read as complete: cache only full-depth or complete ones.
       if (ranking.length === searchDepth || !cut) newCache?.set(keys[i]!, ranking);
       newStats.derived++;
-      if (progressDue(j, missing.length)) report(j + 1, missing.length);
-    }
+    });
     newStats.searchMs += performance.now() - t0 - (deltaIndex?.indexMs ?? 0);
     missing = fallback;
   }

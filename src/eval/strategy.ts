@@ -6,16 +6,16 @@
  * evaluates, so each definition is counted once per thread.
  */
 import { profileResult, retrieverResult } from './assemble.ts';
-import { blockAt, progressDue, startsBlock } from '../retrievers/blocks.ts';
 import { ExposureTally, type MeterFor } from './exposure-tally.ts';
 import { indexCounters, wireIndexProgress } from '../retrievers/composite.ts';
 import type { Case } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
 import { queryFor } from '../profiles/keyword-query.ts';
+import { round3, type SearchPlan, searchCases } from './search.ts';
 import type { Profile, ProfileOptions, QueryStyle } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { isCalibrating, isDescribable, isPrefetching, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { isCalibrating, isDescribable, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { calibrateFloor, type CalibrationSet } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
@@ -109,8 +109,18 @@ export class StrategyRunner {
     const style = config.queryStyle ?? 'raw';
     const auto = await this.autoFloor(name, retriever, config.depth, style);
     const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
-    const list = await searchCases(name, retriever, null, cases, input, config, opts, floor, style);
-    await otherMode(name, retriever, null, cases, list, input, config, opts, floor, style);
+    const plan: SearchPlan = {
+      name,
+      searcher: retriever,
+      exposure: null,
+      policy: new Policy(input.catalog),
+      depth: config.depth,
+      floor,
+      style,
+      sticky: isSticky(config, null),
+    };
+    const list = await searchCases(cases, { ...plan, ...(opts.progress ? { progress: opts.progress } : {}) });
+    await otherMode(cases, list, plan, () => ({ exposure: null, policy: new Policy(input.catalog) }));
     recordTurnTokens(cases, list, retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)));
     const result = retrieverResult({
       cases,
@@ -164,19 +174,24 @@ export class StrategyRunner {
     const auto = await this.autoFloor(name, searcher, Math.min(config.depth, exposure.searchLimit), style);
     // A floor the run configures (a score, none, auto) wins; a profile's documented default applies only when the run says nothing about it.
     const floor = auto ? floorValue(auto) : Object.prototype.hasOwnProperty.call(config.floors, name) ? floorValue(config.floors[name]) : profile.defaultFloor;
-    const list = await searchCases(name, searcher, exposure, cases, input, config, opts, floor, style);
-    await otherMode(
+    // A profile's tally has its own (fresh) policy: searches and exposure then share the caller
+    // masks, so a profile can recognise the mask a search was made under (hermes-retry's retried searches).
+    const tally = () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor);
+    const plan: SearchPlan = {
       name,
       searcher,
-      () => new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor),
-      cases,
-      list,
-      input,
-      config,
-      opts,
+      exposure,
+      policy: exposure.policy,
+      depth: Math.min(config.depth, exposure.searchLimit),
       floor,
       style,
-    );
+      sticky: isSticky(config, exposure),
+    };
+    const list = await searchCases(cases, { ...plan, ...(opts.progress ? { progress: opts.progress } : {}) });
+    await otherMode(cases, list, plan, () => {
+      const t = tally();
+      return { exposure: t, policy: t.policy };
+    });
     const result = profileResult({
       cases,
       details: list,
@@ -197,114 +212,20 @@ export class StrategyRunner {
   }
 }
 
-/**
- * Every case of the run through the policy layer with `searcher` (none: nothing is searched), in
- * dataset order. With an exposure tally (profiles), each case also records the gold tools the
- * profile sends eagerly, and the tally adds up what was put in front of the model.
- */
-async function searchCases(
-  name: string,
-  searcher: Retriever | null,
-  exposure: ExposureTally | null,
-  cases: readonly Case[],
-  input: EvalInput,
-  config: EvalConfig,
-  opts: StrategyOptions,
-  floor: number | undefined,
-  style: QueryStyle,
-  stickyOverride?: boolean,
-): Promise<QueryDetail[]> {
-  // A fresh policy per strategy: sticky sessions must not carry one strategy's tool sets into the next.
-  // A profile's tally has its own (fresh) one: searches and exposure then share the caller masks, so
-  // a profile can recognise the mask a search was made under (hermes-retry's retried searches).
-  const policy = exposure ? exposure.policy : new Policy(input.catalog);
-  const sticky = stickyOverride ?? isSticky(config, exposure);
-  const depth = exposure ? Math.min(config.depth, exposure.searchLimit) : config.depth;
-  const list: QueryDetail[] = [];
-  // A retriever that prefetches prepares each block of 64 cases' requests in one pass (the same
-  // results); the block's prefetch time is shared out evenly over its searched cases' `ms`, so
-  // latencies stay comparable with a retriever that does everything in `search`.
-  const prefetcher = searcher && depth > 0 && isPrefetching(searcher) ? searcher : null;
-  let prefetchShare = 0;
-  opts.progress?.(name, 0, cases.length);
-  for (let i = 0; i < cases.length; i++) {
-    const c = cases[i]!;
-    if (prefetcher && startsBlock(i)) {
-      const upcoming = blockAt(cases, i)
-        .filter((x) => x.expectedTools !== undefined)
-        .map((x) => queryFor(x.request, style))
-        .filter((q) => q !== '');
-      const p0 = performance.now();
-      if (upcoming.length) await prefetcher.prefetch(upcoming);
-      prefetchShare = upcoming.length ? (performance.now() - p0) / upcoming.length : 0;
-    }
-    if (c.expectedTools === undefined) {
-      // A skill-only case is not labelled for tools: nothing to search for.
-      list.push({ caseId: c.id, ranked: [], pinned: [], leaks: [], ms: 0 });
-      continue;
-    }
-    const caller = {
-      ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
-      ...(c.role !== undefined ? { role: c.role } : {}),
-      ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
-    };
-    // The query the search receives: the request, or the keywords a model writes (none: the model issues no search).
-    const query = queryFor(c.request, style);
-    const q0 = performance.now();
-    const found =
-      searcher && depth > 0 && query !== ''
-        ? await policy.expose(searcher, query, caller, { depth, ...(floor !== undefined ? { floor } : {}), ...(sticky ? { sticky: true } : {}) })
-        : query === '' && searcher && depth > 0
-          ? policy.unsearched(caller, { ...(sticky ? { sticky: true } : {}) })
-          : { ranked: [], pinned: [], leaks: [] };
-    const ms = performance.now() - q0 + prefetchShare;
-    const below = 'belowFloor' in found ? found.belowFloor : undefined;
-    const detail: QueryDetail = {
-      caseId: c.id,
-      ranked: found.ranked.map((h) => [h.id, h.score]),
-      ...(below?.length ? { belowFloor: below.map((h): [string, number] => [h.id, h.score]) } : {}),
-      pinned: found.pinned,
-      leaks: found.leaks,
-      ...('kept' in found && found.kept ? { kept: true } : {}),
-      ms: round3(ms),
-    };
-    if (exposure) {
-      const { exposureLeaks, ...shown } = exposure.record(c, caller, found.ranked, query, detail.kept === true);
-      Object.assign(detail, shown);
-      // tools put in front of the model outside the caller's scopes are leaks too, wherever they were shown
-      if (exposureLeaks.length) detail.leaks = [...new Set([...detail.leaks, ...exposureLeaks])];
-    }
-    list.push(detail);
-    if (progressDue(i, cases.length)) opts.progress?.(name, i + 1, cases.length);
-  }
-  return list;
-}
-
 function isSticky(config: EvalConfig, exposure: ExposureTally | null): boolean {
   return config.sticky === true || exposure?.sticky === true;
 }
 
 /**
  * The session cases once more under the other stickiness (per-turn if the run was sticky, sticky if
- * not), so every strategy's sessions are measured both ways; the result is attached to the details
- * (`alt`), from which the session figures are computed (also after a merge).
+ * not), with a fresh policy (and tally), so every strategy's sessions are measured both ways; the
+ * result is attached to the details (`alt`), from which the session figures are computed (also after
+ * a merge).
  */
-async function otherMode(
-  name: string,
-  searcher: Retriever | null,
-  makeTally: (() => ExposureTally) | null,
-  cases: readonly Case[],
-  list: QueryDetail[],
-  input: EvalInput,
-  config: EvalConfig,
-  opts: StrategyOptions,
-  floor: number | undefined,
-  style: QueryStyle,
-): Promise<void> {
+async function otherMode(cases: readonly Case[], list: QueryDetail[], plan: SearchPlan, fresh: () => Pick<SearchPlan, 'exposure' | 'policy'>): Promise<void> {
   const sessionCases = cases.filter((c) => c.sessionId !== undefined && c.expectedTools !== undefined);
   if (!sessionCases.length) return;
-  const tally = makeTally ? makeTally() : null;
-  const alt = await searchCases(name, searcher, tally, sessionCases, input, config, { ...opts, progress: undefined }, floor, style, !isSticky(config, tally));
+  const alt = await searchCases(sessionCases, { ...plan, ...fresh(), sticky: !plan.sticky });
   const byId = new Map(alt.map((d) => [d.caseId, d]));
   for (const d of list) {
     const a = byId.get(d.caseId);
@@ -324,8 +245,4 @@ function latencyOf(list: readonly QueryDetail[], cases: readonly Case[], indexMs
 
 export function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
-}
-
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
 }

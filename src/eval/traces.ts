@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { readText } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
-import type { Case, Catalog } from '../catalog/types.ts';
+import type { Case } from '../catalog/types.ts';
 import type { CatalogFacts } from '../metrics/types.ts';
 import type { QueryDetail } from './results.ts';
 
