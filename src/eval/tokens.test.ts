@@ -38,7 +38,14 @@ describe('session token figures', () => {
       slices: [],
       ...(sessionId ? { sessionId, turn } : {}),
     });
-    const d = (id: string, ranked: string[]): QueryDetail => ({ caseId: id, ranked: ranked.map((t) => [t, 1]), pinned: [], leaks: [], ms: 0 });
+    const d = (id: string, ranked: string[]): QueryDetail => ({
+      caseId: id,
+      ranked: ranked.map((t) => [t, 1]),
+      pinned: [],
+      leaks: [],
+      ms: 0,
+      turn: { beforeTokens: 0, searchTokens: 0 },
+    });
     // session s: turns 0,1,2 with sets {a,b}, {b,a} (same), {c}; session u: {a}, {b}; a lone case outside sessions
     const cases = [c('1', 's', 0), c('2', 's', 2), c('3', 's', 1), c('4', 'u', 0), c('5', 'u', 1), c('6', undefined, 0)];
     const details = [d('1', ['a', 'b']), d('2', ['c']), d('3', ['b', 'a']), d('4', ['a']), d('5', ['b']), d('6', ['z'])];

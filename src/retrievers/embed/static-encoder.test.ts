@@ -370,6 +370,9 @@ export async function resolve(specifier, context, next) {
         'test',
         '--retrievers',
         'embed',
+        // a tenth of the cases: the whole path (index, encode, search, results) at a tenth of the encoding
+        '--shard',
+        '1/10',
         '--out',
         join(dir, `cli-out-${extra.length}`),
         '--quiet',
