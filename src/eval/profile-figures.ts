@@ -27,7 +27,7 @@ export function exposureMeans(details: readonly QueryDetail[]): ExposureSummary[
 const RANKING_KINDS = new Set(['top1', 'recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall', 'searchNoToolFalsePositiveRate']);
 
 export function withoutRanking(r: RetrieverResults): RetrieverResults {
-  const strip = (t: Record<string, number>): Record<string, number> =>
+  const strip = <V>(t: Record<string, V>): Record<string, V> =>
     Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));
   const m = r.metrics;
   return {
@@ -38,6 +38,15 @@ export function withoutRanking(r: RetrieverResults): RetrieverResults {
       overall: strip(m.overall),
       slices: Object.fromEntries(Object.entries(m.slices).map(([k, t]) => [k, strip(t)])),
       namespaces: Object.fromEntries(Object.entries(m.namespaces).map(([k, t]) => [k, strip(t)])),
+      ...(m.ci95
+        ? {
+            ci95: {
+              overall: strip(m.ci95.overall),
+              slices: Object.fromEntries(Object.entries(m.ci95.slices).map(([k, t]) => [k, strip(t)])),
+              namespaces: Object.fromEntries(Object.entries(m.ci95.namespaces).map(([k, t]) => [k, strip(t)])),
+            },
+          }
+        : {}),
     },
   };
 }

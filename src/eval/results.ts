@@ -155,7 +155,8 @@ export interface QueryDetail {
 export interface RetrieverResults {
   /** The retriever's own effective configuration. */
   config: Record<string, unknown>;
-  metrics: Pick<Evaluation, 'overall' | 'slices' | 'namespaces'>;
+  /** Figures overall, per slice and per gold namespace, with their bootstrap 95% intervals (`ci95`; absent in results written before them). */
+  metrics: Pick<Evaluation, 'overall' | 'slices' | 'namespaces' | 'ci95'>;
   neverSurfaced: Evaluation['neverSurfaced'];
   /** Agent-level figures from replayed traces, when `--traces` was given. */
   agent?: AgentMetrics;
@@ -337,11 +338,11 @@ export function retrieverResults(
   traces?: ReadonlyMap<string, Trace>,
 ): RetrieverResults {
   const results = details.map((d) => caseResultOf(d, config));
-  const ev = evaluate(cases.map(caseLabel), results, facts, config.ks);
+  const ev = evaluate(cases.map(caseLabel), results, facts, config.ks, { intervals: true });
   const curveCases = abstentionCases(cases, details);
   const out: RetrieverResults = {
     config: retrieverConfig,
-    metrics: { overall: ev.overall, slices: ev.slices, namespaces: ev.namespaces },
+    metrics: { overall: ev.overall, slices: ev.slices, namespaces: ev.namespaces, ...(ev.ci95 ? { ci95: ev.ci95 } : {}) },
     neverSurfaced: ev.neverSurfaced,
     latency,
     abstention: operatingCurve(curveCases, facts.pinned, { search: details.some((d) => d.exposure) }) ?? null,

@@ -19,6 +19,7 @@
  * `cases`, `gradedCases`, `noToolCases`, `multiGoldCases` and `scopeLeakCount` are always there.
  */
 import { formatMetricId, METRIC_KINDS, METRICS, needsK, type MetricId } from './ids.ts';
+import { bootstrapIntervals } from './bootstrap.ts';
 import { neverSurfaced } from './coverage.ts';
 import { noToolFalsePositive } from './no-tool.ts';
 import { allGoldAtK, anyGoldAtK, missedEntirely, namespaceRecallAtK, ndcgAtK, recallAtK, reciprocalRank, top1, visible, type GoldMode } from './ranking.ts';
@@ -148,6 +149,27 @@ function table(cases: readonly ScoredCase[], keys: readonly string[]): MetricTab
   return out;
 }
 
+/** 95% bootstrap intervals of every mean figure (not the counts, not the leak sum) of each table: overall, per slice, per namespace. */
+function intervalsOf(
+  cases: readonly ScoredCase[],
+  slices: ReadonlyArray<[string, ScoredCase[]]>,
+  namespaces: ReadonlyArray<[string, ScoredCase[]]>,
+  allKeys: readonly string[],
+): NonNullable<Evaluation['ci95']> {
+  const keys = allKeys.filter((k) => k !== SCOPE_LEAK_COUNT);
+  const of = (group: readonly ScoredCase[], label: string) =>
+    bootstrapIntervals(
+      group.map((c) => c.scores),
+      keys,
+      label,
+    );
+  return {
+    overall: of(cases, 'overall'),
+    slices: Object.fromEntries(slices.map(([name, g]) => [name, of(g, `slice:${name}`)])),
+    namespaces: Object.fromEntries(namespaces.map(([name, g]) => [name, of(g, `namespace:${name}`)])),
+  };
+}
+
 /** Order the keys of a per-case table like the group tables (keys it lacks are skipped). */
 function ordered(scores: MetricTable, keys: readonly string[]): MetricTable {
   const out: MetricTable = {};
@@ -179,8 +201,15 @@ function groupBy(cases: readonly ScoredCase[], namesOf: (c: ScoredCase) => reado
  * @param facts catalog tools, pinned tools and namespaces.
  * @param ks cut-offs for the `@k` metrics (sorted and deduplicated here); `mrr` and `ndcg` are
  *   always at 10, and `neverSurfaced` uses the largest k.
+ * @param opts `intervals`: also the bootstrap 95% interval of every mean figure of every table (`ci95`, see bootstrap.ts).
  */
-export function evaluate(labels: readonly CaseLabel[], results: readonly CaseResult[], facts: CatalogFacts, ks: readonly number[]): Evaluation {
+export function evaluate(
+  labels: readonly CaseLabel[],
+  results: readonly CaseResult[],
+  facts: CatalogFacts,
+  ks: readonly number[],
+  opts: { intervals?: boolean } = {},
+): Evaluation {
   const cutoffs = normalizeKs(ks);
   const byId = matchResults(labels, results);
   const cases = labels.map((l) => scoreCase(l, byId.get(l.id)!, facts, cutoffs));
@@ -188,10 +217,13 @@ export function evaluate(labels: readonly CaseLabel[], results: readonly CaseRes
 
   const graded = cases.filter((c) => c.kind === 'graded');
   const goldTools = graded.flatMap((c) => c.label.expectedTools ?? []);
+  const slices = groupBy(cases, (c) => c.label.slices);
+  const namespaces = groupBy(graded, (c) => c.goldNamespaces);
   return {
     overall: table(cases, allKeys),
-    slices: Object.fromEntries(groupBy(cases, (c) => c.label.slices).map(([name, g]) => [name, table(g, allKeys)])),
-    namespaces: Object.fromEntries(groupBy(graded, (c) => c.goldNamespaces).map(([name, g]) => [name, table(g, allKeys)])),
+    slices: Object.fromEntries(slices.map(([name, g]) => [name, table(g, allKeys)])),
+    namespaces: Object.fromEntries(namespaces.map(([name, g]) => [name, table(g, allKeys)])),
+    ...(opts.intervals ? { ci95: intervalsOf(cases, slices, namespaces, allKeys) } : {}),
     neverSurfaced: neverSurfaced(
       cases.map((c) => byId.get(c.label.id)!.ranked),
       cutoffs[cutoffs.length - 1]!,

@@ -72,4 +72,13 @@ export interface Evaluation {
   };
   /** Per-case scores (same order as the cases), for paired significance tests later. */
   perCase: Array<{ caseId: string; scores: MetricTable }>;
+  /**
+   * When asked for: the bootstrap 95% interval [low, high] of every mean figure of `overall`, of
+   * each slice and of each namespace (the counts and `scopeLeakCount` have none).
+   */
+  ci95?: {
+    overall: Record<string, [number, number]>;
+    slices: Record<string, Record<string, [number, number]>>;
+    namespaces: Record<string, Record<string, [number, number]>>;
+  };
 }
