@@ -64,6 +64,14 @@ export function atLeastOne(name: string) {
   };
 }
 
+/** A commander parser for a count that may be 0: a minimum support. */
+export function atLeastZero(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0`);
+    return Number(value);
+  };
+}
+
 export function parseKs(text: string): number[] {
   const ks = text
     .split(',')

@@ -1,9 +1,11 @@
 /**
  * `backpack report` and `backpack merge`: commands that read results folders.
  */
-import { readCaseRecords } from '../eval/case-records.ts';
+import { CASES_FILE, readCaseRecords, TOOLS_FILE } from '../eval/case-records.ts';
+import type { ComparedRun } from '../report/compare/model.ts';
+import { COMPARISON_FORMATS, writeComparison } from '../report/compare/write.ts';
 import type { ReportInput } from '../report/write.ts';
-import { checked, displayPath, type Io } from './options.ts';
+import { atLeastZero, checked, displayPath, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
@@ -16,22 +18,49 @@ import { sha256 } from '../util/hash.ts';
 import { mergeRuns, readShardFolder, shardSnapshot } from '../eval/merge.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
-import { parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
+import { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 
 /** Add `report` and `merge` to the program. */
 export function registerResultsCommands(program: Command, io: Io): void {
   program
     .command('report')
     .description(
-      'Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML.',
+      "Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML. Given several results folders over the same cases (base first), write one comparison instead: every figure's change with its paired 95% interval, and the cases that changed with both rankings (report.html, summary.md).",
     )
-    .argument('<results-dir>', 'a results folder (written by eval, merge or run)')
-    .option('--format <list>', `formats to write: ${REPORT_FORMATS.join(',')}`, checked(parseFormats), REPORT_FORMATS.join(','))
-    .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report)')
-    .action((dir: string, opts: { format: string; out?: string }) => {
+    .argument('<results-dirs...>', 'a results folder (written by eval, merge or run); several: the base, then the runs to compare with it')
+    .option(
+      '--format <list>',
+      `formats to write: ${REPORT_FORMATS.join(',')} (a comparison writes html and md)`,
+      checked(parseFormats),
+      REPORT_FORMATS.join(','),
+    )
+    .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report; a comparison: LAST_DIR/comparison)')
+    .option('--title <text>', 'the report\'s title (default: "Backpack report — DATASET", a comparison: its folders)')
+    .option('--report-url <url>', "where the HTML will be once uploaded (a CI artifact's URL): summary.md links to it")
+    .option(
+      '--min-cases <n>',
+      `slices and namespaces with fewer graded cases are greyed or left out of the worst lists (default: ${DEFAULT_MIN_CASES})`,
+      atLeastZero('--min-cases'),
+    )
+    .action((dirs: string[], opts: { format: string; out?: string; title?: string; reportUrl?: string; minCases?: number }) => {
       const formats = parseFormats(opts.format);
+      const options = {
+        ...(opts.title !== undefined ? { title: opts.title } : {}),
+        ...(opts.reportUrl !== undefined ? { reportUrl: checkUrl(opts.reportUrl) } : {}),
+        ...(opts.minCases !== undefined ? { minCases: opts.minCases } : {}),
+      };
+      if (dirs.length > 1) {
+        const runs = dirs.map((dir) => comparedRun(dir, io));
+        const skipped = formats.filter((f) => !(COMPARISON_FORMATS as readonly string[]).includes(f));
+        if (skipped.length)
+          io.err(`note: ${skipped.join(', ')} describe one run and are not written for a comparison (backpack report ${dirs[dirs.length - 1]} writes them)\n`);
+        const written = writeComparison(runs, opts.out ?? join(dirs[dirs.length - 1]!, 'comparison'), formats, options);
+        io.out(`${written.files.map((f) => `wrote ${displayPath(join(written.dir, f))}`).join('\n')}\n`);
+        return;
+      }
+      const dir = dirs[0]!;
       const run = readRunDir(dir, io.err);
-      const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io));
+      const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io), options);
       io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
     });
 
@@ -63,6 +92,26 @@ export function registerResultsCommands(program: Command, io: Io): void {
       writeRunRecords(opts.out, run, records, snap?.files);
       io.out(`${formatRunSummary(run.results)}\nresults: ${displayPath(join(resolve(opts.out), 'results.json'))}\n`);
     });
+}
+
+/** A results folder read for a comparison: its run and the case records it keeps (required: cases are compared one by one). */
+function comparedRun(dir: string, io: Io): ComparedRun {
+  const run = readRunDir(dir, io.err);
+  const records = readCaseRecords(
+    dir,
+    Object.values(run.details)[0]?.map((d) => d.caseId),
+  );
+  if (!records)
+    throw new InputError(`keeps no ${CASES_FILE} and ${TOOLS_FILE} (written by an earlier Backpack): evaluate it again to compare it case by case`, {
+      file: dir,
+    });
+  return { label: dir.replace(/[\\/]+$/, '') || dir, dir, run, cases: records.cases, tools: records.tools };
+}
+
+/** `--report-url`: an http(s) URL (summary.md links to it). */
+function checkUrl(text: string): string {
+  if (!/^https?:\/\/\S+$/i.test(text)) throw new InputError(`--report-url must be an http(s) URL (got ${JSON.stringify(text)})`);
+  return text;
 }
 
 /**

@@ -45,7 +45,7 @@ describe('bootstrap intervals', () => {
 
   it('averages each figure over the drawn cases it applies to (a no-tool rate over no-tool cases only)', () => {
     // graded cases all hit, no-tool cases all false positives: every resample's means are exactly 1
-    const cases = [{ top1: 1 }, { top1: 1 }, { fp: 1 }, { top1: 1 }, { fp: 1 }];
+    const cases: Array<Record<string, number>> = [{ top1: 1 }, { top1: 1 }, { fp: 1 }, { top1: 1 }, { fp: 1 }];
     expect(bootstrapIntervals(cases, ['top1', 'fp'], 'x')).toEqual({ top1: [1, 1], fp: [1, 1] });
   });
 

@@ -25,7 +25,22 @@ export interface ReportJob {
   formats: readonly string[];
   /** The scored cases and the catalog or tool records, when given (request texts and gold tools in the worst misses). */
   data: ReportInput;
+  /** How the report is titled and linked (`--title`, `--report-url`, `--min-cases`). */
+  options?: ReportOptions;
 }
+
+/** What `backpack report` lets a user set about the report itself. */
+export interface ReportOptions {
+  /** The report's title (default: "Backpack report — <dataset>"). */
+  title?: string;
+  /** Where the HTML will be once uploaded (a CI artifact's URL): `summary.md` links to it instead of naming `report.html`. */
+  reportUrl?: string;
+  /** Slices and namespaces with fewer cases are greyed in the tables and never listed as worst (default {@link DEFAULT_MIN_CASES}). */
+  minCases?: number;
+}
+
+/** Default `--min-cases`: a slice or namespace with fewer cases is shown greyed, its figures too uncertain to rank. */
+export const DEFAULT_MIN_CASES = 10;
 
 /**
  * What a report shows beyond the results: the scored cases (request texts, gold tools) and either the
@@ -63,7 +78,13 @@ export const REPORT_FORMAT_TABLE = {
       const files = writeReportFile(
         job,
         'report.html',
-        htmlReport(job.run.results, { details: job.run.details, ...(cases ? { cases: [...cases] } : {}), ...(known ? { catalog: known } : {}) }),
+        htmlReport(job.run.results, {
+          details: job.run.details,
+          ...(cases ? { cases: [...cases] } : {}),
+          ...(known ? { catalog: known } : {}),
+          ...(job.options?.title !== undefined ? { title: job.options.title } : {}),
+          minCases: job.options?.minCases ?? DEFAULT_MIN_CASES,
+        }),
       );
       failpoint('report');
       return files;
@@ -78,7 +99,15 @@ export const REPORT_FORMAT_TABLE = {
     description: 'a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment',
     files: ['summary.md'],
     write: (job: ReportJob) =>
-      writeReportFile(job, 'summary.md', markdownSummary(job.run.results, job.formats.includes('html') ? { reportPath: 'report.html' } : {})),
+      writeReportFile(
+        job,
+        'summary.md',
+        markdownSummary(job.run.results, {
+          ...(job.options?.reportUrl !== undefined ? { reportPath: job.options.reportUrl } : job.formats.includes('html') ? { reportPath: 'report.html' } : {}),
+          ...(job.options?.title !== undefined ? { title: job.options.title } : {}),
+          minCases: job.options?.minCases ?? DEFAULT_MIN_CASES,
+        }),
+      ),
   },
   junit: {
     description: 'one test suite per strategy, one test case per checked metric (skipped, with the reason, where the figure does not apply)',
@@ -106,7 +135,7 @@ export function parseFormats(list: string): ReportFormat[] {
 }
 
 /** Write `formats` of the run into `out` (an existing folder) in table order; the files written, in order. */
-export function writeReportFormats(run: EvalRun, out: string, formats: readonly string[], data: ReportJob['data']): string[] {
-  const job: ReportJob = { run, out, formats, data };
+export function writeReportFormats(run: EvalRun, out: string, formats: readonly string[], data: ReportJob['data'], options: ReportOptions = {}): string[] {
+  const job: ReportJob = { run, out, formats, data, options };
   return reportFormats.entries().flatMap(([name, format]) => (formats.includes(name) ? format.write(job) : []));
 }

@@ -46,6 +46,8 @@ export { chartJsSource, jsonForScript, scriptSafe } from './html/inline.ts';
 
 export interface HtmlReportOptions extends MissInputs {
   title?: string;
+  /** Slices and namespaces with fewer graded cases are greyed (slices) or left out of the worst list (namespaces). */
+  minCases?: number;
 }
 
 /** The self-contained HTML report of a results file (see the module comment). */
@@ -69,8 +71,8 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
     ['overview', 'Overview', overviewTable(r, all)],
     ['charts', 'Charts', charts.html],
     ['floors', 'Floors', floorsSection(r, all)],
-    ['slices', 'Slices', slicesTable(r, all)],
-    ['namespaces', 'Namespaces', namespacesTable(r, all)],
+    ['slices', 'Slices', slicesTable(r, all, opts.minCases ?? 0)],
+    ['namespaces', 'Namespaces', namespacesTable(r, all, opts.minCases ?? 0)],
     ['never-surfaced', 'Never surfaced', neverSurfacedSection(all)],
     ['worst-misses', 'Worst misses', worstMissesSection(r, all, opts)],
     ['tokens', 'Tokens', tokensSection(r, all)],

@@ -47,6 +47,10 @@ export interface MarkdownOptions {
    * then profiles without a search (by `visible`); run order breaks ties. Default: all.
    */
   top?: number;
+  /** The summary's heading (`--title`; default "Backpack: <dataset>"). */
+  title?: string;
+  /** Slices with fewer graded cases are not listed among the worst (too few to rank). Default 0. */
+  minCases?: number;
 }
 
 /** Never-surfaced gold tool ids listed by name (the count is always given). */
@@ -245,16 +249,27 @@ function floors(r: Results, shown: readonly StrategyView[]): string[] {
   ];
 }
 
-function worstSlices(r: Results, s: StrategyView): string[] {
+function worstSlices(r: Results, s: StrategyView, minCases: number): string[] {
   const metric = s.ranks ? headline(r) : 'visible';
   const slices = Object.entries(s.results.metrics.slices ?? {})
-    .filter(([, t]) => isNum(t[metric]))
+    .filter(([, t]) => isNum(t[metric]) && (t.gradedCases ?? 0) >= minCases)
     .sort(([a, ta], [b, tb]) => ta[metric]! - tb[metric]! || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, WORST_SLICES);
   if (!slices.length) return [];
   const second = s.ranks ? 'top1' : undefined;
-  const header = ['slice', 'graded cases', metric, ...(second ? [second] : [])];
-  const rows = slices.map(([name, t]) => [escapeMarkdown(name), formatInt(t.gradedCases), rate(t[metric]), ...(second ? [rate(t[second])] : [])]);
+  const ci = (name: string) => s.results.metrics.ci95?.slices[name]?.[metric];
+  const anyCi = slices.some(([name]) => ci(name));
+  const header = ['slice', 'graded cases', metric, ...(anyCi ? ['95% interval'] : []), ...(second ? [second] : [])];
+  const rows = slices.map(([name, t]) => {
+    const c = ci(name);
+    return [
+      escapeMarkdown(name),
+      formatInt(t.gradedCases),
+      rate(t[metric]),
+      ...(anyCi ? [c ? `${rate(c[0])}–${rate(c[1])}` : DASH] : []),
+      ...(second ? [rate(t[second])] : []),
+    ];
+  });
   return ['', `### Worst slices of ${escapeMarkdown(s.name)} (by ${metric})`, '', ...table(header, rows)];
 }
 
@@ -270,7 +285,8 @@ function neverSurfaced(s: StrategyView): string[] {
   ];
 }
 
-function reportLink(path: string): string {
+/** The link to the HTML report: a Markdown link for an http(s) URL, else the path as text. */
+export function reportLink(path: string): string {
   if (/^https?:\/\//i.test(path)) {
     const url = path.replace(/[^A-Za-z0-9\-._~:/?#@=%+,;&]/g, (c) =>
       encodeURIComponent(c).replace(/[()'!*]/g, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`),
@@ -292,6 +308,7 @@ export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string 
     shown = all.filter((s) => keep.has(s));
   }
   const lines = provenance(r);
+  if (opts.title !== undefined) lines[0] = `## ${escapeMarkdown(opts.title)}`;
   if (!shown.length) {
     lines.push('', 'No strategies in this results file.');
   } else {
@@ -299,7 +316,7 @@ export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string 
     if (shown.length < all.length) lines.push('', `_${all.length - shown.length} more strategies in the full report._`);
     lines.push(...profileTokens(shown), ...floors(r, shown));
     const b = best(r, shown);
-    if (b) lines.push(...worstSlices(r, b), ...neverSurfaced(b));
+    if (b) lines.push(...worstSlices(r, b, opts.minCases ?? 0), ...neverSurfaced(b));
   }
   if (opts.reportPath) lines.push('', reportLink(opts.reportPath));
   return `${lines.join('\n')}\n`;

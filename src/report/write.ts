@@ -13,9 +13,9 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../util/errors.ts';
 import type { EvalRun } from '../eval/run.ts';
-import { writeReportFormats, type ReportFormat, type ReportInput } from './formats.ts';
+import { writeReportFormats, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
 
-export { parseFormats, REPORT_FORMATS, type ReportFormat, type ReportInput } from './formats.ts';
+export { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
 
 /** What `writeReport` wrote: the folder, the files in it, and the HTML report's path when one was written. */
 export interface WrittenReport {
@@ -30,20 +30,20 @@ export interface WrittenReport {
  * `dir` that is a file is refused (`InputError`); a folder this call created is removed again when
  * the report fails, so a failed report leaves no empty folder behind.
  */
-export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: ReportInput = {}): WrittenReport {
+export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: ReportInput = {}, options: ReportOptions = {}): WrittenReport {
   const out = resolve(dir);
   if (existsSync(out) && !statSync(out).isDirectory()) throw new InputError('is a file, not a folder: give the report a folder to write into', { file: out });
   const created = !existsSync(out);
   try {
-    return writeReportFiles(run, out, formats, data);
+    return writeReportFiles(run, out, formats, data, options);
   } catch (err) {
     if (created) rmSync(out, { recursive: true, force: true });
     throw err;
   }
 }
 
-function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput): WrittenReport {
+function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput, options: ReportOptions): WrittenReport {
   mkdirSync(out, { recursive: true });
-  const files = writeReportFormats(run, out, formats, data);
+  const files = writeReportFormats(run, out, formats, data, options);
   return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
 }

@@ -57,3 +57,8 @@ export function pageStyle(): string {
 export function pageScript(): string {
   return asset('report.js');
 }
+
+/** The comparison page's script: filters the changed cases by text, strategy and outcome. Reads no untrusted text into code. */
+export function compareScript(): string {
+  return asset('compare.js');
+}

@@ -10,17 +10,25 @@ import { absent, code, numCell, section, table, type Column } from './table.ts';
 const WORST_NAMESPACES = 15;
 
 /** The Namespaces section. */
-export function namespacesTable(r: Results, all: readonly StrategyView[]): string {
+export function namespacesTable(r: Results, all: readonly StrategyView[], minCases = 0): string {
   const b = bestStrategy(all, headline(r));
   const title = 'Per namespace: the worst ones';
   if (!b) return section('namespaces', title, '', absent());
   const ns = Object.entries(b.s.results.metrics.namespaces ?? {});
   if (!ns.length) return section('namespaces', title, '', absent());
   const m = b.metric;
-  const worst = ns
-    .map(([name, t]) => ({ name, t, v: t[m] }))
+  const support = (t: Record<string, number>) => t.gradedCases ?? t.cases ?? 0;
+  const supported = ns.filter(([, t]) => support(t) >= minCases);
+  const worst = supported
+    .map(([name, t]) => ({ name, t, v: t[m], ci: b.s.results.metrics.ci95?.namespaces[name]?.[m] }))
     .sort((a, b) => (a.v ?? Infinity) - (b.v ?? Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .slice(0, WORST_NAMESPACES);
+  const few = ns.length - supported.length;
+  const fewNote = few
+    ? ` ${esc(fmtInt(few))} namespace${few === 1 ? ' has' : 's have'} fewer than ${esc(fmtInt(minCases))} graded cases and ${few === 1 ? 'is' : 'are'} left out (too few to rank; \`--min-cases\`).`
+    : '';
+  if (!worst.length) return section('namespaces', title, `Every namespace has fewer than ${esc(fmtInt(minCases))} graded cases: too few to rank.`, absent());
+  const anyCi = worst.some((w) => w.ci);
   const extra = ['top1', `recall@${r.config.ks[r.config.ks.length - 1]}`, `namespaceRecall@${headline(r).split('@')[1]}`].filter(
     (x) => x !== m && worst.some((w) => isNum(w.t[x])),
   );
@@ -28,9 +36,16 @@ export function namespacesTable(r: Results, all: readonly StrategyView[]): strin
     { label: 'namespace' },
     { label: 'graded cases', num: true },
     { label: m, title: metricTitle(m), num: true },
+    ...(anyCi ? [{ label: '95% interval', title: `bootstrap 95% interval of ${m}`, num: true }] : []),
     ...extra.map((x) => ({ label: x, title: metricTitle(x), num: true })),
   ];
-  const rows = worst.map((w) => [code(w.name), numCell(w.t.gradedCases ?? w.t.cases, fmtInt), numCell(w.v), ...extra.map((x) => numCell(w.t[x]))]);
-  const intro = `The ${esc(String(worst.length))} namespaces (of ${esc(fmtInt(ns.length))}) where the best strategy, <strong>${esc(b.s.name)}</strong> (highest ${esc(m)}), does worst, by ${esc(m)} over the graded cases whose gold tools live there.`;
+  const rows = worst.map((w) => [
+    code(w.name),
+    numCell(support(w.t), fmtInt),
+    numCell(w.v),
+    ...(anyCi ? [{ html: w.ci ? esc(`${w.ci[0].toFixed(3)}–${w.ci[1].toFixed(3)}`) : '–', num: true }] : []),
+    ...extra.map((x) => numCell(w.t[x])),
+  ]);
+  const intro = `The ${esc(String(worst.length))} namespaces (of ${esc(fmtInt(ns.length))}) where the best strategy, <strong>${esc(b.s.name)}</strong> (highest ${esc(m)}), does worst, by ${esc(m)} over the graded cases whose gold tools live there.${fewNote}`;
   return section('namespaces', title, intro, table(columns, rows, { sortable: true, id: 'namespaces-table' }));
 }

@@ -1,0 +1,30 @@
+(function () {
+  'use strict';
+  // The changed-case explorer of a comparison report: every row of table.cases carries its
+  // strategy, outcome and searchable text in data attributes; the controls hide the rows that do
+  // not match. Text is compared with textContent and attributes, never parsed as markup.
+  var search = document.getElementById('case-search');
+  var strategy = document.getElementById('case-strategy');
+  var outcome = document.getElementById('case-outcome');
+  var count = document.getElementById('case-count');
+  var rows = document.querySelectorAll('table.cases tbody tr');
+  function apply() {
+    var q = search ? search.value.trim().toLowerCase() : '';
+    var s = strategy ? strategy.value : '';
+    var o = outcome ? outcome.value : '';
+    var shown = 0;
+    for (var i = 0; i < rows.length; i++) {
+      var row = rows[i];
+      var ok =
+        (!q || (row.getAttribute('data-text') || '').indexOf(q) >= 0) &&
+        (!s || row.getAttribute('data-strategy') === s) &&
+        (!o || row.getAttribute('data-outcome') === o);
+      row.hidden = !ok;
+      if (ok) shown++;
+    }
+    if (count) count.textContent = shown + ' of ' + rows.length + ' changed cases shown';
+  }
+  var controls = [search, strategy, outcome];
+  for (var c = 0; c < controls.length; c++) if (controls[c]) controls[c].addEventListener('input', apply);
+  apply();
+})();

@@ -1,0 +1,246 @@
+/**
+ * A comparison of several runs over the same cases (`backpack report BASE HEAD …`): per strategy
+ * found in the base and a later run, every headline figure's value in each, its change and the
+ * paired bootstrap 95% interval of the change (the same cases resampled for both runs, so the
+ * interval is that of the per-case differences), and the cases whose outcome changed (won, lost)
+ * with both rankings. Everything comes from the results folders (results.json, details, cases.jsonl,
+ * tools.jsonl): no dataset is read.
+ *
+ * The first run is the base; every later run is compared with it. Runs over different case sets
+ * are refused (an `InputError`): a per-case comparison needs the same cases.
+ */
+import type { Case } from '../../catalog/types.ts';
+import { factsOfRecords, type ToolRecord } from '../../eval/case-records.ts';
+import { caseLabel, caseResultOf, casesHash, type Results } from '../../eval/results.ts';
+import type { EvalRun } from '../../eval/run.ts';
+import { evaluate } from '../../metrics/aggregate.ts';
+import { bootstrapIntervals, type Interval } from '../../metrics/bootstrap.ts';
+import { higherIsBetter } from '../../metrics/ids.ts';
+import type { MetricTable } from '../../metrics/types.ts';
+import { InputError } from '../../util/errors.ts';
+import { headlineMetrics } from '../markdown.ts';
+import { headline } from '../view.ts';
+
+/** One run of a comparison: its label (the folder's name), its results and the case records its folder keeps. */
+export interface ComparedRun {
+  label: string;
+  /** The folder (named in errors). */
+  dir: string;
+  run: EvalRun;
+  cases: readonly Case[];
+  tools: readonly ToolRecord[];
+}
+
+/** A figure of one strategy in the base and in a later run. */
+export interface FigureChange {
+  figure: string;
+  base: number | undefined;
+  head: number | undefined;
+  /** head − base, when both apply. */
+  delta?: number;
+  /** Paired bootstrap 95% interval of the change, over the cases the figure applies to in both runs. */
+  ci95?: Interval;
+  /** The interval excludes 0: the change is more than resampling noise. */
+  significant?: boolean;
+  /** The change is an improvement (by the figure's direction), a regression, or neither. */
+  verdict: 'better' | 'worse' | 'same' | 'n/a';
+}
+
+/** A case whose headline outcome changed between the base and a later run. */
+export interface ChangedCase {
+  caseId: string;
+  request: string;
+  /** Gold tools ([]: a no-tool case). */
+  expected: readonly string[];
+  /** The headline figure of the case (recall@k; for a no-tool case the false-positive indicator) in each run. */
+  base: number;
+  head: number;
+  /** Won: better in the later run; lost: worse. */
+  change: 'won' | 'lost';
+  /** Both rankings, top `k`, [tool id, score]. */
+  baseRanked: Array<[string, number]>;
+  headRanked: Array<[string, number]>;
+}
+
+/** A strategy compared between the base and one later run. */
+export interface StrategyComparison {
+  name: string;
+  figures: FigureChange[];
+  won: ChangedCase[];
+  lost: ChangedCase[];
+}
+
+/** The base against one later run. */
+export interface RunComparison {
+  base: string;
+  head: string;
+  /** Strategies in both runs, base order. */
+  strategies: StrategyComparison[];
+  /** Strategies in only one of the two. */
+  onlyBase: string[];
+  onlyHead: string[];
+}
+
+export interface Comparison {
+  runs: Array<{ label: string; results: Results }>;
+  /** The figure cases are judged won or lost on (the base's headline: recall@5 when k = 5 is run). */
+  headline: string;
+  /** How many ranked tools each side of a changed case shows. */
+  k: number;
+  /** The base against each later run, in order. */
+  pairs: RunComparison[];
+  /** Gold tools' summaries (tool id → summary) from every run's tool records. */
+  summaries: ReadonlyMap<string, string>;
+}
+
+/** Ranked tools shown per side of a changed case. */
+export const CHANGED_CASE_DEPTH = 5;
+
+/** Refuse runs whose cases differ from the base's: the same ids, requests and labels, in any order. */
+function checkSameCases(runs: readonly ComparedRun[]): void {
+  const base = runs[0]!;
+  const key = (cases: readonly Case[]) => casesHash([...cases].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  const baseKey = key(base.cases);
+  for (const r of runs.slice(1)) {
+    if (key(r.cases) === baseKey) continue;
+    const ids = new Set(base.cases.map((c) => c.id));
+    const other = new Set(r.cases.map((c) => c.id));
+    const onlyHere = [...other].filter((id) => !ids.has(id));
+    const onlyBase = [...ids].filter((id) => !other.has(id));
+    const what =
+      onlyHere.length || onlyBase.length
+        ? `${onlyHere.length} case(s) not in ${base.label} (first "${onlyHere[0] ?? '—'}"), ${onlyBase.length} of ${base.label}'s missing (first "${onlyBase[0] ?? '—'}")`
+        : 'the same case ids with other requests or labels';
+    throw new InputError(`was scored on other cases than ${base.label} (${what}): a comparison needs runs over the same cases`, { file: r.dir });
+  }
+}
+
+/** Per-case figures of one strategy of a run, by case id (from its details and the folder's case records). */
+function perCase(r: ComparedRun, strategy: string): Map<string, MetricTable> {
+  const details = r.run.details[strategy] ?? [];
+  const byId = new Map(r.cases.map((c) => [c.id, c]));
+  const labels = [];
+  const results = [];
+  for (const d of details) {
+    const c = byId.get(d.caseId);
+    if (!c) continue;
+    labels.push(caseLabel(c));
+    results.push(caseResultOf(d, r.run.results.config));
+  }
+  const ev = evaluate(labels, results, factsOfRecords(r.tools), r.run.results.config.ks);
+  return new Map(ev.perCase.map((p) => [p.caseId, p.scores]));
+}
+
+function strategyNames(r: Results): string[] {
+  return [...Object.keys(r.retrievers), ...Object.keys(r.profiles ?? {})];
+}
+
+function overallOf(r: Results, name: string): MetricTable | undefined {
+  return (r.retrievers[name] ?? r.profiles?.[name])?.metrics.overall;
+}
+
+/** The figures compared: the reports' headline figures both runs have for the strategy (no counts, no leak sum). */
+function comparedFigures(base: Results, head: Results, name: string): string[] {
+  const b = overallOf(base, name) ?? {};
+  const h = overallOf(head, name) ?? {};
+  return headlineMetrics(base).filter((f) => f !== 'scopeLeakCount' && (f in b || f in h));
+}
+
+function verdictOf(figure: string, delta: number | undefined, significant: boolean | undefined): FigureChange['verdict'] {
+  if (delta === undefined) return 'n/a';
+  if (delta === 0 || !significant) return 'same';
+  const up = higherIsBetter(figure);
+  if (up === null || up === undefined) return 'same';
+  return delta > 0 === up ? 'better' : 'worse';
+}
+
+/**
+ * The headline value of one case: the headline recall for a graded case (`visible` for a profile
+ * without a search), the no-tool false-positive indicator (as 1 − it, so higher is better) otherwise.
+ */
+function caseOutcome(scores: MetricTable | undefined, metric: string): number | undefined {
+  if (!scores) return undefined;
+  if (scores[metric] !== undefined) return scores[metric];
+  if (scores.visible !== undefined) return scores.visible;
+  const fp = scores.noToolFalsePositiveRate;
+  return fp === undefined ? undefined : 1 - fp;
+}
+
+function compareStrategy(base: ComparedRun, head: ComparedRun, name: string, metric: string, k: number): StrategyComparison {
+  const b = perCase(base, name);
+  const h = perCase(head, name);
+  const figures = comparedFigures(base.run.results, head.run.results, name);
+  // Paired per-case differences, over the cases each figure applies to in both runs, in base case order.
+  const deltas: MetricTable[] = [];
+  for (const c of base.cases) {
+    const x = b.get(c.id);
+    const y = h.get(c.id);
+    if (!x || !y) continue;
+    const d: MetricTable = {};
+    for (const f of figures) if (x[f] !== undefined && y[f] !== undefined) d[f] = y[f]! - x[f]!;
+    deltas.push(d);
+  }
+  const intervals = bootstrapIntervals(deltas, figures, `compare:${name}`);
+  const baseOverall = overallOf(base.run.results, name) ?? {};
+  const headOverall = overallOf(head.run.results, name) ?? {};
+  const changes: FigureChange[] = figures.map((figure) => {
+    const bv = baseOverall[figure];
+    const hv = headOverall[figure];
+    const delta = bv !== undefined && hv !== undefined ? hv - bv : undefined;
+    const ci95 = delta !== undefined ? intervals[figure] : undefined;
+    const significant = ci95 ? ci95[0] > 0 || ci95[1] < 0 : undefined;
+    return {
+      figure,
+      base: bv,
+      head: hv,
+      ...(delta !== undefined ? { delta } : {}),
+      ...(ci95 ? { ci95, significant: significant! } : {}),
+      verdict: verdictOf(figure, delta, significant),
+    };
+  });
+  const baseDetails = new Map((base.run.details[name] ?? []).map((d) => [d.caseId, d]));
+  const headDetails = new Map((head.run.details[name] ?? []).map((d) => [d.caseId, d]));
+  const won: ChangedCase[] = [];
+  const lost: ChangedCase[] = [];
+  for (const c of base.cases) {
+    if (c.expectedTools === undefined) continue;
+    const x = caseOutcome(b.get(c.id), metric);
+    const y = caseOutcome(h.get(c.id), metric);
+    if (x === undefined || y === undefined || x === y) continue;
+    const changed: ChangedCase = {
+      caseId: c.id,
+      request: c.request,
+      expected: c.expectedTools,
+      base: x,
+      head: y,
+      change: y > x ? 'won' : 'lost',
+      baseRanked: (baseDetails.get(c.id)?.ranked ?? []).slice(0, k),
+      headRanked: (headDetails.get(c.id)?.ranked ?? []).slice(0, k),
+    };
+    (changed.change === 'won' ? won : lost).push(changed);
+  }
+  return { name, figures: changes, won, lost };
+}
+
+/** Compare `runs` (the first is the base) over the same cases; an `InputError` names a run over other cases. */
+export function compareRuns(runs: readonly ComparedRun[]): Comparison {
+  if (runs.length < 2) throw new Error('a comparison needs at least two runs');
+  checkSameCases(runs);
+  const base = runs[0]!;
+  const metric = headline(base.run.results);
+  const summaries = new Map<string, string>();
+  for (const r of runs) for (const t of r.tools) if (t.summary !== undefined && !summaries.has(t.id)) summaries.set(t.id, t.summary);
+  const pairs = runs.slice(1).map((head): RunComparison => {
+    const baseNames = strategyNames(base.run.results);
+    const headNames = strategyNames(head.run.results);
+    const both = baseNames.filter((n) => headNames.includes(n));
+    return {
+      base: base.label,
+      head: head.label,
+      strategies: both.map((name) => compareStrategy(base, head, name, metric, CHANGED_CASE_DEPTH)),
+      onlyBase: baseNames.filter((n) => !headNames.includes(n)),
+      onlyHead: headNames.filter((n) => !baseNames.includes(n)),
+    };
+  });
+  return { runs: runs.map((r) => ({ label: r.label, results: r.run.results })), headline: metric, k: CHANGED_CASE_DEPTH, pairs, summaries };
+}

@@ -1,0 +1,45 @@
+/**
+ * Write a comparison report (`backpack report BASE HEAD …`) into a folder: `report.html` and
+ * `summary.md` (the formats that describe several runs), each atomically. PNG charts and JUnit
+ * describe one run: `backpack report HEAD` writes them.
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../util/atomic-write.ts';
+import { reportLink } from '../markdown.ts';
+import { comparisonHtml } from './html.ts';
+import { comparisonMarkdown } from './markdown.ts';
+import { type ComparedRun, compareRuns } from './model.ts';
+
+/** The formats a comparison writes. */
+export const COMPARISON_FORMATS = ['html', 'md'] as const;
+
+export interface ComparisonOptions {
+  title?: string;
+  /** Where the HTML will be (an uploaded artifact's URL): summary.md links to it. */
+  reportUrl?: string;
+}
+
+/** Compare `runs` (the first is the base) and write the formats of `formats` it has into `dir`; returns the files written. */
+export function writeComparison(
+  runs: readonly ComparedRun[],
+  dir: string,
+  formats: readonly string[],
+  opts: ComparisonOptions = {},
+): { dir: string; files: string[] } {
+  const comparison = compareRuns(runs);
+  const out = resolve(dir);
+  mkdirSync(out, { recursive: true });
+  const files: string[] = [];
+  const title = opts.title !== undefined ? { title: opts.title } : {};
+  if (formats.includes('html')) {
+    writeFileAtomic(join(out, 'report.html'), comparisonHtml(comparison, title));
+    files.push('report.html');
+  }
+  if (formats.includes('md')) {
+    const link = opts.reportUrl ?? (formats.includes('html') ? 'report.html' : undefined);
+    writeFileAtomic(join(out, 'summary.md'), comparisonMarkdown(comparison, { ...title, ...(link ? { reportLink: reportLink(link) } : {}) }));
+    files.push('summary.md');
+  }
+  return { dir: out, files };
+}
