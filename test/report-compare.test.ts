@@ -94,8 +94,14 @@ describe('backpack report BASE HEAD', () => {
         if (y > x) won.push(d.caseId);
         if (y < x) lost.push(d.caseId);
       }
-      expect(s.won.map((w) => w.caseId), name).toEqual(won);
-      expect(s.lost.map((l) => l.caseId), name).toEqual(lost);
+      expect(
+        s.won.map((w) => w.caseId),
+        name,
+      ).toEqual(won);
+      expect(
+        s.lost.map((l) => l.caseId),
+        name,
+      ).toEqual(lost);
       for (const l of s.lost) {
         expect(l.baseRanked).toEqual(b.run.details[name]!.find((d) => d.caseId === l.caseId)!.ranked.slice(0, 5));
         expect(l.headRanked).toEqual(hb.get(l.caseId)!.ranked.slice(0, 5));
@@ -142,5 +148,34 @@ describe('backpack report BASE HEAD', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain(shard);
     expect(r.err).toMatch(/was scored on other cases than .*base .*a comparison needs runs over the same cases/);
+  });
+});
+
+describe('backpack report --fail-below / --fail-above', () => {
+  it('writes a failing JUnit test case and exits 100 when a rule is missed; 0 when every rule holds', async () => {
+    const data = join(tmp, 'fail-data');
+    const res = join(tmp, 'fail-res');
+    expect((await runCli('generate', '--preset', 'tiny', '--seed', '6', '--out', data, '--quiet')).code).toBe(0);
+    expect((await runCli('eval', '--dataset', data, '--retrievers', 'bm25', '--out', res, '--quiet')).code).toBe(0);
+    const r5 = readRunDir(res).results.retrievers.bm25!.metrics.overall['recall@5']!;
+    const missed = await runCli('report', res, '--format', 'junit', '--fail-below', `recall@5=${(r5 + 0.05).toFixed(3)}`);
+    expect(missed.code).toBe(100);
+    expect(missed.err).toMatch(/failed: bm25: recall@5 = [0-9.]+, expected ≥/);
+    const xml = readFileSync(join(res, 'report', 'junit.xml'), 'utf8');
+    expect(xml).toMatch(/<testcase classname="tiny-6\.bm25" name="recall@5">\s*<failure message="recall@5 = /);
+    const held = await runCli(
+      'report',
+      res,
+      '--format',
+      'junit',
+      '--fail-below',
+      `bm25:recall@5=${(r5 - 0.05).toFixed(3)}`,
+      '--fail-above',
+      'scopeLeakCount=0',
+    );
+    expect(held.code, held.err).toBe(0);
+    const bad = await runCli('report', res, '--fail-below', 'recall@5');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--fail-below: "recall@5" is not metric=value/);
   });
 });

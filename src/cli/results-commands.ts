@@ -19,6 +19,9 @@ import { mergeRuns, readShardFolder, shardSnapshot } from '../eval/merge.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
+import { type Check, evaluateCheck, thresholdChecks } from '../report/junit.ts';
+import { strategies } from '../report/view.ts';
+import { GateFailed } from '../gate/gate.ts';
 
 /** Add `report` and `merge` to the program. */
 export function registerResultsCommands(program: Command, io: Io): void {
@@ -38,31 +41,52 @@ export function registerResultsCommands(program: Command, io: Io): void {
     .option('--title <text>', 'the report\'s title (default: "Backpack report — DATASET", a comparison: its folders)')
     .option('--report-url <url>', "where the HTML will be once uploaded (a CI artifact's URL): summary.md links to it")
     .option(
+      '--fail-below <rules>',
+      'JUnit test cases that fail when a figure is below a value: metric=value or strategy:metric=value, comma-separated (exit 100 when one fails)',
+    )
+    .option('--fail-above <rules>', 'the same for figures that must stay at or below a value (e.g. noToolFalsePositiveRate=0.3)')
+    .option(
       '--min-cases <n>',
       `slices and namespaces with fewer graded cases are greyed or left out of the worst lists (default: ${DEFAULT_MIN_CASES})`,
       atLeastZero('--min-cases'),
     )
-    .action((dirs: string[], opts: { format: string; out?: string; title?: string; reportUrl?: string; minCases?: number }) => {
-      const formats = parseFormats(opts.format);
-      const options = {
-        ...(opts.title !== undefined ? { title: opts.title } : {}),
-        ...(opts.reportUrl !== undefined ? { reportUrl: checkUrl(opts.reportUrl) } : {}),
-        ...(opts.minCases !== undefined ? { minCases: opts.minCases } : {}),
-      };
-      if (dirs.length > 1) {
-        const runs = dirs.map((dir) => comparedRun(dir, io));
-        const skipped = formats.filter((f) => !(COMPARISON_FORMATS as readonly string[]).includes(f));
-        if (skipped.length)
-          io.err(`note: ${skipped.join(', ')} describe one run and are not written for a comparison (backpack report ${dirs[dirs.length - 1]} writes them)\n`);
-        const written = writeComparison(runs, opts.out ?? join(dirs[dirs.length - 1]!, 'comparison'), formats, options);
-        io.out(`${written.files.map((f) => `wrote ${displayPath(join(written.dir, f))}`).join('\n')}\n`);
-        return;
-      }
-      const dir = dirs[0]!;
-      const run = readRunDir(dir, io.err);
-      const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io), options);
-      io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
-    });
+    .action(
+      (
+        dirs: string[],
+        opts: { format: string; out?: string; title?: string; reportUrl?: string; minCases?: number; failBelow?: string; failAbove?: string },
+      ) => {
+        const formats = parseFormats(opts.format);
+        const checks = [...thresholdRules('--fail-below', opts.failBelow, 'min'), ...thresholdRules('--fail-above', opts.failAbove, 'max')];
+        const options = {
+          ...(opts.title !== undefined ? { title: opts.title } : {}),
+          ...(opts.reportUrl !== undefined ? { reportUrl: checkUrl(opts.reportUrl) } : {}),
+          ...(opts.minCases !== undefined ? { minCases: opts.minCases } : {}),
+          ...(checks.length ? { checks } : {}),
+        };
+        if (dirs.length > 1) {
+          const runs = dirs.map((dir) => comparedRun(dir, io));
+          const skipped = formats.filter((f) => !(COMPARISON_FORMATS as readonly string[]).includes(f));
+          if (skipped.length)
+            io.err(
+              `note: ${skipped.join(', ')} describe one run and are not written for a comparison (backpack report ${dirs[dirs.length - 1]} writes them)\n`,
+            );
+          const written = writeComparison(runs, opts.out ?? join(dirs[dirs.length - 1]!, 'comparison'), formats, options);
+          io.out(`${written.files.map((f) => `wrote ${displayPath(join(written.dir, f))}`).join('\n')}\n`);
+          return;
+        }
+        const dir = dirs[0]!;
+        const run = readRunDir(dir, io.err);
+        const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io), options);
+        io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
+        if (checks.length) {
+          const missed = failedChecks(run.results, checks);
+          if (missed.length) {
+            io.err(`${missed.map((m) => `failed: ${m}`).join('\n')}\n`);
+            throw new GateFailed(`${missed.length} threshold${missed.length === 1 ? '' : 's'} missed`);
+          }
+        }
+      },
+    );
 
   program
     .command('merge')
@@ -106,6 +130,31 @@ function comparedRun(dir: string, io: Io): ComparedRun {
       file: dir,
     });
   return { label: dir.replace(/[\\/]+$/, '') || dir, dir, run, cases: records.cases, tools: records.tools };
+}
+
+/** `--fail-below` / `--fail-above` rules as checks; a rule that does not parse is an InputError naming the flag. */
+function thresholdRules(flag: string, rules: string | undefined, bound: 'min' | 'max'): Check[] {
+  if (rules === undefined) return [];
+  try {
+    return thresholdChecks(rules, bound);
+  } catch (err) {
+    throw new InputError(`${flag}: ${(err as Error).message}`);
+  }
+}
+
+/** The rule checks a run misses, as one line each ("bm25 recall@5 = 0.61, expected ≥ 0.7 (delta −0.09)"). */
+function failedChecks(r: EvalRun['results'], checks: readonly Check[]): string[] {
+  const all = strategies(r);
+  const out: string[] = [];
+  for (const c of checks) {
+    for (const s of c.strategy === undefined ? all : all.filter((x) => x.name === c.strategy)) {
+      if (c.optional && s.results.metrics.overall[c.metric] === undefined) continue;
+      const o = evaluateCheck(s, s.name, c);
+      if (o.status === 'failure' || o.status === 'error') out.push(`${s.name}: ${o.message}`);
+    }
+    if (c.strategy !== undefined && !all.some((x) => x.name === c.strategy)) out.push(`strategy "${c.strategy}" is not in the results`);
+  }
+  return out;
 }
 
 /** `--report-url`: an http(s) URL (summary.md links to it). */

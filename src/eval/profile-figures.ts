@@ -27,8 +27,7 @@ export function exposureMeans(details: readonly QueryDetail[]): ExposureSummary[
 const RANKING_KINDS = new Set(['top1', 'recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall', 'searchNoToolFalsePositiveRate']);
 
 export function withoutRanking(r: RetrieverResults): RetrieverResults {
-  const strip = <V>(t: Record<string, V>): Record<string, V> =>
-    Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));
+  const strip = <V>(t: Record<string, V>): Record<string, V> => Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));
   const m = r.metrics;
   return {
     ...r,

@@ -14,7 +14,7 @@ import { InputError } from '../util/errors.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { Registry } from '../util/registry.ts';
 import { htmlReport } from './html.ts';
-import { junitXml } from './junit.ts';
+import { type Check, defaultChecks, junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
 import { writePngs } from './png.ts';
 
@@ -37,6 +37,8 @@ export interface ReportOptions {
   reportUrl?: string;
   /** Slices and namespaces with fewer cases are greyed in the tables and never listed as worst (default {@link DEFAULT_MIN_CASES}). */
   minCases?: number;
+  /** Thresholds beyond the scope-leak gate (`--fail-below`, `--fail-above`): each a JUnit test case that fails when missed. */
+  checks?: readonly Check[];
 }
 
 /** Default `--min-cases`: a slice or namespace with fewer cases is shown greyed, its figures too uncertain to rank. */
@@ -110,9 +112,11 @@ export const REPORT_FORMAT_TABLE = {
       ),
   },
   junit: {
-    description: 'one test suite per strategy, one test case per checked metric (skipped, with the reason, where the figure does not apply)',
+    description:
+      'one test suite per strategy: a test case per threshold (scope leaks 0, --fail-below/--fail-above rules), the figures and their 95% intervals as properties',
     files: ['junit.xml'],
-    write: (job: ReportJob) => writeReportFile(job, 'junit.xml', junitXml(job.run.results)),
+    write: (job: ReportJob) =>
+      writeReportFile(job, 'junit.xml', junitXml(job.run.results, [...defaultChecks(job.run.results), ...(job.options?.checks ?? [])])),
   },
 } as const satisfies Record<string, ReportFormatEntry>;
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
-import { defaultChecks, junitXml, type Check } from './junit.ts';
+import { defaultChecks, junitXml, thresholdChecks, type Check } from './junit.ts';
 import { EVIL_DESC, EVIL_ID, hostileDataset } from './test-results.ts';
 import { tinyInput } from '../../test/helpers.ts';
 
@@ -114,30 +114,61 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('junitXml with the default checks', () => {
-  it('has one suite per strategy; scope leaks gated, headline metrics reported with their values', () => {
+  it('has one suite per strategy; only the scope-leak gate is a test case, the headline figures and their intervals are properties', () => {
     const xml = junitXml(tiny);
     const doc = parse(xml);
     expect(doc.testsuites.testsuite!.map((s) => s.name)).toEqual(['bm25', 'static', 'deferred']);
     expect(doc.testsuites.failures).toBe('0');
     expect(doc.testsuites.errors).toBe('0');
+    // a test case is a check that can fail: 3 strategies, one threshold each
+    expect(doc.testsuites.tests).toBe('3');
     const bm25 = suite(doc, 'bm25');
-    expect(bm25.testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'top1', 'recall@1', 'recall@5', 'recall@10', 'mrr@10', 'noToolFalsePositiveRate']);
+    expect(bm25.testcase!.map((c) => c.name)).toEqual(['scopeLeakCount']);
     for (const c of bm25.testcase!) expect(c.classname).toBe('tiny-5.bm25');
     const m = tiny.retrievers.bm25!.metrics.overall;
+    const ci = tiny.retrievers.bm25!.metrics.ci95!.overall;
     const p = props(bm25);
     expect(p.kind).toBe('retriever');
     expect(p.dataset).toBe('tiny-5');
     expect(p.catalogSha256).toBe(tiny.dataset.catalogSha256);
     expect(Number(p['recall@5'])).toBeCloseTo(m['recall@5']!, 10);
-    expect(Number(p.scopeLeakCount)).toBe(0);
+    expect(p['recall@5.ci95']).toBe(`${ci['recall@5']![0]} ${ci['recall@5']![1]}`);
+    expect(Object.keys(p).filter((k) => !k.includes('.') && k in m)).toEqual([
+      'top1',
+      'recall@1',
+      'recall@5',
+      'recall@10',
+      'mrr@10',
+      'noToolFalsePositiveRate',
+    ]);
+    // a profile without search has no ranking figures: no property for them
+    expect(suite(doc, 'static').testcase!.map((c) => c.name)).toEqual(['scopeLeakCount']);
+    expect(doc.testsuites.skipped).toBe('0');
+    const sp = props(suite(doc, 'static'));
+    expect(sp.visible).toBe('1');
+    expect(sp.fitsContext).toBe('1');
+    expect(sp['recall@5']).toBeUndefined();
+    expect(props(suite(doc, 'deferred')).visible).toBeDefined();
+    expect(defaultChecks(tiny)).toEqual([{ metric: 'scopeLeakCount', max: 0 }]);
+  });
+
+  it('makes test cases of --fail-below / --fail-above rules, which can fail', () => {
+    const m = tiny.retrievers.bm25!.metrics.overall;
+    const checks = [
+      ...defaultChecks(tiny),
+      ...thresholdChecks(`recall@5=${m['recall@5']! + 0.01},bm25:top1=0`, 'min'),
+      ...thresholdChecks('noToolFalsePositiveRate=0.5', 'max'),
+    ];
+    const doc = parse(junitXml(tiny, checks));
+    const bm25 = suite(doc, 'bm25');
+    expect(bm25.testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'recall@5', 'top1', 'noToolFalsePositiveRate']);
     const r5 = bm25.testcase!.find((c) => c.name === 'recall@5')!;
-    expect(r5['system-out']![0]).toContain(`recall@5 = ${Number(m['recall@5']!.toPrecision(12))}`);
-    // a profile without search has no ranking metrics: no testcase for them (not an error)
-    expect(suite(doc, 'static').testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'fitsContext', 'visible', 'noToolFalsePositiveRate']);
-    expect(doc.testsuites.skipped).toBe('0'); // every profile fits the context window, and the cases have no-tool cases
-    expect(props(suite(doc, 'static')).visible).toBe('1');
-    expect(suite(doc, 'deferred').testcase!.map((c) => c.name)).toContain('visible');
-    expect(defaultChecks(tiny)[0]).toEqual({ metric: 'scopeLeakCount', max: 0 });
+    expect(r5.failure![0]!.message).toMatch(/^recall@5 = [0-9.]+, expected ≥ [0-9.]+ \(delta -0\.01\)$/);
+    expect(bm25.testcase!.find((c) => c.name === 'top1')!.failure).toBeUndefined();
+    // a rule without a strategy skips those that lack the figure (static has no recall@5)
+    expect(suite(doc, 'static').testcase!.map((c) => c.name)).toEqual(['scopeLeakCount', 'noToolFalsePositiveRate']);
+    expect(() => thresholdChecks('recall@5', 'min')).toThrow(/not metric=value/);
+    expect(() => thresholdChecks('recal@5=0.5', 'min')).toThrow();
   });
 
   it('fails a strategy that leaks scopes: expected, actual and delta', () => {

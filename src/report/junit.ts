@@ -75,14 +75,34 @@ export interface CheckOutcome {
   failureType?: 'threshold' | 'context-window';
 }
 
-/** The checks used when none are given: scope leaks must be 0 (a gate), the other headline metrics are reported (always pass). */
-export function defaultChecks(r: Results): Check[] {
-  return [
-    { metric: 'scopeLeakCount', max: 0 },
-    ...headlineMetrics(r)
-      .filter((m) => m !== 'scopeLeakCount')
-      .map((metric) => ({ metric, optional: true })),
-  ];
+/**
+ * The checks every report makes: scope leaks must be 0. The other headline figures have no
+ * threshold of their own, so they are not test cases (a test case that cannot fail says nothing):
+ * they are the suite's `<properties>`, with their 95% intervals. Thresholds come from
+ * `backpack report --fail-below / --fail-above` ({@link thresholdChecks}) and from `backpack gate
+ * --junit` (the expected figures).
+ */
+export function defaultChecks(_r?: Results): Check[] {
+  return [{ metric: 'scopeLeakCount', max: 0 }];
+}
+
+/**
+ * Checks from `--fail-below` / `--fail-above` rules: `metric=value` (every strategy) or
+ * `strategy:metric=value`, comma-separated. A strategy that lacks the metric (a profile without a
+ * search has no recall) is left out rather than failed when the rule names no strategy.
+ */
+export function thresholdChecks(rules: string, bound: 'min' | 'max'): Check[] {
+  return rules
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map((rule) => {
+      const m = /^(?:([^:=\s]+):)?([^:=\s]+)=(-?\d+(?:\.\d+)?)$/.exec(rule);
+      if (!m) throw new Error(`"${rule}" is not metric=value or strategy:metric=value`);
+      parseMetricId(m[2]!);
+      const value = Number(m[3]);
+      return { ...(m[1] !== undefined ? { strategy: m[1] } : { optional: true }), metric: m[2]!, [bound]: value };
+    });
 }
 
 function num(x: number): string {
@@ -144,6 +164,36 @@ export function evaluateCheck(s: StrategyView | undefined, strategyName: string,
   return { ...base, actual, status: 'failure', failureType: 'threshold', misses, message };
 }
 
+/**
+ * The headline figures of a strategy as properties: each one's value (or `n/a: <why>` where it
+ * does not apply) and, beside it, `<figure>.ci95` = "low high"; a profile's context window and how
+ * many of its prompts fit it.
+ */
+function figureProperties(r: Results, s: StrategyView): Array<[string, string]> {
+  const props: Array<[string, string]> = [];
+  const fit = contextFit(s);
+  if (fit) props.push(['contextWindow', num(fit.window)]);
+  const fitOutcome = contextFitOutcome(s);
+  if (fitOutcome)
+    props.push(
+      ['fitsContext', num(fitOutcome.actual!)],
+      ...(fitOutcome.status === 'skipped' ? [['fitsContext.note', fitOutcome.message!] as [string, string]] : []),
+    );
+  for (const metric of headlineMetrics(r)) {
+    if (metric === 'scopeLeakCount') continue;
+    const fig = figure(s, metric);
+    const raw = s.results.metrics?.overall?.[metric];
+    if (fig.value === undefined) {
+      if (raw !== undefined || fig.reason === NO_NO_TOOL_CASE) props.push([metric, `n/a: ${fig.reason}`]);
+      continue;
+    }
+    props.push([metric, num(fig.value)]);
+    const ci = s.results.metrics.ci95?.overall[metric];
+    if (ci) props.push([`${metric}.ci95`, `${num(ci[0])} ${num(ci[1])}`]);
+  }
+  return props;
+}
+
 /** The `fitsContext` testcase of a profile whose results say how many of its prompts fit the context window (undefined otherwise). */
 export function contextFitOutcome(s: StrategyView): CheckOutcome | undefined {
   const fit = contextFit(s);
@@ -197,16 +247,6 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       suite.cases.push({ check: c, outcome: evaluateCheck(s, name, c) });
     }
   }
-  // Default checks: each profile's context fit, after its scope-leak gate.
-  if (!checks) {
-    for (const s of list) {
-      const outcome = contextFitOutcome(s);
-      const suite = suiteOf.get(s.name);
-      if (!outcome || !suite) continue;
-      const at = suite.cases.findIndex((x) => x.check.metric === 'scopeLeakCount') + 1;
-      suite.cases.splice(at, 0, { check: { metric: 'fitsContext' }, outcome });
-    }
-  }
 
   const dataset = String(r.dataset?.name ?? 'results');
   const count = (cs: Suite['cases'], st: CheckOutcome['status']): number => cs.filter((x) => x.outcome.status === st).length;
@@ -227,14 +267,8 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       ['backpack', String(r.backpack?.version ?? '')],
       ['gitSha', String(r.backpack?.gitSha ?? '')],
     ];
-    const seen = new Set<string>();
-    const fit = byName.get(suite.name) ? contextFit(byName.get(suite.name)!) : undefined;
-    if (fit) props.push(['contextWindow', num(fit.window)]);
-    for (const { outcome } of suite.cases) {
-      if (outcome.actual === undefined || (outcome.status === 'skipped' && outcome.metric !== 'fitsContext') || seen.has(outcome.metric)) continue;
-      seen.add(outcome.metric);
-      props.push([outcome.metric, num(outcome.actual)]);
-    }
+    const strategy = byName.get(suite.name);
+    if (strategy) props.push(...figureProperties(r, strategy));
     out.push('    <properties>');
     for (const [k, v] of props) out.push(`      <property name="${attr(k)}" value="${attr(v)}"/>`);
     out.push('    </properties>');
