@@ -10,7 +10,8 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers.ts';
 import type { Results } from '../eval/results.ts';
-import { compactTokens, chartsOf, colour, OPERATING_CURVE_CAPTION, type ChartSpec } from './charts.ts';
+import { compactTokens, chartsOf, OPERATING_CURVE_CAPTION, type ChartSpec } from './charts.ts';
+import { reportColours } from './colours.ts';
 import { chartJsSource, htmlReport, scriptSafe } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
@@ -93,7 +94,7 @@ describe('A. the operating curve', () => {
     };
     expect([scales.x.min, scales.x.max, scales.y.min, scales.y.max]).toEqual([0, 1, 0, 1]);
     expect(scales.x.title.text).toContain('no-tool false-positive rate');
-    expect(scales.y.title.text).toBe('recall@5');
+    expect(scales.y.title.text).toBe('recall@5 (share of gold tools in the top 5)');
     const ds = spec.config.data.datasets as unknown as Dataset[];
     // static has no curve (abstention null): no line; huge is labelled with its context fit
     const lines = ds.filter((d) => d.showLine);
@@ -107,8 +108,11 @@ describe('A. the operating curve', () => {
     const at = bm25.find((p) => p.floor === 2.5)!;
     expect(marks[0]!.data).toEqual([{ x: at.noToolFalsePositiveRate, y: at['recall@5'], floor: 2.5 }]);
     expect(marks[1]!.data).toEqual([{ x: 0.3, y: 0.65, floor: 7.25 }]);
-    expect(marks[0]!.backgroundColor).toBe(colour(0));
-    expect(marks[1]!.backgroundColor).toBe(colour(2));
+    // each strategy's own colour, the same as its line's
+    const colours = reportColours(r);
+    expect(marks[0]!.backgroundColor).toBe(colours.get('bm25'));
+    expect(marks[1]!.backgroundColor).toBe(colours.get('deferred'));
+    expect(lines.map((d) => (d as unknown as { borderColor: string }).borderColor)).toEqual(['bm25', 'dense', 'deferred', 'huge'].map((n) => colours.get(n)));
     expect(marks.every((d) => d.pointStyle === 'triangle')).toBe(true);
     expect(lines.map((d) => (d as { borderDash?: number[] }).borderDash !== undefined)).toEqual([false, false, false, true]);
   });
@@ -152,7 +156,7 @@ describe('A. the operating curve', () => {
       for (let i = 0; i < data.length; i += 4) if (data[i] === R && data[i + 1] === G && data[i + 2] === B) n++;
       return n;
     };
-    for (let i = 0; i < 4; i++) expect(count(colour(i)), colour(i)).toBeGreaterThan(300);
+    for (const d of spec.config.data.datasets.filter((x) => x.showLine)) expect(count(String(d.borderColor)), String(d.label)).toBeGreaterThan(300);
   });
 
   it('is left out when no strategy has a curve, and merges identical curves into one line', () => {
@@ -532,16 +536,20 @@ describe('the recall-vs-calls chart', () => {
     return r;
   };
 
-  it('puts each profile with call figures at (calls per request, visible), its tokens per request in the legend', () => {
+  it('puts each profile with call figures at (calls per request, recall@5 or visible without a search), its tokens per request in the legend', () => {
     const r = withCalls();
     const spec = chartsOf(r).find((c) => c.id === 'recall-vs-calls')!;
-    const ds = spec.config.data.datasets as Array<{ label: string; data: Array<{ x: number; y: number }> }>;
+    const ds = spec.config.data.datasets as Array<{ label: string; data: Array<{ x: number; y: number }>; pointLabels: string[]; tips: string[] }>;
     expect(ds.map((d) => d.label)).toEqual([
-      `static · ${compactTokens(r.profiles!.static!.tokens.perCase)} tokens`,
+      `static (visible) · ${compactTokens(r.profiles!.static!.tokens.perCase)} tokens`,
       `deferred · ${compactTokens(r.profiles!.deferred!.tokens.perCase)} tokens`,
     ]);
+    expect(ds.map((d) => d.pointLabels)).toEqual([['static (visible)'], ['deferred']]);
     expect([470, 6797, 116_610, 8_992_409, 12_345_678].map(compactTokens)).toEqual(['470', '6.8k', '117k', '8.99M', '12.3M']);
-    expect(ds.map((d) => d.data)).toEqual([[{ x: 1, y: 0.9 }], [{ x: 2.75, y: r.profiles!.deferred!.metrics.overall.visible }]]);
+    // static has no search: visible 0.9; deferred searches: recall@5 0.65
+    expect(ds.map((d) => d.data)).toEqual([[{ x: 1, y: 0.9 }], [{ x: 2.75, y: 0.65 }]]);
+    expect(ds[1]!.tips).toEqual(['deferred — recall@5 0.650, 2.75 model calls per request, 2,000 tokens per request']);
+    expect((spec.config.options.scales as { x: { min: number; max: number } }).x).toMatchObject({ min: 0, max: 4 }); // ceil(2.75 × 1.2)
     expect(
       chartsOf(r)
         .map((c) => c.id)

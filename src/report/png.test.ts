@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tinyInput, tempDir } from '../../test/helpers.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
-import { chartsOf, colour, type ChartSpec } from './charts.ts';
+import { chartsOf, type ChartSpec } from './charts.ts';
 import { renderPng, writePngs } from './png.ts';
 
 const tmp = tempDir('png');
@@ -55,14 +55,18 @@ beforeAll(async () => {
   single = JSON.parse(JSON.stringify(single)) as Results;
 });
 
+/** Each chart's file and its @2x one, in report order. */
+const files = (ids: readonly string[]) => ids.flatMap((id) => [`${id}.png`, `${id}@2x.png`]);
+
 describe('PNG charts', () => {
-  it('writes every chart of a full run as a 1600×900 PNG with a drawn chart on a white background', async () => {
+  const dir = join(tmp, 'full', 'nested'); // created
+  it('writes every chart of a full run as a 1600×900 PNG with a drawn chart on a white background, and at 3200×1800 as <id>@2x.png', async () => {
     expect(chartsOf(full).map((c) => c.id)).toEqual(ALL);
-    const dir = join(tmp, 'full', 'nested'); // created
     const names = writePngs(full, dir);
-    expect(names).toEqual(ALL.map((id) => `${id}.png`));
+    expect(names).toEqual(files(ALL));
     expect(readdirSync(dir).sort()).toEqual([...names].sort()); // no temporary files left behind
-    for (const name of names) {
+    for (const id of ALL) expect(ihdr(readFileSync(join(dir, `${id}@2x.png`))), id).toEqual({ width: 3200, height: 1800 });
+    for (const name of names.filter((n) => !n.includes('@2x'))) {
       const png = readFileSync(join(dir, name));
       expect(ihdr(png), name).toEqual({ width: 1600, height: 900 });
       const px = await pixels(png);
@@ -97,11 +101,10 @@ describe('PNG charts', () => {
       expect(a.equals(b), spec.id).toBe(true);
       expect(JSON.stringify(spec), spec.id).toBe(before); // chart.js mutates the configuration it gets: a copy
     }
+    // the files of the first test, written again
     const again = join(tmp, 'again');
     writePngs(full, again);
-    const first = join(tmp, 'first');
-    writePngs(full, first);
-    for (const id of ALL) expect(readFileSync(join(again, `${id}.png`)).equals(readFileSync(join(first, `${id}.png`))), id).toBe(true);
+    for (const name of files(ALL)) expect(readFileSync(join(again, name)).equals(readFileSync(join(dir, name))), name).toBe(true);
   });
 
   it('draws one point per profile on the logarithmic tokens axis', async () => {
@@ -113,7 +116,7 @@ describe('PNG charts', () => {
     // Without title and legend, the only pixels of a dataset's colour are its point.
     const px = await pixels(renderPng(bare(spec)));
     for (let i = 0; i < datasets.length; i++) {
-      const c = rgba(colour(i));
+      const c = rgba(String(datasets[i]!.backgroundColor));
       const n = px.filter((p) => p === c).length;
       expect(n, String(datasets[i]!.label)).toBeGreaterThan(50); // a filled point of radius 9, partly covered by another at most
     }
@@ -125,8 +128,9 @@ describe('PNG charts', () => {
     expect(ids).toContain('recall-at-k');
     const dir = join(tmp, 'single');
     const names = writePngs(single, dir);
-    expect(names).toEqual(ids.map((id) => `${id}.png`));
+    expect(names).toEqual(files(ids));
     expect(readdirSync(dir).sort()).toEqual([...names].sort());
-    for (const name of names) expect(ihdr(readFileSync(join(dir, name)))).toEqual({ width: 1600, height: 900 });
+    for (const name of names)
+      expect(ihdr(readFileSync(join(dir, name)))).toEqual(name.includes('@2x') ? { width: 3200, height: 1800 } : { width: 1600, height: 900 });
   });
 });

@@ -5,6 +5,8 @@
     if (typeof Chart !== 'undefined') {
       Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
       Chart.defaults.color = '#1d1f23';
+      // error bars, point labels, reference lines and tooltips (assets/chart-plugins.js, inlined before this script)
+      if (typeof backpackChartPlugins !== 'undefined') backpackChartPlugins.install(Chart);
     }
     for (var i = 0; i < blocks.length; i++) {
       var block = blocks[i];
