@@ -187,11 +187,11 @@ export function registerRunCommand(program: Command, io: Io): void {
             const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
             writeFileSync(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
             failpoint('timings');
-            written = { pngs: report.files.filter((f) => f.endsWith('.png')).length, timings };
+            written = { pngs: report.files.filter((f) => f.endsWith('.png') && !f.endsWith('@2x.png')).length, timings };
           });
           io.out(
             `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
-              `report:  ${displayPath(join(out, 'report', 'report.html'))}  (+ ${written!.pngs} PNG charts, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
+              `report:  ${displayPath(join(out, 'report', 'report.html'))}  (+ ${written!.pngs} PNG charts at 1× and 2×, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
               `stages:  ${formatStages(written!.timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
           );
         } finally {

@@ -371,44 +371,40 @@ describe('C. JUnit', () => {
   const suite = (suites: Suite[], name: string) => suites.find((s) => s.name === name)!;
   const testcase = (s: Suite, name: string) => s.testcase!.find((c) => c.name === name)!;
 
-  it('a profile that fits some cases: a skipped fitsContext testcase saying so; its figures reported with the fit', () => {
+  const propsOf = (s: Suite) => Object.fromEntries(s.properties![0]!.property.map((p) => [p.name, p.value]));
+
+  it('a profile that fits some cases: its fit and its figures are properties, not test cases; a bound on a figure says the fit', () => {
     const { root, suites } = parse(junitXml(handBuilt({ hugeFits: 0.5 })));
     expect(root.failures).toBe('0');
     expect(root.errors).toBe('0');
-    expect(root.skipped).toBe('1');
+    expect(root.skipped).toBe('0');
     const huge = suite(suites, 'huge');
-    expect(huge.testcase!.map((c) => c.name)).toEqual([
-      'scopeLeakCount',
-      'fitsContext',
-      ...QUALITY_IDS,
-      'noToolFalsePositiveRate',
-      'searchNoToolFalsePositiveRate',
-    ]);
-    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe(
-      'fits 50% of cases in the 200,000-token context window (fitsContext 0.5; 40 tool-labelled cases overflow)',
+    expect(huge.testcase!.map((c) => c.name)).toEqual(['scopeLeakCount']);
+    expect(propsOf(huge)).toMatchObject({
+      contextWindow: '200000',
+      fitsContext: '0.5',
+      'fitsContext.note': 'fits 50% of cases in the 200,000-token context window (fitsContext 0.5; 40 tool-labelled cases overflow)',
+      'recall@5': '0.95',
+    });
+    expect(propsOf(suite(suites, 'static'))).toMatchObject({ fitsContext: '1' });
+    expect(propsOf(suite(suites, 'static'))['fitsContext.note']).toBeUndefined();
+    const bounded = parse(junitXml(handBuilt({ hugeFits: 0.5 }), [{ strategy: 'huge', metric: 'recall@5', min: 0.9 }]));
+    expect(testcase(suite(bounded.suites, 'huge'), 'recall@5')['system-out']![0]).toBe(
+      'recall@5 = 0.95 (≥ 0.9): the profile fits 50% of cases in the 200,000-token context window',
     );
-    expect(testcase(huge, 'recall@5')['system-out']![0]).toBe('recall@5 = 0.95 (reported): the profile fits 50% of cases in the 200,000-token context window');
-    const st = suite(suites, 'static');
-    expect(testcase(st, 'fitsContext')['system-out']![0]).toBe('fitsContext = 1 (reported): every prompt fits the 200,000-token context window');
-    const props = Object.fromEntries(huge.properties![0]!.property.map((p) => [p.name, p.value]));
-    expect(props).toMatchObject({ contextWindow: '200000', fitsContext: '0.5', 'recall@5': '0.95' });
   });
 
-  it('a profile that fits no case: its figures are skipped as not applicable, its scope-leak gate still runs; a bound on them fails', () => {
+  it('a profile that fits no case: its figures are properties "n/a", its scope-leak gate still runs; a bound on them fails', () => {
     const r = handBuilt({ hugeFits: 0 });
     const { suites } = parse(junitXml(r));
     const huge = suite(suites, 'huge');
     expect(testcase(huge, 'scopeLeakCount')['system-out']![0]).toBe('scopeLeakCount = 0 (≤ 0): the profile does not fit the 200,000-token context window');
-    expect(testcase(huge, 'fitsContext').skipped![0]!.message).toBe(
+    const props = propsOf(huge);
+    expect(props['fitsContext.note']).toBe(
       'does not fit the 200,000-token context window (fitsContext 0; 80 tool-labelled cases overflow); its quality figures do not apply',
     );
-    for (const m of ['top1', 'recall@5', 'visible', 'noToolFalsePositiveRate']) {
-      const c = testcase(huge, m);
-      expect(c['system-out'], m).toBeUndefined();
-      expect(c.skipped![0]!.message, m).toBe('not applicable: does not fit the 200,000-token context window');
-    }
-    const props = Object.fromEntries(huge.properties![0]!.property.map((p) => [p.name, p.value]));
-    expect(props['recall@5']).toBeUndefined(); // no value for a figure that does not apply
+    for (const m of ['top1', 'recall@5', 'visible', 'noToolFalsePositiveRate']) expect(props[m], m).toBe('n/a: does not fit the 200,000-token context window');
+    expect(props['recall@5.ci95']).toBeUndefined(); // no interval for a figure that does not apply
     const gated = parse(junitXml(r, [{ strategy: 'huge', metric: 'recall@5', min: 0.5 }]));
     expect(gated.root.failures).toBe('1');
     const f = suite(gated.suites, 'huge').testcase![0]!.failure![0]!;
@@ -416,7 +412,7 @@ describe('C. JUnit', () => {
     expect(f.message).toBe('recall@5 of huge does not apply: the profile does not fit the 200,000-token context window (expected ≥ 0.5)');
   });
 
-  it('no-tool figures without no-tool cases are skipped, with or without a bound; a null figure is skipped when reported', () => {
+  it('no-tool figures without no-tool cases are properties "n/a", skipped when bounded; a null figure is "n/a" too', () => {
     const r = handBuilt();
     for (const s of [...Object.values(r.retrievers), ...Object.values(r.profiles!)]) {
       const o = s.metrics.overall as Record<string, unknown>;
@@ -425,18 +421,15 @@ describe('C. JUnit', () => {
       delete o.searchNoToolFalsePositiveRate;
     }
     (r.retrievers.dense!.metrics.overall as Record<string, unknown>).top1 = null;
-    const { suites } = parse(junitXml(r));
-    for (const name of ['bm25', 'dense', 'static', 'deferred']) {
-      const c = testcase(suite(suites, name), 'noToolFalsePositiveRate');
-      expect(c.skipped![0]!.message, name).toBe('not applicable: the scored cases have no no-tool case');
-    }
-    expect(testcase(suite(suites, 'deferred'), 'searchNoToolFalsePositiveRate').skipped![0]!.message).toBe(
-      'not applicable: the scored cases have no no-tool case',
-    );
-    // retrievers have no search-only figure and static no search: no testcase for it
-    expect(suite(suites, 'bm25').testcase!.map((c) => c.name)).not.toContain('searchNoToolFalsePositiveRate');
-    expect(suite(suites, 'static').testcase!.map((c) => c.name)).not.toContain('searchNoToolFalsePositiveRate');
-    expect(testcase(suite(suites, 'dense'), 'top1').skipped![0]!.message).toBe('not applicable: no value');
+    const { root, suites } = parse(junitXml(r));
+    expect(root.skipped).toBe('0');
+    for (const name of ['bm25', 'dense', 'static', 'deferred'])
+      expect(propsOf(suite(suites, name)).noToolFalsePositiveRate, name).toBe('n/a: the scored cases have no no-tool case');
+    expect(propsOf(suite(suites, 'deferred')).searchNoToolFalsePositiveRate).toBe('n/a: the scored cases have no no-tool case');
+    // retrievers have no search-only figure and static no search: no property for it
+    expect(propsOf(suite(suites, 'bm25')).searchNoToolFalsePositiveRate).toBeUndefined();
+    expect(propsOf(suite(suites, 'static')).searchNoToolFalsePositiveRate).toBeUndefined();
+    expect(propsOf(suite(suites, 'dense')).top1).toMatch(/^n\/a: /);
     const gated = parse(junitXml(r, [{ metric: 'noToolFalsePositiveRate', max: 0.1 }]));
     expect(gated.root.failures).toBe('0');
     expect(gated.root.errors).toBe('0');

@@ -93,8 +93,8 @@ export const REPORT_FORMAT_TABLE = {
     },
   },
   png: {
-    description: 'one PNG per chart, 1600×900, white background',
-    files: ['<chart>.png'],
+    description: 'two PNGs per chart, white background: 1600×900, and @2x (3200×1800) for slides',
+    files: ['<chart>.png', '<chart>@2x.png'],
     write: (job: ReportJob) => writePngs(job.run.results, job.out),
   },
   md: {

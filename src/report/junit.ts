@@ -1,37 +1,21 @@
 /**
  * JUnit XML of a results file, so CI systems (GitHub checks, GitLab, Jenkins, Buildkite) show the
- * figures natively: one `<testsuite>` per strategy (retrievers, then profiles, in run order), one
- * `<testcase classname="<dataset>.<strategy>" name="<metric>">` per checked metric.
+ * figures natively: one `<testsuite>` per strategy (retrievers, then profiles, in run order).
  *
- * A check that the metric misses is a `<failure type="threshold">` whose message and body carry
- * expected, actual and delta; a check that cannot be evaluated (the metric is absent or not a
- * number for that strategy, the strategy is not in the results, the metric id does not parse) is
- * an `<error>`: `<failure>` for a metric miss, `<error>` for an execution error.
+ * A test case is a threshold, something that can fail: `scopeLeakCount ≤ 0` for every strategy
+ * ({@link defaultChecks}), and the rules of `backpack report --fail-below / --fail-above`
+ * ({@link thresholdChecks}). A check that the metric misses is a `<failure type="threshold">` whose
+ * message and body carry expected, actual and delta; one that cannot be evaluated (the metric is
+ * absent or not a number, the strategy is not in the results, the metric id does not parse) is an
+ * `<error>`. Every other headline figure is a suite `<property>`: its value, or `n/a: <why>` where
+ * it does not apply (see `figure` in view.ts), and its bootstrap interval as `<figure>.ci95`
+ * ("low high"); a profile's `contextWindow`, `fitsContext` and, when some prompt overflows,
+ * `fitsContext.note`.
  *
- * Without checks: `scopeLeakCount` must be 0 for every strategy (a real gate), and every headline
- * metric the strategy has is a passing testcase with its value in the suite's `<properties>` and
- * the testcase's `<system-out>`.
- *
- * Figures that do not apply (see `figure` in view.ts) never make a passing testcase, since a pass
- * would read as a check of a number that means nothing:
- * - a no-tool figure (`noToolFalsePositiveRate`, `searchNoToolFalsePositiveRate`) when the scored
- *   cases have no no-tool case: `<skipped message="not applicable: the scored cases have no no-tool
- *   case"/>`, with or without bounds (nothing is wrong with the strategy; the data cannot say);
- * - a quality figure of a profile whose prompt fits the context window in no case
- *   (`tokens.fitsContext` 0): reported (no bounds) → `<skipped message="not applicable: does not
- *   fit the 200,000-token context window"/>`; checked with bounds → `<failure
- *   type="context-window">`, because the profile cannot deliver the figure asked of it;
- * - a reported figure that is null: `<skipped message="not applicable: no value"/>` (with bounds it
- *   stays an `<error>`, as before: the check cannot be evaluated).
- * With the default checks each profile whose results carry `tokens.fitsContext` also gets a
- * `fitsContext` testcase: passing when every prompt fits, otherwise `<skipped>` with the reason
- * ("does not fit the 200,000-token context window", "fits 80% of cases in the …"). Skipped, not
- * failed: this file's default checks gate only what must never happen (scope leaks), and an eager
- * baseline profile (`static`, `deepseek`) overflowing a large catalog is an expected finding that
- * should show in the CI's test view without turning every run red; a regression of a profile you
- * ship (its `visible` drops when its prompts stop fitting) is what `backpack gate` fails on. The
- * figures of a profile that fits only some cases are still reported, their `<system-out>` saying
- * how many cases fit. Suites and the root carry `skipped` counts.
+ * With a threshold, a figure that does not apply: a no-tool figure when the scored cases have no
+ * no-tool case is `<skipped>` (the data cannot say); a quality figure of a profile whose prompt
+ * fits the context window in no case is a `<failure type="context-window">` (the profile cannot
+ * deliver the figure asked of it).
  *
  * Everything is XML-escaped (strategy, dataset and slice names are untrusted). Deterministic: the
  * only date is the run's `timings.startedAt`.

@@ -2,7 +2,7 @@
  * `backpack report`: read a results folder (results.json and the per-case details) and write the
  * formats a person looks at, into one folder, atomically per file:
  *   report.html     one self-contained file (chart.js inlined, no network)
- *   <chart>.png     one PNG per chart, 1600×900, white background
+ *   <chart>.png     one PNG per chart, 1600×900, white background; <chart>@2x.png the same at 3200×1800
  *   summary.md      a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment
  *   junit.xml       one test suite per strategy, one test case per checked metric (skipped, with
  *                   the reason, where the figure does not apply; see junit.ts)

@@ -55,7 +55,8 @@ export function pageStyle(): string {
 
 /** The page's script: draws every chart from its JSON block and makes `table.sortable` sortable. Reads no untrusted text into code. */
 export function pageScript(): string {
-  return asset('report.js');
+  // the chart plugins (error bars, point labels, reference lines, tooltips) first: report.js installs them
+  return `${asset('chart-plugins.js')}\n${asset('report.js')}`;
 }
 
 /** The comparison page's script: filters the changed cases by text, strategy and outcome. Reads no untrusted text into code. */
