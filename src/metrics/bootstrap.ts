@@ -54,41 +54,53 @@ export function bootstrapIntervals(
   const n = cases.length;
   const out: IntervalTable = {};
   if (n === 0) return out;
-  // Per key: the cases it applies to and their values, as dense arrays.
-  const columns = keys.map((key) => {
+  // Keys that apply to the same cases (every graded-case figure, say) share one group: the drawn
+  // weight of each case is read once per group, and its figures are summed from one row-major array.
+  const groups = new Map<string, { keys: string[]; at: number[]; rows: number[] }>();
+  for (const key of keys) {
     const at: number[] = [];
-    const values: number[] = [];
     cases.forEach((c, i) => {
-      const v = c[key];
-      if (v !== undefined) {
-        at.push(i);
-        values.push(v);
-      }
+      if (c[key] !== undefined) at.push(i);
     });
-    return { key, at: Int32Array.from(at), values: Float64Array.from(values), means: new Float64Array(resamples), computed: 0 };
+    if (!at.length) continue;
+    const sig = at.join(',');
+    const g = groups.get(sig);
+    if (g) g.keys.push(key);
+    else groups.set(sig, { keys: [key], at, rows: [] });
+  }
+  const plan = [...groups.values()].map((g) => {
+    const width = g.keys.length;
+    const values = new Float64Array(g.at.length * width);
+    g.at.forEach((i, j) => {
+      for (let k = 0; k < width; k++) values[j * width + k] = cases[i]![g.keys[k]!]!;
+    });
+    return { keys: g.keys, at: Int32Array.from(g.at), values, width, means: g.keys.map(() => new Float64Array(resamples)), sums: new Float64Array(width) };
   });
   const rng = new Rng(BOOTSTRAP_SEED, label);
   const drawn = new Int32Array(n);
   for (let b = 0; b < resamples; b++) {
     drawn.fill(0);
     for (let i = 0; i < n; i++) drawn[Math.floor((rng.nextU32() / 4294967296) * n)]!++;
-    for (const col of columns) {
-      let sum = 0;
+    for (const g of plan) {
+      const { at, values, width, sums } = g;
+      sums.fill(0);
       let count = 0;
-      const { at, values } = col;
       for (let j = 0; j < at.length; j++) {
         const w = drawn[at[j]!]!;
         if (w === 0) continue;
-        sum += w * values[j]!;
         count += w;
+        const row = j * width;
+        for (let k = 0; k < width; k++) sums[k]! += w * values[row + k]!;
       }
-      if (count > 0) col.means[col.computed++] = sum / count;
+      // a resample that drew none of the group's cases has no mean for its figures (NaN, left out below)
+      for (let k = 0; k < width; k++) g.means[k]![b] = count > 0 ? sums[k]! / count : Number.NaN;
     }
   }
-  for (const col of columns) {
-    if (col.computed === 0) continue;
-    const means = col.means.subarray(0, col.computed).sort();
-    out[col.key] = [round(quantile(means, 0.025)), round(quantile(means, 0.975))];
+  for (const g of plan) {
+    g.keys.forEach((key, k) => {
+      const means = g.means[k]!.filter((m) => !Number.isNaN(m)).sort();
+      if (means.length) out[key] = [round(quantile(means, 0.025)), round(quantile(means, 0.975))];
+    });
   }
   return out;
 }
