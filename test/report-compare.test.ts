@@ -129,7 +129,9 @@ describe('backpack report BASE HEAD', () => {
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('id="case-search"');
-    expect(html).toMatch(new RegExp(`data-strategy="bm25-plain" data-outcome="lost"[^>]*><th scope="row"><code>${lost.caseId}</code>`));
+    expect(html).toMatch(
+      new RegExp(`data-strategy="bm25-plain" data-outcome="lost"[^>]*><th scope="row"><button type="button" class="open-case" data-case="${lost.caseId}"`),
+    );
     // results before provenance
     expect(html.indexOf('id="changes-1"')).toBeLessThan(html.indexOf('id="provenance"'));
     const md = readFileSync(join(out, 'summary.md'), 'utf8');

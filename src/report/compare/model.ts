@@ -79,6 +79,8 @@ export interface RunComparison {
   /** Strategies in only one of the two. */
   onlyBase: string[];
   onlyHead: string[];
+  /** For every case some strategy won or lost: each strategy's top `k` in both runs (to open one case and see them all). */
+  caseRankings: Record<string, Array<{ strategy: string; base: Array<[string, number]>; head: Array<[string, number]> }>>;
 }
 
 export interface Comparison {
@@ -234,12 +236,20 @@ export function compareRuns(runs: readonly ComparedRun[]): Comparison {
     const baseNames = strategyNames(base.run.results);
     const headNames = strategyNames(head.run.results);
     const both = baseNames.filter((n) => headNames.includes(n));
+    const strategies = both.map((name) => compareStrategy(base, head, name, metric, CHANGED_CASE_DEPTH));
+    const changed = new Set(strategies.flatMap((s) => [...s.won, ...s.lost].map((c) => c.caseId)));
+    const rankingsOf = (r: ComparedRun, name: string) => new Map((r.run.details[name] ?? []).map((d) => [d.caseId, d.ranked.slice(0, CHANGED_CASE_DEPTH)]));
+    const perStrategy = both.map((name) => ({ name, b: rankingsOf(base, name), h: rankingsOf(head, name) }));
+    const caseRankings: RunComparison['caseRankings'] = {};
+    for (const c of base.cases)
+      if (changed.has(c.id)) caseRankings[c.id] = perStrategy.map(({ name, b, h }) => ({ strategy: name, base: b.get(c.id) ?? [], head: h.get(c.id) ?? [] }));
     return {
       base: base.label,
       head: head.label,
-      strategies: both.map((name) => compareStrategy(base, head, name, metric, CHANGED_CASE_DEPTH)),
+      strategies,
       onlyBase: baseNames.filter((n) => !headNames.includes(n)),
       onlyHead: headNames.filter((n) => !baseNames.includes(n)),
+      caseRankings,
     };
   });
   return { runs: runs.map((r) => ({ label: r.label, results: r.run.results })), headline: metric, k: CHANGED_CASE_DEPTH, pairs, summaries };

@@ -1,0 +1,122 @@
+/**
+ * The comparison report (`backpack report BASE HEAD`) and the head's own report as a reviewer uses
+ * them, in headless Chromium at 1440 px: no console error, a changed case found by search and
+ * opened (every strategy's ranking in both runs), one colour per strategy across every chart, and
+ * no table wider than the window. Skipped, saying so, when Chromium is absent.
+ */
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCaseRecords } from '../../src/eval/case-records.ts';
+import { readRunDir } from '../../src/eval/files.ts';
+import { compareRuns } from '../../src/report/compare/model.ts';
+import { runCli, tempDir } from '../helpers.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const missing = !existsSync(CHROMIUM);
+if (missing) console.warn(`test/browser/compare.browser.test.ts: SKIPPED — ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run installs it).`);
+const STRATEGIES = ['--retrievers', 'bm25,bm25-plain', '--profiles', 'static,codex,deferred'];
+const CHANGED = 'mcp__slack__create_message';
+
+describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px', () => {
+  const tmp = tempDir('compare-browser');
+  const base = join(tmp, 'base');
+  const head = join(tmp, 'head');
+  let browser: Browser;
+  const errors: string[] = [];
+
+  async function open(path: string): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${path}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
+    await page.goto(pathToFileURL(path).href);
+    return page;
+  }
+
+  beforeAll(async () => {
+    const data = join(tmp, 'data');
+    expect((await runCli('generate', '--preset', 'tiny', '--seed', '5', '--out', data, '--quiet')).code).toBe(0);
+    const data2 = join(tmp, 'data2');
+    cpSync(data, data2, { recursive: true });
+    const file = join(data2, 'corpus.jsonl');
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    writeFileSync(
+      file,
+      `${lines
+        .map((l) => {
+          const t = JSON.parse(l) as Record<string, unknown>;
+          if (t._id !== CHANGED) return l;
+          delete t.hash;
+          return JSON.stringify({ ...t, description: 'Deprecated helper; do not use.', summary: 'Deprecated.' });
+        })
+        .join('\n')}\n`,
+    );
+    expect((await runCli('eval', '--dataset', data, ...STRATEGIES, '--out', base, '--quiet')).code).toBe(0);
+    expect((await runCli('eval', '--dataset', data2, '--re-sign', ...STRATEGIES, '--out', head, '--quiet')).code).toBe(0);
+    expect((await runCli('report', base, head, '--out', join(tmp, 'cmp'))).code).toBe(0);
+    expect((await runCli('report', head, '--format', 'html')).code).toBe(0);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('finds a changed case by search and opens it: request, gold tools, every strategy in both runs', async () => {
+    const load = (dir: string) => {
+      const saved = readCaseRecords(dir)!;
+      return { label: dir, dir, run: readRunDir(dir), cases: saved.cases, tools: saved.tools };
+    };
+    const lost = compareRuns([load(base), load(head)]).pairs[0]!.strategies.find((s) => s.name === 'bm25-plain')!.lost[0]!;
+    const t0 = Date.now();
+    const page = await open(join(tmp, 'cmp', 'report.html'));
+    const loadMs = Date.now() - t0;
+    const total = await page.locator('table.cases tbody tr').count();
+    expect(total).toBeGreaterThan(1);
+    await page.fill('#case-search', lost.caseId);
+    const visible = page.locator('table.cases tbody tr:not([hidden])');
+    expect(await visible.count()).toBeGreaterThanOrEqual(1);
+    expect(await visible.count()).toBeLessThan(total);
+    expect(await page.textContent('#case-count')).toMatch(new RegExp(`^\\d+ of ${total} changed cases shown$`));
+    await visible.first().locator('button.open-case').click();
+    const dialog = page.locator('#case-dialog');
+    expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
+    expect(await page.textContent('#case-dialog-title')).toBe(lost.caseId);
+    expect(await dialog.locator('p.request').textContent()).toBe(lost.request);
+    // every strategy of both runs, each with both rankings
+    expect(await dialog.locator('table.rankings tbody tr').count()).toBe(5);
+    expect(await dialog.locator('table.rankings tbody tr th code').allTextContents()).toEqual(['bm25', 'bm25-plain', 'static', 'codex', 'deferred']);
+    expect(errors).toEqual([]);
+    console.log(`comparison report: ${total} changed cases, loaded in ${loadMs} ms`);
+    await page.close();
+  });
+
+  it('shows one colour per strategy in every chart of the head report, and no table wider than the window', async () => {
+    const page = await open(join(head, 'report', 'report.html'));
+    const colours = await page.evaluate(() => {
+      const seen: Record<string, string[]> = {};
+      const charts = (window as unknown as { Chart: { instances: Record<string, { data: { datasets: Array<{ strategy?: string; borderColor?: string }> } }> } })
+        .Chart.instances;
+      for (const c of Object.values(charts))
+        for (const d of c.data.datasets) if (d.strategy && typeof d.borderColor === 'string') (seen[d.strategy] ??= []).push(d.borderColor);
+      return seen;
+    });
+    expect(Object.keys(colours).sort()).toEqual(expect.arrayContaining(['bm25', 'codex', 'deferred']));
+    for (const [name, list] of Object.entries(colours)) expect(new Set(list).size, `${name}: ${list.join(', ')}`).toBe(1);
+    expect(Object.values(colours).filter((l) => l.length > 1).length).toBeGreaterThan(0);
+    for (const path of [join(head, 'report', 'report.html'), join(tmp, 'cmp', 'report.html')]) {
+      const p = path.endsWith('cmp/report.html') ? await open(path) : page;
+      const wide = await p.evaluate(() =>
+        [...document.querySelectorAll('table')]
+          .map((t) => ({ id: t.id || t.className, width: Math.round(t.getBoundingClientRect().width) }))
+          .filter((t) => t.width > window.innerWidth),
+      );
+      expect(wide, path).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+  });
+});
