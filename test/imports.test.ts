@@ -63,8 +63,9 @@ const LAYERS: Readonly<Record<string, number>> = {
   gate: 8,
   report: 8,
   diff: 8,
-  cli: 9,
-  'index.ts': 9,
+  history: 9,
+  cli: 10,
+  'index.ts': 10,
 };
 
 /** The folder of src/ a module is in (or its own name, for a module at the top of src/). */

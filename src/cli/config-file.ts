@@ -74,6 +74,29 @@ export function pathKind(opt: Option): 'always' | 'maybe' | 'never' {
   return paths === words.length ? 'always' : 'maybe';
 }
 
+/**
+ * The commands the file has a section for, by section name: each command of the program, and for
+ * a command with subcommands (`history add`, `history show`) each subcommand instead, named by
+ * its path (`"history add"`).
+ */
+export function configCommands(program: Command): Map<string, Command> {
+  const out = new Map<string, Command>();
+  const walk = (cmd: Command, prefix: string): void => {
+    const name = prefix + cmd.name();
+    if (cmd.commands.length) for (const sub of cmd.commands) walk(sub, `${name} `);
+    else out.set(name, cmd);
+  };
+  for (const cmd of program.commands) walk(cmd, '');
+  return out;
+}
+
+/** The section name of a command below the root: its names from the root's subcommand down, space-separated. */
+function sectionOf(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
 /** The options of a command the file may set, by attribute name (a `--x` / `--no-x` pair is one key). */
 export function fileOptions(cmd: Command): Map<string, Option[]> {
   const out = new Map<string, Option[]>();
@@ -189,7 +212,7 @@ export function loadConfigFile(file: string, program: Command, label: string = f
   if (!isPlainObject(data))
     throw new InputError(`a config file is a mapping of command names (eval, run, report, …) to their options, not ${describeType(data)}`, { file: path });
   const dir = dirname(resolve(file));
-  const commands = new Map(program.commands.map((c) => [c.name(), c]));
+  const commands = configCommands(program);
   for (const [section, body] of Object.entries(data)) {
     if (section === '$schema') {
       if (typeof body !== 'string')
@@ -291,11 +314,15 @@ export function useConfigFile(program: Command, io: Io, cwd: () => string = () =
     if (path === undefined) return;
     // Errors name the file as the user would: as typed, or by its name in the working folder.
     config = loadConfigFile(path, root, given ?? shown(path, cwd()));
-    for (const v of config.values.get(sub.name()) ?? []) if (v.mandatory) sub.setOptionValueWithSource(v.key, v.value, 'config');
+    // mandatory values of the subcommand, or of its own subcommands (whichever of them runs)
+    for (const [section, cmd] of configCommands(root)) {
+      if (cmd !== sub && cmd.parent !== sub) continue;
+      for (const v of config.values.get(section) ?? []) if (v.mandatory) cmd.setOptionValueWithSource(v.key, v.value, 'config');
+    }
   });
   program.hook('preAction', (_root, action) => {
     if (!config) return;
-    for (const v of config.values.get(action.name()) ?? []) {
+    for (const v of config.values.get(sectionOf(action)) ?? []) {
       const source = action.getOptionValueSource(v.key);
       if (source === undefined || source === 'default') action.setOptionValueWithSource(v.key, v.value, 'config');
     }
@@ -306,7 +333,7 @@ export function useConfigFile(program: Command, io: Io, cwd: () => string = () =
 /** The JSON Schema of the config file, from the program's commands and options (docs/config.md). */
 export function configSchema(program: Command): Record<string, unknown> {
   const sections: Record<string, unknown> = {};
-  for (const cmd of program.commands) {
+  for (const [name, cmd] of configCommands(program)) {
     const properties: Record<string, unknown> = {};
     for (const [key, opts] of fileOptions(cmd)) {
       const opt = opts.find((o) => !o.negate) ?? opts[0]!;
@@ -325,7 +352,7 @@ export function configSchema(program: Command): Record<string, unknown> {
               ? { description, enum: [...opt.argChoices, null] }
               : { description, type: scalarTypes };
     }
-    sections[cmd.name()] = { description: cmd.description(), type: ['object', 'null'], properties, additionalProperties: false };
+    sections[name] = { description: cmd.description(), type: ['object', 'null'], properties, additionalProperties: false };
   }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

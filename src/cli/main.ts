@@ -19,6 +19,7 @@ import { registerRunCommand } from './run-command.ts';
 import { registerDatasetCommands } from './dataset-commands.ts';
 import { registerEvalCommand } from './eval-command.ts';
 import { registerResultsCommands } from './results-commands.ts';
+import { registerHistoryCommands } from './history-command.ts';
 import type { Io } from './options.ts';
 
 export {
@@ -56,6 +57,7 @@ export function buildProgram(io: Io): Command {
   registerGateCommands(program, io);
   registerDiffCommand(program, io);
   registerSnapshotCommand(program, io);
+  registerHistoryCommands(program, io);
 
   program
     .command('list')
