@@ -16,7 +16,7 @@ import { chartJsSource, htmlReport, scriptSafe } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
 import { renderPng, writePngs } from './png.ts';
-import { asOlder, curve, handBuilt, PROFILE_TOKEN_COLUMNS, QUALITY_IDS } from './test-results.ts';
+import { asOlder, curve, handBuilt, PROFILE_TOKEN_COLUMNS } from './test-results.ts';
 import { NO_TOOL_DEFINITION } from './view.ts';
 
 const tmp = tempDir('figures');
