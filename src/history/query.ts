@@ -5,22 +5,11 @@
  */
 import { InputError } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
+import type { RunRecord } from './record.ts';
 import { selectRows, type SqlDatabase, type SqlValue } from './sqlite.ts';
 
 /** One recorded run (a row of `runs`). */
-export interface HistoryRun {
-  label: string;
-  recordedAt: string;
-  dataset: string;
-  catalogSha256: string;
-  casesSha256: string | null;
-  configHash: string;
-  backpackVersion: string;
-  gitCommit: string | null;
-  blessed: boolean;
-  blessReason: string | null;
-  blessDate: string | null;
-}
+export type HistoryRun = Omit<RunRecord, 'figures'>;
 
 /** One run's value in a series. */
 export interface SeriesPoint {

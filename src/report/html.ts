@@ -30,7 +30,7 @@ import { chartsOf } from './charts.ts';
 import { chartsSection } from './html/charts-section.ts';
 import { floorsSection } from './html/floors.ts';
 import { fmtInt, fmtRate } from './html/format.ts';
-import { chartJsSource, CSP, pageScript, pageStyle, scriptSafe } from './html/inline.ts';
+import { chartJsSource, pageHead, pageScript, scriptSafe } from './html/inline.ts';
 import { namespacesTable } from './html/namespaces.ts';
 import { neverSurfacedSection } from './html/never-surfaced.ts';
 import { overviewTable } from './html/overview.ts';
@@ -89,20 +89,7 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
   ]
     .filter(Boolean)
     .join(' · ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="generator" content="${esc(`Backpack ${r.backpack.version}`)}">
-<title>${esc(title)}</title>
-<style>
-${pageStyle()}</style>
-</head>
-<body>
-<main>
+  return `${pageHead(title, `Backpack ${r.backpack.version}`, esc)}<main>
 <header class="top">
 <h1>${esc(title)}</h1>
 <p class="subtitle">${esc(subtitle)}</p>

@@ -7,7 +7,7 @@
  */
 import { metricLabel, metricTitle } from '../../metrics/ids.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { CSP, compareScript, jsonForScript, pageScript, pageStyle } from '../html/inline.ts';
+import { compareScript, jsonForScript, pageHead, pageScript } from '../html/inline.ts';
 import { type Cell, code, numCell, section, table, text } from '../html/table.ts';
 import { signed, verdictText } from './markdown.ts';
 import type { ChangedCase, Comparison, FigureChange, RunComparison } from './model.ts';
@@ -147,19 +147,7 @@ export function comparisonHtml(c: Comparison, opts: { title?: string } = {}): st
     ),
     section('provenance', 'Runs', '', provenance(c)),
   ];
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${esc(title)}</title>
-<style>
-${pageStyle()}</style>
-</head>
-<body>
-<main>
+  return `${pageHead(title, `Backpack ${c.runs[0]!.results.backpack.version}`, esc)}<main>
 <header class="top">
 <h1>${esc(title)}</h1>
 <p class="subtitle">${esc(c.runs.map((r, i) => `${i === 0 ? 'base' : 'head'} ${r.label} (${r.results.dataset.name}, ${r.results.dataset.cases.toLocaleString('en-US')} cases)`).join(' · '))}</p>

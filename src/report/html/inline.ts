@@ -63,3 +63,24 @@ export function pageScript(): string {
 export function compareScript(): string {
   return asset('compare.js');
 }
+
+/**
+ * The start of a report page, up to and including `<body>`: the charset, the Content-Security-Policy
+ * that loads nothing, the viewport, no referrer, the generator, the escaped `title` and the style sheet.
+ */
+export function pageHead(title: string, generator: string, escape: (s: string) => string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="generator" content="${escape(generator)}">
+<title>${escape(title)}</title>
+<style>
+${pageStyle()}</style>
+</head>
+<body>
+`;
+}
