@@ -67,7 +67,8 @@ describe('htmlReport on a real run', () => {
     expect(html).not.toMatch(/@import/i);
     // the only links are to the page's own sections
     for (const m of html.matchAll(/\bhref="([^"]*)"/g)) expect(m[1]).toMatch(/^#[a-z-]+$/);
-    expect((html.match(/<script\b/g) ?? []).length).toBe(chartsOf(run.results).length + 2);
+    // the charts' JSON blocks, chart.js, the page script, the case explorer's JSON block and its script
+    expect((html.match(/<script\b/g) ?? []).length).toBe(chartsOf(run.results).length + 4);
   });
 
   it('shows the provenance, every section, and a sortable overview of every strategy', () => {
@@ -175,8 +176,8 @@ describe('hostile catalog and cases', () => {
     for (const p of [...PAYLOADS, idA, idB, EVIL_NS, EVIL_REQUEST, CASE_A, CASE_B]) expect(page, p).not.toContain(p);
     expect(page).not.toMatch(/<img/i);
     expect(page).not.toMatch(/onerror\s*=\s*"/i);
-    expect((page.match(/<script\b/gi) ?? []).length).toBe(chartsOf(run.results).length + 2);
-    expect((page.match(/<\/script>/gi) ?? []).length).toBe(chartsOf(run.results).length + 2);
+    expect((page.match(/<script\b/gi) ?? []).length).toBe(chartsOf(run.results).length + 4);
+    expect((page.match(/<\/script>/gi) ?? []).length).toBe(chartsOf(run.results).length + 4);
     // the escaped forms are there: the misses (request, gold id and description, what came instead), the slice, the namespace, the dataset name
     const misses = page.slice(page.indexOf('<section id="worst-misses">'), page.indexOf('</section>', page.indexOf('<section id="worst-misses">')));
     for (const x of [CASE_A, CASE_B, EVIL_REQUEST, idA, idB, PAYLOADS[2]!]) expect(misses, x).toContain(e(x));

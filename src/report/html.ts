@@ -30,7 +30,9 @@ import { chartsOf } from './charts.ts';
 import { chartsSection } from './html/charts-section.ts';
 import { floorsSection } from './html/floors.ts';
 import { fmtInt, fmtRate } from './html/format.ts';
-import { chartJsSource, pageHead, pageScript, scriptSafe } from './html/inline.ts';
+import { chartJsSource, explorerScript, pageHead, pageScript, scriptSafe } from './html/inline.ts';
+import { EXPLORER_DEPTH, explorerData, explorerHtml, type ExplorerTools } from './explorer.ts';
+import { absent, NOT_IN_RUN, section } from './html/table.ts';
 import { namespacesTable } from './html/namespaces.ts';
 import { neverSurfacedSection } from './html/never-surfaced.ts';
 import { overviewTable } from './html/overview.ts';
@@ -48,6 +50,22 @@ export interface HtmlReportOptions extends MissInputs {
   title?: string;
   /** Slices and namespaces with fewer graded cases are greyed (slices) or left out of the worst list (namespaces). */
   minCases?: number;
+}
+
+/** The Cases section: the case explorer over every scored case and strategy (needs the details, the cases and the tools). */
+function casesExplorer(r: Results, opts: HtmlReportOptions): string {
+  const title = 'Cases';
+  if (!opts.details || !opts.cases || !opts.catalog)
+    return section('cases', title, '', absent(`${NOT_IN_RUN}: the explorer needs the per-case details, the cases and the tools.`));
+  const data = explorerData([{ label: r.dataset.name, results: r, details: opts.details }], opts.cases, opts.catalog.tools as ExplorerTools);
+  const d = data as { slices: string[]; namespaces: string[]; strategies: string[] };
+  const intro = `Every scored case: search by request, case or tool id, filter by strategy, outcome (${esc(headline(r))}), slice and gold namespace; open a case for its gold tools and every strategy's top ${EXPLORER_DEPTH} with scores.`;
+  return section(
+    'cases',
+    title,
+    intro,
+    explorerHtml(data, esc, { strategies: d.strategies, slices: [...d.slices].sort(), namespaces: [...d.namespaces].sort(), runs: 1 }),
+  );
 }
 
 /** The self-contained HTML report of a results file (see the module comment). */
@@ -75,6 +93,7 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
     ['namespaces', 'Namespaces', namespacesTable(r, all, opts.minCases ?? 0)],
     ['never-surfaced', 'Never surfaced', neverSurfacedSection(all)],
     ['worst-misses', 'Worst misses', worstMissesSection(r, all, opts)],
+    ['cases', 'Cases', casesExplorer(r, opts)],
     ['tokens', 'Tokens', tokensSection(r, all)],
     ['skills', 'Skills', skillsSection(r.skills)],
     ['sessions', 'Sessions', sessionsSection(all)],
@@ -103,6 +122,8 @@ ${charts.data}
 <script>${scriptSafe(chartJsSource())}</script>
 <script>
 ${pageScript()}</script>
+<script>
+${explorerScript()}</script>
 </body>
 </html>
 `;

@@ -11,7 +11,12 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCaseRecords } from '../../src/eval/case-records.ts';
 import { readRunDir } from '../../src/eval/files.ts';
+import type { Case } from '../../src/catalog/types.ts';
+import type { Results } from '../../src/eval/results.ts';
 import { compareRuns } from '../../src/report/compare/model.ts';
+import { explorerData, explorerHtml } from '../../src/report/explorer.ts';
+import { explorerScript, pageHead } from '../../src/report/html/inline.ts';
+import { escapeHtml } from '../../src/util/escape.ts';
 import { runCli, tempDir } from '../helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -118,5 +123,76 @@ describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px'
       expect(wide, path).toEqual([]);
     }
     expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(missing)('the case explorer at scale: 6,000 cases and 20 strategies', () => {
+  const tmp = tempDir('explorer-scale');
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('loads, filters and opens a case quickly (times printed), and the page stays one offline file', async () => {
+    const tools = Array.from({ length: 2000 }, (_, i) => ({
+      id: `mcp__ns${i % 50}__tool_${i}`,
+      namespace: `ns${i % 50}`,
+      summary: `Tool ${i} does thing ${i}.`,
+    }));
+    const cases: Case[] = Array.from({ length: 6000 }, (_, i) => ({
+      id: `q${String(i).padStart(5, '0')}`,
+      request: `please do thing ${i} with ${i % 7 === 0 ? 'nothing in particular' : `tool ${(i * 7) % 2000}`}`,
+      expectedTools: i % 7 === 0 ? [] : [tools[(i * 7) % 2000]!.id],
+      slices: [`slice-${i % 8}`],
+    }));
+    const names = Array.from({ length: 20 }, (_, s) => `strategy-${s}`);
+    const details = Object.fromEntries(
+      names.map((n, s) => [
+        n,
+        cases.map((c, i) => ({
+          caseId: c.id,
+          ranked: Array.from({ length: 10 }, (_, k): [string, number] => [tools[(i * 7 + k * (s + 1)) % 2000]!.id, 10 - k]),
+          pinned: [],
+          leaks: [],
+          ms: 0,
+        })),
+      ]),
+    );
+    const results = {
+      dataset: { name: 'synthetic' },
+      config: { ks: [1, 5, 10] },
+      retrievers: Object.fromEntries(names.map((n) => [n, {}])),
+    } as unknown as Results;
+    const data = explorerData([{ label: 'synthetic', results, details }], cases, tools);
+    const d = data as { slices: string[]; namespaces: string[]; strategies: string[] };
+    const html = `${pageHead('explorer at scale', 'Backpack test', escapeHtml)}<main>${explorerHtml(data, escapeHtml, { strategies: d.strategies, slices: d.slices, namespaces: d.namespaces, runs: 1 })}</main><script>${explorerScript()}</script></body></html>`;
+    const path = join(tmp, 'explorer.html');
+    writeFileSync(path, html);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const t0 = Date.now();
+    await page.goto(pathToFileURL(path).href);
+    await page.waitForSelector('#x-table tbody tr');
+    const loadMs = Date.now() - t0;
+    expect(await page.textContent('#x-count')).toBe('6000 of 6000 cases match (100 shown)');
+    const t1 = Date.now();
+    await page.fill('#x-search', 'tool_1234');
+    const searchMs = Date.now() - t1;
+    const matched = Number((await page.textContent('#x-count'))!.split(' ')[0]);
+    expect(matched).toBeGreaterThan(0);
+    expect(matched).toBeLessThan(6000);
+    await page.selectOption('#x-strategy', 'strategy-19');
+    await page.locator('#x-table button.open-case').first().click();
+    expect(await page.locator('#x-dialog table.rankings tbody tr').count()).toBe(20);
+    expect(errors).toEqual([]);
+    console.log(
+      `explorer at 6,000 cases × 20 strategies: ${(html.length / 1e6).toFixed(1)} MB page, first rows after ${loadMs} ms, a search over every case and ranking in ${searchMs} ms`,
+    );
+    await page.close();
   });
 });

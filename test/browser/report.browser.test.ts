@@ -148,7 +148,12 @@ describe.skipIf(missing)(title, () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(dialogs).toEqual([]);
     expect(await page.evaluate(() => document.querySelectorAll('img').length)).toBe(0);
-    expect(await page.evaluate(() => document.scripts.length)).toBe(chartIds.length + 2);
+    // the charts' JSON blocks, chart.js, the page script, the explorer's JSON block and its script: nothing else
+    expect(await page.evaluate(() => document.scripts.length)).toBe(chartIds.length + 4);
+    // the explorer shows the hostile request as text too
+    await page.fill('#x-search', EVIL_REQUEST.slice(0, 20));
+    expect(await page.locator('#x-table tbody').innerText()).toContain(EVIL_REQUEST.length > 200 ? EVIL_REQUEST.slice(0, 200) : EVIL_REQUEST);
+    await page.fill('#x-search', '');
     const text = await page.locator('body').innerText();
     for (const p of [PAYLOADS[0]!, PAYLOADS[1]!, PAYLOADS[2]!, EVIL_REQUEST, idA, idB, `<b>q0</b>"'&`]) expect(text, p).toContain(p);
     const misses = await page.locator('#worst-misses').innerText();

@@ -7,7 +7,8 @@
  */
 import { metricLabel, metricTitle } from '../../metrics/ids.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { compareScript, jsonForScript, pageHead, pageScript } from '../html/inline.ts';
+import { compareScript, explorerScript, jsonForScript, pageHead, pageScript } from '../html/inline.ts';
+import { explorerHtml } from '../explorer.ts';
 import { type Cell, code, numCell, section, table, text } from '../html/table.ts';
 import { signed, verdictText } from './markdown.ts';
 import type { ChangedCase, Comparison, FigureChange, RunComparison } from './model.ts';
@@ -125,8 +126,19 @@ function caseData(c: Comparison): string {
   return `<script type="application/json" id="case-data">${jsonForScript(data)}</script>`;
 }
 
+/** Every case in every run: the explorer, with "changed between runs" among its outcomes. */
+function explorerSection(data: unknown): string {
+  const d = data as { slices: string[]; namespaces: string[]; strategies: string[]; runs: string[] };
+  return section(
+    'cases',
+    'Every case',
+    "Search by request, case or tool id; filter by strategy, outcome (in the last run, or changed between runs), slice and gold namespace; open a case for every strategy's ranking in every run.",
+    explorerHtml(data, esc, { strategies: d.strategies, slices: [...d.slices].sort(), namespaces: [...d.namespaces].sort(), runs: d.runs.length }),
+  );
+}
+
 /** The self-contained HTML page of a comparison. */
-export function comparisonHtml(c: Comparison, opts: { title?: string } = {}): string {
+export function comparisonHtml(c: Comparison, opts: { title?: string; explorer?: unknown } = {}): string {
   const title = opts.title ?? `Backpack comparison — ${c.runs.map((r) => r.label).join(' → ')}`;
   const sections = [
     ...c.pairs.map((p, i) =>
@@ -145,6 +157,7 @@ export function comparisonHtml(c: Comparison, opts: { title?: string } = {}): st
         casesSection(p, c, i),
       ),
     ),
+    ...(opts.explorer ? [explorerSection(opts.explorer)] : []),
     section('provenance', 'Runs', '', provenance(c)),
   ];
   return `${pageHead(title, `Backpack ${c.runs[0]!.results.backpack.version}`, esc)}<main>
@@ -161,6 +174,8 @@ ${caseData(c)}
 ${pageScript()}</script>
 <script>
 ${compareScript()}</script>
+<script>
+${explorerScript()}</script>
 </body>
 </html>
 `;

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.ts';
 import { reportLink } from '../markdown.ts';
+import { explorerData } from '../explorer.ts';
 import { comparisonHtml } from './html.ts';
 import { comparisonMarkdown } from './markdown.ts';
 import { type ComparedRun, compareRuns } from './model.ts';
@@ -33,7 +34,16 @@ export function writeComparison(
   const files: string[] = [];
   const title = opts.title !== undefined ? { title: opts.title } : {};
   if (formats.includes('html')) {
-    writeFileAtomic(join(out, 'report.html'), comparisonHtml(comparison, title));
+    // the case explorer over every case, every strategy, every run: tool summaries from the last run's records (then the others')
+    const tools = new Map<string, ComparedRun['tools'][number]>();
+    for (const r of [...runs].reverse())
+      for (const t of r.tools) if (!tools.has(t.id) || (t.summary !== undefined && tools.get(t.id)!.summary === undefined)) tools.set(t.id, t);
+    const explorer = explorerData(
+      runs.map((r) => ({ label: r.label, results: r.run.results, details: r.run.details })),
+      runs[0]!.cases,
+      [...tools.values()],
+    );
+    writeFileAtomic(join(out, 'report.html'), comparisonHtml(comparison, { ...title, explorer }));
     files.push('report.html');
   }
   if (formats.includes('md')) {

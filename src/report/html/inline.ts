@@ -59,6 +59,11 @@ export function pageScript(): string {
   return `${asset('chart-plugins.js')}\n${asset('report.js')}`;
 }
 
+/** The case explorer's script (`explorer.ts` gives its data). Reads no untrusted text into code. */
+export function explorerScript(): string {
+  return asset('explorer.js');
+}
+
 /** The comparison page's script: filters the changed cases by text, strategy and outcome. Reads no untrusted text into code. */
 export function compareScript(): string {
   return asset('compare.js');
