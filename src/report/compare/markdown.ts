@@ -16,7 +16,7 @@ const REQUEST_CHARS = 160;
 const DASH = '–';
 const fmt = (x: number | undefined): string => (x === undefined ? DASH : x.toFixed(3));
 /** A change with its sign (`+0.012`, `−0.004`, `0.000`), or a dash when it does not apply. */
-export const signed = (x: number | undefined): string => (x === undefined ? DASH : x === 0 ? '0.000' : `${x > 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`);
+export const signed = (x: number | undefined): string => (x === undefined ? DASH : x === 0 ? '0' : `${x > 0 ? '+' : '−'}${Math.abs(x).toFixed(4)}`);
 const code = (s: string): string => `\`${s.replace(/`/g, "'").replace(/[\r\n]/g, ' ')}\``;
 
 /** The verdict of a change in words a reviewer scans: ▲ better, ▼ worse, = within noise, n/a. */
