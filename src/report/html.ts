@@ -108,7 +108,7 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
   ]
     .filter(Boolean)
     .join(' · ');
-  return `${pageHead(title, `Backpack ${r.backpack.version}`, esc)}<main>
+  return `${pageHead(title, `Backpack ${r.backpack.version}`)}<main>
 <header class="top">
 <h1>${esc(title)}</h1>
 <p class="subtitle">${esc(subtitle)}</p>

@@ -169,7 +169,7 @@ describe.skipIf(missing)('the case explorer at scale: 6,000 cases and 20 strateg
     } as unknown as Results;
     const data = explorerData([{ label: 'synthetic', results, details }], cases, tools);
     const d = data as { slices: string[]; namespaces: string[]; strategies: string[] };
-    const html = `${pageHead('explorer at scale', 'Backpack test', escapeHtml)}<main>${explorerHtml(data, escapeHtml, { strategies: d.strategies, slices: d.slices, namespaces: d.namespaces, runs: 1 })}</main><script>${explorerScript()}</script></body></html>`;
+    const html = `${pageHead('explorer at scale', 'Backpack test')}<main>${explorerHtml(data, escapeHtml, { strategies: d.strategies, slices: d.slices, namespaces: d.namespaces, runs: 1 })}</main><script>${explorerScript()}</script></body></html>`;
     const path = join(tmp, 'explorer.html');
     writeFileSync(path, html);
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });

@@ -160,7 +160,7 @@ export function comparisonHtml(c: Comparison, opts: { title?: string; explorer?:
     ...(opts.explorer ? [explorerSection(opts.explorer)] : []),
     section('provenance', 'Runs', '', provenance(c)),
   ];
-  return `${pageHead(title, `Backpack ${c.runs[0]!.results.backpack.version}`, esc)}<main>
+  return `${pageHead(title, `Backpack ${c.runs[0]!.results.backpack.version}`)}<main>
 <header class="top">
 <h1>${esc(title)}</h1>
 <p class="subtitle">${esc(c.runs.map((r, i) => `${i === 0 ? 'base' : 'head'} ${r.label} (${r.results.dataset.name}, ${r.results.dataset.cases.toLocaleString('en-US')} cases)`).join(' · '))}</p>

@@ -4,6 +4,7 @@
  * the charts' JSON, each written so that it cannot end its element early.
  */
 import { readFileSync } from 'node:fs';
+import { escapeHtml } from '../../util/escape.ts';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -73,7 +74,7 @@ export function compareScript(): string {
  * The start of a report page, up to and including `<body>`: the charset, the Content-Security-Policy
  * that loads nothing, the viewport, no referrer, the generator, the escaped `title` and the style sheet.
  */
-export function pageHead(title: string, generator: string, escape: (s: string) => string): string {
+export function pageHead(title: string, generator: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -81,8 +82,8 @@ export function pageHead(title: string, generator: string, escape: (s: string) =
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<meta name="generator" content="${escape(generator)}">
-<title>${escape(title)}</title>
+<meta name="generator" content="${escapeHtml(generator)}">
+<title>${escapeHtml(title)}</title>
 <style>
 ${pageStyle()}</style>
 </head>
