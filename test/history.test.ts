@@ -160,6 +160,25 @@ describe('backpack history', () => {
     expect(index).not.toContain('<b>');
   });
 
+  it('is drawn in the report (report --history): the headline of each strategy over the runs, the blessed run marked, labels escaped', async () => {
+    const db = join(tmp, 'gated.sqlite'); // recorded by the test above: v1, "v2 [x](y)" (blessed), v3
+    const out = join(tmp, 'with-history');
+    const r = await runCli('report', runs[2]!, '--history', db, '--format', 'html', '--out', out);
+    expect(r.code, r.err).toBe(0);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<section id="history">');
+    const block = /<script type="application\/json" data-chart="chart-history-recall_5"[^>]*>(.*?)<\/script>/.exec(html);
+    expect(block).not.toBeNull();
+    const config = JSON.parse(block![1]!.replace(/\\u003c/g, '<').replace(/\\u003e/g, '>').replace(/\\u0026/g, '&')) as Json;
+    expect(config.data.labels).toEqual(['v1', 'v2 [x](y)', 'v3']);
+    const bm25 = config.data.datasets.find((d: Json) => d.strategy === 'bm25');
+    expect(bm25.data).toEqual(RECALL5);
+    expect(bm25.pointStyle).toEqual(['circle', 'rectRot', 'circle']);
+    expect(html).not.toContain('<b>search</b>');
+    expect(html).toContain('new &lt;b&gt;search&lt;/b&gt; tool');
+    expect((await runCli('report', runs[2]!, '--history', join(tmp, 'none.sqlite'), '--format', 'html', '--out', out)).code).toBe(2);
+  });
+
   it('refuses a label already recorded (exit 2) unless --replace', async () => {
     const db = join(tmp, 'replace.sqlite');
     expect((await runCli('history', 'add', runs[0]!, '--label', 'same', '--db', db)).code).toBe(0);

@@ -20,7 +20,12 @@ import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
 import { type Check, evaluateCheck, thresholdChecks } from '../report/junit.ts';
-import { strategies } from '../report/view.ts';
+import { headline, strategies } from '../report/view.ts';
+import type { ChartSpec } from '../report/charts.ts';
+import { reportColours } from '../report/colours.ts';
+import { figureChart } from '../history/chart.ts';
+import { readView } from '../history/query.ts';
+import { openHistory } from '../history/store.ts';
 import { GateFailed } from '../gate/gate.ts';
 
 /** Add `report` and `merge` to the program. */
@@ -45,15 +50,16 @@ export function registerResultsCommands(program: Command, io: Io): void {
       'JUnit test cases that fail when a figure is below a value: metric=value or strategy:metric=value, comma-separated (exit 100 when one fails)',
     )
     .option('--fail-above <rules>', 'the same for figures that must stay at or below a value (e.g. noToolFalsePositiveRate=0.3)')
+    .option('--history <file>', 'a results history (backpack history add): the HTML draws the headline figure of each strategy over its recorded runs')
     .option(
       '--min-cases <n>',
       `slices and namespaces with fewer graded cases are greyed or left out of the worst lists (default: ${DEFAULT_MIN_CASES})`,
       atLeastZero('--min-cases'),
     )
     .action(
-      (
+      async (
         dirs: string[],
-        opts: { format: string; out?: string; title?: string; reportUrl?: string; minCases?: number; failBelow?: string; failAbove?: string },
+        opts: { format: string; out?: string; title?: string; reportUrl?: string; minCases?: number; failBelow?: string; failAbove?: string; history?: string },
       ) => {
         const formats = parseFormats(opts.format);
         const checks = [...thresholdRules('--fail-below', opts.failBelow, 'min'), ...thresholdRules('--fail-above', opts.failAbove, 'max')];
@@ -76,7 +82,8 @@ export function registerResultsCommands(program: Command, io: Io): void {
         }
         const dir = dirs[0]!;
         const run = readRunDir(dir, io.err);
-        const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io), options);
+        const history = opts.history !== undefined ? await historyCharts(opts.history, run.results) : undefined;
+        const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io), { ...options, ...(history ? { history } : {}) });
         io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
         if (checks.length) {
           const missed = failedChecks(run.results, checks);
@@ -155,6 +162,18 @@ function failedChecks(r: EvalRun['results'], checks: readonly Check[]): string[]
     if (c.strategy !== undefined && !all.some((x) => x.name === c.strategy)) out.push(`strategy "${c.strategy}" is not in the results`);
   }
   return out;
+}
+
+/** The History section's chart: the run's headline figure of every strategy over the history's runs. */
+async function historyCharts(file: string, r: EvalRun['results']): Promise<ChartSpec[]> {
+  const db = await openHistory(file);
+  try {
+    const view = readView(db, {}, file);
+    const chart = figureChart(view, headline(r), reportColours(r), r.dataset.name);
+    return chart ? [chart] : [];
+  } finally {
+    db.close();
+  }
 }
 
 /** `--report-url`: an http(s) URL (summary.md links to it). */

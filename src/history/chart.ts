@@ -143,3 +143,52 @@ export function writeHistoryCharts(view: HistoryView, dir: string, size: PngSize
   writeFileAtomic(join(dir, 'index.md'), indexMarkdown(view, files));
   return [...files, 'index.md'];
 }
+
+/**
+ * One figure of every strategy over the recorded runs, for the report's History section: x the run
+ * labels in recorded order, one line per strategy in its report colour (`colours`), a gap where a
+ * run lacks the strategy; blessed runs (accepted on purpose) drawn as large diamonds and named in
+ * the caption with their reasons.
+ */
+export function figureChart(view: HistoryView, figure: string, colours: ReadonlyMap<string, string>, dataset: string): ChartSpec | undefined {
+  const series = view.series.filter((s) => s.figure === figure);
+  if (!series.length) return undefined;
+  const labels = view.runs.map((r) => plain(r.label));
+  const blessed = new Set(view.runs.filter((r) => r.blessed).map((r) => r.label));
+  const datasets = series.map((s) => {
+    const at = new Map(s.points.map((p) => [p.label, p.value]));
+    const c = colours.get(s.strategy) ?? colour(0);
+    return {
+      type: 'line',
+      label: plain(s.strategy),
+      strategy: s.strategy,
+      data: view.runs.map((r) => at.get(r.label) ?? null),
+      borderColor: c,
+      backgroundColor: c,
+      borderWidth: 2,
+      pointStyle: view.runs.map((r) => (blessed.has(r.label) ? 'rectRot' : 'circle')),
+      pointRadius: view.runs.map((r) => (blessed.has(r.label) ? 9 : 4)),
+      spanGaps: false,
+      tension: 0,
+    };
+  });
+  const reasons = view.runs.filter((r) => r.blessed).map((r) => `${plain(r.label)}: ${plain(r.blessReason ?? 'blessed')}`);
+  return {
+    id: `history-${figure.replace(/[^A-Za-z0-9]+/g, '_')}`,
+    title: `${figure} over the recorded runs — ${plain(dataset)}`,
+    caption: `${figure} of each strategy in every run recorded with backpack history add, in recorded order.${reasons.length ? ` Diamonds: blessed runs (${reasons.join('; ')}).` : ' No run is blessed.'}`,
+    config: {
+      type: 'line',
+      data: { labels, datasets },
+      options: {
+        animation: false,
+        responsive: false,
+        plugins: { title: { display: true, text: `${figure} over the recorded runs`, font: FONT }, legend: { position: 'right' } },
+        scales: {
+          x: { title: { display: true, text: 'run (recorded order)' }, ticks: { autoSkip: false, maxRotation: 40, minRotation: 0 } },
+          y: { title: { display: true, text: figure } },
+        },
+      },
+    },
+  };
+}

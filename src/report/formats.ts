@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { Registry } from '../util/registry.ts';
+import type { ChartSpec } from './charts.ts';
 import { htmlReport } from './html.ts';
 import { type Check, defaultChecks, junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
@@ -39,6 +40,8 @@ export interface ReportOptions {
   minCases?: number;
   /** Thresholds beyond the scope-leak gate (`--fail-below`, `--fail-above`): each a JUnit test case that fails when missed. */
   checks?: readonly Check[];
+  /** Charts over the runs of a results history (`--history FILE`), for the HTML's History section. */
+  history?: readonly ChartSpec[];
 }
 
 /** Default `--min-cases`: a slice or namespace with fewer cases is shown greyed, its figures too uncertain to rank. */
@@ -86,6 +89,7 @@ export const REPORT_FORMAT_TABLE = {
           ...(known ? { catalog: known } : {}),
           ...(job.options?.title !== undefined ? { title: job.options.title } : {}),
           minCases: job.options?.minCases ?? DEFAULT_MIN_CASES,
+          ...(job.options?.history ? { history: job.options.history } : {}),
         }),
       );
       failpoint('report');

@@ -5,8 +5,11 @@ import { jsonForScript } from './inline.ts';
 import { absent, section } from './table.ts';
 
 /** The Charts section (`html`) and the JSON blocks of its charts (`data`, written at the end of the page). */
-export function chartsSection(specs: readonly ChartSpec[]): { html: string; data: string } {
-  if (!specs.length) return { html: section('charts', 'Charts', '', absent()), data: '' };
+export function chartsSection(
+  specs: readonly ChartSpec[],
+  where: { id: string; title: string; intro?: string } = { id: 'charts', title: 'Charts' },
+): { html: string; data: string } {
+  if (!specs.length) return { html: section(where.id, where.title, '', absent()), data: '' };
   const figures = specs
     .map((c) => {
       const id = `chart-${c.id}`;
@@ -16,5 +19,5 @@ export function chartsSection(specs: readonly ChartSpec[]): { html: string; data
   const data = specs
     .map((c) => `<script type="application/json" data-chart="${esc(`chart-${c.id}`)}" id="${esc(`chart-data-${c.id}`)}">${jsonForScript(c.config)}</script>`)
     .join('\n');
-  return { html: section('charts', 'Charts', '', figures), data };
+  return { html: section(where.id, where.title, where.intro ?? '', figures), data };
 }

@@ -62,7 +62,11 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
   const bests = new Map(metrics.map((m) => [m, bestValue(all, m)]));
   const rows = all.map((s) => [
     { html: `${esc(s.name)}${s.kind === 'profile' ? ` <span class="tag">${esc(kindOf(s))}</span>` : ''}${fitTag(s, r)}` },
-    ...metrics.map((m) => figureCell(figure(s, m), (v) => fmtMetric(m, v ?? undefined), mayBeBest(s) ? bests.get(m) : undefined)),
+    ...metrics.map((m) => {
+      const cell = figureCell(figure(s, m), (v) => fmtMetric(m, v ?? undefined), mayBeBest(s) ? bests.get(m) : undefined);
+      const ci = s.results.metrics.ci95?.overall[m];
+      return ci && cell.v !== undefined ? { ...cell, title: `${m} ${cell.v.toFixed(3)}, 95% interval ${ci[0].toFixed(3)}–${ci[1].toFixed(3)}` } : cell;
+    }),
     ...(anyProfile ? [numCell(s.profile?.tokens.perCase, fmtInt)] : []),
     ...LATENCY.map((m) => numCell(s.results.latency?.[m], fmtMs)),
   ]);
