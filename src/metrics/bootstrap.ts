@@ -54,9 +54,13 @@ export function bootstrapIntervals(
   const n = cases.length;
   const out: IntervalTable = {};
   if (n === 0) return out;
-  // Keys that apply to the same cases (every graded-case figure, say) share one group: the drawn
-  // weight of each case is read once per group, and its figures are summed from one row-major array.
-  const groups = new Map<string, { keys: string[]; at: number[]; rows: number[] }>();
+  // The draws: how many times each case is drawn in each resample (case-major, so the sums below
+  // run over resamples in a tight loop), from the seeded stream in resample order.
+  const rng = new Rng(BOOTSTRAP_SEED, label);
+  const drawn = new Uint16Array(n * resamples);
+  for (let b = 0; b < resamples; b++) for (let i = 0; i < n; i++) drawn[Math.floor((rng.nextU32() / 4294967296) * n) * resamples + b]!++;
+  // Keys that apply to the same cases share their drawn-case counts (the denominators).
+  const groups = new Map<string, { keys: string[]; at: number[] }>();
   for (const key of keys) {
     const at: number[] = [];
     cases.forEach((c, i) => {
@@ -66,41 +70,33 @@ export function bootstrapIntervals(
     const sig = at.join(',');
     const g = groups.get(sig);
     if (g) g.keys.push(key);
-    else groups.set(sig, { keys: [key], at, rows: [] });
+    else groups.set(sig, { keys: [key], at });
   }
-  const plan = [...groups.values()].map((g) => {
-    const width = g.keys.length;
-    const values = new Float64Array(g.at.length * width);
-    g.at.forEach((i, j) => {
-      for (let k = 0; k < width; k++) values[j * width + k] = cases[i]![g.keys[k]!]!;
-    });
-    return { keys: g.keys, at: Int32Array.from(g.at), values, width, means: g.keys.map(() => new Float64Array(resamples)), sums: new Float64Array(width) };
-  });
-  const rng = new Rng(BOOTSTRAP_SEED, label);
-  const drawn = new Int32Array(n);
-  for (let b = 0; b < resamples; b++) {
-    drawn.fill(0);
-    for (let i = 0; i < n; i++) drawn[Math.floor((rng.nextU32() / 4294967296) * n)]!++;
-    for (const g of plan) {
-      const { at, values, width, sums } = g;
-      sums.fill(0);
-      let count = 0;
-      for (let j = 0; j < at.length; j++) {
-        const w = drawn[at[j]!]!;
-        if (w === 0) continue;
-        count += w;
-        const row = j * width;
-        for (let k = 0; k < width; k++) sums[k]! += w * values[row + k]!;
+  for (const g of groups.values()) {
+    const counts = new Float64Array(resamples);
+    for (const i of g.at) {
+      const row = i * resamples;
+      for (let b = 0; b < resamples; b++) counts[b]! += drawn[row + b]!;
+    }
+    for (const key of g.keys) {
+      // Σ drawn × value over the cases, in case order; a value of 0 adds nothing and is skipped.
+      const sums = new Float64Array(resamples);
+      for (const i of g.at) {
+        const v = cases[i]![key]!;
+        if (v === 0) continue;
+        const row = i * resamples;
+        for (let b = 0; b < resamples; b++) sums[b]! += drawn[row + b]! * v;
       }
-      // a resample that drew none of the group's cases has no mean for its figures (NaN, left out below)
-      for (let k = 0; k < width; k++) g.means[k]![b] = count > 0 ? sums[k]! / count : Number.NaN;
+      // a resample that drew none of the group's cases has no mean (left out)
+      const means: number[] = [];
+      for (let b = 0; b < resamples; b++) if (counts[b]! > 0) means.push(sums[b]! / counts[b]!);
+      if (!means.length) continue;
+      const sorted = Float64Array.from(means).sort();
+      out[key] = [round(quantile(sorted, 0.025)), round(quantile(sorted, 0.975))];
     }
   }
-  for (const g of plan) {
-    g.keys.forEach((key, k) => {
-      const means = g.means[k]!.filter((m) => !Number.isNaN(m)).sort();
-      if (means.length) out[key] = [round(quantile(means, 0.025)), round(quantile(means, 0.975))];
-    });
-  }
-  return out;
+  // keys in the order asked for
+  const ordered: IntervalTable = {};
+  for (const key of keys) if (out[key]) ordered[key] = out[key];
+  return ordered;
 }
