@@ -169,7 +169,12 @@ describe('backpack history', () => {
     expect(html).toContain('<section id="history">');
     const block = /<script type="application\/json" data-chart="chart-history-recall_5"[^>]*>(.*?)<\/script>/.exec(html);
     expect(block).not.toBeNull();
-    const config = JSON.parse(block![1]!.replace(/\\u003c/g, '<').replace(/\\u003e/g, '>').replace(/\\u0026/g, '&')) as Json;
+    const config = JSON.parse(
+      block![1]!
+        .replace(/\\u003c/g, '<')
+        .replace(/\\u003e/g, '>')
+        .replace(/\\u0026/g, '&'),
+    ) as Json;
     expect(config.data.labels).toEqual(['v1', 'v2 [x](y)', 'v3']);
     const bm25 = config.data.datasets.find((d: Json) => d.strategy === 'bm25');
     expect(bm25.data).toEqual(RECALL5);
