@@ -131,11 +131,13 @@ describe('the installed command', () => {
     backpack(['report', results]);
     const pngs = readdirSync(join(results, 'report')).filter((f) => f.endsWith('.png'));
     expect(pngs).toContain('recall-at-k.png');
+    expect(pngs).toContain('recall-at-k@2x.png');
     for (const f of pngs) {
       const png = readFileSync(join(results, 'report', f));
       expect(png.subarray(0, 8).equals(SIGNATURE), f).toBe(true);
       expect(png.subarray(12, 16).toString('latin1'), f).toBe('IHDR');
-      expect([png.readUInt32BE(16), png.readUInt32BE(20)], f).toEqual([1600, 900]);
+      // 1600×900, and twice that for the @2x slide images (the chart plugins ship in the package too)
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], f).toEqual(f.endsWith('@2x.png') ? [3200, 1800] : [1600, 900]);
     }
     // Token counts and vectors were cached in the user's cache folder.
     expect(readdirSync(join(xdg, 'backpack', 'tokens')).length).toBeGreaterThan(0);
