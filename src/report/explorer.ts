@@ -51,25 +51,7 @@ const short = (x: number): number => Number(x.toPrecision(4));
  * `<script type="application/json">` block.
  */
 export function explorerData(runs: readonly ExplorerRun[], cases: readonly Case[], tools: ExplorerTools): unknown {
-  const toolIndex = new Map<string, number>();
-  const toolIds: string[] = [];
-  const idx = (id: string): number => {
-    let i = toolIndex.get(id);
-    if (i === undefined) {
-      i = toolIds.length;
-      toolIds.push(id);
-      toolIndex.set(id, i);
-    }
-    return i;
-  };
-  const namespaceOf = new Map(tools.map((t) => [t.id, t.namespace ?? '']));
-  const describe = new Map(tools.map((t) => [t.id, t.summary || t.description || '']));
-  const names = [...new Set(runs.flatMap((r) => strategies(r.results).map((s) => s.name)))];
-  const metric = headline(runs[0]!.results);
-  const slices: string[] = [];
-  const sliceIndex = new Map<string, number>();
-  const namespaces: string[] = [];
-  const nsIndex = new Map<string, number>();
+  /** The index of `name` in `list` (appended when new): tool ids, slices and namespaces are sent as indices. */
   const index = (list: string[], map: Map<string, number>, name: string) => {
     let i = map.get(name);
     if (i === undefined) {
@@ -79,6 +61,17 @@ export function explorerData(runs: readonly ExplorerRun[], cases: readonly Case[
     }
     return i;
   };
+  const toolIndex = new Map<string, number>();
+  const toolIds: string[] = [];
+  const idx = (id: string): number => index(toolIds, toolIndex, id);
+  const namespaceOf = new Map(tools.map((t) => [t.id, t.namespace ?? '']));
+  const describe = new Map(tools.map((t) => [t.id, t.summary || t.description || '']));
+  const names = [...new Set(runs.flatMap((r) => strategies(r.results).map((s) => s.name)))];
+  const metric = headline(runs[0]!.results);
+  const slices: string[] = [];
+  const sliceIndex = new Map<string, number>();
+  const namespaces: string[] = [];
+  const nsIndex = new Map<string, number>();
   const rows = cases.map((c) => {
     const gold = c.expectedTools === undefined ? null : [...new Set(c.expectedTools)].map(idx);
     const ns = [...new Set((c.expectedTools ?? []).map((id) => namespaceOf.get(id)).filter((n): n is string => n !== undefined))].sort();
