@@ -352,6 +352,30 @@ export function retrieverResults(
   return out;
 }
 
+/**
+ * Each case's own figures for one strategy's details (`evaluate`'s per-case tables), by case id:
+ * what paired tests, comparisons and the case explorer read. A detail whose case is not in `cases`
+ * (the dataset no longer has it) is left out. `ks`: the cut-offs (default: the run's).
+ */
+export function perCaseScores(
+  details: readonly QueryDetail[],
+  cases: readonly Case[],
+  facts: CatalogFacts,
+  config: Pick<EvalConfig, 'ks' | 'contextWindow'>,
+  ks: readonly number[] = config.ks,
+): Map<string, Record<string, number>> {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const labels: CaseLabel[] = [];
+  const results: CaseResult[] = [];
+  for (const d of details) {
+    const c = byId.get(d.caseId);
+    if (!c) continue;
+    labels.push(caseLabel(c));
+    results.push(caseResultOf(d, config));
+  }
+  return new Map(evaluate(labels, results, facts, ks).perCase.map((p) => [p.caseId, p.scores]));
+}
+
 /** What the metrics see of one case's details: the ranked ids, leaks, and for profiles what is eager and whether the prompt fits. */
 export function caseResultOf(d: QueryDetail, config: Pick<EvalConfig, 'contextWindow'>): CaseResult {
   return {

@@ -30,10 +30,9 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError } from '../util/errors.ts';
 import { readRunDir, runInputSource } from '../eval/files.ts';
 import { loadEvalInput, type EvalInput } from '../eval/input.ts';
-import { caseLabel, caseResultOf, catalogFacts, type DatasetSource } from '../eval/results.ts';
+import { catalogFacts, type DatasetSource, perCaseScores } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
-import { evaluate } from '../metrics/aggregate.ts';
-import type { CaseResult, CatalogFacts } from '../metrics/types.ts';
+import type { CatalogFacts } from '../metrics/types.ts';
 import type { Case } from '../catalog/types.ts';
 import { factsOfRecords, readCaseRecords } from '../eval/case-records.ts';
 import { figureValue, isPerCaseMean, strategyNames, type Direction } from './figures.ts';
@@ -149,19 +148,9 @@ function datasetScoring(opts: GateOptions, r: EvalRun['results'], warnings: stri
   return { cases: input.cases, facts: catalogFacts(input.catalog) };
 }
 
-function perCaseScores(run: EvalRun, strategy: string, scoring: Scoring, ks: readonly number[]): PerCase {
-  const details = run.details[strategy] ?? [];
-  const byId = new Map(scoring.cases.map((c) => [c.id, c]));
-  const results: CaseResult[] = [];
-  const labels = [];
-  for (const d of details) {
-    const c = byId.get(d.caseId);
-    if (!c) continue; // a case the dataset no longer has: cannot be scored
-    labels.push(caseLabel(c));
-    results.push(caseResultOf(d, run.results.config));
-  }
-  const ev = evaluate(labels, results, scoring.facts, ks);
-  return new Map(ev.perCase.map((p) => [p.caseId, p.scores]));
+/** A strategy's per-case scores in `run`, scored on its cases and tool facts at the cut-offs `ks`. */
+function strategyScores(run: EvalRun, strategy: string, scoring: Scoring, ks: readonly number[]): PerCase {
+  return perCaseScores(run.details[strategy] ?? [], scoring.cases, scoring.facts, run.results.config, ks);
 }
 
 function scoresOf(perCase: PerCase, key: string): Map<string, number> {
@@ -268,8 +257,8 @@ export function runGate(opts: GateOptions): GateReport {
       if (!strategyNames(paired.base.results).includes(name)) warnings.push(`strategy "${name}" is not in the baseline run: no p-values for it`);
       else {
         try {
-          current = perCaseScores(run, name, paired.current, paired.ks);
-          baseline = perCaseScores(paired.base, name, paired.baseline, paired.ks);
+          current = strategyScores(run, name, paired.current, paired.ks);
+          baseline = strategyScores(paired.base, name, paired.baseline, paired.ks);
         } catch (err) {
           warnings.push(`significance skipped for ${name}: ${(err as Error).message}`);
         }

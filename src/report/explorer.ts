@@ -13,8 +13,7 @@
 import type { Case } from '../catalog/types.ts';
 import type { ToolRecord } from '../eval/case-records.ts';
 import { factsOfRecords } from '../eval/case-records.ts';
-import { caseLabel, caseResultOf, type QueryDetail, type Results } from '../eval/results.ts';
-import { evaluate } from '../metrics/aggregate.ts';
+import { perCaseScores, type QueryDetail, type Results } from '../eval/results.ts';
 import type { MetricTable } from '../metrics/types.ts';
 import { jsonForScript } from './html/inline.ts';
 import { headline, strategies } from './view.ts';
@@ -27,7 +26,7 @@ export interface ExplorerRun {
 }
 
 /** What the explorer needs of the tools: id, namespace, and a summary or description for the gold tools. */
-export type ExplorerTools = ReadonlyArray<Pick<ToolRecord, 'id'> & { namespace?: string; summary?: string; description?: string }>;
+export type ExplorerTools = ReadonlyArray<Pick<ToolRecord, 'id'> & { namespace?: string; pinned?: boolean; summary?: string; description?: string }>;
 
 /** Ranked tools kept per case and strategy. */
 export const EXPLORER_DEPTH = 5;
@@ -77,24 +76,13 @@ export function explorerData(runs: readonly ExplorerRun[], cases: readonly Case[
     const ns = [...new Set((c.expectedTools ?? []).map((id) => namespaceOf.get(id)).filter((n): n is string => n !== undefined))].sort();
     return [c.id, c.request, c.slices.map((s) => index(slices, sliceIndex, s)), gold, ns.map((n) => index(namespaces, nsIndex, n))];
   });
-  const byCase = new Map(cases.map((c, i) => [c.id, i]));
-  const facts = factsOfRecords(
-    tools.map((t) => ({ id: t.id, namespace: t.namespace ?? '', ...((t as { pinned?: boolean }).pinned ? { pinned: true as const } : {}) })),
-  );
+  const facts = factsOfRecords(tools.map((t) => ({ id: t.id, namespace: t.namespace ?? '', ...(t.pinned ? { pinned: true as const } : {}) })));
   // per run, per strategy: [outcome codes (one char a case), rankings ([tool, score, …] a case)] or null when absent
   const perRun = runs.map((r) =>
     names.map((name) => {
       const details = r.details[name];
       if (!details?.length) return null;
-      const labels = [];
-      const results = [];
-      for (const d of details) {
-        const c = cases[byCase.get(d.caseId) ?? -1];
-        if (!c) continue;
-        labels.push(caseLabel(c));
-        results.push(caseResultOf(d, r.results.config));
-      }
-      const scores = new Map(evaluate(labels, results, facts, r.results.config.ks).perCase.map((p) => [p.caseId, p.scores]));
+      const scores = perCaseScores(details, cases, facts, r.results.config);
       const byId = new Map(details.map((d) => [d.caseId, d]));
       const outcomes = cases.map((c) => OUTCOMES.indexOf(outcomeOf(scores.get(c.id), metric))).join('');
       const ranked = cases.map((c) => (byId.get(c.id)?.ranked ?? []).slice(0, EXPLORER_DEPTH).flatMap(([id, score]) => [idx(id), short(score)]));

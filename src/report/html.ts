@@ -30,7 +30,7 @@ import { type ChartSpec, chartsOf } from './charts.ts';
 import { chartsSection } from './html/charts-section.ts';
 import { floorsSection } from './html/floors.ts';
 import { fmtInt, fmtRate } from './html/format.ts';
-import { chartJsSource, explorerScript, pageHead, pageScript, scriptSafe } from './html/inline.ts';
+import { chartJsSource, explorerScript, pageEnd, pageHead, pageScript, scriptSafe } from './html/inline.ts';
 import { EXPLORER_DEPTH, explorerData, explorerHtml, type ExplorerTools } from './explorer.ts';
 import { absent, NOT_IN_RUN, section } from './html/table.ts';
 import { namespacesTable } from './html/namespaces.ts';
@@ -131,12 +131,5 @@ ${sections.map(([, , html]) => html).join('\n')}
 </main>
 ${charts.data}
 ${history?.data ?? ''}
-<script>${scriptSafe(chartJsSource())}</script>
-<script>
-${pageScript()}</script>
-<script>
-${explorerScript()}</script>
-</body>
-</html>
-`;
+${pageEnd([scriptSafe(chartJsSource()), pageScript(), explorerScript()])}`;
 }

@@ -88,9 +88,9 @@ describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px'
     expect(await visible.count()).toBeLessThan(total);
     expect(await page.textContent('#case-count')).toMatch(new RegExp(`^\\d+ of ${total} changed cases shown$`));
     await visible.first().locator('button.open-case').click();
-    const dialog = page.locator('#case-dialog');
+    const dialog = page.locator('#x-dialog');
     expect(await dialog.evaluate((d) => (d as HTMLDialogElement).open)).toBe(true);
-    expect(await page.textContent('#case-dialog-title')).toBe(lost.caseId);
+    expect(await page.textContent('#x-dialog-title')).toBe(lost.caseId);
     expect(await dialog.locator('p.request').textContent()).toBe(lost.request);
     // every strategy of both runs, each with both rankings
     expect(await dialog.locator('table.rankings tbody tr').count()).toBe(5);

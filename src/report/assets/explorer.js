@@ -156,6 +156,10 @@
   });
   more.addEventListener('click', render);
   [search, strategy, outcome, slice, namespace].forEach(function (x) { x.addEventListener('input', apply); });
-  window.backpackExplorer = { open: open, apply: apply };
+  // open a case by its id (the comparison's changed-case rows use this)
+  function openId(id) {
+    for (var i = 0; i < data.cases.length; i++) if (data.cases[i][0] === id) return open(i);
+  }
+  window.backpackExplorer = { open: open, openId: openId, apply: apply };
   apply();
 })();

@@ -11,9 +11,8 @@
  */
 import type { Case } from '../../catalog/types.ts';
 import { factsOfRecords, type ToolRecord } from '../../eval/case-records.ts';
-import { caseLabel, caseResultOf, casesHash, type Results } from '../../eval/results.ts';
+import { casesHash, perCaseScores, type Results } from '../../eval/results.ts';
 import type { EvalRun } from '../../eval/run.ts';
-import { evaluate } from '../../metrics/aggregate.ts';
 import { bootstrapIntervals, type Interval } from '../../metrics/bootstrap.ts';
 import { higherIsBetter } from '../../metrics/ids.ts';
 import type { MetricTable } from '../../metrics/types.ts';
@@ -79,8 +78,6 @@ export interface RunComparison {
   /** Strategies in only one of the two. */
   onlyBase: string[];
   onlyHead: string[];
-  /** For every case some strategy won or lost: each strategy's top `k` in both runs (to open one case and see them all). */
-  caseRankings: Record<string, Array<{ strategy: string; base: Array<[string, number]>; head: Array<[string, number]> }>>;
 }
 
 export interface Comparison {
@@ -119,18 +116,7 @@ function checkSameCases(runs: readonly ComparedRun[]): void {
 
 /** Per-case figures of one strategy of a run, by case id (from its details and the folder's case records). */
 function perCase(r: ComparedRun, strategy: string): Map<string, MetricTable> {
-  const details = r.run.details[strategy] ?? [];
-  const byId = new Map(r.cases.map((c) => [c.id, c]));
-  const labels = [];
-  const results = [];
-  for (const d of details) {
-    const c = byId.get(d.caseId);
-    if (!c) continue;
-    labels.push(caseLabel(c));
-    results.push(caseResultOf(d, r.run.results.config));
-  }
-  const ev = evaluate(labels, results, factsOfRecords(r.tools), r.run.results.config.ks);
-  return new Map(ev.perCase.map((p) => [p.caseId, p.scores]));
+  return perCaseScores(r.run.details[strategy] ?? [], r.cases, factsOfRecords(r.tools), r.run.results.config);
 }
 
 function strategyNames(r: Results): string[] {
@@ -236,20 +222,12 @@ export function compareRuns(runs: readonly ComparedRun[]): Comparison {
     const baseNames = strategyNames(base.run.results);
     const headNames = strategyNames(head.run.results);
     const both = baseNames.filter((n) => headNames.includes(n));
-    const strategies = both.map((name) => compareStrategy(base, head, name, metric, CHANGED_CASE_DEPTH));
-    const changed = new Set(strategies.flatMap((s) => [...s.won, ...s.lost].map((c) => c.caseId)));
-    const rankingsOf = (r: ComparedRun, name: string) => new Map((r.run.details[name] ?? []).map((d) => [d.caseId, d.ranked.slice(0, CHANGED_CASE_DEPTH)]));
-    const perStrategy = both.map((name) => ({ name, b: rankingsOf(base, name), h: rankingsOf(head, name) }));
-    const caseRankings: RunComparison['caseRankings'] = {};
-    for (const c of base.cases)
-      if (changed.has(c.id)) caseRankings[c.id] = perStrategy.map(({ name, b, h }) => ({ strategy: name, base: b.get(c.id) ?? [], head: h.get(c.id) ?? [] }));
     return {
       base: base.label,
       head: head.label,
-      strategies,
+      strategies: both.map((name) => compareStrategy(base, head, name, metric, CHANGED_CASE_DEPTH)),
       onlyBase: baseNames.filter((n) => !headNames.includes(n)),
       onlyHead: headNames.filter((n) => !baseNames.includes(n)),
-      caseRankings,
     };
   });
   return { runs: runs.map((r) => ({ label: r.label, results: r.run.results })), headline: metric, k: CHANGED_CASE_DEPTH, pairs, summaries };

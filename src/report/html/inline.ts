@@ -90,3 +90,10 @@ ${pageStyle()}</style>
 <body>
 `;
 }
+
+/** The end of a report page: each script (already safe to inline, see {@link scriptSafe}) in its own `<script>`, then `</body></html>`. */
+export function pageEnd(scripts: readonly string[]): string {
+  return `${scripts.map((js) => `<script>\n${js}</script>\n`).join('')}</body>
+</html>
+`;
+}
