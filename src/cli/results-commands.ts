@@ -19,8 +19,8 @@ import { mergeRuns, readShardFolder, shardSnapshot } from '../eval/merge.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
-import { type Check, evaluateCheck, thresholdChecks } from '../report/junit.ts';
-import { headline, strategies } from '../report/view.ts';
+import { type Check, checkOutcomes, thresholdChecks } from '../report/junit.ts';
+import { headline } from '../report/view.ts';
 import type { ChartSpec } from '../report/charts.ts';
 import { reportColours } from '../report/colours.ts';
 import { figureChart } from '../history/chart.ts';
@@ -149,19 +149,11 @@ function thresholdRules(flag: string, rules: string | undefined, bound: 'min' | 
   }
 }
 
-/** The rule checks a run misses, as one line each ("bm25 recall@5 = 0.61, expected ≥ 0.7 (delta −0.09)"). */
+/** The rule checks a run misses, as one line each ("bm25: recall@5 = 0.61, expected ≥ 0.7 (delta −0.09)"). */
 function failedChecks(r: EvalRun['results'], checks: readonly Check[]): string[] {
-  const all = strategies(r);
-  const out: string[] = [];
-  for (const c of checks) {
-    for (const s of c.strategy === undefined ? all : all.filter((x) => x.name === c.strategy)) {
-      if (c.optional && s.results.metrics.overall[c.metric] === undefined) continue;
-      const o = evaluateCheck(s, s.name, c);
-      if (o.status === 'failure' || o.status === 'error') out.push(`${s.name}: ${o.message}`);
-    }
-    if (c.strategy !== undefined && !all.some((x) => x.name === c.strategy)) out.push(`strategy "${c.strategy}" is not in the results`);
-  }
-  return out;
+  return checkOutcomes(r, checks)
+    .filter(({ outcome: o }) => o.status === 'failure' || o.status === 'error')
+    .map(({ outcome: o }) => (o.errorType === 'missing-strategy' ? o.message! : `${o.strategy}: ${o.message}`));
 }
 
 /** The History section's chart: the run's headline figure of every strategy over the history's runs. */

@@ -208,28 +208,42 @@ interface Suite {
   cases: Array<{ check: Check; outcome: CheckOutcome }>;
 }
 
+/**
+ * Every check evaluated on the strategies it names (all of them when it names none), in check
+ * order: what `junitXml` writes and what `backpack report --fail-below` exits on. An optional figure
+ * a strategy lacks makes no outcome, unless it is a no-tool figure the data cannot give (skipped,
+ * saying so); a check naming a strategy the results lack is an error outcome.
+ */
+export function checkOutcomes(r: Results, checks: readonly Check[]): Array<{ check: Check; outcome: CheckOutcome }> {
+  const list = strategies(r);
+  const byName = new Map(list.map((s) => [s.name, s]));
+  const out: Array<{ check: Check; outcome: CheckOutcome }> = [];
+  for (const c of checks) {
+    const targets = c.strategy === undefined ? list.map((s) => s.name) : [c.strategy];
+    for (const name of targets) {
+      const s = byName.get(name);
+      if (c.optional && s && s.results.metrics?.overall?.[c.metric] === undefined && figure(s, c.metric).reason !== NO_NO_TOOL_CASE) continue;
+      out.push({ check: c, outcome: evaluateCheck(s, name, c) });
+    }
+  }
+  return out;
+}
+
 /** The JUnit XML of a results file; `checks` default to {@link defaultChecks}. */
 export function junitXml(r: Results, checks?: readonly Check[]): string {
   const list = strategies(r);
   const byName = new Map(list.map((s) => [s.name, s]));
-  const used = checks ?? defaultChecks(r);
-
   const suites: Suite[] = list.map((s) => ({ name: s.name, kind: s.kind === 'retriever' ? 'retriever' : 'profile', cases: [] }));
   const suiteOf = new Map(suites.map((x) => [x.name, x]));
-  for (const c of used) {
-    const targets = c.strategy === undefined ? list.map((s) => s.name) : [c.strategy];
-    for (const name of targets) {
-      const s = byName.get(name);
-      // An optional figure the strategy lacks makes no testcase, unless it is a no-tool figure the data cannot give (skipped, saying so).
-      if (c.optional && s && s.results.metrics?.overall?.[c.metric] === undefined && figure(s, c.metric).reason !== NO_NO_TOOL_CASE) continue;
-      let suite = suiteOf.get(name);
-      if (!suite) {
-        suite = { name, kind: 'missing', cases: [] };
-        suites.push(suite);
-        suiteOf.set(name, suite);
-      }
-      suite.cases.push({ check: c, outcome: evaluateCheck(s, name, c) });
+  for (const x of checkOutcomes(r, checks ?? defaultChecks(r))) {
+    const name = x.outcome.strategy;
+    let suite = suiteOf.get(name);
+    if (!suite) {
+      suite = { name, kind: 'missing', cases: [] };
+      suites.push(suite);
+      suiteOf.set(name, suite);
     }
+    suite.cases.push(x);
   }
 
   const dataset = String(r.dataset?.name ?? 'results');
