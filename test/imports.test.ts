@@ -56,6 +56,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   catalog: 2,
   snapshot: 3,
   generate: 3,
+  importers: 3,
   retrievers: 4,
   profiles: 5,
   skills: 6,

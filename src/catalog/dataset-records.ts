@@ -55,6 +55,7 @@ export function toolFromRecord(r: Record<string, unknown>, file: string, where: 
       scopes: stringArray(r.scopes, 'scopes', file, where),
       pinned: r.pinned === true,
       ...(r.annotations && typeof r.annotations === 'object' ? { annotations: r.annotations as Record<string, unknown> } : {}),
+      ...(r.idOnly === true ? { idOnly: true as const } : {}),
     },
     trusted,
   );
@@ -118,6 +119,7 @@ export function caseFromRecord(
     ...(typeof r.turn === 'number' ? { turn: r.turn } : {}),
     ...(Array.isArray(r.hardNegatives) ? { hardNegatives: stringArray(r.hardNegatives, 'hardNegatives', file, where) } : {}),
     ...(split !== undefined ? { split } : {}),
+    ...(Array.isArray(r.calls) ? { calls: stringArray(r.calls, 'calls', file, where) } : {}),
   };
   return c;
 }

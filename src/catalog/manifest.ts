@@ -1,5 +1,5 @@
 import { canonicalJson, sha256 } from '../util/hash.ts';
-import type { Catalog } from './types.ts';
+import type { Case, Catalog, Tool } from './types.ts';
 
 /** Version of the dataset folder layout (manifest, file names, JSONL fields). */
 export const DATASET_SCHEMA_VERSION = 1;
@@ -102,6 +102,28 @@ export interface Manifest {
   provenance?: string;
   /** Present once the folder was re-signed (`eval --re-sign`): what differed from the manifest it replaced. */
   reSigned?: ManifestDrift;
+  /** Datasets written by `backpack import`: what was read, skipped, linked and redacted. */
+  import?: ImportRecord;
+}
+
+/** What `backpack import` read and did: the manifest's `import` (docs/import.md). */
+export interface ImportRecord {
+  /** Per transcript format: files, records, sessions and typed requests read. */
+  formats: Record<string, { files: number; records: number; sessions: number; requests: number }>;
+  /** Records read but not used, by reason (`tool-result`, `slash-command`, `unknown-type:<type>`, `truncated-last-line`…). */
+  skipped: Record<string, number>;
+  /** Files of the sources: read, and left alone (not .jsonl/.json, not regular files, unreadable, in no known format). */
+  files: { read: number; otherFiles: number; notRegular: number; unreadable: number; unrecognised: number };
+  /** Typed requests: read, kept as cases, and left out (repeated, a fork's copy, outside --since/--until or without a time, sampled out, cut to length). */
+  requests: { read: number; kept: number; duplicates: number; forkCopies: number; outsideWindow: number; withoutTime: number; sampledOut: number; cut: number };
+  /** Tool calls kept in the cases' `calls`. */
+  calls: number;
+  /** Subagent transcripts: linked to the turn that started them, linked by time only, not linked (their calls left out). */
+  subagents: { linked: number; linkedByTime: number; unlinked: number };
+  /** The catalog: which calls are gold (`--tools`), and where its tools came from. */
+  tools: { gold: string; fromCatalog: number; advertised: number; core: number; idOnly: number; matchedByName: number; schemasReplaced: number };
+  /** Redactions made before anything was written, by kind. */
+  redactions: Record<string, number>;
 }
 
 /** How a folder's files differ from its manifest: files the loader reads that it does not list, listed files gone, files whose sha256 differs. */
@@ -123,4 +145,32 @@ export function catalogHash(catalog: Catalog): string {
   for (const p of catalog.plugins) lines.push(`plugin\t${p.name}\t${sha256(canonicalJson(p))}`);
   lines.sort();
   return sha256(lines.join('\n'));
+}
+
+/** The manifest's `counts` of a dataset: tools by source, skills, cases, servers, plugins, namespaces, no-tool, skill and multi-tool cases, sessions. */
+export function datasetCounts(catalog: Catalog, cases: readonly Case[]): Manifest['counts'] {
+  const bySource = (s: Tool['source']) => catalog.tools.filter((t) => t.source === s).length;
+  return {
+    tools: catalog.tools.length,
+    coreTools: bySource('core'),
+    pluginTools: bySource('plugin'),
+    mcpTools: bySource('mcp'),
+    pinnedTools: catalog.tools.filter((t) => t.pinned).length,
+    skills: catalog.skills.length,
+    cases: cases.length,
+    servers: catalog.servers.length,
+    plugins: catalog.plugins.length,
+    namespaces: new Set(catalog.tools.map((t) => t.namespace)).size,
+    noToolCases: cases.filter((c) => c.expectedTools?.length === 0).length,
+    skillCases: cases.filter((c) => c.expectedSkill !== undefined).length,
+    multiToolCases: cases.filter((c) => (c.expectedTools?.length ?? 0) > 1 && c.goldMode !== 'any').length,
+    sessions: new Set(cases.map((c) => c.sessionId).filter((s) => s !== undefined)).size,
+  };
+}
+
+/** Cases per split (a case without one counts as `test`), splits in name order. */
+export function splitCounts(cases: readonly Case[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of cases) out[c.split ?? 'test'] = (out[c.split ?? 'test'] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

@@ -44,6 +44,7 @@ export function makeTool(init: ToolInit, knownHash?: string): Tool {
     scopes: init.scopes ?? [],
     pinned: init.pinned ?? false,
     ...(init.annotations !== undefined ? { annotations: init.annotations } : {}),
+    ...(init.idOnly === true ? { idOnly: true as const } : {}),
   };
   return { ...tool, hash: knownHash ?? toolHash(tool) };
 }

@@ -45,6 +45,12 @@ export interface Tool {
   pinned: boolean;
   /** MCP annotations (readOnlyHint, destructiveHint, …) when the source gave them. */
   annotations?: { [key: string]: unknown };
+  /**
+   * Known only by its id: a tool that imported transcripts show being called but that no catalog
+   * given defines (`backpack import`). Its description and schema are unknown (empty), so its
+   * token figures are n/a.
+   */
+  idOnly?: true;
   /** sha256 (hex) of the canonical JSON of the definition (every field above but `hash`). */
   hash: string;
 }
@@ -134,6 +140,12 @@ export interface Case {
   /** Tools this request is known to be confused with (hard negatives): never gold. */
   hardNegatives?: string[];
   split?: Split;
+  /**
+   * The tool ids the agent called for this request, in call order, repeats kept (cases imported
+   * from transcripts: `backpack import`). Never scored: the gold is `expectedTools` (the distinct
+   * calls the import counts); `backpack audit` counts these.
+   */
+  calls?: string[];
 }
 
 /** A catalog plus its labelled cases, as one dataset. */

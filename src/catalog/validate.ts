@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { InputError } from '../util/errors.ts';
+import { InputError, ProblemCollector } from '../util/errors.ts';
 import type { Located } from '../util/jsonl.ts';
 import { normaliseSchemaDraft, type SchemaForm } from './schema-drafts.ts';
 import { didYouMean } from '../util/suggest.ts';
@@ -101,32 +101,46 @@ export function assembleCatalog(parts: CatalogParts): Catalog {
 
 /**
  * Check labelled cases against a catalog: ids unique, requests not empty, every expected tool,
- * hard negative and expected skill known. Throws an `InputError` naming the file and line.
+ * hard negative, called tool and expected skill known. Each problem is an `InputError` naming the
+ * file and line: collected into `problems` when given (the cases with a problem are left out of
+ * the list returned), else thrown (one as it is, several at once as one `InputErrors`).
  */
-export function checkCases(cases: Located<Case>[], catalog: Catalog): Case[] {
+export function checkCases(cases: Located<Case>[], catalog: Catalog, problems?: ProblemCollector): Case[] {
+  const own = problems ?? new ProblemCollector();
   const toolIds = new Set(catalog.tools.map((t) => t.id));
   const skillNames = new Set(catalog.skills.map((s) => s.name));
   const ids = new Map<string, Located<Case>>();
+  const good: Case[] = [];
   for (const lc of cases) {
-    const c = lc.value;
-    const at = { file: lc.file, where: lc.where };
-    if (c.id.trim() === '') throw new InputError('case id is empty', at);
-    const first = ids.get(c.id);
-    if (first) throw new InputError(`duplicate case id "${c.id}" (first at ${first.file}: ${first.where})`, at);
-    ids.set(c.id, lc);
-    if (c.request.trim() === '') throw new InputError(`case "${c.id}": request is empty`, at);
-    for (const id of c.expectedTools ?? []) {
-      if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown expected tool id "${id}"${didYouMean(id, toolIds)}`, at);
-    }
-    for (const id of c.hardNegatives ?? []) {
-      if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${didYouMean(id, toolIds)}`, at);
-    }
-    if (c.expectedSkill !== undefined && !skillNames.has(c.expectedSkill)) {
-      throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${didYouMean(c.expectedSkill, skillNames)}`, at);
-    }
-    if (c.expectedTools === undefined && c.expectedSkill === undefined) {
-      throw new InputError(`case "${c.id}": no expected tools (use an empty list for "no tool needed") and no expected skill`, at);
-    }
+    const ok = own.attempt(() => checkCase(lc, toolIds, skillNames, ids));
+    if (ok) good.push(lc.value);
   }
-  return cases.map((c) => c.value);
+  if (problems === undefined) own.throwIfAny();
+  return good;
+}
+
+function checkCase(lc: Located<Case>, toolIds: ReadonlySet<string>, skillNames: ReadonlySet<string>, ids: Map<string, Located<Case>>): true {
+  const c = lc.value;
+  const at = { file: lc.file, where: lc.where };
+  if (c.id.trim() === '') throw new InputError('case id is empty', at);
+  const first = ids.get(c.id);
+  if (first) throw new InputError(`duplicate case id "${c.id}" (first at ${first.file}: ${first.where})`, at);
+  ids.set(c.id, lc);
+  if (c.request.trim() === '') throw new InputError(`case "${c.id}": request is empty`, at);
+  for (const id of c.expectedTools ?? []) {
+    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown expected tool id "${id}"${didYouMean(id, toolIds)}`, at);
+  }
+  for (const id of c.hardNegatives ?? []) {
+    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${didYouMean(id, toolIds)}`, at);
+  }
+  for (const id of c.calls ?? []) {
+    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown called tool id "${id}"${didYouMean(id, toolIds)}`, at);
+  }
+  if (c.expectedSkill !== undefined && !skillNames.has(c.expectedSkill)) {
+    throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${didYouMean(c.expectedSkill, skillNames)}`, at);
+  }
+  if (c.expectedTools === undefined && c.expectedSkill === undefined) {
+    throw new InputError(`case "${c.id}": no expected tools (use an empty list for "no tool needed") and no expected skill`, at);
+  }
+  return true;
 }

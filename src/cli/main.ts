@@ -20,6 +20,7 @@ import { registerDatasetCommands } from './dataset-commands.ts';
 import { registerEvalCommand } from './eval-command.ts';
 import { registerResultsCommands } from './results-commands.ts';
 import { registerHistoryCommands } from './history-command.ts';
+import { registerImportCommands } from './import-command.ts';
 import type { Io } from './options.ts';
 
 export {
@@ -51,6 +52,7 @@ export function buildProgram(io: Io): Command {
   useConfigFile(program, io);
   registerRunCommand(program, io);
   registerDatasetCommands(program, io);
+  registerImportCommands(program, io);
   registerEvalCommand(program, io);
   registerResultsCommands(program, io);
 

@@ -7,10 +7,10 @@ import { failpoint } from '../util/failpoint.ts';
 import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
-import { DATASETS_DIR, loadDataset } from '../catalog/resolve.ts';
+import { DATASETS_DIR, loadDataset, resolveDatasetPath } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
 import { GENERATOR, resolveParams } from '../generate/index.ts';
 import { generateMeasured } from '../eval/realism.ts';
@@ -68,7 +68,11 @@ export function registerRunCommand(program: Command, io: Io): void {
         .default('monster'),
     )
     .option('--out <dir>', 'dataset folder (default: datasets/monster-<seed>)')
-    .option('--results <dir>', 'results folder (default: reports/monster-<seed>)')
+    .option(
+      '--dataset <dir|name>',
+      'run the job on this dataset instead of the monster company (a folder, e.g. one backpack import wrote, or a name under datasets/); nothing is generated',
+    )
+    .option('--results <dir>', 'results folder (default: reports/monster-<seed>, or reports/<dataset name> with --dataset)')
     .option('--retrievers <list>', 'comma-separated retriever names', checked(parseRetrieverList), DEFAULT_RETRIEVERS.join(','))
     .option(
       '--profiles <list>',
@@ -93,22 +97,34 @@ export function registerRunCommand(program: Command, io: Io): void {
     )
     .option('--quiet', 'no progress output')
     .action(
-      async (opts: {
-        seed: number;
-        preset: string;
-        out?: string;
-        results?: string;
-        retrievers: string;
-        profiles: string;
-        workers: number;
-        floor: string;
-        calibrateOn: string;
-        split: string;
-        queryStyle?: QueryStyle;
-        quiet?: boolean;
-      }) => {
-        const dir = resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
-        const out = resolve(opts.results ?? join('reports', `${opts.preset}-${opts.seed}`));
+      async (
+        opts: {
+          seed: number;
+          preset: string;
+          out?: string;
+          dataset?: string;
+          results?: string;
+          retrievers: string;
+          profiles: string;
+          workers: number;
+          floor: string;
+          calibrateOn: string;
+          split: string;
+          queryStyle?: QueryStyle;
+          quiet?: boolean;
+        },
+        cmd: Command,
+      ) => {
+        const given = opts.dataset !== undefined ? resolveDatasetPath(opts.dataset) : undefined;
+        if (given !== undefined) {
+          const set = ['out', 'seed', 'preset'].filter((o) => cmd.getOptionValueSource(o) === 'cli');
+          if (set.length)
+            throw new InputError(
+              `--dataset runs on a dataset that exists, so ${set.map((o) => `--${o}`).join(', ')} (which say what to generate) do not apply; name the results folder with --results`,
+            );
+        }
+        const dir = given ?? resolve(opts.out ?? join(DATASETS_DIR, `${opts.preset}-${opts.seed}`));
+        const out = resolve(opts.results ?? join('reports', given !== undefined ? basename(given) : `${opts.preset}-${opts.seed}`));
         const retrievers = parseRetrieverList(opts.retrievers);
         const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
         const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, true));
@@ -128,12 +144,14 @@ export function registerRunCommand(program: Command, io: Io): void {
           };
         })();
         const progress = progressReporter(process.stderr, opts.quiet === true);
-        assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
+        if (given === undefined) assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
         assertReplaceable(out, 'results folder', isResultsDir);
         // one writer per results folder: a second run into it stops here (exit 2)
         const release = lockFolder(out, io.err);
         try {
-          if (reusable(dir, params)) {
+          if (given !== undefined) {
+            io.err(`running on ${displayPath(dir)}\n`);
+          } else if (reusable(dir, params)) {
             io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
           } else {
             io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
@@ -144,7 +162,7 @@ export function registerRunCommand(program: Command, io: Io): void {
             lap('generateMs');
           }
           // Verified again (0.1 s): files that match the manifest load without re-checking every tool.
-          const d = loadDataset(dir);
+          const d = loadDataset(dir, { onWarning: (w) => io.err(`warning: ${w}\n`) });
           io.out(`${formatSummary(summarize(d.name, d.catalog, d.cases, d.manifest))}\n\n`);
           // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
           const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };

@@ -26,10 +26,13 @@ import type { CatalogFacts } from '../metrics/types.ts';
 import { readTextFile } from '../util/bounded.ts';
 import { InputError } from '../util/errors.ts';
 import { parseJson, parseJsonLines } from '../util/jsonl.ts';
+import { recordsCalls, schemaTokens } from './audit.ts';
 
 export const CASES_FILE = 'cases.jsonl';
 export const TOOLS_FILE = 'tools.jsonl';
 export const SHARD_POSITIONS_FILE = 'shard-positions.json';
+
+const TOOL_RECORD_FIELDS = ['id', 'namespace', 'pinned', 'summary', 'idOnly', 'schemaTokens'];
 
 /** One line of `tools.jsonl`. */
 export interface ToolRecord {
@@ -39,6 +42,13 @@ export interface ToolRecord {
   pinned?: true;
   /** The tool's summary (else its description), for the tools some scored case expects. */
   summary?: string;
+  /** Known only by its id (a called tool no catalog defined: `backpack import`). */
+  idOnly?: true;
+  /**
+   * o200k tokens of its definition (Anthropic tool format), written when the scored cases record
+   * their calls (an imported dataset), for the report's Tool use section; absent for an id-only tool.
+   */
+  schemaTokens?: number;
 }
 
 /** Where a shard's cases stand in the whole input (`shard-positions.json`). */
@@ -80,15 +90,24 @@ export function casesJsonl(cases: readonly Case[]): string {
   return cases.map((c) => `${JSON.stringify(c)}\n`).join('');
 }
 
-/** Every tool of `catalog` (id, namespace, pinned), with a summary for the gold tools of `cases`. */
+/**
+ * Every tool of `catalog` (id, namespace, pinned), with a summary for the gold tools of `cases`;
+ * when the cases record their calls, each tool's schema tokens (or `idOnly`) for the Tool use section.
+ */
 export function toolRecords(catalog: Catalog, cases: readonly Case[]): ToolRecord[] {
   const gold = new Set(cases.flatMap((c) => c.expectedTools ?? []));
-  return catalog.tools.map((t) => ({
-    id: t.id,
-    namespace: t.namespace,
-    ...(t.pinned ? { pinned: true as const } : {}),
-    ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}),
-  }));
+  const audited = recordsCalls(cases);
+  return catalog.tools.map((t) => {
+    const tokens = audited ? schemaTokens(t) : null;
+    return {
+      id: t.id,
+      namespace: t.namespace,
+      ...(t.pinned ? { pinned: true as const } : {}),
+      ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}),
+      ...(t.idOnly ? { idOnly: true as const } : {}),
+      ...(tokens !== null ? { schemaTokens: tokens } : {}),
+    };
+  });
 }
 
 /** `tools.jsonl`: one tool record a line. */
@@ -119,19 +138,26 @@ function parseToolRecords(text: string, file: string): ToolRecord[] {
       return v;
     };
     for (const k of Object.keys(value))
-      if (!['id', 'namespace', 'pinned', 'summary'].includes(k))
-        throw new InputError(`unknown field "${k}"; tool record fields are id, namespace, pinned, summary`, { file, where });
+      if (!TOOL_RECORD_FIELDS.includes(k))
+        throw new InputError(`unknown field "${k}"; tool record fields are ${TOOL_RECORD_FIELDS.join(', ')}`, { file, where });
     const id = stringField('id', false)!;
     if (seen.has(id)) throw new InputError(`tool "${id}" is listed twice`, { file, where });
     seen.add(id);
     if (value.pinned !== undefined && value.pinned !== true)
       throw new InputError(`"pinned" must be true when present (got ${JSON.stringify(value.pinned)})`, { file, where });
     const summary = stringField('summary', true);
+    if (value.idOnly !== undefined && value.idOnly !== true)
+      throw new InputError(`"idOnly" must be true when present (got ${JSON.stringify(value.idOnly)})`, { file, where });
+    const tokens = value.schemaTokens;
+    if (tokens !== undefined && !(typeof tokens === 'number' && Number.isSafeInteger(tokens) && tokens >= 0))
+      throw new InputError(`"schemaTokens" must be a whole number ≥ 0 (got ${JSON.stringify(tokens)})`, { file, where });
     return {
       id,
       namespace: stringField('namespace', false)!,
       ...(value.pinned === true ? { pinned: true as const } : {}),
       ...(summary !== undefined ? { summary } : {}),
+      ...(value.idOnly === true ? { idOnly: true as const } : {}),
+      ...(tokens !== undefined ? { schemaTokens: tokens as number } : {}),
     };
   });
 }

@@ -31,8 +31,8 @@ export interface SessionTurn {
 }
 
 export interface SessionModeFigures {
-  /** Mean recall@5 of the graded turns at each turn index (0-based). */
-  recall5ByTurn: number[];
+  /** Mean recall@5 of the graded turns at each turn index (0-based); null where no session has a graded turn at that index (a no-tool turn). */
+  recall5ByTurn: Array<number | null>;
   /** Mean recall@5 over every graded turn. */
   recall5: number;
   /** Share of turns after a session's first whose exposed set differs from the previous turn's. */
@@ -108,7 +108,8 @@ export function sessionModeFigures(turns: readonly SessionTurn[], placement: 'hi
   }
   const n = sessions.length || 1;
   return {
-    recall5ByTurn: byTurn.map((s) => (s.n ? s.sum / s.n : 0)),
+    // an index no session grades (its turns all need no tool) has no recall: null, not 0
+    recall5ByTurn: Array.from(byTurn, (s) => (s?.n ? s.sum / s.n : null)),
     recall5: graded ? recallSum / graded : 0,
     churn: transitions ? changed / transitions : 0,
     keptRate: transitions ? kept / transitions : 0,

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { Case, Catalog } from '../catalog/types.ts';
 import type { ToolRecord } from '../eval/case-records.ts';
+import type { Audit } from '../eval/audit.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
@@ -18,6 +19,7 @@ import { htmlReport } from './html.ts';
 import { type Check, defaultChecks, junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
 import { writePngs } from './png.ts';
+import { reportAudit, toolUseChart } from './tool-use.ts';
 
 /** What a format writes from: the run, the report folder (it exists) and the formats being written. */
 export interface ReportJob {
@@ -28,6 +30,8 @@ export interface ReportJob {
   data: ReportInput;
   /** How the report is titled and linked (`--title`, `--report-url`, `--min-cases`). */
   options?: ReportOptions;
+  /** What the scored cases' agents called, when they record calls (tool-use.ts). */
+  audit?: Audit;
 }
 
 /** What `backpack report` lets a user set about the report itself. */
@@ -90,6 +94,7 @@ export const REPORT_FORMAT_TABLE = {
           ...(job.options?.title !== undefined ? { title: job.options.title } : {}),
           minCases: job.options?.minCases ?? DEFAULT_MIN_CASES,
           ...(job.options?.history ? { history: job.options.history } : {}),
+          ...(job.audit ? { toolUse: job.audit } : {}),
         }),
       );
       failpoint('report');
@@ -99,7 +104,10 @@ export const REPORT_FORMAT_TABLE = {
   png: {
     description: 'two PNGs per chart, white background: 1600×900, and @2x (3200×1800) for slides',
     files: ['<chart>.png', '<chart>@2x.png'],
-    write: (job: ReportJob) => writePngs(job.run.results, job.out),
+    write: (job: ReportJob) => {
+      const chart = job.audit ? toolUseChart(job.audit, job.run.results.dataset.name) : undefined;
+      return writePngs(job.run.results, job.out, undefined, chart ? [chart] : []);
+    },
   },
   md: {
     description: 'a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment',
@@ -112,6 +120,7 @@ export const REPORT_FORMAT_TABLE = {
           ...(job.options?.reportUrl !== undefined ? { reportPath: job.options.reportUrl } : job.formats.includes('html') ? { reportPath: 'report.html' } : {}),
           ...(job.options?.title !== undefined ? { title: job.options.title } : {}),
           minCases: job.options?.minCases ?? DEFAULT_MIN_CASES,
+          ...(job.audit ? { toolUse: job.audit } : {}),
         }),
       ),
   },
@@ -144,6 +153,7 @@ export function parseFormats(list: string): ReportFormat[] {
 
 /** Write `formats` of the run into `out` (an existing folder) in table order; the files written, in order. */
 export function writeReportFormats(run: EvalRun, out: string, formats: readonly string[], data: ReportJob['data'], options: ReportOptions = {}): string[] {
-  const job: ReportJob = { run, out, formats, data, options };
+  const audit = reportAudit(data);
+  const job: ReportJob = { run, out, formats, data, options, ...(audit ? { audit } : {}) };
   return reportFormats.entries().flatMap(([name, format]) => (formats.includes(name) ? format.write(job) : []));
 }

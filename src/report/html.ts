@@ -24,6 +24,7 @@
  * no case are shown as "n/a" (the reason in a tooltip); a profile that fits only some cases shows
  * its figures, marked, and is never bolded nor named best.
  */
+import type { Audit } from '../eval/audit.ts';
 import type { Results } from '../eval/results.ts';
 import { escapeHtml as esc } from '../util/escape.ts';
 import { type ChartSpec, chartsOf } from './charts.ts';
@@ -41,6 +42,8 @@ import { sessionsSection } from './html/sessions.ts';
 import { skillsSection } from './html/skills.ts';
 import { slicesTable } from './html/slices.ts';
 import { tokensSection } from './html/tokens.ts';
+import { toolUseSection } from './html/tool-use.ts';
+import { toolUseChart } from './tool-use.ts';
 import { worstMissesSection, type MissInputs } from './html/worst-misses.ts';
 import { bestStrategy, contextFit, fitNote, headline, mayBeBest, overall, strategies } from './view.ts';
 
@@ -52,6 +55,8 @@ export interface HtmlReportOptions extends MissInputs {
   minCases?: number;
   /** Charts of figures over the runs of a results history (`report --history FILE`): a History section after the charts. */
   history?: readonly ChartSpec[];
+  /** What the scored cases' agents called (cases that record calls): the Tool use section and its chart. */
+  toolUse?: Audit;
 }
 
 /** The Cases section: the case explorer over every scored case and strategy (needs the details, the cases and the tools). */
@@ -75,7 +80,8 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
   const r = results;
   const all = strategies(r);
   const metric = headline(r);
-  const specs = chartsOf(r);
+  const useChart = opts.toolUse ? toolUseChart(opts.toolUse, r.dataset.name) : undefined;
+  const specs = [...chartsOf(r), ...(useChart ? [useChart] : [])];
   const charts = chartsSection(specs);
   const history = opts.history?.length
     ? chartsSection(opts.history, {
@@ -104,6 +110,8 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
     ['worst-misses', 'Worst misses', worstMissesSection(r, all, opts)],
     ['cases', 'Cases', casesExplorer(r, opts)],
     ['tokens', 'Tokens', tokensSection(r, all)],
+    // only where the scored cases record the calls their agents made (imported datasets)
+    ...(opts.toolUse ? [['tool-use', 'Tool use', toolUseSection(opts.toolUse)] as [string, string, string]] : []),
     ['skills', 'Skills', skillsSection(r.skills)],
     ['sessions', 'Sessions', sessionsSection(all)],
     // results first: where the figures come from closes the page

@@ -14,6 +14,7 @@
  * prompt fits the context window in no case) is written "n/a", and a profile that fits only some
  * cases is marked ("fits 80% of cases") and never bolded nor named best.
  */
+import { type Audit, neverCalledLine } from '../eval/audit.ts';
 import type { Results } from '../eval/results.ts';
 import { metricLabel } from '../metrics/ids.ts';
 import { escapeMarkdown } from '../util/escape.ts';
@@ -51,6 +52,8 @@ export interface MarkdownOptions {
   title?: string;
   /** Slices with fewer graded cases are not listed among the worst (too few to rank). Default 0. */
   minCases?: number;
+  /** What the scored cases' agents called (cases that record calls): one Tool use line. */
+  toolUse?: Audit;
 }
 
 /** Never-surfaced gold tool ids listed by name (the count is always given). */
@@ -317,6 +320,13 @@ export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string 
     lines.push(...profileTokens(shown), ...floors(r, shown));
     const b = best(r, shown);
     if (b) lines.push(...worstSlices(r, b, opts.minCases ?? 0), ...neverSurfaced(b));
+  }
+  if (opts.toolUse) {
+    const t = opts.toolUse.totals;
+    lines.push(
+      '',
+      `**Tool use:** ${t.calledTools.toLocaleString('en-US')} of ${t.tools.toLocaleString('en-US')} tools ${opts.toolUse.basis === 'calls' ? 'called' : 'expected'} in ${t.requests.toLocaleString('en-US')} requests; ${neverCalledLine(opts.toolUse)}.`,
+    );
   }
   if (opts.reportPath) lines.push('', reportLink(opts.reportPath));
   return `${lines.join('\n')}\n`;

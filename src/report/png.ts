@@ -142,14 +142,15 @@ export function renderPng(spec: ChartSpec, size: PngSize = DEFAULT_PNG_SIZE, pix
 /**
  * Every chart of a results file as `<dir>/<id>.png` (at `size`) and `<dir>/<id>@2x.png` (the same
  * chart at twice the pixels, for slides), the folder created, each file written atomically (a
- * temporary sibling, then renamed). Returns the file names, in report order, each chart's
+ * temporary sibling, then renamed); `extra`: charts drawn from more than the results (the Tool use
+ * chart). Returns the file names, in report order, each chart's
  * `<id>.png` followed by its `<id>@2x.png`.
  */
-export function writePngs(results: Results, dir: string, size: PngSize = DEFAULT_PNG_SIZE): string[] {
+export function writePngs(results: Results, dir: string, size: PngSize = DEFAULT_PNG_SIZE, extra: readonly ChartSpec[] = []): string[] {
   checkSize(size);
   mkdirSync(dir, { recursive: true });
   const names: string[] = [];
-  for (const spec of chartsOf(results)) {
+  for (const spec of [...chartsOf(results), ...extra]) {
     for (const [name, ratio] of [
       [`${spec.id}.png`, 1],
       [`${spec.id}@2x.png`, SLIDE_PIXEL_RATIO],

@@ -26,3 +26,73 @@ export class InputError extends Error {
 export function isInputError(err: unknown): err is InputError {
   return err instanceof InputError;
 }
+
+/** How many problems of one input are reported at once. */
+export const MAX_REPORTED_PROBLEMS = 50;
+
+/** The number in `row 12`, `line 7`, `$[3]`, for ordering problems as they stand in their file. */
+function position(where: string | undefined): number {
+  const m = where === undefined ? null : /(?:row|line) (\d+)|\$\[(\d+)\]/.exec(where);
+  return m ? Number(m[1] ?? m[2]) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Several problems of one input, reported at once: the CLI prints one `error:` line saying how
+ * many, then each problem on its own line with its place (at most {@link MAX_REPORTED_PROBLEMS}).
+ */
+export class InputErrors extends InputError {
+  constructor(
+    readonly problems: readonly InputError[],
+    readonly total: number,
+  ) {
+    const file = problems.every((p) => p.file === problems[0]?.file) ? problems[0]?.file : undefined;
+    super(`${total} problems${total > problems.length ? ` (the first ${problems.length} listed)` : ''}`, file === undefined ? {} : { file });
+    this.name = 'InputErrors';
+  }
+
+  override describe(): string {
+    const lines = this.problems.map((p) => {
+      const loc = [p.file === this.file ? undefined : p.file, p.where].filter((s) => s !== undefined && s !== '').join(': ');
+      return `  ${loc ? `${loc}: ` : ''}${p.message}`;
+    });
+    const more = this.total > this.problems.length ? [`  … and ${this.total - this.problems.length} more`] : [];
+    return [super.describe(), ...lines, ...more].join('\n');
+  }
+}
+
+/**
+ * Collects the `InputError`s of one input so that a user sees every problem at once (up to
+ * {@link MAX_REPORTED_PROBLEMS}) rather than one per run.
+ */
+export class ProblemCollector {
+  private readonly list: InputError[] = [];
+  private seen = 0;
+
+  /** `fn()`, or undefined when it threw an `InputError` (kept); any other error goes on. */
+  attempt<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      this.add(err);
+      return undefined;
+    }
+  }
+
+  add(err: InputError): void {
+    this.seen++;
+    if (this.list.length < MAX_REPORTED_PROBLEMS) this.list.push(err);
+  }
+
+  get count(): number {
+    return this.seen;
+  }
+
+  /** Throw the one problem as it is, or every problem as one `InputErrors` in file order; nothing when there is none. */
+  throwIfAny(): void {
+    if (this.seen === 0) return;
+    if (this.seen === 1) throw this.list[0]!;
+    const sorted = [...this.list].sort((a, b) => position(a.where) - position(b.where));
+    throw new InputErrors(sorted, this.seen);
+  }
+}

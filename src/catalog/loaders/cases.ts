@@ -23,8 +23,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import { extname } from 'node:path';
-import { InputError } from '../../util/errors.ts';
-import { parseJson, parseJsonLines } from '../../util/jsonl.ts';
+import { InputError, ProblemCollector } from '../../util/errors.ts';
+import { nonBlankLines, parseJson, parseJsonLine } from '../../util/jsonl.ts';
 import { readTextFile } from '../../util/bounded.ts';
 import { didYouMean } from '../../util/suggest.ts';
 import type { Case, Catalog, GoldMode, Split } from '../types.ts';
@@ -59,17 +59,32 @@ export const CASE_FIELDS = [
   'turn',
   'hardNegatives',
   'split',
+  'calls',
 ] as const;
 const CASE_FIELD_SET: ReadonlySet<string> = new Set(CASE_FIELDS);
 
 /** The separator of multiple values in a CSV cell. */
 export const LIST_SEPARATOR = '|';
 
-/** Parse a cases CSV. */
-export function parseCasesCsv(text: string, file: string): Array<Located<Case>> {
-  let rows: string[][];
+/**
+ * Parse a cases CSV. A problem of the header, or CSV that cannot be read at all, throws at once;
+ * problems of rows are collected into `problems` (every row is read), or thrown one at a time
+ * when none is given.
+ */
+export function parseCasesCsv(text: string, file: string, problems?: ProblemCollector): Array<Located<Case>> {
+  const own = problems ?? new ProblemCollector();
+  const out = csvCases(text, file, own);
+  if (problems === undefined) own.throwIfAny();
+  return out;
+}
+
+function csvCases(text: string, file: string, problems: ProblemCollector): Array<Located<Case>> {
+  let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
-    rows = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as Array<{
+      record: string[];
+      info: { lines: number };
+    }>;
   } catch (err) {
     const e = err as Error & { lines?: number };
     throw new InputError(`invalid CSV: ${e.message.replace(/^Invalid Record Length: /, '')}`, {
@@ -77,6 +92,7 @@ export function parseCasesCsv(text: string, file: string): Array<Located<Case>> 
       ...(e.lines !== undefined ? { where: `line ${e.lines}` } : {}),
     });
   }
+  const rows = records.map((r) => r.record);
   const header = rows[0];
   if (!header) throw new InputError('empty CSV: a header row with at least "request,expected_tools" is required', { file, where: 'row 1' });
   const columns = header.map((h) => h.trim().toLowerCase());
@@ -95,68 +111,93 @@ export function parseCasesCsv(text: string, file: string): Array<Located<Case>> 
   for (let r = 1; r < rows.length; r++) {
     const where = `row ${r + 1}`;
     const cells = rows[r]!;
-    const cell = (name: string): string | undefined => {
-      const i = columns.indexOf(name);
-      const v = i < 0 ? undefined : cells[i];
-      return v === undefined || v.trim() === '' ? undefined : v;
-    };
-    const list = (name: string): string[] | undefined => {
-      const v = cell(name);
-      return v === undefined
-        ? undefined
-        : v
-            .split(LIST_SEPARATOR)
-            .map((s) => s.trim())
-            .filter((s) => s !== '');
-    };
-    const request = cell('request');
-    if (request === undefined) throw new InputError('"request" is empty', { file, where });
-    const expectedSkill = cell('expected_skill')?.trim();
-    const tools = list('expected_tools');
-    const expectedTools = tools ?? (expectedSkill !== undefined ? undefined : []);
-    const turnText = cell('turn')?.trim();
-    const c = buildCase(
-      {
-        id: cell('id')?.trim() ?? `row-${r + 1}`,
-        request,
-        expectedTools,
-        goldMode: cell('gold_mode')?.trim(),
-        expectedSkill,
-        callerScopes: list('caller_scopes'),
-        role: cell('role')?.trim(),
-        slices: list('slices'),
-        sessionId: cell('session_id')?.trim(),
-        turn: turnText === undefined ? undefined : /^-?\d+$/.test(turnText) ? Number(turnText) : turnText,
-        hardNegatives: list('hard_negatives'),
-        split: cell('split')?.trim(),
-      },
-      file,
-      where,
-      { goldMode: 'gold_mode', split: 'split', turn: 'turn' },
-    );
-    out.push({ value: c, file, where });
+    if (cells.length !== columns.length) {
+      problems.add(
+        new InputError(`invalid CSV: ${cells.length} ${cells.length === 1 ? 'cell' : 'cells'} where the header has ${columns.length} columns`, {
+          file,
+          where: `line ${records[r]!.info.lines}`,
+        }),
+      );
+      continue;
+    }
+    const c = problems.attempt(() => csvRow(cells, columns, file, where, r));
+    if (c) out.push({ value: c, file, where });
   }
   return out;
 }
 
-/** Parse cases from JSON Lines. */
-export function parseCasesJsonl(text: string, file: string): Array<Located<Case>> {
-  return parseJsonLines(text, file).map(({ value, where }) => ({
-    value: caseFromObject(value, file, where, `line-${where.replace(/^line /, '')}`),
+/** One CSV row as a case (`r`: its index among the rows, the header being 0). */
+function csvRow(cells: string[], columns: string[], file: string, where: string, r: number): Case {
+  const cell = (name: string): string | undefined => {
+    const i = columns.indexOf(name);
+    const v = i < 0 ? undefined : cells[i];
+    return v === undefined || v.trim() === '' ? undefined : v;
+  };
+  const list = (name: string): string[] | undefined => {
+    const v = cell(name);
+    return v === undefined
+      ? undefined
+      : v
+          .split(LIST_SEPARATOR)
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+  };
+  const request = cell('request');
+  if (request === undefined) throw new InputError('"request" is empty', { file, where });
+  const expectedSkill = cell('expected_skill')?.trim();
+  const tools = list('expected_tools');
+  const expectedTools = tools ?? (expectedSkill !== undefined ? undefined : []);
+  const turnText = cell('turn')?.trim();
+  return buildCase(
+    {
+      id: cell('id')?.trim() ?? `row-${r + 1}`,
+      request,
+      expectedTools,
+      goldMode: cell('gold_mode')?.trim(),
+      expectedSkill,
+      callerScopes: list('caller_scopes'),
+      role: cell('role')?.trim(),
+      slices: list('slices'),
+      sessionId: cell('session_id')?.trim(),
+      turn: turnText === undefined ? undefined : /^-?\d+$/.test(turnText) ? Number(turnText) : turnText,
+      hardNegatives: list('hard_negatives'),
+      split: cell('split')?.trim(),
+      calls: undefined,
+    },
     file,
     where,
-  }));
+    { goldMode: 'gold_mode', split: 'split', turn: 'turn' },
+  );
 }
 
-/** Parse cases from a JSON array. */
-export function parseCasesJson(text: string, file: string): Array<Located<Case>> {
+/** Parse cases from JSON Lines: every line is read, its problems collected as `parseCasesCsv`'s are. */
+export function parseCasesJsonl(text: string, file: string, problems?: ProblemCollector): Array<Located<Case>> {
+  const own = problems ?? new ProblemCollector();
+  const out: Array<Located<Case>> = [];
+  for (const { text: line, where } of nonBlankLines(text)) {
+    const c = own.attempt(() => caseFromObject(parseJsonLine(line, file, where), file, where, `line-${where.replace(/^line /, '')}`));
+    if (c) out.push({ value: c, file, where });
+  }
+  if (problems === undefined) own.throwIfAny();
+  return out;
+}
+
+/** Parse cases from a JSON array: every element is read, its problems collected as `parseCasesCsv`'s are. */
+export function parseCasesJson(text: string, file: string, problems?: ProblemCollector): Array<Located<Case>> {
   const value = parseJson(text, file);
   if (!Array.isArray(value)) throw new InputError(`expected a JSON array of cases (got ${describeJson(value)})`, { file, where: '$' });
-  return value.map((v, i) => {
+  const own = problems ?? new ProblemCollector();
+  const out: Array<Located<Case>> = [];
+  value.forEach((v, i) => {
     const where = `$[${i}]`;
-    if (!isObject(v)) throw new InputError(`each case must be a JSON object (got ${describeJson(v)})`, { file, where });
-    return { value: caseFromObject(v, file, where, `case-${i + 1}`), file, where };
+    const c = own.attempt(() => {
+      if (!isObject(v)) throw new InputError(`each case must be a JSON object (got ${describeJson(v)})`, { file, where });
+      return caseFromObject(v, file, where, `case-${i + 1}`);
+    });
+    if (c) out.push({ value: c, file, where });
   });
+  if (problems === undefined) own.throwIfAny();
+  return out;
 }
 
 function caseFromObject(r: Record<string, unknown>, file: string, where: string, defaultId: string): Case {
@@ -183,6 +224,7 @@ function caseFromObject(r: Record<string, unknown>, file: string, where: string,
       turn: r.turn,
       hardNegatives: strings(r.hardNegatives, 'hardNegatives', id, file, where),
       split: r.split,
+      calls: strings(r.calls, 'calls', id, file, where),
     },
     file,
     where,
@@ -210,6 +252,7 @@ interface RawCase {
   turn: unknown;
   hardNegatives: string[] | undefined;
   split: unknown;
+  calls: string[] | undefined;
 }
 
 /** Check the enumerated and numeric fields and build the `Case` with a fixed field order. */
@@ -237,25 +280,35 @@ function buildCase(r: RawCase, file: string, where: string, names: { goldMode: s
     ...(r.turn !== undefined ? { turn: r.turn as number } : {}),
     ...(r.hardNegatives !== undefined ? { hardNegatives: r.hardNegatives } : {}),
     ...(r.split !== undefined ? { split: r.split as Split } : {}),
+    ...(r.calls !== undefined ? { calls: r.calls } : {}),
   };
 }
 
-/** Read located cases from a `.csv`, `.jsonl` or `.json` file (chosen by extension), unchecked. */
-export function readCases(path: string): Array<Located<Case>> {
+/**
+ * Read located cases from a `.csv`, `.jsonl` or `.json` file (chosen by extension), unchecked. The
+ * problems of its rows or lines go into `problems` when given; otherwise they are thrown (one as it
+ * is, several as one `InputErrors`).
+ */
+export function readCases(path: string, problems?: ProblemCollector): Array<Located<Case>> {
   const ext = extname(path).toLowerCase();
   if (ext !== '.csv' && ext !== '.jsonl' && ext !== '.json') {
     throw new InputError(`unsupported cases file "${ext || '(no extension)'}": use .csv, .jsonl or .json`, { file: path });
   }
   const text = readTextFile(path);
-  if (ext === '.csv') return parseCasesCsv(text, path);
-  if (ext === '.jsonl') return parseCasesJsonl(text, path);
-  return parseCasesJson(text, path);
+  if (ext === '.csv') return parseCasesCsv(text, path, problems);
+  if (ext === '.jsonl') return parseCasesJsonl(text, path, problems);
+  return parseCasesJson(text, path, problems);
 }
 
 /**
  * Read cases from `path` (by extension: `.csv`, `.jsonl`, `.json`) and check them against
- * `catalog` (unknown tool ids and skills, duplicate ids, empty requests: see `checkCases`).
+ * `catalog` (unknown tool ids and skills, duplicate ids, empty requests: see `checkCases`). Every
+ * problem of the file is reported at once (up to 50, each with its row or line), as one
+ * `InputErrors`; a single problem is thrown as it is.
  */
 export function loadCases(path: string, catalog: Catalog): Case[] {
-  return checkCases(readCases(path), catalog);
+  const problems = new ProblemCollector();
+  const cases = checkCases(readCases(path, problems), catalog, problems);
+  problems.throwIfAny();
+  return cases;
 }
