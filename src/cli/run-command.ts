@@ -167,16 +167,19 @@ export function registerRunCommand(program: Command, io: Io): void {
           // Scored: the test split. Calibrated on: the train split (floors, fusions), never scored.
           const input = { ...inputOfDataset(d, { kind: 'dataset', ref: dir, split: opts.split }), cases: d.cases.filter((c) => caseSplit(c) === opts.split) };
           if (!input.cases.length) throw new InputError(`--split: no case is in split "${opts.split}"`, { file: dir });
-          const calibration = resolveCalibration(
-            opts.calibrateOn,
-            input.source,
-            d.catalog,
-            input.cases,
-            `--split ${opts.split}`,
-            wantsCalibration(floors),
-            d.cases,
-          );
-          for (const w of calibration.warnings) io.err(`${w}\n`);
+          // a dataset of one's own may have no calibration split (one imported session): floors cannot be
+          // calibrated then; with fixed floors the run goes on, the fusions on their default score scale
+          const calibrates = given === undefined || d.cases.some((c) => caseSplit(c) === opts.calibrateOn);
+          if (!calibrates && wantsCalibration(floors))
+            throw new InputError(
+              `no case is in split "${opts.calibrateOn}", which the floors are calibrated on (--floor auto): import more sessions (backpack import splits by session), or give --floor none`,
+              { file: dir },
+            );
+          if (!calibrates) io.err(`note: no case is in split "${opts.calibrateOn}": nothing is calibrated (the hybrid fusions use their default score scale)\n`);
+          const calibration = calibrates
+            ? resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases)
+            : undefined;
+          for (const w of calibration?.warnings ?? []) io.err(`${w}\n`);
           lap('loadMs');
           failpoint('load');
           const run = await runEval(
@@ -185,7 +188,7 @@ export function registerRunCommand(program: Command, io: Io): void {
             {
               workers: opts.workers,
               workerSource: input.source,
-              calibration: calibration.set,
+              ...(calibration ? { calibration: calibration.set } : {}),
               progress: (name, done, total) => progress.update(name, done, total),
               indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
             },

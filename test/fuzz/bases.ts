@@ -2,7 +2,8 @@
  * The good inputs the fuzz cases start from, built once per test file under a temporary root: a
  * small generated dataset and its results (whole, and in two shards), expected figures blessed from
  * them, the catalog fixtures in every format, a snapshot bundle and shards evaluated on it, a
- * MetaTool folder, an mcpServers configuration, a config file and a copy of the static model.
+ * MetaTool folder, an mcpServers configuration, a config file, a copy of the static model and a
+ * dataset imported from the transcript fixtures.
  */
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,6 +51,8 @@ export interface Bases {
   model: string;
   configYaml: string;
   configJson: string;
+  /** `import` of every transcript fixture (fixtures/transcripts: Claude Code, Codex, API logs, OTel). */
+  imported: string;
 }
 
 async function must(main: Main, argv: string[]): Promise<void> {
@@ -198,6 +201,9 @@ export async function buildBases(main: Main, root: string): Promise<Bases> {
     `${JSON.stringify({ eval: { k: [1, 3, 5], retrievers: 'bm25', workers: 1 }, report: { format: 'md' }, inspect: { json: true } }, null, 2)}\n`,
   );
 
+  const imported = p('imported');
+  await must(main, ['import', join(FIXTURES, 'transcripts'), '--out', imported, '--quiet']);
+
   return {
     root,
     dataset,
@@ -224,5 +230,6 @@ export async function buildBases(main: Main, root: string): Promise<Bases> {
     model,
     configYaml,
     configJson,
+    imported,
   };
 }

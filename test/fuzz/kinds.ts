@@ -6,11 +6,12 @@
  * wrong type (missing, null, number, string, array, object, 10,000-level nesting); plus bad flag
  * values. Each kind names the file it breaks and the command line that reads it.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { stringify as yamlStringify, parse as yamlParse } from 'yaml';
 import { CASE_FIELDS } from '../../src/catalog/loaders/cases.ts';
-import { UNSET_VAR, type Bases } from './bases.ts';
+import { FIXTURES, UNSET_VAR, type Bases } from './bases.ts';
 
 export interface Kind {
   /** `category: mutation`, unique. */
@@ -481,6 +482,35 @@ const ranked = (rs: Array<Record<string, unknown>>) =>
   );
 
 const DETAIL_FIELDS: PathSeg[][] = [['caseId'], ['ranked'], ['ranked', 0], ['ranked', 0, 1], ['pinned'], ['leaks'], ['ms']];
+
+/** Breaks a copy of one transcript fixture (under fixtures/transcripts/, its name kept), which `import` then reads alone. */
+function transcriptTarget(name: string, rel: string, format: 'json' | 'jsonl', opts: Partial<Target>): Target {
+  return {
+    category: `transcript ${name} (import)`,
+    format,
+    prepare: (dir) => {
+      const file = copy(join(FIXTURES, 'transcripts', rel), join(dir, basename(rel)));
+      return { file, argv: ['import', file, '--out', join(dir, 'out'), '--quiet'] };
+    },
+    ...opts,
+  };
+}
+
+/** The JSONL mutations of the fixed list for a transcript (the full sweep takes all). */
+const TRANSCRIPT_FAST_JSONL = [
+  'empty',
+  'last line truncated',
+  'a line not JSON',
+  'an array line',
+  'an empty object line',
+  `a ${DEEP}-level object line`,
+  `a ${DEEP}-level field`,
+  'invalid UTF-8',
+  'NUL byte in a string',
+  'first line repeated',
+  '__proto__ key',
+  'a folder instead',
+];
 
 export const TARGETS: Target[] = [
   // The dataset folder, read by inspect (every file) and eval.
@@ -1073,6 +1103,113 @@ export const TARGETS: Target[] = [
     only: ['truncated', `${DEEP}-level objects`, 'huge string', 'duplicate key', 'top-level null'],
     verdicts: [100],
   },
+
+  // Agent transcripts, read by import (one small real file each, detected by its content).
+  transcriptTarget('claude-code session', 'claude-code/-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl', 'jsonl', {
+    // the first typed request (the file opens with a file-history snapshot)
+    line: (rs) =>
+      Math.max(
+        0,
+        rs.findIndex((r) => r.type === 'user' && typeof (r.message as { content?: unknown } | undefined)?.content === 'string'),
+      ),
+    fields: [['type'], ['message'], ['message', 'role'], ['message', 'content'], ['sessionId'], ['timestamp'], ['uuid'], ['isSidechain']],
+    fast: { only: TRANSCRIPT_FAST_JSONL, fields: [['type'], ['message'], ['message', 'content'], ['sessionId']] },
+  }),
+  transcriptTarget('codex rollout', 'codex/sessions/2026/02/23/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl', 'jsonl', {
+    // the session meta, which detection reads
+    fields: [['type'], ['payload'], ['payload', 'id'], ['payload', 'cwd'], ['timestamp']],
+    fast: { only: TRANSCRIPT_FAST_JSONL, fields: [['type'], ['payload'], ['payload', 'id']] },
+  }),
+  transcriptTarget('api log', 'api-logs/handwritten.openai-chat.jsonl', 'jsonl', {
+    fields: [
+      ['request'],
+      ['response'],
+      ['request', 'body'],
+      ['request', 'body', 'messages'],
+      ['request', 'body', 'messages', 1, 'content'],
+      ['request', 'body', 'tools'],
+      ['request', 'body', 'tools', 0, 'function'],
+      ['response', 'body', 'choices'],
+      ['timestamp'],
+    ],
+    fast: { only: TRANSCRIPT_FAST_JSONL, fields: [['request'], ['response'], ['request', 'body', 'messages'], ['request', 'body', 'tools']] },
+  }),
+  transcriptTarget('otel json', 'otel/genai-interlingua.openllmetry.otlp.json', 'json', {
+    fields: [
+      ['resourceSpans'],
+      ['resourceSpans', 0],
+      ['resourceSpans', 0, 'scopeSpans'],
+      ['resourceSpans', 0, 'scopeSpans', 0, 'spans'],
+      ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0],
+      ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0, 'traceId'],
+      ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0, 'startTimeUnixNano'],
+      ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0, 'attributes'],
+      // gen_ai.request.max_tokens, an int attribute
+      ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0, 'attributes', 4, 'value', 'intValue'],
+    ],
+    fast: {
+      only: [
+        'empty',
+        'truncated',
+        'not JSON',
+        'top-level null',
+        'empty array',
+        'empty object',
+        `${DEEP}-level arrays`,
+        `${DEEP}-level objects`,
+        'invalid UTF-8',
+        'duplicate key',
+        '__proto__ key',
+        'number 1e400',
+        'a folder instead',
+      ],
+      fields: [
+        ['resourceSpans'],
+        ['resourceSpans', 0, 'scopeSpans', 0, 'spans'],
+        ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0, 'startTimeUnixNano'],
+        ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0, 'attributes'],
+        ['resourceSpans', 0, 'scopeSpans', 0, 'spans', 0, 'attributes', 4, 'value', 'intValue'],
+      ],
+    },
+  }),
+
+  // A dataset import wrote (its manifest removed, so every file is parsed), read by audit.
+  {
+    category: 'dataset from import queries.jsonl (audit)',
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const ds = copy(b.imported, join(dir, 'ds'));
+      rmSync(join(ds, 'manifest.json'));
+      return { file: join(ds, 'queries.jsonl'), argv: ['audit', '--dataset', ds] };
+    },
+    line: (rs) =>
+      Math.max(
+        0,
+        rs.findIndex((r) => Array.isArray(r.calls) && (r.calls as unknown[]).length > 1),
+      ),
+    fields: [['_id'], ['text'], ['expected'], ['expectedTools'], ['calls'], ['calls', 0], ['sessionId'], ['turn'], ['split'], ['slices'], ['goldMode']],
+    fast: {
+      only: ['empty', 'a line not JSON', 'an empty object line', `a ${DEEP}-level field`, 'first line repeated', '__proto__ key', 'missing'],
+      fields: [['expectedTools'], ['calls'], ['calls', 0], ['sessionId'], ['turn']],
+    },
+  },
+  {
+    category: 'dataset from import corpus.jsonl (audit --json)',
+    format: 'jsonl',
+    prepare: (dir, b) => {
+      const ds = copy(b.imported, join(dir, 'ds'));
+      rmSync(join(ds, 'manifest.json'));
+      return { file: join(ds, 'corpus.jsonl'), argv: ['audit', '--dataset', ds, '--json'] };
+    },
+    line: (rs) =>
+      Math.max(
+        0,
+        rs.findIndex((r) => typeof r.server === 'string' && r.inputSchema !== undefined),
+      ),
+    fields: [['_id'], ['name'], ['server'], ['namespace'], ['inputSchema'], ['description']],
+    only: ['empty', 'an empty object line', `a ${DEEP}-level field`, 'first line repeated', '__proto__ key', 'missing'],
+    fast: { fields: [['_id'], ['inputSchema'], ['namespace']] },
+  },
 ];
 
 /**
@@ -1124,6 +1261,93 @@ function hostileServerKinds(): Kind[] {
   ]);
 }
 
+/**
+ * Transcripts whose 10,000 levels of nesting are where the line-by-line depth check does not look:
+ * inside JSON text a field holds (an API log's body, an OTel attribute, an SSE event) and in a whole
+ * JSON document (the Codex TypeScript CLI's rollout).
+ */
+function transcriptDeepKinds(): Kind[] {
+  const src = (rel: string) => readFileSync(join(FIXTURES, 'transcripts', rel), 'utf8');
+  /** JSON text of `v` with the placeholder replaced by `raw`. */
+  const withRaw = (v: unknown, raw: string) => JSON.stringify(v).split(`"${DEEP_TOKEN}"`).join(raw);
+  type Exchange = { request: { body: { messages: Array<{ content: unknown }>; tools?: Array<{ function: { parameters: unknown } }> } }; response: unknown };
+  /** The API log with each line's request body given as JSON text, after `edit` (which may put the placeholder in). */
+  const apiLog = (dir: string, edit: (r: Exchange, i: number) => string | undefined): string[] => {
+    const file = join(dir, 'handwritten.openai-chat.jsonl');
+    const lines = src('api-logs/handwritten.openai-chat.jsonl')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l, i) => {
+        const r = JSON.parse(l) as Exchange;
+        const body = edit(r, i) ?? JSON.stringify(r.request.body);
+        return JSON.stringify({ ...r, request: { ...r.request, body } });
+      });
+    put(file, `${lines.join('\n')}\n`);
+    return ['import', file, '--out', join(dir, 'out'), '--quiet'];
+  };
+  const otelFile = 'otel/genai-interlingua.openllmetry.otlp.json';
+  type Otlp = { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ attributes: Array<{ key: string; value: Record<string, unknown> }> }> }> }> };
+  /** The OTel document with each attribute named `key` (a string holding JSON) given to `edit`. */
+  const otel = (dir: string, key: string, edit: (json: unknown) => string): string[] => {
+    const v = JSON.parse(src(otelFile)) as Otlp;
+    for (const rs of v.resourceSpans)
+      for (const ss of rs.scopeSpans)
+        for (const sp of ss.spans) for (const a of sp.attributes) if (a.key === key) a.value = { stringValue: edit(JSON.parse(a.value.stringValue as string)) };
+    const file = join(dir, basename(otelFile));
+    put(file, JSON.stringify(v, null, 2));
+    return ['import', file, '--out', join(dir, 'out'), '--quiet'];
+  };
+  const api = 'transcript api log (import)';
+  const ot = 'transcript otel json (import)';
+  const kind = (category: string, mutation: string, build: Kind['build']): Kind => ({ name: `${category}: ${mutation}`, category, build });
+  return [
+    kind(api, `body as JSON text with a ${DEEP}-level tool schema`, (dir) =>
+      apiLog(dir, (r) => {
+        for (const t of r.request.body.tools ?? []) t.function.parameters = DEEP_TOKEN;
+        return withRaw(r.request.body, deepObject());
+      }),
+    ),
+    kind(api, `body as JSON text with ${DEEP}-level message content`, (dir) =>
+      apiLog(dir, (r) => {
+        for (const m of r.request.body.messages) m.content = DEEP_TOKEN;
+        return withRaw(r.request.body, deepArray());
+      }),
+    ),
+    kind(api, `SSE response with a ${DEEP}-level event`, (dir) =>
+      apiLog(dir, (r) => {
+        r.response = { status_code: 200, body: `data: ${deepObject()}\n\ndata: [DONE]\n` };
+        return undefined;
+      }),
+    ),
+    kind(ot, `tool definitions attribute with a ${DEEP}-level schema`, (dir) =>
+      otel(dir, 'gen_ai.tool.definitions', (defs) => {
+        for (const d of defs as Array<{ function?: { parameters?: unknown }; parameters?: unknown }>) {
+          if (d.function) d.function.parameters = DEEP_TOKEN;
+          else d.parameters = DEEP_TOKEN;
+        }
+        return withRaw(defs, deepObject());
+      }),
+    ),
+    kind(ot, `input messages attribute with ${DEEP}-level JSON`, (dir) => otel(dir, 'gen_ai.input.messages', () => deepArray())),
+    kind('transcript codex rollout .json (import)', `a ${DEEP}-level item`, (dir) => {
+      // the TypeScript CLI's layout: one document {"session":{…},"items":[…]}
+      const file = join(dir, 'rollout-2025-08-01T12-00-00-0198b1c2-aaaa-7bbb-8ccc-123456789abd.json');
+      const doc = {
+        session: { id: '0198b1c2-aaaa-7bbb-8ccc-123456789abd', timestamp: '2025-08-01T12:00:00Z' },
+        items: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list the failing tests' }] },
+          { type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c1' },
+          { type: 'message', role: 'user', content: DEEP_TOKEN },
+          { type: 'function_call', name: DEEP_TOKEN, arguments: DEEP_TOKEN, call_id: 'c2' },
+          DEEP_TOKEN,
+        ],
+      };
+      put(file, withRaw(doc, deepArray()));
+      return ['import', file, '--out', join(dir, 'out'), '--quiet'];
+    }),
+  ];
+}
+
 /** Bad flag values and command lines: each is a kind of its own. */
 function flagKinds(): Kind[] {
   const k = (name: string, argv: (dir: string, b: Bases) => string[], verdicts?: readonly number[]): Kind => ({
@@ -1135,6 +1359,15 @@ function flagKinds(): Kind[] {
   const ev = (dir: string, b: Bases, ...more: string[]) => ['eval', '--dataset', b.dataset, '--out', join(dir, 'out'), '--quiet', ...more];
   /** One kind per bad value of an `eval` flag, each named by it: `eval --k ""`. */
   const badEval = (flag: string, values: string[]): Kind[] => values.map((v) => k(`eval ${flag} ${v === '' ? '""' : v}`, (d, b) => ev(d, b, flag, v)));
+  /** A copy of a small Claude Code session in the case folder, for the import kinds. */
+  const claudeSession = (dir: string) =>
+    copy(
+      join(FIXTURES, 'transcripts', 'claude-code', '-home-marco-projects-spotter', 'd6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl'),
+      join(dir, 'session.jsonl'),
+    );
+  const imp = (dir: string, ...more: string[]) => ['import', claudeSession(dir), '--out', join(dir, 'out'), '--quiet', ...more];
+  /** One kind per bad value of an `import` flag: `import --sample 0`. */
+  const badImport = (flag: string, values: string[]): Kind[] => values.map((v) => k(`import ${flag} ${v === '' ? '""' : v}`, (d) => imp(d, flag, v)));
   return [
     k('unknown command', () => ['frobnicate']),
     k('unknown option', () => ['list', '--bogus']),
@@ -1262,6 +1495,52 @@ function flagKinds(): Kind[] {
       writeFileSync(join(d, 'x.bin'), Buffer.from([0, 1, 2, 255, 254]));
       return ['inspect', '--catalog', join(d, 'x.bin')];
     }),
+    ...badImport('--tools', ['(']),
+    ...badImport('--since', ['yesterday', '2026-13-45']),
+    k('import --until before --since', (d) => imp(d, '--since', '2026-02-01', '--until', '2026-01-01')),
+    ...badImport('--sample', ['0', '-1', 'abc']),
+    ...badImport('--test-share', ['0', '1', 'abc', '']),
+    ...badImport('--redact', ['', '(', 'x*']),
+    ...badImport('--from', ['nope']),
+    k('import --from codex on a Claude Code session', (d) => imp(d, '--from', 'codex')),
+    k('import --format without --catalog', (d) => imp(d, '--format', 'openai')),
+    k('import --catalog a missing file', (d) => imp(d, '--catalog', join(d, 'nope.json'))),
+    k('import a missing source', (d) => ['import', join(d, 'nope.jsonl'), '--out', join(d, 'out'), '--quiet']),
+    k('import a FIFO', (d) => {
+      const fifo = join(d, 'session.jsonl');
+      execFileSync('mkfifo', [fifo]);
+      return ['import', fifo, '--out', join(d, 'out'), '--quiet'];
+    }),
+    k('import a folder with a FIFO in it', (d) => {
+      mkdirSync(join(d, 'src'));
+      execFileSync('mkfifo', [join(d, 'src', 'session.jsonl')]);
+      return ['import', join(d, 'src'), '--out', join(d, 'out'), '--quiet'];
+    }),
+    k('import a folder with no transcript', (d) => {
+      mkdirSync(join(d, 'src'));
+      writeFileSync(join(d, 'src', 'notes.txt'), 'not a transcript\n');
+      writeFileSync(join(d, 'src', 'other.json'), '{"a": 1}\n');
+      return ['import', join(d, 'src'), '--out', join(d, 'out'), '--quiet'];
+    }),
+    k('import a file in no transcript format', (d, b) => ['import', copy(b.bundle, join(d, 'bundle.json')), '--out', join(d, 'out'), '--quiet']),
+    k('import --out a folder of someone else', (d) => {
+      mkdirSync(join(d, 'mine'));
+      writeFileSync(join(d, 'mine', 'thesis.tex'), 'x');
+      return ['import', claudeSession(d), '--out', join(d, 'mine'), '--quiet'];
+    }),
+    k('import --out a file', (d) => {
+      writeFileSync(join(d, 'file'), 'x');
+      return ['import', claudeSession(d), '--out', join(d, 'file'), '--quiet'];
+    }),
+    k('import --out the source itself', (d) => {
+      const file = claudeSession(d);
+      return ['import', file, '--out', file, '--quiet'];
+    }),
+    k('audit --dataset a missing folder', (d) => ['audit', '--dataset', join(d, 'nope')]),
+    k('audit --dataset a file', (_d, b) => ['audit', '--dataset', b.bundle]),
+    k('audit --top abc', (_d, b) => ['audit', '--dataset', b.imported, '--top', 'abc']),
+    k('audit --top -1', (_d, b) => ['audit', '--dataset', b.imported, '--top', '-1']),
+    k('audit --split nope', (_d, b) => ['audit', '--dataset', b.imported, '--split', 'nope']),
   ];
 }
 
@@ -1401,7 +1680,7 @@ export function allKinds(opts: { full?: boolean } = {}): Kind[] {
       }
     }
   }
-  kinds.push(...hostileServerKinds(), ...flagKinds());
+  kinds.push(...transcriptDeepKinds(), ...hostileServerKinds(), ...flagKinds());
   const seen = new Set<string>();
   for (const k of kinds) {
     if (seen.has(k.name)) throw new Error(`fuzz kind listed twice: ${k.name}`);

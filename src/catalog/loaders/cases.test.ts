@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, inputError, tempDir } from '../../../test/helpers.ts';
+import { InputErrors } from '../../util/errors.ts';
 import type { Catalog } from '../types.ts';
-import { loadCases, readCases } from './cases.ts';
+import { CSV_OPTIONAL_COLUMNS, CSV_REQUIRED_COLUMNS, loadCases, readCases } from './cases.ts';
 import { loadMcpFolder } from './mcp.ts';
 import { loadSkillsFolder } from './skills.ts';
 
@@ -145,5 +146,63 @@ describe('faulty case files: the error names the file and the row or line', () =
   ])('$what', ({ fixture, message, where }) => {
     const f = join(FIXTURES, 'faulty', fixture);
     expect(inputError(() => loadCases(f, catalog))).toMatchObject({ message, file: f, where });
+  });
+});
+
+describe('a cases file with several problems reports them all at once', () => {
+  it('lists every problem of every row (parse and check), each with its place, in file order', () => {
+    const f = tmpFile(
+      'many.csv',
+      [
+        'id,request,expected_tools,gold_mode',
+        'a,open the readme,mcp__github__read_file,all',
+        'b,,mcp__github__read_file,all',
+        'c,search files,mcp__github__serch,all',
+        'd,one,two,three,four',
+        'e,write notes,mcp__filesystem__write_file,sometimes',
+        'a,duplicate id,mcp__github__read_file,all',
+      ].join('\n'),
+    );
+    const e = inputError(() => loadCases(f, catalog));
+    expect(e).toBeInstanceOf(InputErrors);
+    expect(e.message).toBe('5 problems');
+    expect(e.describe()).toBe(
+      [
+        `${f}: 5 problems`,
+        '  row 3: "request" is empty',
+        '  row 4: case "c": unknown expected tool id "mcp__github__serch" (did you mean mcp__github__search?)',
+        '  line 5: invalid CSV: 5 cells where the header has 4 columns',
+        '  row 6: case "e": "gold_mode" must be "all" or "any" (got "sometimes")',
+        '  row 7: duplicate case id "a" (first at ' + f + ': row 2)',
+      ].join('\n'),
+    );
+  });
+
+  it('stops listing at 50 and says how many more', () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `x${i},do thing ${i},mcp__nope__tool${i}`);
+    const e = inputError(() => loadCases(tmpFile('sixty.csv', ['id,request,expected_tools', ...rows].join('\n')), catalog)) as InputErrors;
+    expect(e.total).toBe(60);
+    expect(e.problems).toHaveLength(50);
+    expect(e.describe().split('\n').at(-1)).toBe('  … and 10 more');
+  });
+
+  it('reports every bad line of a JSONL file too', () => {
+    const f = tmpFile('many.jsonl', '{"id":"a","request":"x"}\nnot json\n{"id":"b","request":"y","expectedTools":[],"split":"dev"}\n');
+    const e = inputError(() => loadCases(f, catalog)) as InputErrors;
+    expect(e.problems.map((p) => p.where)).toEqual(['line 1', 'line 2', 'line 3']);
+  });
+});
+
+describe('examples/cases-template.csv', () => {
+  it('has every column, in the documented order, and reads without a problem', () => {
+    const f = join(FIXTURES, '..', 'examples', 'cases-template.csv');
+    const header = readFileSync(f, 'utf8').split('\n')[0]!.split(',');
+    expect(header).toEqual(['id', 'request', 'expected_tools', 'gold_mode', 'expected_skill', 'caller_scopes', 'role', 'slices', 'session_id', 'turn', 'hard_negatives', 'split']);
+    expect(new Set(header)).toEqual(new Set([...CSV_REQUIRED_COLUMNS, ...CSV_OPTIONAL_COLUMNS]));
+    const cases = readCases(f);
+    expect(cases.map((c) => c.value.id)).toEqual(['pr-1', 'find-1', 'chat-1', 'notes-1', 's1-0', 's1-1']);
+    expect(cases[1]!.value).toMatchObject({ expectedTools: ['mcp__slack__search_messages', 'mcp__github__search_issues'], goldMode: 'any' });
+    expect(cases[2]!.value).toMatchObject({ expectedTools: [], slices: ['no-tool'] });
+    expect(cases[3]!.value.expectedTools).toBeUndefined();
   });
 });
