@@ -61,7 +61,9 @@ function countClaude(files: string[], into: Counted): void {
       // a subagent's work, unless it is a compaction run or a warm-up
       if (/agent-acompact/.test(f) || claudeText(rs.find((r) => r.type === 'user')?.message?.content) === 'Warmup') continue;
       const ids = new Set<string>();
-      for (const r of rs) for (const b of r.type === 'assistant' ? (r.message?.content ?? []) : []) if (b.type === 'tool_use' && !ids.has(b.id)) ids.add(b.id) && add(into.calls, b.name);
+      for (const r of rs)
+        for (const b of r.type === 'assistant' ? (r.message?.content ?? []) : [])
+          if (b.type === 'tool_use' && !ids.has(b.id)) ids.add(b.id) && add(into.calls, b.name);
       continue;
     }
     let open = false;
@@ -94,7 +96,8 @@ function countClaude(files: string[], into: Counted): void {
   }
 }
 
-const CODEX_CONTEXT = /^(# AGENTS\.md instructions for |<user_instructions>|<environment_context>|<skill>|<user_shell_command>|<turn_aborted>|<subagent_notification>|<hook_prompt)/i;
+const CODEX_CONTEXT =
+  /^(# AGENTS\.md instructions for |<user_instructions>|<environment_context>|<skill>|<user_shell_command>|<turn_aborted>|<subagent_notification>|<hook_prompt)/i;
 
 function codexName(p: Record<string, any>): string | undefined {
   if (p.type === 'function_call') {
@@ -102,7 +105,9 @@ function codexName(p: Record<string, any>): string | undefined {
     return q.startsWith('mcp__') ? q : q.includes('__') ? `mcp__${q}` : q;
   }
   if (p.type === 'custom_tool_call') return p.name;
-  return { local_shell_call: 'local_shell', web_search_call: 'web_search', tool_search_call: 'tool_search', image_generation_call: 'image_generation' }[String(p.type)];
+  return { local_shell_call: 'local_shell', web_search_call: 'web_search', tool_search_call: 'tool_search', image_generation_call: 'image_generation' }[
+    String(p.type)
+  ];
 }
 
 function countCodex(files: string[], into: Counted): void {
@@ -214,7 +219,21 @@ describe('backpack import on real Claude Code and Codex transcripts', async () =
 
   it('eval and report run on it; sticky retrieval keeps a set on the real sessions', async () => {
     const res = join(tmp, 'real-results');
-    const e = await runCli('eval', '--dataset', out, '--retrievers', 'bm25,hybrid', '--split', 'test', '--calibrate-on', 'train', '--sticky', '--out', res, '--quiet');
+    const e = await runCli(
+      'eval',
+      '--dataset',
+      out,
+      '--retrievers',
+      'bm25,hybrid',
+      '--split',
+      'test',
+      '--calibrate-on',
+      'train',
+      '--sticky',
+      '--out',
+      res,
+      '--quiet',
+    );
     expect(e.code, e.err).toBe(0);
     const results = JSON.parse(readFileSync(join(res, 'results.json'), 'utf8'));
     for (const name of ['bm25', 'hybrid']) {
@@ -251,8 +270,20 @@ function plantAll(dir: string): void {
     join(cc, 'aaaaaaaa-1111-4222-8333-444444444444.jsonl'),
     [
       { ...base, type: 'user', uuid: 'u1', timestamp: '2026-11-01T10:00:00Z', message: { role: 'user', content: `fix the build: ${leak}` } },
-      { ...base, type: 'assistant', uuid: 'u2', timestamp: '2026-11-01T10:00:01Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: `cat ${HOME}/.env ${ARG} ${KEY}` } }] } },
-      { ...base, type: 'user', uuid: 'u3', timestamp: '2026-11-01T10:00:02Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: `${RESULT} ${EMAIL} ${KEY}` }] } },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: 'u2',
+        timestamp: '2026-11-01T10:00:01Z',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: `cat ${HOME}/.env ${ARG} ${KEY}` } }] },
+      },
+      {
+        ...base,
+        type: 'user',
+        uuid: 'u3',
+        timestamp: '2026-11-01T10:00:02Z',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: `${RESULT} ${EMAIL} ${KEY}` }] },
+      },
     ]
       .map((r) => JSON.stringify(r))
       .join('\n'),
@@ -263,16 +294,33 @@ function plantAll(dir: string): void {
   writeFileSync(
     join(cx, 'rollout-2026-11-01T10-00-00-bbbbbbbb-1111-4222-8333-444444444444.jsonl'),
     [
-      { timestamp: '2026-11-01T10:00:00Z', type: 'session_meta', payload: { id: 'bbbbbbbb-1111-4222-8333-444444444444', timestamp: '2026-11-01T10:00:00Z', cwd: HOME } },
+      {
+        timestamp: '2026-11-01T10:00:00Z',
+        type: 'session_meta',
+        payload: { id: 'bbbbbbbb-1111-4222-8333-444444444444', timestamp: '2026-11-01T10:00:00Z', cwd: HOME },
+      },
       { timestamp: '2026-11-01T10:00:01Z', type: 'event_msg', payload: { type: 'user_message', message: `deploy it: ${leak}` } },
-      { timestamp: '2026-11-01T10:00:02Z', type: 'response_item', payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `${ARG} ${KEY}` }), call_id: 'c1' } },
+      {
+        timestamp: '2026-11-01T10:00:02Z',
+        type: 'response_item',
+        payload: { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `${ARG} ${KEY}` }), call_id: 'c1' },
+      },
       { timestamp: '2026-11-01T10:00:03Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: `${RESULT} ${EMAIL}` } },
     ]
       .map((r) => JSON.stringify(r))
       .join('\n'),
   );
   // API logs (the three APIs): the user message, a tool's description, the call's arguments and the tool result, the auth header
-  const tools = [{ type: 'function', function: { name: 'send_report', description: `Send a report. Contact ${EMAIL} with key ${KEY}`, parameters: { type: 'object', properties: { to: { type: 'string', description: `default ${HOME}` } } } } }];
+  const tools = [
+    {
+      type: 'function',
+      function: {
+        name: 'send_report',
+        description: `Send a report. Contact ${EMAIL} with key ${KEY}`,
+        parameters: { type: 'object', properties: { to: { type: 'string', description: `default ${HOME}` } } },
+      },
+    },
+  ];
   const chat = {
     request: {
       headers: { authorization: `Bearer ${KEY}` },
@@ -286,7 +334,13 @@ function plantAll(dir: string): void {
         ],
       },
     },
-    response: { body: { choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'k2', type: 'function', function: { name: 'send_report', arguments: `{"to":"${ARG}"}` } }] } }] } },
+    response: {
+      body: {
+        choices: [
+          { message: { role: 'assistant', tool_calls: [{ id: 'k2', type: 'function', function: { name: 'send_report', arguments: `{"to":"${ARG}"}` } }] } },
+        ],
+      },
+    },
   };
   const messages = {
     request: {
@@ -300,14 +354,26 @@ function plantAll(dir: string): void {
     response: { body: { type: 'message', content: [{ type: 'tool_use', id: 'x1', name: 'lookup', input: { q: ARG } }] } },
   };
   const responses = {
-    request: { body: { model: 'gpt', input: `find: ${leak}`, tools: [{ type: 'function', name: 'find', description: `Find in ${HOME}`, parameters: { type: 'object', properties: {} } }] } },
+    request: {
+      body: {
+        model: 'gpt',
+        input: `find: ${leak}`,
+        tools: [{ type: 'function', name: 'find', description: `Find in ${HOME}`, parameters: { type: 'object', properties: {} } }],
+      },
+    },
     response: { body: { id: 'resp_1', output: [{ type: 'function_call', call_id: 'f1', name: 'find', arguments: `{"q":"${ARG}"}` }] } },
   };
   mkdirSync(join(dir, 'logs'), { recursive: true });
   writeFileSync(join(dir, 'logs', 'gateway.jsonl'), [chat, messages, responses].map((r) => JSON.stringify(r)).join('\n'));
   // OTel: the input messages, a tool call's arguments, the tool definitions, a tool span's result
   const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
-  const span = (id: string, start: number, attributes: unknown[]) => ({ traceId: 'c'.repeat(32), spanId: id, name: 'x', startTimeUnixNano: String(start), attributes });
+  const span = (id: string, start: number, attributes: unknown[]) => ({
+    traceId: 'c'.repeat(32),
+    spanId: id,
+    name: 'x',
+    startTimeUnixNano: String(start),
+    attributes,
+  });
   const otel = {
     resourceSpans: [
       {
@@ -317,10 +383,18 @@ function plantAll(dir: string): void {
               span('a'.repeat(16), 1, [
                 attr('gen_ai.operation.name', 'chat'),
                 attr('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `trace: ${leak}` }] }])),
-                attr('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'o1', name: 'probe', arguments: { x: ARG } }] }])),
+                attr(
+                  'gen_ai.output.messages',
+                  JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'o1', name: 'probe', arguments: { x: ARG } }] }]),
+                ),
                 attr('gen_ai.tool.definitions', JSON.stringify([{ type: 'function', name: 'probe', description: `Probe for ${EMAIL}` }])),
               ]),
-              span('b'.repeat(16), 2, [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', 'probe'), attr('gen_ai.tool.call.id', 'o1'), attr('gen_ai.tool.call.result', RESULT)]),
+              span('b'.repeat(16), 2, [
+                attr('gen_ai.operation.name', 'execute_tool'),
+                attr('gen_ai.tool.name', 'probe'),
+                attr('gen_ai.tool.call.id', 'o1'),
+                attr('gen_ai.tool.call.result', RESULT),
+              ]),
             ],
           },
         ],
@@ -377,7 +451,10 @@ describe('bad input: exit 2 or a counted warning, never a stack trace, nothing h
     const dir = copyOf('truncated', CODEX);
     const f = join(dir, readdirSync(dir)[0]!);
     const text = readFileSync(f, 'utf8');
-    writeFileSync(f, `${text}{"timestamp":"2026-02-23T20:00:00Z","type":"brand_new_kind","payload":{}}\n{"timestamp":"2026-02-23T20:00:01Z","type":"event_msg","pay`);
+    writeFileSync(
+      f,
+      `${text}{"timestamp":"2026-02-23T20:00:00Z","type":"brand_new_kind","payload":{}}\n{"timestamp":"2026-02-23T20:00:01Z","type":"event_msg","pay`,
+    );
     const r = await runCli('import', dir, '--out', join(tmp, 'truncated-ds'), '--quiet');
     expect(r.code, r.err).toBe(0);
     expect(r.err).toContain('truncated-last-line ×1');
@@ -421,7 +498,9 @@ describe('bad input: exit 2 or a counted warning, never a stack trace, nothing h
     expect(m.import.files.unrecognised).toBe(1);
     expect(r.err).toMatch(/1 file is in no transcript format Backpack reads, left out \(first: notes\.jsonl\)/);
     const cases = records(join(tmp, 'mixed-ds', 'queries.jsonl'));
-    expect(new Set(cases.flatMap((c) => c.slices.filter((s: string) => s.startsWith('from:'))))).toEqual(new Set(['from:api-log', 'from:claude-code', 'from:codex', 'from:otel']));
+    expect(new Set(cases.flatMap((c) => c.slices.filter((s: string) => s.startsWith('from:'))))).toEqual(
+      new Set(['from:api-log', 'from:claude-code', 'from:codex', 'from:otel']),
+    );
   });
 
   it('a file named on the command line in no known format is exit 2, naming it', async () => {

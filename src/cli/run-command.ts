@@ -175,7 +175,8 @@ export function registerRunCommand(program: Command, io: Io): void {
               `no case is in split "${opts.calibrateOn}", which the floors are calibrated on (--floor auto): import more sessions (backpack import splits by session), or give --floor none`,
               { file: dir },
             );
-          if (!calibrates) io.err(`note: no case is in split "${opts.calibrateOn}": nothing is calibrated (the hybrid fusions use their default score scale)\n`);
+          if (!calibrates)
+            io.err(`note: no case is in split "${opts.calibrateOn}": nothing is calibrated (the hybrid fusions use their default score scale)\n`);
           const calibration = calibrates
             ? resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases)
             : undefined;

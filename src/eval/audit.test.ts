@@ -52,7 +52,15 @@ describe('audit', () => {
       neverCalledTools: 0,
       neverCalledTokens: 0,
     });
-    expect(a.namespaces[1]).toMatchObject({ namespace: 'y', tools: 2, calledTools: 1, requests: 1, schemaTokens: 70, neverCalledTools: 1, neverCalledTokens: 40 });
+    expect(a.namespaces[1]).toMatchObject({
+      namespace: 'y',
+      tools: 2,
+      calledTools: 1,
+      requests: 1,
+      schemaTokens: 70,
+      neverCalledTools: 1,
+      neverCalledTokens: 40,
+    });
     expect(a.namespaces[2]).toMatchObject({ namespace: 'z', schemaTokens: 0, unknownTokenTools: 1 });
     expect(a.namespaces[3]).toMatchObject({ namespace: 'core', calls: 0, neverCalledTools: 0 });
   });

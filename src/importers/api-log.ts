@@ -23,6 +23,7 @@
  * generator) and is skipped. The catalog is the request's function tools (`tools`, or LiteLLM's
  * `model_parameters.tools`) and the tools a Responses `mcp_list_tools` item lists.
  */
+import { tooDeep } from '../util/bounded.ts';
 import { sha256 } from '../util/hash.ts';
 import { arr, type Json, jsonRecords, obj, str } from './records.ts';
 import { injectedReason, typedText } from './text.ts';
@@ -67,7 +68,9 @@ function body(v: unknown): Json | undefined {
     const t = v.trim();
     if (!t.startsWith('{')) return undefined;
     try {
-      return obj(JSON.parse(t));
+      const v = JSON.parse(t);
+      // a body given as text is parsed here, past the record's own nesting check
+      return tooDeep(v) === undefined ? obj(v) : undefined;
     } catch {
       return undefined;
     }

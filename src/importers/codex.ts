@@ -26,7 +26,7 @@
  */
 import { arr, isoTime, type Json, jsonRecords, obj, str } from './records.ts';
 import { type FileRead, type ReadContext, type RecordedCall, Tally, type TranscriptFormat, type TranscriptSession } from './types.ts';
-import { readTextFile } from '../util/bounded.ts';
+import { readTextFile, tooDeep } from '../util/bounded.ts';
 
 /** Context fragments Codex injects as user messages: `[start, end]`, matched on the trimmed text, case-insensitively. */
 const FRAGMENTS: ReadonlyArray<[string, string]> = [
@@ -198,7 +198,8 @@ function readCodex(ctx: ReadContext): FileRead {
     // the TypeScript CLI's rollout: one JSON object {"session":{…},"items":[…]}
     let whole: Json | undefined;
     try {
-      whole = obj(JSON.parse(readTextFile(ctx.file)));
+      const v: unknown = JSON.parse(readTextFile(ctx.file));
+      whole = tooDeep(v) === undefined ? obj(v) : undefined;
     } catch {
       whole = undefined;
     }

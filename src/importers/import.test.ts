@@ -17,7 +17,14 @@ function session(dir: string, id: string, turns: Array<{ text: string; hour: num
   for (const t of turns) {
     const at = `2026-11-01T${String(t.hour).padStart(2, '0')}:00:00.000Z`;
     rows.push({ type: 'user', sessionId: id, uuid: `${id}-${n++}`, timestamp: at, message: { role: 'user', content: t.text } });
-    for (const c of t.calls) rows.push({ type: 'assistant', sessionId: id, uuid: `${id}-${n++}`, timestamp: at, message: { content: [{ type: 'tool_use', id: `${id}-t${n}`, name: c, input: {} }] } });
+    for (const c of t.calls)
+      rows.push({
+        type: 'assistant',
+        sessionId: id,
+        uuid: `${id}-${n++}`,
+        timestamp: at,
+        message: { content: [{ type: 'tool_use', id: `${id}-t${n}`, name: c, input: {} }] },
+      });
   }
   writeFileSync(join(dir, `${id}.jsonl`), rows.map((r) => JSON.stringify(r)).join('\n'));
 }
@@ -40,7 +47,13 @@ describe('importTranscripts', () => {
   it('gold: the distinct calls in first-call order, never the harness search; calls kept in order with repeats', () => {
     const r = importTranscripts([src], base);
     const c = byText(r).get('open a PR for the fix')!;
-    expect(c).toMatchObject({ expectedTools: ['Bash', 'mcp__github__create_pull_request'], goldMode: 'all', calls: ['Bash', 'mcp__github__create_pull_request', 'Bash'], sessionId: 's1', turn: 0 });
+    expect(c).toMatchObject({
+      expectedTools: ['Bash', 'mcp__github__create_pull_request'],
+      goldMode: 'all',
+      calls: ['Bash', 'mcp__github__create_pull_request', 'Bash'],
+      sessionId: 's1',
+      turn: 0,
+    });
     expect(c.slices).toEqual(['multi-tool', 'multi-turn']);
     expect(byText(r).get('and label it urgent')!.expectedTools).toEqual(['mcp__github__add_labels']);
     expect(byText(r).get('what time is it')).toMatchObject({ expectedTools: [], slices: ['no-tool', 'multi-turn'] });
@@ -87,7 +100,10 @@ describe('importTranscripts', () => {
     for (const c of r.dataset.cases) split.set(c.sessionId!, new Set([...(split.get(c.sessionId!) ?? []), c.split!]));
     expect([...split.values()].every((s) => s.size === 1)).toBe(true);
     expect(new Set(r.dataset.cases.map((c) => c.split))).toEqual(new Set(['train', 'test']));
-    expect(r.manifest.splits).toEqual({ test: r.dataset.cases.filter((c) => c.split === 'test').length, train: r.dataset.cases.filter((c) => c.split === 'train').length });
+    expect(r.manifest.splits).toEqual({
+      test: r.dataset.cases.filter((c) => c.split === 'test').length,
+      train: r.dataset.cases.filter((c) => c.split === 'train').length,
+    });
   });
 
   it('catalog: the one given first, the core tools, then every other called tool by id only (warned once), matched by loose name where unique', () => {

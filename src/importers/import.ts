@@ -21,6 +21,7 @@ import { sliceStats } from '../catalog/overlap.ts';
 import { normaliseSchemaDraft } from '../catalog/schema-drafts.ts';
 import type { Case, Catalog, Dataset, JsonSchema, Server, Tool } from '../catalog/types.ts';
 import { inputSchemaProblem } from '../catalog/validate.ts';
+import { tooDeep } from '../util/bounded.ts';
 import { InputError } from '../util/errors.ts';
 import { sha256 } from '../util/hash.ts';
 import { Redactor } from '../util/redact.ts';
@@ -102,11 +103,15 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
     warn(
       `${unrecognised} ${unrecognised === 1 ? 'file is' : 'files are'} in no transcript format Backpack reads, left out (first: ${unrecognisedNames.join(', ')})`,
     );
-  const unknownTypes = Object.entries(skipped.toJSON()).filter(([k]) => k.startsWith('unknown-type:'));
-  if (unknownTypes.length)
-    warn(
-      `skipped ${unknownTypes.reduce((n, [, v]) => n + v, 0)} records of types Backpack does not read: ${unknownTypes.map(([k, v]) => `${k.slice('unknown-type:'.length)} ×${v}`).join(', ')}`,
-    );
+  // the names of what was skipped can hold a record's own type: redacted like every other text written
+  const nameRedactor = new Redactor(opts.redact);
+  const skippedCounts = Object.fromEntries(Object.entries(skipped.toJSON()).map(([k, v]) => [nameRedactor.redact(k), v]));
+  const unknownTypes = Object.entries(skippedCounts).filter(([k]) => k.startsWith('unknown-type:'));
+  if (unknownTypes.length) {
+    const n = unknownTypes.reduce((a, [, v]) => a + v, 0);
+    const shown = unknownTypes.slice(0, 10).map(([k, v]) => `${k.slice('unknown-type:'.length)} ×${v}`);
+    warn(`skipped ${n} ${n === 1 ? 'record' : 'records'} of types Backpack does not read: ${shown.join(', ')}${unknownTypes.length > 10 ? ', …' : ''}`);
+  }
   const broken =
     skipped.get('truncated-last-line') +
     skipped.get('not-json') +
@@ -130,7 +135,10 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
   const joined = joinSessions(sessions, warn);
   const requestsRead = joined.main.reduce((n, s) => n + s.requests.length, 0) + joined.duplicates + joined.forkCopies;
   if (requestsRead === 0) {
-    const where = walk.files.length ? `${walk.files.length} ${walk.files.length === 1 ? 'file' : 'files'} read` : 'no .jsonl or .json file found';
+    const notRegular = walk.skipped.notRegular
+      ? `; ${walk.skipped.notRegular} FIFO, socket or device ${walk.skipped.notRegular === 1 ? 'entry' : 'entries'} skipped`
+      : '';
+    const where = `${walk.files.length ? `${walk.files.length} ${walk.files.length === 1 ? 'file' : 'files'} read` : 'no .jsonl or .json file found'}${notRegular}`;
     throw new InputError(`no typed request found (${where}): nothing to import`, { file: sources.join(', ') });
   }
   const noRequest = joined.main.filter((s) => s.requests.length === 0).length;
@@ -144,7 +152,7 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
   const formatNames = Object.keys(formats).sort();
   const record: ImportRecord = {
     formats: Object.fromEntries(formatNames.map((n) => [n, formats[n]!])),
-    skipped: skipped.toJSON(),
+    skipped: skippedCounts,
     files: { read: walk.files.length - unrecognised, ...walk.skipped, unrecognised },
     requests: {
       read: requestsRead,
@@ -316,8 +324,8 @@ function buildCatalog(
   let fromLogs = 0;
   for (const t of [...latest.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     if (have.has(t.id)) continue;
-    let schema = normaliseSchemaDraft(t.inputSchema).schema as JsonSchema;
-    if (inputSchemaProblem(schema) !== undefined) {
+    let schema = tooDeep(t.inputSchema) === undefined ? (normaliseSchemaDraft(t.inputSchema).schema as JsonSchema) : EMPTY;
+    if (schema === EMPTY || inputSchemaProblem(schema) !== undefined) {
       schema = { ...EMPTY, properties: {} };
       schemasReplaced++;
     }

@@ -21,7 +21,7 @@
  * OpenInference's `llm.tools.<i>.tool.json_schema`. Enum values may be names or numbers; 64-bit
  * integers strings or numbers (both occur in real exports).
  */
-import { readTextFile } from '../util/bounded.ts';
+import { readTextFile, tooDeep } from '../util/bounded.ts';
 import { arr, type Json, jsonRecords, obj, str } from './records.ts';
 import { injectedReason, typedText } from './text.ts';
 import { type AdvertisedTool, type FileRead, type ReadContext, Tally, type TranscriptFormat, type TranscriptSession } from './types.ts';
@@ -51,7 +51,9 @@ function anyValue(v: unknown): unknown {
 function jsonAttr(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   try {
-    return JSON.parse(v);
+    const parsed: unknown = JSON.parse(v);
+    // an attribute holding JSON text is parsed here, past the record's own nesting check
+    return tooDeep(parsed) === undefined ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -194,7 +196,8 @@ function readOtel(ctx: ReadContext): FileRead {
       whole = undefined; // JSON Lines under a .json name: read line by line below
     }
   }
-  if (whole) spansOf(whole, spans);
+  if (whole && tooDeep(whole) !== undefined) skipped.add('nested-too-deep');
+  else if (whole) spansOf(whole, spans);
   else for (const { value } of jsonRecords(ctx.file, skipped)) spansOf(value, spans);
   records = spans.length;
 

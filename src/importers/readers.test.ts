@@ -42,7 +42,10 @@ describe('claude-code', () => {
   });
 
   it('gives a subagent file its parent session and the ids that link it to the turn that started it', () => {
-    const sub = read('claude-code', join(T, 'claude-code/-home-USER-work-handwritten-mcp/5b1f0c2e-8d3a-4c1e-9f00-1a2b3c4d5e6f/subagents/agent-a1b2c3d4e5f6a7b8c.jsonl'));
+    const sub = read(
+      'claude-code',
+      join(T, 'claude-code/-home-USER-work-handwritten-mcp/5b1f0c2e-8d3a-4c1e-9f00-1a2b3c4d5e6f/subagents/agent-a1b2c3d4e5f6a7b8c.jsonl'),
+    );
     expect(sub.sessions).toHaveLength(1);
     expect(sub.sessions[0]).toMatchObject({ requests: [], parent: { sessionId: '5b1f0c2e-8d3a-4c1e-9f00-1a2b3c4d5e6f', links: ['a1b2c3d4e5f6a7b8c', 'p-2'] } });
     expect(sub.sessions[0]!.leading.map((c) => c.id)).toEqual(['mcp__github__get_pull_request_diff', 'Read']);
@@ -51,7 +54,10 @@ describe('claude-code', () => {
   });
 
   it('skips compaction runs, and puts inline sidechain calls (Claude Code 1.0) on the turn, marked', () => {
-    const compact = read('claude-code', join(T, 'claude-code/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl'));
+    const compact = read(
+      'claude-code',
+      join(T, 'claude-code/-home-USER-projects-spotter-worktrees-spotter-4te/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl'),
+    );
     expect(compact.sessions).toEqual([]);
     expect(compact.skipped.get('compaction-agent')).toBe(1);
     const inline = jsonl('inline/s.jsonl', [
@@ -68,7 +74,17 @@ describe('claude-code', () => {
 
   it('removes injected context from a prompt and reads an image-only prompt as no request', () => {
     const f = jsonl('inject/s.jsonl', [
-      { type: 'user', sessionId: 's', message: { role: 'user', content: [{ type: 'text', text: '<system-reminder>ctx</system-reminder>' }, { type: 'text', text: 'fix the tests' }] } },
+      {
+        type: 'user',
+        sessionId: 's',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: '<system-reminder>ctx</system-reminder>' },
+            { type: 'text', text: 'fix the tests' },
+          ],
+        },
+      },
       { type: 'user', sessionId: 's', message: { role: 'user', content: [{ type: 'image', source: {} }] } },
       { type: 'user', sessionId: 's', message: { role: 'user', content: '<task-notification>done</task-notification>' } },
     ]);
@@ -96,10 +112,21 @@ describe('codex', () => {
 
   it('reads typed requests from the events when the rollout has them, the IDE prefix removed', () => {
     const r = read('codex', join(T, 'codex/sessions/2026/05/11/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl'));
-    expect(r.sessions[0]!.requests.map((q) => q.text.slice(0, 30))).toEqual(['analyze trascript and summarzi', 'there is a need for nikita to ', 'use app tools to go to Analyti']);
+    expect(r.sessions[0]!.requests.map((q) => q.text.slice(0, 30))).toEqual([
+      'analyze trascript and summarzi',
+      'there is a need for nikita to ',
+      'use app tools to go to Analyti',
+    ]);
     // the file's 17 function calls: 11 after the first request, none after the second, 6 after the third
     expect(r.sessions[0]!.requests.map((q) => q.calls.length)).toEqual([11, 0, 6]);
-    expect(r.sessions[0]!.requests[2]!.calls.map((c) => c.id)).toEqual(['exec_command', 'exec_command', 'exec_command', 'mcp__node_repl__js', 'exec_command', 'exec_command']);
+    expect(r.sessions[0]!.requests[2]!.calls.map((c) => c.id)).toEqual([
+      'exec_command',
+      'exec_command',
+      'exec_command',
+      'mcp__node_repl__js',
+      'exec_command',
+      'exec_command',
+    ]);
   });
 
   it('reads the layout before the envelope: a bare session meta, bare items, context preambles skipped', () => {
@@ -113,13 +140,32 @@ describe('codex', () => {
   });
 
   it('renames a call by the raw names of its mcp_tool_call_end, and reads a subagent thread and a fork', () => {
-    const meta = (id: string, extra: object = {}) => ({ timestamp: '2026-01-01T00:00:00Z', type: 'session_meta', payload: { id, timestamp: '2026-01-01T00:00:00Z', ...extra } });
+    const meta = (id: string, extra: object = {}) => ({
+      timestamp: '2026-01-01T00:00:00Z',
+      type: 'session_meta',
+      payload: { id, timestamp: '2026-01-01T00:00:00Z', ...extra },
+    });
     const ev = (message: string, at: string) => ({ timestamp: at, type: 'event_msg', payload: { type: 'user_message', message } });
-    const call = (name: string, id: string) => ({ timestamp: '2026-01-01T00:00:05Z', type: 'response_item', payload: { type: 'function_call', name, arguments: '{}', call_id: id } });
-    const end = { timestamp: '2026-01-01T00:00:06Z', type: 'event_msg', payload: { type: 'mcp_tool_call_end', call_id: 'c1', invocation: { server: 'my-server', tool: 'do.thing' } } };
+    const call = (name: string, id: string) => ({
+      timestamp: '2026-01-01T00:00:05Z',
+      type: 'response_item',
+      payload: { type: 'function_call', name, arguments: '{}', call_id: id },
+    });
+    const end = {
+      timestamp: '2026-01-01T00:00:06Z',
+      type: 'event_msg',
+      payload: { type: 'mcp_tool_call_end', call_id: 'c1', invocation: { server: 'my-server', tool: 'do.thing' } },
+    };
     const main = read('codex', jsonl('cx/main.jsonl', [meta('P'), ev('first', '2026-01-01T00:00:01Z'), call('mcp__my_server__do_thing', 'c1'), end]));
     expect(main.sessions[0]!.requests[0]!.calls).toEqual([{ id: 'mcp__my-server__do.thing' }]);
-    const child = read('codex', jsonl('cx/child.jsonl', [meta('C', { source: { subagent: { thread_spawn: { parent_thread_id: 'P', depth: 1 } } } }), ev('parent wrote this', '2026-01-01T00:00:02Z'), call('shell', 'c9')]));
+    const child = read(
+      'codex',
+      jsonl('cx/child.jsonl', [
+        meta('C', { source: { subagent: { thread_spawn: { parent_thread_id: 'P', depth: 1 } } } }),
+        ev('parent wrote this', '2026-01-01T00:00:02Z'),
+        call('shell', 'c9'),
+      ]),
+    );
     expect(child.sessions[0]).toMatchObject({ requests: [], parent: { sessionId: 'P', links: [] }, leading: [{ id: 'shell' }] });
     const review = read('codex', jsonl('cx/review.jsonl', [meta('R', { source: { subagent: 'review' } }), ev('review this', '2026-01-01T00:00:02Z')]));
     expect(review.sessions).toEqual([]);
@@ -166,13 +212,21 @@ describe('api-log', () => {
   it('reads the other envelopes: Helicone, LiteLLM, OpenPipe; chains Responses by previous_response_id', () => {
     const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }];
     const chatBody = { model: 'm', tools, messages: [{ role: 'user', content: 'find order 7' }] };
-    const answer = { choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'x', type: 'function', function: { name: 'lookup', arguments: '{}' } }] } }] };
+    const answer = {
+      choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'x', type: 'function', function: { name: 'lookup', arguments: '{}' } }] } }],
+    };
     const f = jsonl('envelopes.jsonl', [
       { request_body: JSON.stringify(chatBody), response_body: answer, request_created_at: '2026-01-01T00:00:00Z' },
       { call_type: 'acompletion', messages: [{ role: 'user', content: 'litellm says hi' }], model_parameters: { tools }, response: answer },
       { input: { ...chatBody, messages: [{ role: 'user', content: 'openpipe asks' }] }, output: answer },
-      { request: { body: { input: 'step one', tools: [{ type: 'function', name: 'a' }] } }, response: { body: { id: 'r1', output: [{ type: 'function_call', name: 'a', call_id: 'f1' }] } } },
-      { request: { body: { input: [{ role: 'user', content: 'step two' }], previous_response_id: 'r1', tools: [{ type: 'function', name: 'a' }] } }, response: { body: { id: 'r2', output: [{ type: 'web_search_call', id: 'w' }] } } },
+      {
+        request: { body: { input: 'step one', tools: [{ type: 'function', name: 'a' }] } },
+        response: { body: { id: 'r1', output: [{ type: 'function_call', name: 'a', call_id: 'f1' }] } },
+      },
+      {
+        request: { body: { input: [{ role: 'user', content: 'step two' }], previous_response_id: 'r1', tools: [{ type: 'function', name: 'a' }] } },
+        response: { body: { id: 'r2', output: [{ type: 'web_search_call', id: 'w' }] } },
+      },
     ]);
     const r = read('api-log', f);
     expect(summary(r)).toEqual([
@@ -245,5 +299,21 @@ describe('otel', () => {
     const r = read('otel', f);
     expect(summary(r)).toEqual([{ text: 'what is the weather', calls: ['get_weather'] }]);
     expect(r.tools[0]).toMatchObject({ id: 'get_weather', description: 'Weather now' });
+  });
+});
+
+describe('what is skipped is counted within bounds', () => {
+  it('clips a record type used as a count name, and folds names past 200 into "other"', () => {
+    const rows = [
+      { type: 'user', sessionId: 's', message: { role: 'user', content: 'hello' } },
+      { type: `x${'y'.repeat(5000)}\u0007`, sessionId: 's' },
+      ...Array.from({ length: 300 }, (_, i) => ({ type: `kind-${i}`, sessionId: 's' })),
+    ];
+    const r = read('claude-code', jsonl('many-types/s.jsonl', rows));
+    const names = Object.keys(r.skipped.toJSON());
+    expect(names.length).toBe(201); // 200 kept apart, and other
+    expect(Math.max(...names.map((n) => n.length))).toBe(64);
+    expect(names.find((n) => n.startsWith('unknown-type:xyyy'))!.endsWith('…')).toBe(true);
+    expect(r.skipped.get('other')).toBe(101); // 301 unknown types, 200 kept apart
   });
 });

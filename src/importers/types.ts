@@ -61,12 +61,20 @@ export interface AdvertisedTool {
   at?: string;
 }
 
+/** Names a tally keeps apart at most; the rest are counted under `other`. */
+const MAX_NAMES = 200;
+/** Characters of a name kept (a name can hold a record's own `type`: untrusted, of any length). */
+const MAX_NAME = 64;
+
 /** Counts by name (record types, reasons for skipping), for the manifest and the summary. */
 export class Tally {
   private readonly map = new Map<string, number>();
 
   add(name: string, n = 1): void {
-    this.map.set(name, (this.map.get(name) ?? 0) + n);
+    let key = name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+    if (key.length > MAX_NAME) key = `${key.slice(0, MAX_NAME - 1)}…`;
+    if (!this.map.has(key) && this.map.size >= MAX_NAMES) key = 'other';
+    this.map.set(key, (this.map.get(key) ?? 0) + n);
   }
 
   get(name: string): number {
