@@ -30,7 +30,9 @@ let bytes = 0;
 for (let copy = 0; bytes < TARGET_BYTES; copy++) {
   const tag = copy.toString(16).padStart(8, '0');
   for (const { rel, text } of originals) {
-    const renamed = (s: string) => s.replace(/[0-9a-f]{8}-([0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g, `${tag}-$1`);
+    // new session ids, and another year (a copy with the same times and texts would be read as a resumed session's copy)
+    const renamed = (s: string) =>
+      s.replace(/[0-9a-f]{8}-([0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/g, `${tag}-$1`).replace(/"timestamp":"\d{4}-/g, `"timestamp":"${1800 + copy}-`);
     const path = join(src, `copy-${tag}`, renamed(rel));
     mkdirSync(dirname(path), { recursive: true });
     const out = renamed(text);

@@ -28,6 +28,7 @@ const pipeline = suite('pipeline');
 const scale = suite('scale');
 const generate = suite('generate');
 const startup = suite('startup');
+const importing = suite('import');
 
 const bp = peers?.libraries?.['backpack-bm25'] ?? null;
 const libraryNames: Record<string, string> = { minisearch: 'minisearch', 'wink-bm25-text-search': 'wink', orama: 'orama', flexsearch: 'flexsearch' };
@@ -35,7 +36,7 @@ const libraryNames: Record<string, string> = { minisearch: 'minisearch', 'wink-b
 const summary = {
   date: new Date().toISOString(),
   machine: { ...machine(), memoryGb: Math.round(totalmem() / 2 ** 30) },
-  suites: Object.fromEntries(['peers', 'dense', 'pipeline', 'scale', 'generate', 'startup'].map((s) => [s, suite(s)?.date ?? null])),
+  suites: Object.fromEntries(['peers', 'dense', 'pipeline', 'scale', 'generate', 'startup', 'import'].map((s) => [s, suite(s)?.date ?? null])),
   bm25: bp && {
     indexMs: bp.indexMs,
     p50Ms: bp.p50Ms,
@@ -102,6 +103,7 @@ const summary = {
     linear: scale.linear,
   },
   generate: generate && Object.fromEntries(generate.tasks.map((t: Json) => [t.name, { p50Ms: t.p50Ms, items: t.items }])),
+  import: importing && Object.fromEntries(importing.tasks.map((t: Json) => [t.name, { p50Ms: t.p50Ms, items: t.items }])),
   startup: startup && {
     helpInstalledMs: startup.tasks?.find((t: Json) => String(t.name).includes('installed'))?.p50Ms,
     helpFromSourcesMs: startup.tasks?.find((t: Json) => String(t.name).includes('tsx'))?.p50Ms,

@@ -249,6 +249,38 @@ describe('backpack import on real Claude Code and Codex transcripts', async () =
   });
 });
 
+describe('the imported dataset is read by every command like any other', async () => {
+  const ds = join(tmp, 'all');
+  const i = await runCli('import', TRANSCRIPTS, '--out', ds, '--quiet');
+
+  it('run --dataset evaluates it (test split, floors calibrated on train) and writes the report with its Tool use section', async () => {
+    expect(i.code, i.err).toBe(0);
+    const res = join(tmp, 'all-run');
+    const r = await runCli('run', '--dataset', ds, '--results', res, '--retrievers', 'bm25', '--profiles', 'codex', '--workers', '1', '--quiet');
+    expect(r.code, r.err).toBe(0);
+    const results = JSON.parse(readFileSync(join(res, 'results.json'), 'utf8'));
+    expect(results.config.floors.bm25.mode).toBe('auto');
+    expect(results.dataset.cases).toBe(records(join(ds, 'queries.jsonl')).filter((c) => c.split === 'test').length);
+    expect(readFileSync(join(res, 'report', 'summary.md'), 'utf8')).toMatch(/\*\*Tool use:\*\* \d+ of \d+ tools called/);
+    const refused = await runCli('run', '--dataset', ds, '--out', join(tmp, 'x'), '--quiet');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('--dataset runs on a dataset that exists, so --out');
+  });
+
+  it('bless and gate check its figures; diff compares it with another catalog', async () => {
+    const res = join(tmp, 'all-eval');
+    expect((await runCli('eval', '--dataset', ds, '--retrievers', 'bm25', '--out', res, '--quiet')).code).toBe(0);
+    const expect_ = join(tmp, 'expected.yaml');
+    expect((await runCli('bless', '--results', res, '--expect', expect_, '--reason', 'first import')).code).toBe(0);
+    const g = await runCli('gate', '--results', res, '--expect', expect_);
+    expect(g.code, g.err).toBe(0);
+    expect(g.out).toMatch(/→ passed/);
+    const d = await runCli('diff', '--old', ds, '--new', join(FIXTURES, 'catalogs', 'mcp-real-bundle.json'));
+    expect([0, 100]).toContain(d.code);
+    expect(d.err).not.toMatch(/\n\s+at /);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Privacy: a key, an e-mail address and a home path planted in every format appear in no file
 // Backpack writes; neither do tool arguments and results.
