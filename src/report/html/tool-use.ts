@@ -18,7 +18,7 @@ export function toolUseSection(a: Audit): string {
   const intro = `${esc(fmtInt(t.calledTools))} of ${esc(fmtInt(t.tools))} tools were ${a.basis === 'calls' ? 'called' : 'expected'} in the ${esc(fmtInt(t.requests))} scored requests (${esc(fmtInt(t.calls))} calls, ${esc(fmtInt(t.sessions))} sessions). Listing every tool eagerly costs ${esc(fmtInt(t.eagerTokens))} tokens a request (o200k, Anthropic tool format); ${esc(neverCalledLine(a))}.`;
   const toolColumns: Column[] = [
     { label: 'tool' },
-    { label: 'namespace' },
+    { label: 'server or plugin', title: 'its namespace: the MCP server, the plugin, or core' },
     { label: 'calls', num: true },
     { label: 'requests', title: 'share of the scored requests that called it', num: true },
     { label: 'sessions', num: true },
@@ -42,7 +42,7 @@ export function toolUseSection(a: Audit): string {
       tokens(u.tokensPerUse),
     ]);
   const nsColumns: Column[] = [
-    { label: 'namespace' },
+    { label: 'server or plugin', title: 'the namespace: an MCP server, a plugin, or core (the harness’s own tools)' },
     { label: 'tools', num: true },
     { label: 'called', num: true },
     { label: 'calls', num: true },
@@ -73,6 +73,6 @@ export function toolUseSection(a: Audit): string {
     'tool-use',
     title,
     intro,
-    `<h3>Tools</h3>\n${table(toolColumns, toolRows, { sortable: true })}\n${more(a.tools.length, 'tools')}\n<h3>Namespaces</h3>\n${table(nsColumns, nsRows, { sortable: true })}\n${more(a.namespaces.length, 'namespaces')}\n${neverHtml}`,
+    `<h3>Tools</h3>\n${table(toolColumns, toolRows, { sortable: true })}\n${more(a.tools.length, 'tools')}\n<h3>Servers and plugins</h3>\n${table(nsColumns, nsRows, { sortable: true })}\n${more(a.namespaces.length, 'servers and plugins')}\n${neverHtml}`,
   );
 }
