@@ -281,6 +281,37 @@ describe('the imported dataset is read by every command like any other', async (
   });
 });
 
+describe('--catalog: the tools the agents had', () => {
+  it('snapshots an mcpServers configuration; called tools get its definitions, the others are kept by id only', async () => {
+    const dir = join(tmp, 'with-config');
+    const project = join(dir, 'projects', 'p');
+    mkdirSync(project, { recursive: true });
+    const base = { sessionId: 'cccccccc-1111-4222-8333-444444444444', isSidechain: false };
+    writeFileSync(
+      join(project, 'cccccccc-1111-4222-8333-444444444444.jsonl'),
+      [
+        { ...base, type: 'user', timestamp: '2026-11-02T09:00:00Z', message: { role: 'user', content: 'run alpha on the queue' } },
+        { ...base, type: 'assistant', message: { content: [{ type: 'tool_use', id: 't1', name: 'mcp__paging__alpha', input: {} }] } },
+        { ...base, type: 'assistant', message: { content: [{ type: 'tool_use', id: 't2', name: 'mcp__paging__zulu', input: {} }] } },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const config = join(dir, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { paging: { command: process.execPath, args: [join(FIXTURES, 'mcp-servers', 'paging-server.mjs')] } } }));
+    const ds = join(dir, 'ds');
+    const r = await runCli('import', join(dir, 'projects'), '--catalog', config, '--out', ds, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    const corpus = records(join(ds, 'corpus.jsonl'));
+    expect(corpus.find((t) => t._id === 'mcp__paging__alpha')).toMatchObject({ description: 'The alpha tool. Second sentence.', server: 'paging' });
+    expect(corpus.find((t) => t._id === 'mcp__paging__zulu')).toMatchObject({ idOnly: true, description: '' });
+    expect(corpus.filter((t) => t.server === 'paging').map((t) => t._id)).toEqual(['mcp__paging__alpha', 'mcp__paging__bravo', 'mcp__paging__charlie', 'mcp__paging__delta', 'mcp__paging__echo', 'mcp__paging__zulu']);
+    expect(r.err).toContain('1 called tool is in no catalog given: kept by id only, with no description or schema (mcp__paging__zulu)');
+    const m = JSON.parse(readFileSync(join(ds, 'manifest.json'), 'utf8'));
+    expect(m.import.tools).toMatchObject({ fromCatalog: 5, idOnly: 1 });
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Privacy: a key, an e-mail address and a home path planted in every format appear in no file
 // Backpack writes; neither do tool arguments and results.
