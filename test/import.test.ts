@@ -78,7 +78,13 @@ function countClaude(files: string[], into: Counted): void {
         if (Array.isArray(c) && c.some((b) => b.type === 'tool_result')) continue;
         if (r.isMeta || r.isCompactSummary) continue;
         const t = claudeText(c);
-        if (t === '' || /^(<command-|<local-command-|Caveat: The messages below|<bash-|<task-notification>|\[Request interrupted by user)/.test(t)) continue;
+        if (/^<command-(name|message)>/.test(t)) {
+          // a slash command: what follows answers no typed request
+          close();
+          open = false;
+          continue;
+        }
+        if (t === '' || /^(<local-command-|Caveat: The messages below|<bash-|<task-notification>|\[Request interrupted by user)/.test(t)) continue;
         close();
         open = true;
         called = false;
@@ -213,7 +219,14 @@ describe('backpack import on real Claude Code and Codex transcripts', async () =
     expect(a.code, a.err).toBe(0);
     const json = JSON.parse(a.out);
     const got = new Map<string, number>(json.tools.filter((t: { calls: number }) => t.calls > 0).map((t: { id: string; calls: number }) => [t.id, t.calls]));
-    expect(Object.fromEntries([...got].sort())).toEqual(Object.fromEntries([...want.calls].sort()));
+    // the localpush rollouts hold tool names their authors replaced by "[REDACTED_NAME len=… sha=…]": written with
+    // "_" for the spaces, or hashed where that text looks like a secret; compared by their total
+    const placeholder = (id: string) => id.startsWith('[REDACTED_NAME') || id.startsWith('redacted-');
+    const named = (m: Map<string, number>) => Object.fromEntries([...m].filter(([id]) => !placeholder(id)).sort());
+    const total = (m: Map<string, number>) => [...m].filter(([id]) => placeholder(id)).reduce((n, [, v]) => n + v, 0);
+    expect(named(got)).toEqual(named(want.calls));
+    expect(total(got)).toBe(total(want.calls));
+    expect(total(got)).toBe(5);
     expect(json.totals.requests).toBe(cases.length);
   });
 
@@ -298,14 +311,24 @@ describe('--catalog: the tools the agents had', () => {
         .join('\n'),
     );
     const config = join(dir, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { paging: { command: process.execPath, args: [join(FIXTURES, 'mcp-servers', 'paging-server.mjs')] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { paging: { command: process.execPath, args: [join(FIXTURES, 'mcp-servers', 'paging-server.mjs')] } } }),
+    );
     const ds = join(dir, 'ds');
     const r = await runCli('import', join(dir, 'projects'), '--catalog', config, '--out', ds, '--quiet');
     expect(r.code, r.err).toBe(0);
     const corpus = records(join(ds, 'corpus.jsonl'));
     expect(corpus.find((t) => t._id === 'mcp__paging__alpha')).toMatchObject({ description: 'The alpha tool. Second sentence.', server: 'paging' });
     expect(corpus.find((t) => t._id === 'mcp__paging__zulu')).toMatchObject({ idOnly: true, description: '' });
-    expect(corpus.filter((t) => t.server === 'paging').map((t) => t._id)).toEqual(['mcp__paging__alpha', 'mcp__paging__bravo', 'mcp__paging__charlie', 'mcp__paging__delta', 'mcp__paging__echo', 'mcp__paging__zulu']);
+    expect(corpus.filter((t) => t.server === 'paging').map((t) => t._id)).toEqual([
+      'mcp__paging__alpha',
+      'mcp__paging__bravo',
+      'mcp__paging__charlie',
+      'mcp__paging__delta',
+      'mcp__paging__echo',
+      'mcp__paging__zulu',
+    ]);
     expect(r.err).toContain('1 called tool is in no catalog given: kept by id only, with no description or schema (mcp__paging__zulu)');
     const m = JSON.parse(readFileSync(join(ds, 'manifest.json'), 'utf8'));
     expect(m.import.tools).toMatchObject({ fromCatalog: 5, idOnly: 1 });

@@ -121,7 +121,20 @@ export interface ImportRecord {
   /** Subagent transcripts: linked to the turn that started them, linked by time only, not linked (their calls left out). */
   subagents: { linked: number; linkedByTime: number; unlinked: number };
   /** The catalog: which calls are gold (`--tools`), and where its tools came from. */
-  tools: { gold: string; fromCatalog: number; advertised: number; core: number; idOnly: number; matchedByName: number; schemasReplaced: number };
+  tools: {
+    gold: string;
+    fromCatalog: number;
+    advertised: number;
+    core: number;
+    idOnly: number;
+    /** Called names matched to a catalog tool, or to another spelling of an id-only one, by their loose spelling. */
+    matchedByName: number;
+    schemasReplaced: number;
+    /** Advertised descriptions over 20,000 characters, cut. */
+    descriptionsCut: number;
+    /** Tool names written otherwise than read: whitespace or control characters, a part redaction would change (hashed), over 200 characters. */
+    renamed: number;
+  };
   /** Redactions made before anything was written, by kind. */
   redactions: Record<string, number>;
 }

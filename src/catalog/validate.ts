@@ -1,5 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { InputError, ProblemCollector } from '../util/errors.ts';
+import { InputError, MAX_REPORTED_PROBLEMS, ProblemCollector } from '../util/errors.ts';
 import type { Located } from '../util/jsonl.ts';
 import { normaliseSchemaDraft, type SchemaForm } from './schema-drafts.ts';
 import { didYouMean } from '../util/suggest.ts';
@@ -112,14 +112,17 @@ export function checkCases(cases: Located<Case>[], catalog: Catalog, problems?: 
   const ids = new Map<string, Located<Case>>();
   const good: Case[] = [];
   for (const lc of cases) {
-    const ok = own.attempt(() => checkCase(lc, toolIds, skillNames, ids));
+    // past the problems reported, a suggestion would be computed for nothing (over a 50,000-tool catalog, most of the time)
+    const suggest = own.count < MAX_REPORTED_PROBLEMS;
+    const ok = own.attempt(() => checkCase(lc, toolIds, skillNames, ids, suggest));
     if (ok) good.push(lc.value);
   }
   if (problems === undefined) own.throwIfAny();
   return good;
 }
 
-function checkCase(lc: Located<Case>, toolIds: ReadonlySet<string>, skillNames: ReadonlySet<string>, ids: Map<string, Located<Case>>): true {
+function checkCase(lc: Located<Case>, toolIds: ReadonlySet<string>, skillNames: ReadonlySet<string>, ids: Map<string, Located<Case>>, suggest: boolean): true {
+  const like = (name: string, names: Iterable<string>) => (suggest ? didYouMean(name, names) : '');
   const c = lc.value;
   const at = { file: lc.file, where: lc.where };
   if (c.id.trim() === '') throw new InputError('case id is empty', at);
@@ -128,16 +131,16 @@ function checkCase(lc: Located<Case>, toolIds: ReadonlySet<string>, skillNames: 
   ids.set(c.id, lc);
   if (c.request.trim() === '') throw new InputError(`case "${c.id}": request is empty`, at);
   for (const id of c.expectedTools ?? []) {
-    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown expected tool id "${id}"${didYouMean(id, toolIds)}`, at);
+    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown expected tool id "${id}"${like(id, toolIds)}`, at);
   }
   for (const id of c.hardNegatives ?? []) {
-    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${didYouMean(id, toolIds)}`, at);
+    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${like(id, toolIds)}`, at);
   }
   for (const id of c.calls ?? []) {
-    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown called tool id "${id}"${didYouMean(id, toolIds)}`, at);
+    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown called tool id "${id}"${like(id, toolIds)}`, at);
   }
   if (c.expectedSkill !== undefined && !skillNames.has(c.expectedSkill)) {
-    throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${didYouMean(c.expectedSkill, skillNames)}`, at);
+    throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${like(c.expectedSkill, skillNames)}`, at);
   }
   if (c.expectedTools === undefined && c.expectedSkill === undefined) {
     throw new InputError(`case "${c.id}": no expected tools (use an empty list for "no tool needed") and no expected skill`, at);

@@ -30,13 +30,15 @@ export function parseGoldRule(text: string): GoldRule {
   }
 }
 
-/** `--since` / `--until`: an ISO date or date-time (a date alone is midnight UTC). */
+/** `--since` / `--until`: an ISO date or date-time, in UTC unless it names its zone (a date alone is midnight UTC), as an ISO time. */
 function parseTime(flag: string): (v: string) => string {
   return (v) => {
-    const t = v.trim();
-    if (!/^\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?$/.test(t) || Number.isNaN(new Date(t).getTime()))
+    const t = v.trim().replace(' ', 'T');
+    const utc = /^\d{4}-\d\d-\d\dT[\d:.]+$/.test(t) ? `${t}Z` : t;
+    const d = new Date(utc);
+    if (!/^\d{4}-\d\d-\d\d(?:T[\d:.]+(?:Z|[+-]\d\d:?\d\d)?)?$/.test(t) || Number.isNaN(d.getTime()))
       throw new InvalidArgumentError(`${flag} must be a date or date-time such as 2026-11-01 or 2026-11-01T09:00:00Z (got "${v}")`);
-    return t;
+    return d.toISOString();
   };
 }
 
@@ -87,7 +89,11 @@ export function registerImportCommands(program: Command, io: Io): void {
     )
     .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--server <name>', 'with --catalog: the server name of a single MCP tools/list file')
-    .option('--since <time>', 'only requests made at or after this time (ISO date or date-time; requests with no time are then left out)', parseTime('--since'))
+    .option(
+      '--since <time>',
+      'only requests made at or after this time (ISO date or date-time, UTC unless it names its zone; requests with no time are then left out)',
+      parseTime('--since'),
+    )
     .option('--until <time>', 'only requests made before this time', parseTime('--until'))
     .option('--sample <n>', 'at most n cases: whole sessions drawn at random (with --seed), the last one cut', wholeNumber('--sample'))
     .option('--seed <n>', 'seed of --sample and of the train/test split by session', wholeNumber('--seed'), DEFAULT_SEED)

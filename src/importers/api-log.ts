@@ -26,8 +26,9 @@
 import { tooDeep } from '../util/bounded.ts';
 import { sha256 } from '../util/hash.ts';
 import { arr, type Json, jsonRecords, obj, str } from './records.ts';
+import { answeredTurns, type LoggedCall, type LoggedMessage, promptLink } from './conversation.ts';
 import { injectedReason, typedText } from './text.ts';
-import type { AdvertisedTool, FileRead, ReadContext, RecordedCall, TranscriptFormat, TranscriptSession } from './types.ts';
+import type { AdvertisedTool, FileRead, ReadContext, TranscriptFormat, TranscriptSession, TypedRequest } from './types.ts';
 import { Tally } from './types.ts';
 
 type Api = 'chat' | 'responses' | 'messages';
@@ -38,17 +39,6 @@ interface Exchange {
   /** A streamed response's SSE text. */
   sse?: string;
   at?: string;
-}
-
-/** A conversation message as this reader needs it. */
-interface Turn {
-  role: 'user' | 'assistant' | 'other';
-  /** A user message's typed text ('' when it holds none: a tool result, or only injected context). */
-  typed: string;
-  /** Why a user message is not typed, when it is not. */
-  reason?: string;
-  /** An assistant message's tool calls. */
-  calls: Array<{ name: string; callId?: string }>;
 }
 
 /** A time from a number (seconds or milliseconds since 1970) or a string (ISO; no zone = UTC). */
@@ -152,17 +142,41 @@ function texts(content: unknown): string[] {
     .filter((t) => t !== '');
 }
 
-function userTurn(content: unknown, toolResult: boolean): Turn {
+/** A logged message, with why a user message is not typed when it is not. */
+type Message = LoggedMessage & { reason?: string };
+
+function userTurn(content: unknown, toolResult: boolean): Message {
   if (toolResult) return { role: 'user', typed: '', reason: 'tool-result', calls: [] };
   const typed = typedText(texts(content));
   const reason = typed === '' ? 'empty' : injectedReason(typed);
   return reason ? { role: 'user', typed: '', reason, calls: [] } : { role: 'user', typed, calls: [] };
 }
 
+/** Subagent calls (Claude Code's Task and Agent) name the prompt they give their subagent: its hash links the subagent's own conversation to the turn. */
+const SPAWNS = new Set(['Task', 'Agent']);
+
+/** A tool call, with the link to the subagent it started when it is a subagent call (`args`: its arguments, an object or JSON text). */
+function loggedCall(name: string, callId: string | undefined, args: unknown): LoggedCall {
+  let spawns: string | undefined;
+  if (SPAWNS.has(name)) {
+    let input = obj(args);
+    if (!input && typeof args === 'string')
+      try {
+        const v = JSON.parse(args);
+        input = tooDeep(v) === undefined ? obj(v) : undefined;
+      } catch {
+        input = undefined;
+      }
+    const prompt = str(input?.prompt);
+    if (prompt) spawns = promptLink(typedText([prompt]));
+  }
+  return { name, ...(callId ? { callId } : {}), ...(spawns ? { spawns } : {}) };
+}
+
 /** A Responses API item as a tool call (function, MCP or built-in), or undefined. */
-function responsesCall(x: Json): { name: string; callId?: string } | undefined {
+function responsesCall(x: Json): LoggedCall | undefined {
   const callId = str(x.call_id) ?? str(x.id);
-  const withId = (name: string) => ({ name, ...(callId ? { callId } : {}) });
+  const withId = (name: string) => loggedCall(name, callId, x.arguments);
   const type = str(x.type) ?? '';
   if (type === 'function_call' || type === 'custom_tool_call') {
     const name = str(x.name);
@@ -178,8 +192,8 @@ function responsesCall(x: Json): { name: string; callId?: string } | undefined {
 }
 
 /** The conversation a request carries, oldest first. */
-function turnsOf(api: Api, q: Json): Turn[] {
-  const out: Turn[] = [];
+function turnsOf(api: Api, q: Json): Message[] {
+  const out: Message[] = [];
   if (api === 'responses') {
     if (typeof q.input === 'string') return [userTurn(q.input, false)];
     for (const it of arr(q.input)) {
@@ -210,15 +224,14 @@ function turnsOf(api: Api, q: Json): Turn[] {
       const calls =
         api === 'chat'
           ? arr(x.tool_calls).flatMap((c) => {
-              const name = str(obj(obj(c)?.function)?.name);
-              const callId = str(obj(c)?.id);
-              return name ? [{ name, ...(callId ? { callId } : {}) }] : [];
+              const f = obj(obj(c)?.function);
+              const name = str(f?.name);
+              return name ? [loggedCall(name, str(obj(c)?.id), f?.arguments)] : [];
             })
           : arr(x.content).flatMap((b) => {
               const blk = obj(b);
               const name = blk?.type === 'tool_use' ? str(blk.name) : undefined;
-              const callId = str(blk?.id);
-              return name ? [{ name, ...(callId ? { callId } : {}) }] : [];
+              return name ? [loggedCall(name, str(blk?.id), blk?.input)] : [];
             });
       out.push({ role: 'assistant', typed: '', calls });
     } else out.push({ role: 'other', typed: '', calls: [] });
@@ -227,16 +240,16 @@ function turnsOf(api: Api, q: Json): Turn[] {
 }
 
 /** The tool calls of a response (a body or an SSE stream). */
-function responseCalls(api: Api, e: Exchange): Array<{ name: string; callId?: string }> {
-  const out: Array<{ name: string; callId?: string }> = [];
+function responseCalls(api: Api, e: Exchange): LoggedCall[] {
+  const out: LoggedCall[] = [];
   const r = e.response;
   if (api === 'chat') {
     if (r)
       for (const choice of arr(r.choices))
         for (const c of arr(obj(obj(choice)?.message)?.tool_calls)) {
-          const name = str(obj(obj(c)?.function)?.name);
-          const callId = str(obj(c)?.id);
-          if (name) out.push({ name, ...(callId ? { callId } : {}) });
+          const f = obj(obj(c)?.function);
+          const name = str(f?.name);
+          if (name) out.push(loggedCall(name, str(obj(c)?.id), f?.arguments));
         }
     if (e.sse) {
       // deltas: name and id arrive once per (choice, index); arguments in fragments
@@ -248,8 +261,7 @@ function responseCalls(api: Api, e: Exchange): Array<{ name: string; callId?: st
             const key = `${obj(choice)?.index ?? 0}:${obj(c)?.index ?? 0}`;
             if (!name || seen.has(key)) continue;
             seen.add(key);
-            const callId = str(obj(c)?.id);
-            out.push({ name, ...(callId ? { callId } : {}) });
+            out.push(loggedCall(name, str(obj(c)?.id), undefined));
           }
     }
     return out;
@@ -262,8 +274,7 @@ function responseCalls(api: Api, e: Exchange): Array<{ name: string; callId?: st
       const name = blk && (blk.type === 'tool_use' || blk.type === 'server_tool_use' || blk.type === 'mcp_tool_use') ? str(blk.name) : undefined;
       if (!name) continue;
       const server = blk!.type === 'mcp_tool_use' ? str(blk!.server_name) : undefined;
-      const callId = str(blk!.id);
-      out.push({ name: server ? `mcp__${server}__${name}` : name, ...(callId ? { callId } : {}) });
+      out.push(loggedCall(server ? `mcp__${server}__${name}` : name, str(blk!.id), blk!.input));
     }
     return out;
   }
@@ -328,30 +339,32 @@ function readApiLog(ctx: ReadContext): FileRead {
   const skipped = new Tally();
   let records = 0;
   const sessions = new Map<string, TranscriptSession>();
-  const callIds = new Map<string, Set<string>>();
+  /** Per session and turn, the keys of the calls already counted. */
+  const seen = new Map<string, Set<string>>();
   /** Responses API response id → the conversation and the typed turn it answered. */
   const answered = new Map<string, { session: string; turn: number }>();
   const tools: AdvertisedTool[] = [];
 
-  const requestAt = (session: TranscriptSession, turn: number, text: string, at: string | undefined) => {
-    while (session.requests.length <= turn) session.requests.push({ text: '', calls: [] });
-    const req = session.requests[turn]!;
-    if (req.text === '') {
-      req.text = text;
-      if (at) req.at = at;
+  const requestAt = (session: TranscriptSession, turn: number, text: string, at: string | undefined): TypedRequest => {
+    let req = session.requests.find((r) => r.turn === turn);
+    if (!req) {
+      req = { text, turn, ...(at ? { at } : {}), calls: [] };
+      session.requests.push(req);
     }
     return req;
   };
-  const addCalls = (sessionId: string, turn: number, req: { calls: RecordedCall[] }, calls: ReadonlyArray<{ name: string; callId?: string }>) => {
-    const key = `${sessionId}\u0000${turn}`;
-    let ids = callIds.get(key);
-    if (!ids) callIds.set(key, (ids = new Set()));
+  const addCalls = (sessionId: string, req: TypedRequest, calls: ReadonlyArray<{ name: string; key: string; spawns?: string }>) => {
+    const k = `${sessionId}\u0000${req.turn}`;
+    let keys = seen.get(k);
+    if (!keys) seen.set(k, (keys = new Set()));
     for (const c of calls) {
-      if (c.callId !== undefined) {
-        if (ids.has(c.callId)) continue;
-        ids.add(c.callId);
+      if (c.spawns) {
+        req.links ??= [];
+        if (!req.links.includes(c.spawns)) req.links.push(c.spawns);
       }
-      req.calls.push({ id: c.name });
+      if (keys.has(c.key)) continue;
+      keys.add(c.key);
+      req.calls.push({ id: c.name, key: c.key });
     }
   };
 
@@ -370,49 +383,45 @@ function readApiLog(ctx: ReadContext): FileRead {
       continue;
     }
     tools.push(...offered);
-    const turns = turnsOf(api, e.request);
-    for (const t of turns) if (t.role === 'user' && t.reason !== undefined) skipped.add(t.reason);
-    const typedAt = turns.flatMap((t, i) => (t.role === 'user' && t.typed !== '' ? [i] : []));
+    const messages = turnsOf(api, e.request);
+    for (const m of messages) if (m.role === 'user' && m.reason !== undefined) skipped.add(m.reason);
+    const turns = answeredTurns(messages, answer);
     const previous = api === 'responses' ? answered.get(str(e.request.previous_response_id) ?? '') : undefined;
-    if (!typedAt.length && !previous) {
+    if (!turns.length && !previous) {
       skipped.add('no-typed-request');
       continue;
     }
-    let sessionId: string;
-    let base: number;
-    if (previous) {
-      sessionId = previous.session;
-      base = previous.turn + 1;
-    } else {
-      sessionId = `api-${sha256(`${systemText(api, e.request)}\u0000${turns[typedAt[0]!]!.typed}`).slice(0, 16)}`;
-      base = 0;
-    }
+    // a conversation is its system prompt and first typed message, or the response it continues
+    const sessionId = previous?.session ?? `api-${sha256(`${systemText(api, e.request)}\u0000${turns[0]!.text}`).slice(0, 16)}`;
+    const base = previous ? previous.turn + 1 : 0;
     let session = sessions.get(sessionId);
     if (!session) {
       session = { id: sessionId, format: 'api-log', file: ctx.relative, requests: [], leading: [] };
       sessions.set(sessionId, session);
     }
-    // every typed message the history shows, with the calls of the assistant messages after it
-    let current = previous && !typedAt.length ? previous.turn : -1;
-    typedAt.forEach((at, n) => {
+    let current = previous?.turn ?? -1;
+    turns.forEach((t, n) => {
       const turn = base + n;
-      const req = requestAt(session, turn, turns[at]!.typed, n === typedAt.length - 1 ? e.at : undefined);
-      const next = typedAt[n + 1] ?? turns.length;
-      addCalls(
-        sessionId,
-        turn,
-        req,
-        turns.slice(at + 1, next).flatMap((t) => t.calls),
-      );
+      addCalls(sessionId, requestAt(session, turn, t.text, n === turns.length - 1 ? e.at : undefined), t.calls);
       current = turn;
     });
-    const req = session.requests[current]!;
-    addCalls(sessionId, current, req, answer);
+    if (!turns.length && previous) {
+      // only the items after a response: its calls continue the turn it answered (keys: their call ids)
+      const req = session.requests.find((r) => r.turn === previous.turn)!;
+      addCalls(
+        sessionId,
+        req,
+        answer.map((c, j) => ({
+          name: c.name,
+          key: c.callId !== undefined ? `id:${c.callId}` : `resp:${records}:${j}`,
+          ...(c.spawns ? { spawns: c.spawns } : {}),
+        })),
+      );
+    }
     const responseId = str(e.response?.id);
     if (api === 'responses' && responseId) answered.set(responseId, { session: sessionId, turn: current });
   }
-  // turns a log line never showed (a history cut short): no typed text to keep
-  for (const s of sessions.values()) s.requests = s.requests.filter((r) => r.text !== '');
+  for (const s of sessions.values()) s.requests.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
   return { sessions: [...sessions.values()], tools, records, skipped };
 }
 

@@ -16,7 +16,8 @@
  * Subagents: their first prompt is written by the parent agent, so they have no typed request;
  * their calls go to the parent's turn that started them, linked by the agent id the parent's tool
  * result names (`toolUseResult.agentId`, or a `progress` record's `data.agentId`) or by the turn's
- * `promptId`; inline sidechain records go to the turn they appear in. Compaction runs
+ * `promptId`; inline sidechain records go to the turn they appear in. Calls made after a slash
+ * command (`/review-pr 123` and its expansion) answer no typed request: counted, not kept. Compaction runs
  * (`agent-acompact-*`) and 2.0's "Warmup" subagents are not the agent's work and are skipped.
  */
 import { arr, isoTime, type Json, jsonRecords, obj, str } from './records.ts';
@@ -66,6 +67,8 @@ function typedOf(r: Json): string {
 interface SessionState {
   session: TranscriptSession;
   seenCalls: Set<string>;
+  /** A slash command was run since the last typed request: the calls it leads to answer no typed request. */
+  afterCommand: boolean;
 }
 
 function readClaudeCode(ctx: ReadContext): FileRead {
@@ -92,7 +95,7 @@ function readClaudeCode(ctx: ReadContext): FileRead {
         const promptId = str(r.promptId);
         session.parent = { sessionId, links: [agentId, ...(promptId ? [promptId] : [])], ...(isoTime(r.timestamp) ? { at: isoTime(r.timestamp)! } : {}) };
       }
-      s = { session, seenCalls: new Set() };
+      s = { session, seenCalls: new Set(), afterCommand: false };
       sessions.set(key, s);
     }
     return s;
@@ -129,8 +132,11 @@ function readClaudeCode(ctx: ReadContext): FileRead {
         }
         if (reason !== undefined) {
           skipped.add(reason);
+          // a slash command (its expansion follows as isMeta) is work no typed request asked for
+          if (reason === 'slash-command' && /^<command-(?:name|message)>/.test(typedOf(r))) s.afterCommand = true;
           continue;
         }
+        s.afterCommand = false;
         const at = isoTime(r.timestamp);
         const promptId = str(r.promptId);
         s.session.requests.push({ text: typedOf(r), ...(at ? { at } : {}), calls: [], ...(promptId ? { links: [promptId] } : {}) });
@@ -149,7 +155,8 @@ function readClaudeCode(ctx: ReadContext): FileRead {
         s.seenCalls.add(id);
         const call: RecordedCall = { id: name, ...(inlineSidechain ? { subagent: true as const } : {}) };
         const req = lastRequest(s);
-        if (req && !inSubagent) req.calls.push(call);
+        if (s.afterCommand && !inSubagent) skipped.add('call-after-slash-command');
+        else if (req && !inSubagent) req.calls.push(call);
         else s.session.leading.push(call);
       }
       continue;
@@ -170,14 +177,22 @@ function readClaudeCode(ctx: ReadContext): FileRead {
   return { sessions: [...sessions.values()].map((s) => s.session), tools: [], records, skipped };
 }
 
-/** Whether parsed records look like a Claude Code transcript: a record with a Claude Code `type` and a session id or uuid. */
+/**
+ * Whether parsed records look like a Claude Code transcript: a conversation record with a session id
+ * or uuid, or one of the bookkeeping records a session starts with (a real one opens with a file
+ * snapshot and a handful of hook `progress` records before its first prompt).
+ */
 function detect(first: readonly unknown[]): boolean {
   return first.some((v) => {
     const r = obj(v);
     if (!r) return false;
     const type = str(r.type);
     if (type === 'user' || type === 'assistant') return obj(r.message) !== undefined && (typeof r.sessionId === 'string' || typeof r.uuid === 'string');
-    return type === 'summary' && typeof r.leafUuid === 'string';
+    if (type === 'summary') return typeof r.leafUuid === 'string';
+    if (type === 'file-history-snapshot') return typeof r.messageId === 'string' && obj(r.snapshot) !== undefined;
+    if (type === 'progress' || type === 'system' || type === 'attachment') return typeof r.sessionId === 'string' && typeof r.uuid === 'string';
+    if (type === 'queue-operation' || type === 'permission-mode') return typeof r.sessionId === 'string' && r.payload === undefined;
+    return false;
   });
 }
 

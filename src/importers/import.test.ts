@@ -151,9 +151,293 @@ describe('importTranscripts', () => {
     expect(r.manifest.import!.redactions.email).toBe(1);
   });
 
+  it('writes the names of what it skipped redacted, then cut to 64 characters', () => {
+    const dir = join(root, 'skip-names', 'p');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 's.jsonl'),
+      [
+        { type: 'user', sessionId: 'k', message: { role: 'user', content: 'hello there' } },
+        { type: `xxxxxxxxxxxxxxxxxxxxxxxx mail to alice.smith@example.com and ${'y'.repeat(100)}`, sessionId: 'k' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const r = importTranscripts([join(root, 'skip-names')], base);
+    const names = Object.keys(r.manifest.import!.skipped);
+    expect(names).toEqual(['unknown-type:xxxxxxxxxxxxxxxxxxxxxxxx mail to [REDACTED:email] …']);
+    expect(names[0]!.length).toBe(64);
+  });
+
   it('an input with no typed request is an InputError naming the sources', () => {
     const empty = join(root, 'empty');
     mkdirSync(empty);
     expect(inputError(() => importTranscripts([empty], base)).message).toBe('no typed request found (no .jsonl or .json file found): nothing to import');
+  });
+});
+
+/** A file of JSON lines under `root`. */
+function lines(rel: string, rows: unknown[]): string {
+  const p = join(root, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, rows.map((r) => JSON.stringify(r)).join('\n'));
+  return p;
+}
+
+describe('what the review of issue 29 found, held', () => {
+  it('tool names: a part redaction would change is hashed, whitespace and control characters become _, an empty name is dropped', () => {
+    lines('names/p/n.jsonl', [
+      { type: 'user', sessionId: 'n', message: { role: 'user', content: 'deploy it' } },
+      ...['mcp__alice@example.com__deploy', 'mcp__srv__ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'my\ttool\nname', '   '].map((name, i) => ({
+        type: 'assistant',
+        sessionId: 'n',
+        message: { content: [{ type: 'tool_use', id: `t${i}`, name, input: {} }] },
+      })),
+    ]);
+    const r = importTranscripts([join(root, 'names')], base);
+    const calls = r.dataset.cases[0]!.calls!;
+    expect(calls).toHaveLength(3);
+    expect(calls[0]).toMatch(/^mcp__redacted-[0-9a-f]{12}__deploy$/);
+    expect(calls[1]).toMatch(/^mcp__srv__redacted-[0-9a-f]{12}$/);
+    expect(calls[2]).toBe('my_tool_name');
+    expect(JSON.stringify(r)).not.toMatch(/alice@example\.com|ghp_abcdef/);
+    expect(r.manifest.import!.skipped['tool-use-without-name']).toBe(1); // the reader drops a call with no name
+    expect(r.manifest.import!.tools.renamed).toBe(3);
+  });
+
+  it('an advertised schema: enum values, defaults, examples and property names redacted; its structure kept', () => {
+    lines('schema/log.jsonl', [
+      {
+        request: {
+          body: {
+            model: 'm',
+            messages: [{ role: 'user', content: 'save it' }],
+            tools: [
+              {
+                type: 'function',
+                function: {
+                  name: 'save',
+                  parameters: {
+                    type: 'object',
+                    properties: {
+                      where: { type: 'string', enum: ['/home/alice/secret-project', 'bob@corp.example.com'], default: 'x' },
+                      '/home/dave/notes': { type: 'object', default: { token: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', path: '/Users/alice/x' } },
+                    },
+                    required: ['/home/dave/notes'],
+                    examples: [{ email: 'carol@example.org' }],
+                  },
+                },
+              },
+            ],
+          },
+        },
+        response: {
+          body: { choices: [{ message: { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'save', arguments: '{}' } }] } }] },
+        },
+      },
+    ]);
+    const r = importTranscripts([join(root, 'schema')], base);
+    const save = r.dataset.catalog.tools.find((t) => t.id === 'save')!;
+    const text = JSON.stringify(save.inputSchema);
+    expect(text).not.toMatch(/alice|bob@|dave|ghp_|carol@/);
+    expect(save.inputSchema).toMatchObject({ type: 'object', required: ['/home/[REDACTED:user]/notes'] });
+    expect(Object.keys(save.inputSchema.properties as object)).toEqual(['where', '/home/[REDACTED:user]/notes']);
+  });
+
+  it('OTel: one trace a turn, each resending the history, is one session of two turns with the right calls', () => {
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const chat = (trace: string, id: string, start: number, input: unknown[], output: unknown[]) => ({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: trace,
+                  spanId: id,
+                  startTimeUnixNano: String(start),
+                  attributes: [
+                    attr('gen_ai.operation.name', 'chat'),
+                    attr('gen_ai.input.messages', JSON.stringify(input)),
+                    attr('gen_ai.output.messages', JSON.stringify(output)),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const u1 = { role: 'user', parts: [{ type: 'text', content: 'find the weather in Paris' }] };
+    const a1 = { role: 'assistant', parts: [{ type: 'tool_call', name: 'get_weather', arguments: {} }] };
+    const u2 = { role: 'user', parts: [{ type: 'text', content: 'and book a flight there' }] };
+    const a2 = { role: 'assistant', parts: [{ type: 'tool_call', name: 'book_flight', arguments: {} }] };
+    lines('otel-turns/t.jsonl', [chat('a'.repeat(32), '1', 1e18, [u1], [a1]), chat('b'.repeat(32), '2', 1e18 + 1e9, [u1, a1, u2], [a2])]);
+    const r = importTranscripts([join(root, 'otel-turns')], base);
+    expect(r.dataset.cases.map((c) => [c.request, c.turn, c.expectedTools])).toEqual([
+      ['find the weather in Paris', 0, ['get_weather']],
+      ['and book a flight there', 1, ['book_flight']],
+    ]);
+  });
+
+  it('API logs: a conversation over two files is one session; a call without an id resent in the history counts once', () => {
+    const tools = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
+    const u1 = { role: 'user', content: 'weather in Paris?' };
+    const a1 = { role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'get_weather', arguments: '{}' } }] };
+    const t1 = { role: 'tool', content: 'sunny' };
+    const call = (messages: unknown[], answer: unknown) => ({
+      request: { body: { model: 'm', tools, messages } },
+      response: { body: { choices: [{ message: answer }] } },
+    });
+    lines('split/a.jsonl', [call([u1], a1), call([u1, a1, t1], { role: 'assistant', content: 'Sunny.' })]);
+    lines('split/b.jsonl', [call([u1, a1, t1, { role: 'assistant', content: 'Sunny.' }, { role: 'user', content: 'and tomorrow?' }], a1)]);
+    const r = importTranscripts([join(root, 'split')], base);
+    expect(r.dataset.cases.map((c) => [c.request, c.turn, c.calls])).toEqual([
+      ['weather in Paris?', 0, ['get_weather']],
+      ['and tomorrow?', 1, ['get_weather']],
+    ]);
+    expect(new Set(r.dataset.cases.map((c) => c.sessionId)).size).toBe(1);
+  });
+
+  it('API logs of Claude Code: a subagent conversation goes to the turn whose Task call started it; a compaction summary is no request', () => {
+    const tools = [
+      { name: 'Task', input_schema: { type: 'object' } },
+      { name: 'Grep', input_schema: { type: 'object' } },
+    ];
+    const msg = (system: string, messages: unknown[], content: unknown[]) => ({
+      request: { body: { model: 'c', system, tools, messages } },
+      response: { body: { type: 'message', content } },
+    });
+    lines('sub/log.jsonl', [
+      msg(
+        'main agent',
+        [{ role: 'user', content: 'find where the config is read' }],
+        [{ type: 'tool_use', id: 'tu1', name: 'Task', input: { prompt: 'Search the repo for config loading', description: 'search' } }],
+      ),
+      msg(
+        'sub agent',
+        [{ role: 'user', content: 'Search the repo for config loading' }],
+        [{ type: 'tool_use', id: 'tu2', name: 'Grep', input: { pattern: 'config' } }],
+      ),
+      msg(
+        'main agent',
+        [{ role: 'user', content: 'This session is being continued from a previous conversation that ran out of context.' }],
+        [{ type: 'text', text: 'ok' }],
+      ),
+    ]);
+    const r = importTranscripts([join(root, 'sub')], base);
+    expect(r.dataset.cases.map((c) => [c.request, c.expectedTools, c.slices.includes('subagent')])).toEqual([
+      ['find where the config is read', ['Task', 'Grep'], true],
+    ]);
+    expect(r.manifest.import!.subagents.linked).toBe(1);
+    expect(r.manifest.import!.skipped['compaction-summary']).toBe(1);
+  });
+
+  it('Claude Code: the calls a slash command leads to answer no typed request', () => {
+    lines('cmd/p/c.jsonl', [
+      { type: 'user', sessionId: 'c', message: { role: 'user', content: 'fix the typo in README' } },
+      { type: 'assistant', sessionId: 'c', message: { content: [{ type: 'tool_use', id: 'a', name: 'Edit', input: {} }] } },
+      { type: 'user', sessionId: 'c', message: { role: 'user', content: '<command-name>/review-pr</command-name>\n<command-args>123</command-args>' } },
+      { type: 'user', sessionId: 'c', isMeta: true, message: { role: 'user', content: 'Review pull request 123 …' } },
+      { type: 'assistant', sessionId: 'c', message: { content: [{ type: 'tool_use', id: 'b', name: 'mcp__github__get_pull_request', input: {} }] } },
+    ]);
+    const r = importTranscripts([join(root, 'cmd')], base);
+    expect(r.dataset.cases.map((c) => c.calls)).toEqual([['Edit']]);
+    expect(r.manifest.import!.skipped['call-after-slash-command']).toBe(1);
+  });
+
+  it('Codex: a fork of a fork keeps only its own requests, whatever order the files are read in', () => {
+    const meta = (id: string, forked?: string) => ({
+      timestamp: '2026-01-01T00:00:00Z',
+      type: 'session_meta',
+      payload: { id, ...(forked ? { forked_from_id: forked } : {}) },
+    });
+    const ask = (text: string, minute: number, fork: string) => ({
+      timestamp: `2026-01-0${fork.length}T00:${String(minute).padStart(2, '0')}:00Z`,
+      type: 'event_msg',
+      payload: { type: 'user_message', message: text },
+    });
+    lines('forks/a-f2.jsonl', [meta('F2', 'F1'), ask('one', 1, 'ccc'), ask('two', 2, 'ccc'), ask('three', 3, 'ccc'), ask('four', 4, 'ccc')]);
+    lines('forks/b-f1.jsonl', [meta('F1', 'P'), ask('one', 1, 'bb'), ask('two', 2, 'bb'), ask('three', 3, 'bb')]);
+    lines('forks/c-p.jsonl', [meta('P'), ask('one', 1, 'a'), ask('two', 2, 'a')]);
+    const r = importTranscripts([join(root, 'forks')], base);
+    expect(r.dataset.cases.map((c) => `${c.sessionId}:${c.request}`).sort()).toEqual(['F1:three', 'F2:four', 'P:one', 'P:two']);
+    expect(r.manifest.import!.requests.forkCopies).toBe(5);
+  });
+
+  it('OTel: a span’s own conversation id comes before its trace’s', () => {
+    const attr = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const span = (id: string, start: number, conv: string, text: string) => ({
+      traceId: 't'.repeat(32),
+      spanId: id,
+      startTimeUnixNano: String(start),
+      attributes: [
+        attr('gen_ai.conversation.id', conv),
+        attr('gen_ai.input.messages', JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: text }] }])),
+      ],
+    });
+    lines('otel-conv/t.jsonl', [
+      { resourceSpans: [{ scopeSpans: [{ spans: [span('1', 1, 'conv-A', 'question for A'), span('2', 2, 'conv-B', 'question for B')] }] }] },
+    ]);
+    const r = importTranscripts([join(root, 'otel-conv')], base);
+    expect(r.dataset.cases.map((c) => [c.sessionId, c.request])).toEqual([
+      ['conv-A', 'question for A'],
+      ['conv-B', 'question for B'],
+    ]);
+  });
+
+  it('two spellings of one MCP tool no catalog defines are one id-only tool', () => {
+    lines('loose/p/l.jsonl', [
+      { type: 'user', sessionId: 'l', message: { role: 'user', content: 'check n8n' } },
+      { type: 'assistant', sessionId: 'l', message: { content: [{ type: 'tool_use', id: 'a', name: 'mcp__n8n-mcp__n8n_health_check', input: {} }] } },
+      { type: 'assistant', sessionId: 'l', message: { content: [{ type: 'tool_use', id: 'b', name: 'mcp__n8n_mcp__n8n_health_check', input: {} }] } },
+    ]);
+    const r = importTranscripts([join(root, 'loose')], base);
+    expect(r.dataset.cases[0]!.calls).toEqual(['mcp__n8n-mcp__n8n_health_check', 'mcp__n8n-mcp__n8n_health_check']);
+    expect(r.dataset.catalog.tools.filter((t) => t.idOnly).map((t) => t.id)).toEqual(['mcp__n8n-mcp__n8n_health_check']);
+  });
+
+  it('a Claude Code session that opens with a file snapshot and hook progress records is still recognised', () => {
+    lines('det/p/d.jsonl', [
+      { type: 'file-history-snapshot', messageId: 'm', snapshot: { messageId: 'm', trackedFileBackups: {} }, isSnapshotUpdate: false },
+      ...Array.from({ length: 12 }, (_, i) => ({ type: 'progress', sessionId: 'd', uuid: `p${i}`, data: { type: 'hook_progress' } })),
+      { type: 'user', sessionId: 'd', uuid: 'u', message: { role: 'user', content: 'start the server' } },
+    ]);
+    expect(importTranscripts([join(root, 'det')], base).dataset.cases.map((c) => c.request)).toEqual(['start the server']);
+  });
+
+  it('an OTel span time out of range is read as no time, not a crash', () => {
+    lines('otel-time/t.jsonl', [
+      {
+        resourceSpans: [
+          {
+            scopeSpans: [
+              {
+                spans: [
+                  {
+                    traceId: 't',
+                    spanId: 's',
+                    startTimeUnixNano: '99999999999999999999999999',
+                    attributes: [
+                      {
+                        key: 'gen_ai.input.messages',
+                        value: { stringValue: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi there' }] }]) },
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(importTranscripts([join(root, 'otel-time')], base).dataset.cases[0]).not.toHaveProperty('at');
+  });
+
+  it('gives the same dataset whatever the order of the SOURCE arguments', () => {
+    const a = importTranscripts([join(root, 'split'), join(root, 'schema')], base);
+    const b = importTranscripts([join(root, 'schema'), join(root, 'split')], base);
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });
 });

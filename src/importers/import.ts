@@ -30,7 +30,8 @@ import { VERSION } from '../util/version.ts';
 import { coreTools, coreToolSource, META_TOOLS } from './core-tools.ts';
 import { detectTranscriptFormat, transcriptFormats } from './registry.ts';
 import { sourceFiles } from './sources.ts';
-import { type AdvertisedTool, type FileRead, type Harness, type RecordedCall, Tally, type TranscriptSession } from './types.ts';
+import { promptLink } from './conversation.ts';
+import { type AdvertisedTool, type FileRead, type Harness, type RecordedCall, Tally, type TranscriptSession, type TypedRequest } from './types.ts';
 
 /** Which calls count as gold: every call, MCP tools only, or the tool ids a regular expression matches. */
 export type GoldRule = { kind: 'all' } | { kind: 'mcp' } | { kind: 'regex'; pattern: RegExp; source: string };
@@ -105,7 +106,12 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
     );
   // the names of what was skipped can hold a record's own type: redacted like every other text written
   const nameRedactor = new Redactor(opts.redact);
-  const skippedCounts = Object.fromEntries(Object.entries(skipped.toJSON()).map(([k, v]) => [nameRedactor.redact(k), v]));
+  const clip = (k: string) => (k.length > 64 ? `${k.slice(0, 63)}…` : k);
+  const skippedCounts: Record<string, number> = {};
+  for (const [k, v] of Object.entries(skipped.toJSON())) {
+    const name = clip(nameRedactor.redact(k));
+    skippedCounts[name] = (skippedCounts[name] ?? 0) + v;
+  }
   const unknownTypes = Object.entries(skippedCounts).filter(([k]) => k.startsWith('unknown-type:'));
   if (unknownTypes.length) {
     const n = unknownTypes.reduce((a, [, v]) => a + v, 0);
@@ -145,7 +151,9 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
   if (noRequest) warn(`${noRequest} ${noRequest === 1 ? 'session has' : 'sessions have'} no typed request, left out`);
 
   const redactor = new Redactor(opts.redact);
-  const catalog = buildCatalog(joined.main, advertised, opts, redactor, warn);
+  const names = new ToolNames(redactor);
+  const namedTools = cleanNames(joined.main, advertised, names, skipped);
+  const catalog = buildCatalog(joined.main, namedTools, opts, redactor, warn);
   const built = buildCases(joined.main, catalog, opts, redactor);
   if (built.cases.length === 0) throw new InputError('no typed request is left after --since/--until: nothing to import', { file: sources.join(', ') });
 
@@ -166,7 +174,7 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
     },
     calls: built.cases.reduce((n, c) => n + (c.calls?.length ?? 0), 0),
     subagents: joined.subagents,
-    tools: { gold: goldRuleText(opts.gold), ...catalog.counts },
+    tools: { gold: goldRuleText(opts.gold), ...catalog.counts, renamed: names.changed },
     redactions: redactor.counts(),
   };
   const dataset: Dataset = { name: opts.name, catalog: catalog.catalog, cases: built.cases };
@@ -214,31 +222,87 @@ interface Joined {
   subagents: ImportRecord['subagents'];
 }
 
-function joinSessions(all: readonly TranscriptSession[], warn: (m: string) => void): Joined {
+/** Formats whose sessions can be split over files (a log rotated, one file a request): their sessions of one id are joined. */
+const SPLIT_FORMATS = new Set(['api-log', 'otel']);
+
+/**
+ * Sessions of a log format that have the same id are one conversation read from several files:
+ * joined, their turns aligned by number (a call seen in both, by its key, counted once). Two with
+ * a different text at the same turn are two conversations that opened alike: kept apart.
+ */
+function joinSplit(all: readonly TranscriptSession[]): TranscriptSession[] {
+  const out: TranscriptSession[] = [];
+  const byId = new Map<string, TranscriptSession[]>();
+  for (const s of all) {
+    if (!SPLIT_FORMATS.has(s.format) || s.parent) {
+      out.push(s);
+      continue;
+    }
+    const key = `${s.format}\u0000${s.id}`;
+    const same = byId.get(key) ?? [];
+    const fits = (b: TranscriptSession) =>
+      s.requests.every((r) => {
+        const q = b.requests.find((x) => x.turn === r.turn);
+        return q === undefined || q.text === r.text;
+      });
+    const into = same.find(fits);
+    if (!into) {
+      same.push(s);
+      byId.set(key, same);
+      out.push(s);
+      continue;
+    }
+    for (const r of s.requests) {
+      const q = into.requests.find((x) => x.turn === r.turn);
+      if (!q) {
+        into.requests.push(r);
+        continue;
+      }
+      const keys = new Set(q.calls.map((c) => c.key).filter((k) => k !== undefined));
+      for (const c of r.calls) if (c.key === undefined || !keys.has(c.key)) q.calls.push(c);
+      for (const l of r.links ?? []) if (!(q.links ?? []).includes(l)) (q.links ??= []).push(l);
+      if (q.at === undefined && r.at !== undefined) q.at = r.at;
+    }
+    into.requests.sort((a, b) => a.turn! - b.turn!);
+    into.leading.push(...s.leading);
+  }
+  return out;
+}
+
+function joinSessions(read: readonly TranscriptSession[], warn: (m: string) => void): Joined {
+  // a request's turn is its place among its session's typed requests as read (before anything is dropped)
+  for (const s of read) s.requests.forEach((r, i) => (r.turn ??= i));
+  const all = joinSplit(read);
+  // the turn each link names: agent ids, prompt ids, and the prompts subagent calls gave
+  const byLink = new Map<string, { session: TranscriptSession; request: TypedRequest }>();
+  for (const s of all) if (!s.parent) for (const r of s.requests) for (const l of r.links ?? []) if (!byLink.has(l)) byLink.set(l, { session: s, request: r });
+  // a logged conversation that opens with the prompt another conversation's subagent call gave is that subagent
+  for (const s of all) {
+    const first = s.requests[0];
+    if (s.parent || !first || !SPLIT_FORMATS.has(s.format)) continue;
+    const link = promptLink(first.text);
+    const parent = byLink.get(link);
+    if (!parent || parent.session === s) continue;
+    s.parent = { sessionId: parent.session.id, links: [link] };
+    s.leading = [...s.leading, ...s.requests.flatMap((r) => r.calls)];
+    s.requests = [];
+  }
   const main = all.filter((s) => !s.parent);
   const subs = all.filter((s) => s.parent);
   const subagents = { linked: 0, linkedByTime: 0, unlinked: 0 };
-  // the turn each link id names
-  const byLink = new Map<string, { session: TranscriptSession; turn: number }>();
   const byId = new Map<string, TranscriptSession[]>();
-  for (const s of main) {
-    byId.set(s.id, [...(byId.get(s.id) ?? []), s]);
-    s.requests.forEach((r, turn) => {
-      for (const l of r.links ?? []) if (!byLink.has(l)) byLink.set(l, { session: s, turn });
-    });
-  }
+  for (const s of main) byId.set(s.id, [...(byId.get(s.id) ?? []), s]);
   for (const sub of subs) {
     const p = sub.parent!;
     const calls: RecordedCall[] = [...sub.leading, ...sub.requests.flatMap((r) => r.calls)].map((c) => ({ id: c.id, subagent: true }));
-    let target = p.links.map((l) => byLink.get(l)).find((t) => t !== undefined);
+    let target = p.links.map((l) => byLink.get(l)).find((t) => t !== undefined)?.request;
     if (target) subagents.linked++;
     else {
       const parent = byId.get(p.sessionId)?.find((s) => s.requests.length > 0);
       if (parent) {
         // the parent's last typed request before the subagent started (its first when it has no time)
-        let turn = 0;
-        if (p.at !== undefined) parent.requests.forEach((r, i) => (r.at !== undefined && r.at <= p.at! ? (turn = i) : undefined));
-        target = { session: parent, turn };
+        target = parent.requests[0]!;
+        if (p.at !== undefined) for (const r of parent.requests) if (r.at !== undefined && r.at <= p.at) target = r;
         subagents.linkedByTime++;
       }
     }
@@ -246,20 +310,22 @@ function joinSessions(all: readonly TranscriptSession[], warn: (m: string) => vo
       subagents.unlinked++;
       continue;
     }
-    target.session.requests[target.turn]!.calls.push(...calls);
+    target.calls.push(...calls);
   }
   if (subagents.unlinked)
     warn(
       `${subagents.unlinked} subagent ${subagents.unlinked === 1 ? 'transcript' : 'transcripts'} belong to no session read: their calls are left out (import the parent sessions with them)`,
     );
-  // a fork re-records its parent's history first: drop what it shares with the parent
+  // a fork re-records its parent's history first: drop what it shares with the parent as read
+  // (a fork of a fork shares its grandparent's history too, which its parent's own trimming must not hide)
+  const asRead = new Map(main.map((s) => [s.id, s.requests.map((r) => r.text)]));
   let forkCopies = 0;
   for (const s of main) {
     if (s.forkedFrom === undefined) continue;
-    const parent = byId.get(s.forkedFrom)?.[0];
+    const parent = asRead.get(s.forkedFrom);
     if (!parent) continue;
     let n = 0;
-    while (n < s.requests.length && n < parent.requests.length && s.requests[n]!.text === parent.requests[n]!.text) n++;
+    while (n < s.requests.length && n < parent.length && s.requests[n]!.text === parent[n]) n++;
     forkCopies += n;
     s.requests = s.requests.slice(n);
   }
@@ -288,7 +354,7 @@ interface BuiltCatalog {
   catalog: Catalog;
   /** A called name → the catalog id it stands for. */
   idOf: (name: string) => string;
-  counts: Omit<ImportRecord['tools'], 'gold'>;
+  counts: Omit<ImportRecord['tools'], 'gold' | 'renamed'>;
 }
 
 /** A name as compared across the spellings of one tool (Codex replaces `-` and other characters with `_`). */
@@ -296,12 +362,90 @@ const looseName = (id: string): string => id.toLowerCase().replace(/[^a-z0-9]+/g
 
 const EMPTY: JsonSchema = { type: 'object', properties: {} };
 
-/** Redact the human-readable strings of a JSON Schema (descriptions, titles, defaults, examples), never its structure. */
+/** Keywords whose string values are the schema's structure, never text a person wrote: kept as they are. */
+const STRUCTURAL = new Set([
+  'type',
+  '$ref',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  'format',
+  'pattern',
+  'contentMediaType',
+  'contentEncoding',
+]);
+/** Keywords whose object keys are names (of properties, of definitions): redacted like text, the values being schemas. */
+const NAMING = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependentRequired']);
+
+/**
+ * A JSON Schema from a log with every string a person or a server wrote redacted (descriptions,
+ * titles, enum values, defaults and examples, at any depth, and property names, in `properties` and
+ * `required` alike), its structure kept (`type`, `$ref`, `format`, `pattern`…).
+ */
 function redactSchema(schema: unknown, r: Redactor, key = ''): unknown {
-  if (typeof schema === 'string') return ['description', 'title', 'default', 'examples', 'const', '$comment'].includes(key) ? r.redact(schema) : schema;
-  if (Array.isArray(schema)) return schema.map((v) => redactSchema(v, r, key === 'examples' || key === 'enum' ? key : ''));
-  if (schema !== null && typeof schema === 'object') return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, redactSchema(v, r, k)]));
+  if (typeof schema === 'string') return STRUCTURAL.has(key) ? schema : r.redact(schema);
+  if (Array.isArray(schema)) return schema.map((v) => redactSchema(v, r, key === 'type' ? 'type' : ''));
+  if (schema !== null && typeof schema === 'object') {
+    const named = NAMING.has(key);
+    return Object.fromEntries(Object.entries(schema).map(([k, v]) => (named ? [r.redact(k), redactSchema(v, r, '')] : [k, redactSchema(v, r, k)])));
+  }
   return schema;
+}
+
+/** The longest advertised description kept (a longer one is cut, counted, before it is redacted). */
+const MAX_DESCRIPTION_CHARS = 20_000;
+
+/**
+ * Tool names as written to the dataset: whitespace and control characters (which a TSV file or a
+ * terminal cannot hold) as `_`; a name (or an MCP server's or tool's part of it) that redaction
+ * would change, by a hash of it (`redacted-<hash>`), so no secret is written and the id stays one
+ * tool's; a name over 200 characters cut, with a hash of the whole. Undefined: nothing is left.
+ */
+class ToolNames {
+  private readonly memo = new Map<string, string | undefined>();
+  changed = 0;
+
+  constructor(private readonly redactor: Redactor) {}
+
+  clean(raw: string): string | undefined {
+    if (this.memo.has(raw)) return this.memo.get(raw);
+    const trimmed = raw.trim().replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, '_');
+    let out: string | undefined;
+    if (trimmed !== '') {
+      const m = /^mcp__(.+?)__(.+)$/.exec(trimmed);
+      out = m ? `mcp__${this.part(m[1]!)}__${this.part(m[2]!)}` : this.part(trimmed);
+    }
+    if (out !== raw) this.changed++;
+    this.memo.set(raw, out);
+    return out;
+  }
+
+  private part(p: string): string {
+    if (this.redactor.redact(p) !== p) return `redacted-${sha256(p).slice(0, 12)}`;
+    return p.length > 200 ? `${p.slice(0, 180)}-${sha256(p).slice(0, 12)}` : p;
+  }
+}
+
+/** Every call and advertised tool of the import, named as `ToolNames` writes them; calls with no name left are dropped, counted. */
+function cleanNames(sessions: readonly TranscriptSession[], advertised: readonly AdvertisedTool[], names: ToolNames, skipped: Tally): AdvertisedTool[] {
+  for (const s of sessions)
+    for (const r of s.requests)
+      r.calls = r.calls.flatMap((c) => {
+        const id = names.clean(c.id);
+        if (id === undefined) skipped.add('call-without-a-name');
+        return id === undefined ? [] : [{ ...c, id }];
+      });
+  return advertised.flatMap((t) => {
+    const id = names.clean(t.id);
+    if (id === undefined) return [];
+    const m = /^mcp__(.+?)__(.+)$/.exec(id);
+    const { server: _, ...rest } = t;
+    return [
+      { ...rest, id, name: m ? m[2]! : id, source: m ? ('mcp' as const) : t.source === 'mcp' ? ('core' as const) : t.source, ...(m ? { server: m[1]! } : {}) },
+    ];
+  });
 }
 
 function buildCatalog(
@@ -321,6 +465,7 @@ function buildCatalog(
     if (!prev || (t.at ?? '') >= (prev.at ?? '')) latest.set(t.id, t);
   }
   let schemasReplaced = 0;
+  let descriptionsCut = 0;
   let fromLogs = 0;
   for (const t of [...latest.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     if (have.has(t.id)) continue;
@@ -329,7 +474,8 @@ function buildCatalog(
       schema = { ...EMPTY, properties: {} };
       schemasReplaced++;
     }
-    const description = redactor.redact(t.description);
+    if (t.description.length > MAX_DESCRIPTION_CHARS) descriptionsCut++;
+    const description = redactor.redact(t.description.length > MAX_DESCRIPTION_CHARS ? `${t.description.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : t.description);
     tools.push(
       makeTool({
         id: t.id,
@@ -374,6 +520,17 @@ function buildCatalog(
       matchedByName++;
     } else missing.push(name);
   }
+  // spellings of one tool no catalog has (Claude Code's mcp__n8n-mcp__x, Codex's mcp__n8n_mcp__x): one id-only tool, the first spelling in sort order
+  const firstSpelling = new Map<string, string>();
+  for (const name of [...missing]) {
+    const first = firstSpelling.get(looseName(name));
+    if (first === undefined) firstSpelling.set(looseName(name), name);
+    else {
+      alias.set(name, first);
+      matchedByName++;
+      missing.splice(missing.indexOf(name), 1);
+    }
+  }
   for (const id of missing) {
     const m = /^mcp__(.+?)__(.+)$/.exec(id);
     tools.push(
@@ -402,7 +559,15 @@ function buildCatalog(
   return {
     catalog: { tools, skills: opts.catalog?.skills ?? [], servers, plugins: opts.catalog?.plugins ?? [] },
     idOf: (name) => alias.get(name) ?? name,
-    counts: { fromCatalog: opts.catalog?.tools.length ?? 0, advertised: fromLogs, core, idOnly: missing.length, matchedByName, schemasReplaced },
+    counts: {
+      fromCatalog: opts.catalog?.tools.length ?? 0,
+      advertised: fromLogs,
+      core,
+      idOnly: missing.length,
+      matchedByName,
+      schemasReplaced,
+      descriptionsCut,
+    },
   };
 }
 
@@ -447,7 +612,8 @@ function buildCases(sessions: readonly TranscriptSession[], built: BuiltCatalog,
   const kept: Array<{ s: TranscriptSession; id: string; start: string; turns: Turn[] }> = [];
   for (const s of sessions) {
     const turns: Turn[] = [];
-    s.requests.forEach((r, turn) => {
+    s.requests.forEach((r, i) => {
+      const turn = r.turn ?? i;
       if (opts.since !== undefined || opts.until !== undefined) {
         if (r.at === undefined) {
           withoutTime++;
@@ -512,7 +678,9 @@ function buildCases(sessions: readonly TranscriptSession[], built: BuiltCatalog,
         if (c.subagent) fromSubagent = true;
         if (!gold.includes(id)) gold.push(id);
       });
-      let text = redactor.redact(t.text.trim());
+      // cut before redacting too: a pasted log of megabytes is not scanned whole to keep 10,000 characters of it
+      const raw = t.text.trim();
+      let text = redactor.redact(raw.length > MAX_REQUEST_CHARS + 512 ? raw.slice(0, MAX_REQUEST_CHARS + 512) : raw);
       if (text.length > MAX_REQUEST_CHARS) {
         text = `${text.slice(0, MAX_REQUEST_CHARS - 1)}…`;
         cut++;

@@ -23,6 +23,8 @@
  */
 import { readTextFile, tooDeep } from '../util/bounded.ts';
 import { arr, type Json, jsonRecords, obj, str } from './records.ts';
+import { sha256 } from '../util/hash.ts';
+import { answeredTurns, type LoggedMessage } from './conversation.ts';
 import { injectedReason, typedText } from './text.ts';
 import { type AdvertisedTool, type FileRead, type ReadContext, Tally, type TranscriptFormat, type TranscriptSession } from './types.ts';
 
@@ -182,11 +184,17 @@ function toolDefinitions(attrs: Map<string, unknown>, at: string | undefined): A
   return out;
 }
 
-const isoOfNanos = (n: number): string | undefined => (n > 0 ? new Date(n / 1e6).toISOString() : undefined);
+/** A span's start as ISO time; undefined when absent or out of the range a date can hold. */
+const isoOfNanos = (n: number): string | undefined => {
+  const ms = n / 1e6;
+  return Number.isFinite(ms) && ms > 0 && ms < 8.64e15 ? new Date(ms).toISOString() : undefined;
+};
+
+/** The conversation a span says it is part of. */
+const conversationOf = (s: Span): string | undefined => str(s.attrs.get('gen_ai.conversation.id')) ?? str(s.attrs.get('session.id'));
 
 function readOtel(ctx: ReadContext): FileRead {
   const skipped = new Tally();
-  let records = 0;
   const spans: Span[] = [];
   let whole: Json | undefined;
   if (/\.json$/i.test(ctx.file)) {
@@ -199,73 +207,86 @@ function readOtel(ctx: ReadContext): FileRead {
   if (whole && tooDeep(whole) !== undefined) skipped.add('nested-too-deep');
   else if (whole) spansOf(whole, spans);
   else for (const { value } of jsonRecords(ctx.file, skipped)) spansOf(value, spans);
-  records = spans.length;
 
   const tools: AdvertisedTool[] = [];
-  const bySession = new Map<string, Span[]>();
-  for (const s of spans) {
-    const key = str(s.attrs.get('gen_ai.conversation.id')) ?? str(s.attrs.get('session.id')) ?? `trace-${s.traceId}`;
-    let list = bySession.get(key);
-    if (!list) bySession.set(key, (list = []));
-    list.push(s);
+  const sessions = new Map<string, { session: TranscriptSession; seen: Map<number, Set<string>> }>();
+  const sessionOf = (key: string) => {
+    let s = sessions.get(key);
+    if (!s) sessions.set(key, (s = { session: { id: key, format: 'otel', file: ctx.relative, requests: [], leading: [] }, seen: new Map() }));
+    return s;
+  };
+  const addCalls = (s: { session: TranscriptSession; seen: Map<number, Set<string>> }, turn: number, calls: ReadonlyArray<{ name: string; key: string }>) => {
+    const req = s.session.requests.find((r) => r.turn === turn);
+    let keys = s.seen.get(turn);
+    if (!keys) s.seen.set(turn, (keys = new Set()));
+    for (const c of calls) {
+      if (keys.has(c.key)) continue;
+      keys.add(c.key);
+      if (req) req.calls.push({ id: c.name, key: c.key });
+      else s.session.leading.push({ id: c.name, key: c.key });
+    }
+  };
+  // a trace takes the conversation any of its spans names (a span's own id first)
+  const traceConversation = new Map<string, string>();
+  for (const sp of spans) {
+    const c = conversationOf(sp);
+    if (c !== undefined && !traceConversation.has(sp.traceId)) traceConversation.set(sp.traceId, c);
   }
-  // spans of one trace take the conversation id any of them carries
-  const traceSession = new Map<string, string>();
-  for (const [key, list] of bySession) if (!key.startsWith('trace-')) for (const s of list) traceSession.set(s.traceId, key);
-  const grouped = new Map<string, Span[]>();
-  for (const s of spans) {
-    const key = traceSession.get(s.traceId) ?? `trace-${s.traceId}`;
-    let list = grouped.get(key);
-    if (!list) grouped.set(key, (list = []));
-    list.push(s);
+  const byTrace = new Map<string, Span[]>();
+  for (const sp of spans) {
+    let list = byTrace.get(sp.traceId);
+    if (!list) byTrace.set(sp.traceId, (list = []));
+    list.push(sp);
   }
-
-  const sessions: TranscriptSession[] = [];
-  for (const [key, list] of grouped) {
+  for (const list of byTrace.values()) {
     list.sort((a, b) => a.start - b.start || a.order - b.order);
-    const session: TranscriptSession = { id: key, format: 'otel', file: ctx.relative, requests: [], leading: [] };
-    const seenCalls = new Set<string>();
-    let current = -1;
-    const call = (name: string, callId: string | undefined): void => {
-      if (callId !== undefined) {
-        if (seenCalls.has(callId)) return;
-        seenCalls.add(callId);
-      }
-      if (current >= 0) session.requests[current]!.calls.push({ id: name });
-      else session.leading.push({ id: name });
-    };
-    for (const s of list) {
-      const at = isoOfNanos(s.start);
-      tools.push(...toolDefinitions(s.attrs, at));
-      const op = str(s.attrs.get('gen_ai.operation.name'));
-      const model = modelMessages(s.attrs);
+    /** The session and turn the trace's latest model span answered: where its tool spans' calls go. */
+    let current: { key: string; turn: number } | undefined;
+    for (const sp of list) {
+      const at = isoOfNanos(sp.start);
+      tools.push(...toolDefinitions(sp.attrs, at));
+      const op = str(sp.attrs.get('gen_ai.operation.name'));
+      const model = modelMessages(sp.attrs);
       if (model) {
-        const typed = model.input.flatMap((m) => {
-          if (m.role !== 'user') return [];
+        const messages: LoggedMessage[] = model.input.map((m) => {
+          if (m.role !== 'user') return { role: m.role === 'assistant' ? 'assistant' : 'other', typed: '', calls: m.calls };
           const text = typedText(m.texts);
           const reason = text === '' ? 'empty' : injectedReason(text);
           if (reason) skipped.add(reason);
-          return reason ? [] : [text];
+          return { role: 'user', typed: reason ? '' : text, calls: [] };
         });
-        // align with the turns already seen: the same texts in the same order, else new turns
-        const known = session.requests.map((r) => r.text);
-        const aligned = typed.every((t, i) => known[i] === undefined || known[i] === t);
-        const base = aligned ? 0 : known.length;
-        typed.forEach((text, i) => {
-          if (session.requests[base + i] === undefined) session.requests.push({ text, ...(at ? { at } : {}), calls: [] });
+        const turns = answeredTurns(
+          messages,
+          model.output.flatMap((m) => m.calls),
+        );
+        if (!turns.length) {
+          skipped.add('model-span-without-request');
+          continue;
+        }
+        const key =
+          conversationOf(sp) ??
+          traceConversation.get(sp.traceId) ??
+          `otel-${sha256(`${str(sp.attrs.get('gen_ai.system_instructions')) ?? ''}\u0000${turns[0]!.text}`).slice(0, 16)}`;
+        const s = sessionOf(key);
+        // the same texts at the same turns (the history resent), else new turns after the known ones
+        const known = new Map(s.session.requests.map((r) => [r.turn!, r.text]));
+        const aligned = turns.every((t, n) => !known.has(n) || known.get(n) === t.text);
+        const base = aligned ? 0 : Math.max(-1, ...known.keys()) + 1;
+        turns.forEach((t, n) => {
+          const turn = base + n;
+          if (!known.has(turn)) s.session.requests.push({ text: t.text, turn, ...(at ? { at } : {}), calls: [] });
+          addCalls(s, turn, t.calls);
         });
-        if (typed.length) current = base + typed.length - 1;
-        for (const m of model.input) if (m.role === 'assistant') for (const c of m.calls) call(c.name, c.callId);
-        for (const m of model.output) for (const c of m.calls) call(c.name, c.callId);
+        current = { key, turn: base + turns.length - 1 };
         continue;
       }
-      if (op === 'execute_tool' || s.attrs.get('mcp.method.name') === 'tools/call') {
-        const name = str(s.attrs.get('gen_ai.tool.name'));
+      if (op === 'execute_tool' || sp.attrs.get('mcp.method.name') === 'tools/call') {
+        const name = str(sp.attrs.get('gen_ai.tool.name'));
         if (!name) {
           skipped.add('tool-span-without-name');
           continue;
         }
-        const description = str(s.attrs.get('gen_ai.tool.description'));
+        const description = str(sp.attrs.get('gen_ai.tool.description'));
         if (description !== undefined)
           tools.push({
             id: name,
@@ -276,15 +297,21 @@ function readOtel(ctx: ReadContext): FileRead {
             ...(at ? { at } : {}),
             ...(name.startsWith('mcp__') ? { server: name.split('__')[1]! } : {}),
           });
-        call(name, str(s.attrs.get('gen_ai.tool.call.id'))?.trim());
+        const callId = str(sp.attrs.get('gen_ai.tool.call.id'))?.trim();
+        const call = { name, key: callId ? `id:${callId}` : `span:${sp.spanId}` };
+        if (current) addCalls(sessionOf(current.key), current.turn, [call]);
+        else skipped.add('tool-span-before-any-request');
         continue;
       }
       skipped.add(op ? `span:${op}` : 'span:other');
     }
-    if (session.requests.length || session.leading.length) sessions.push(session);
-    else skipped.add('trace-without-request');
   }
-  return { sessions, tools, records, skipped };
+  const out: TranscriptSession[] = [];
+  for (const { session } of sessions.values()) {
+    session.requests.sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
+    out.push(session);
+  }
+  return { sessions: out, tools, records: spans.length, skipped };
 }
 
 /** Whether parsed records look like OTLP JSON traces. */

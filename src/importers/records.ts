@@ -65,7 +65,7 @@ export function isoTime(v: unknown): string | undefined {
 }
 
 /** The first records of a file, parsed (for format detection): at most `n` lines, lines that are not JSON skipped; never throws. */
-export function firstRecords(file: string, n = 8): unknown[] {
+export function firstRecords(file: string, n = 32): unknown[] {
   const out: unknown[] = [];
   try {
     for (const l of readLines(file, { tooLong: 0, bytes: 0 }, 4 * 1024 * 1024)) {

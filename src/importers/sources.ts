@@ -1,7 +1,8 @@
 /**
  * The files `backpack import SOURCE...` reads: a SOURCE that is a file is read as it is; a folder is
  * walked recursively (as `~/.claude/projects` and `~/.codex/sessions` are laid out) for `.jsonl`
- * and `.json` files, in path order so that an import is the same on every machine. Symbolic links
+ * and `.json` files; every file is read in path order (whatever the order of the arguments), so that
+ * an import is the same on every machine. Symbolic links
  * to folders are not followed (a link cycle cannot hang the walk); FIFOs, sockets and devices are
  * skipped, counted (reading one would block).
  */
@@ -87,8 +88,10 @@ export function sourceFiles(sources: readonly string[]): SourceWalk {
       }
     };
     walk(source);
-    found.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
     for (const f of found) add(f);
   }
+  // read in path order whatever the order of the SOURCE arguments: the same files give the same dataset
+  const at = (f: SourceFile) => resolve(f.path);
+  files.sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
   return { files, skipped };
 }

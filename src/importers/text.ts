@@ -19,6 +19,10 @@ const NOT_TYPED: ReadonlyArray<[RegExp, string]> = [
   [/^<bash-(?:input|stdout|stderr)>/, 'bash-mode'],
   [/^<task-notification>/, 'task-notification'],
   [/^\[Request interrupted by user/, 'interrupted'],
+  // Claude Code's compaction summary, as it reaches the API (its transcripts mark it isCompactSummary)
+  [/^This session is being continued from a previous conversation/, 'compaction-summary'],
+  // Claude Code 2.0 warms a subagent up with this one word before any work
+  [/^Warmup$/, 'warmup'],
 ];
 
 /** A text block's typed part: injected context removed, trimmed ('' when the block was all context). */

@@ -14,6 +14,8 @@ export interface RecordedCall {
   id: string;
   /** Made by a subagent the request's turn started. */
   subagent?: true;
+  /** The call's identity in its session (its call id, or its place in the conversation): a call seen twice, in two logged calls or two files, is counted once. */
+  key?: string;
 }
 
 /** A request a person typed, and the calls the agent made before the next one. */
@@ -22,8 +24,10 @@ export interface TypedRequest {
   /** ISO 8601 time of the request, when the format records one. */
   at?: string;
   calls: RecordedCall[];
-  /** Ids that link subagent transcripts to this turn (the tool-use ids of the calls that started them). */
+  /** Ids that link subagent transcripts to this turn (the agent ids, prompt ids or prompt hashes of the calls that started them). */
   links?: string[];
+  /** Its place among the session's typed requests, when the format says (logs that resend the conversation); else its order. */
+  turn?: number;
 }
 
 /** A session as one file (or one log) records it. */
@@ -63,8 +67,8 @@ export interface AdvertisedTool {
 
 /** Names a tally keeps apart at most; the rest are counted under `other`. */
 const MAX_NAMES = 200;
-/** Characters of a name kept (a name can hold a record's own `type`: untrusted, of any length). */
-const MAX_NAME = 64;
+/** Characters of a name kept here (a name can hold a record's own `type`: untrusted, of any length); the import redacts it, then cuts it to 64. */
+const MAX_NAME = 4096;
 
 /** Counts by name (record types, reasons for skipping), for the manifest and the summary. */
 export class Tally {

@@ -43,7 +43,9 @@ describe('the Tool use section and chart', () => {
     expect(section).toContain('dropping the 1 never-called tools saves 25 tokens per request (38.5% of the 65-token eager listing)');
     expect(html).toContain('id="chart-data-tool-use"');
     expect(htmlReport(run.results, {})).not.toContain('<section id="tool-use">');
-    expect(markdownSummary(run.results, { toolUse: a })).toContain('**Tool use:** 2 of 3 tools called in 2 requests; dropping the 1 never-called tools saves 25 tokens per request');
+    expect(markdownSummary(run.results, { toolUse: a })).toContain(
+      '**Tool use:** 2 of 3 tools called in 2 requests; dropping the 1 never-called tools saves 25 tokens per request',
+    );
   });
 
   it('draws the called tools and the never-called ones on the floor, at most MAX_POINTS a series, leaving out tools of unknown tokens', () => {

@@ -25,6 +25,31 @@ describe('Redactor', () => {
     expect(r.counts()).toEqual({ 'private-key': 1, 'url-credentials': 2, 'api-key': 7, email: 1, 'home-path': 4, 'high-entropy': 1, custom: 0 });
   });
 
+  it('finds secrets inside longer names, base64 with + and /, and Windows paths in any case', () => {
+    const r = new Redactor();
+    expect(r.redact('AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).toBe('AWS_SECRET_ACCESS_KEY=[REDACTED:api-key]');
+    expect(r.redact('export DB_PASSWORD=hunter2hunter2')).toBe('export DB_PASSWORD=[REDACTED:api-key]');
+    expect(r.redact('{"STRIPE_SECRET": "abcdef123456"}')).toBe('{"STRIPE_SECRET": "[REDACTED:api-key]"}');
+    expect(r.redact('pass=correcthorsebattery')).toBe('pass=[REDACTED:api-key]');
+    expect(r.redact('key Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4+YmF6cXV4/Zm9vYmFy==')).toBe('key [REDACTED:high-entropy]');
+    expect(r.redact('c:\\users\\alice\\proj')).toBe('c:\\users\\[REDACTED:user]\\proj');
+    for (const kept of [
+      'see src/components/Button2/index3.tsx',
+      'https://github.com/acme/web/pull/12345/files',
+      'bypass=ok',
+      '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
+    ])
+      expect(r.redact(kept)).toBe(kept);
+  });
+
+  it('scans a long run without separators in linear time (a pasted 200 kB blob is not rescanned at every place)', () => {
+    const r = new Redactor();
+    // each rule anchors where a run starts: one pass over the run, whatever its length
+    expect(r.redact(`x ${'ab12'.repeat(50_000)} y`)).toBe(`x ${'ab12'.repeat(50_000)} y`); // hex: an id, kept
+    expect(r.redact(`${'a'.repeat(200_000)}@`)).toBe(`${'a'.repeat(200_000)}@`);
+    expect(r.redact(`x://${'a'.repeat(200_000)}`)).toBe(`x://${'a'.repeat(200_000)}`);
+  });
+
   it('keeps ids and names: git hashes, UUIDs, tool ids, identifiers, versions, package specs', () => {
     const r = new Redactor();
     const kept = [

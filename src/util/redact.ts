@@ -41,7 +41,7 @@ interface Rule {
 
 /** Names whose assigned value is a secret. */
 const SECRET_NAMES =
-  /(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|client[_-]?secret|secret|password|passwd|pwd|passphrase|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|private[_-]?key)/
+  /(?:api[_-]?key|apikey|access[_-]?key|secret[_-]?key|client[_-]?secret|secret|pass(?:word)?|passwd|pwd|passphrase|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|private[_-]?key)/
     .source;
 
 /** Known token prefixes (each with enough characters after it to be a real token). */
@@ -77,43 +77,71 @@ const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 export function looksSecret(s: string): boolean {
   if (s.length < 24) return false;
   if (/^[0-9a-fA-F-]+$/.test(s)) return false; // hex ids: git hashes, UUIDs
+  if (/^[A-Za-z/._-]+$/.test(s)) return false; // words and paths without a digit
   // words and numbers joined by `_` or `-` (build_2024_01_15, node-v20-linux-x64): names, not secrets
-  const parts = s.split(/[_-]+/).filter((p) => p !== '');
+  const parts = s.split(/[_/-]+/).filter((p) => p !== '');
   if (parts.length >= 2 && parts.every((p) => /^(?:[A-Za-z]+|[0-9]+|[A-Za-z]+[0-9]{1,2}|v?[0-9]+[A-Za-z]{1,2})$/.test(p))) return false;
   // letters and digits interleaved, as in a random token (an identifier has one or two digit runs)
   let switches = 0;
   for (let i = 1; i < s.length; i++) if (isDigit(s[i]!) !== isDigit(s[i - 1]!) && /[A-Za-z0-9]/.test(s[i]!) && /[A-Za-z0-9]/.test(s[i - 1]!)) switches++;
+  // base64 with + or /: mixed case and long, as real keys are (AWS secret keys are 40 characters)
   const h = entropy(s);
   // or so varied that no name is: a 32-character camelCase name stays near 4 bits a character
   return (switches >= 4 && h >= 3.5) || (s.length >= 28 && h >= 4.4);
 }
 
+/**
+ * The rules. Every repeated part is bounded (`{1,256}`, lookbehinds where a run starts), so a long
+ * run without a separator (a pasted hex blob) is scanned in linear time, not restarted at each place.
+ */
 const RULES: readonly Rule[] = [
-  { kind: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g },
+  { kind: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|$)/g },
   {
     kind: 'url-credentials',
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/:@"'<>]+:[^\s/@"'<>]+@/gi,
+    pattern: /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/)[^\s/:@"'<>]{1,256}:[^\s/@"'<>]{1,256}@/gi,
     replace: (_m, scheme) => `${scheme}${mark('url-credentials')}@`,
   },
   {
     kind: 'url-credentials',
-    pattern: /([?&](?:access_token|token|api_key|apikey|key|secret|password|sig|signature|auth)=)[^&\s"'<>#]+/gi,
+    pattern: /([?&](?:access_token|token|api_key|apikey|key|secret|password|sig|signature|auth)=)[^&\s"'<>#]{1,4096}/gi,
     replace: (_m, name) => `${name}${mark('url-credentials')}`,
   },
-  { kind: 'api-key', pattern: new RegExp(`\\b(?:${KEY_PATTERNS.join('|')})`, 'g') },
-  { kind: 'api-key', pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/g, replace: (_m, bearer) => `${bearer}${mark('api-key')}` },
+  { kind: 'api-key', pattern: new RegExp(`(?<![A-Za-z0-9_-])(?:${KEY_PATTERNS.join('|')})`, 'g') },
+  { kind: 'api-key', pattern: /\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,4096}=*/g, replace: (_m, bearer) => `${bearer}${mark('api-key')}` },
   {
+    // a secret-sounding name, alone or inside a longer one (DB_PASSWORD, AWS_SECRET_ACCESS_KEY), then = or :
     kind: 'api-key',
-    pattern: new RegExp(`(\\b${SECRET_NAMES}["']?\\s*[:=]\\s*["']?)([^\\s"'&,;]{6,})`, 'gi'),
+    pattern: new RegExp(
+      `((?<![A-Za-z0-9])(?:[A-Za-z0-9]{1,32}[_-]){0,6}${SECRET_NAMES}(?:[_-][A-Za-z0-9]{1,32}){0,3}["']?\\s{0,8}[:=]\\s{0,8}["']?)([^\\s"'&,;]{6,4096})`,
+      'gi',
+    ),
     replace: (_m, head) => `${head}${mark('api-key')}`,
     keep: (m) => !m.includes('[REDACTED:'),
   },
-  { kind: 'email', pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g },
-  { kind: 'home-path', pattern: /(\/(?:home|Users)\/)(?!\[REDACTED)[^/\s"'`<>:]+/g, replace: (_m, head) => `${head}${USER}` },
-  { kind: 'home-path', pattern: /(\b[A-Za-z]:\\{1,2}Users\\{1,2})(?!\[REDACTED)[^\\\s"'`<>:]+/g, replace: (_m, head) => `${head}${USER}` },
-  { kind: 'home-path', pattern: /((?:^|[-\s"'/])-?(?:home|Users)-)(?!\[REDACTED)[A-Za-z0-9_.]+(?=[-/"'\s]|$)/gm, replace: (_m, head) => `${head}${USER}` },
-  { kind: 'high-entropy', pattern: /(?<![A-Za-z0-9_=-])[A-Za-z0-9_=-]{24,}(?![A-Za-z0-9_=-])/g, keep: looksSecret },
+  { kind: 'email', pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z])/g },
+  { kind: 'home-path', pattern: /(\/(?:home|Users)\/)(?!\[REDACTED)[^/\s"'`<>:]{1,256}/g, replace: (_m, head) => `${head}${USER}` },
+  { kind: 'home-path', pattern: /((?<![A-Za-z])[A-Za-z]:\\{1,2}Users\\{1,2})(?!\[REDACTED)[^\\\s"'`<>:]{1,256}/gi, replace: (_m, head) => `${head}${USER}` },
+  { kind: 'home-path', pattern: /((?:^|[-\s"'/])-?(?:home|Users)-)(?!\[REDACTED)[A-Za-z0-9_.]{1,64}(?=[-/"'\s]|$)/gm, replace: (_m, head) => `${head}${USER}` },
+  {
+    kind: 'high-entropy',
+    pattern: /(?<![A-Za-z0-9_=+/-])[A-Za-z0-9_=+/-]{24,}(?![A-Za-z0-9_=+/-])/g,
+    replace: (m) => redactRun(m),
+    keep: (m) => redactRun(m) !== m,
+  },
 ];
+
+/**
+ * A run of token characters with its secrets replaced: the run itself when it looks secret (base64
+ * with `+` and `/` included), else each `/`-separated part that does (a path keeps its segments).
+ */
+function redactRun(run: string): string {
+  if (looksSecret(run) && !(run.includes('/') && run.split('/').some((p) => p.length > 0 && p.length < 4 && /^[a-z]+$/.test(p)))) return mark('high-entropy');
+  if (!run.includes('/')) return run;
+  return run
+    .split('/')
+    .map((p) => (looksSecret(p) ? mark('high-entropy') : p))
+    .join('/');
+}
 
 /** Redactions made, by kind. */
 export type RedactionCounts = Record<RedactionKind, number>;

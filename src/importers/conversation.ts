@@ -1,0 +1,64 @@
+/**
+ * A logged model call resends the conversation so far: which typed message each tool call answers,
+ * and a key per call that is the same however many times the conversation is resent, so that a
+ * call is counted once (API logs, OpenTelemetry spans).
+ *
+ * A call answers the typed user message before it in the conversation. Its key is its own call id
+ * when it has one; else its place: the typed message's index among the typed messages, the
+ * assistant message's index among those after that typed message, and the call's index in it. The
+ * response's calls are the next assistant message, so they get the key they will have once the
+ * next call resends them.
+ */
+import { sha256 } from '../util/hash.ts';
+
+/** A message of a logged conversation, as the readers give it. */
+export interface LoggedMessage {
+  role: 'user' | 'assistant' | 'other';
+  /** A user message's typed text ('' when it holds none: a tool result, or only injected context). */
+  typed: string;
+  /** An assistant message's tool calls (a Task or Agent call's prompt hashed in `spawns`). */
+  calls: LoggedCall[];
+}
+
+export interface LoggedCall {
+  name: string;
+  callId?: string;
+  /** The hash of the prompt a subagent call (Task, Agent) gave its subagent: links that subagent's conversation to this turn. */
+  spawns?: string;
+}
+
+/** The calls a typed message of the conversation got: its index among the typed messages, its text, its calls with their keys. */
+export interface AnsweredTurn {
+  typedIndex: number;
+  text: string;
+  calls: Array<{ name: string; key: string; spawns?: string }>;
+}
+
+/** Each typed message of `messages` with the calls the history shows after it, the last one also with `response`'s. */
+export function answeredTurns(messages: readonly LoggedMessage[], response: readonly LoggedCall[]): AnsweredTurn[] {
+  const out: AnsweredTurn[] = [];
+  let current: AnsweredTurn | undefined;
+  let assistantIndex = 0;
+  const keyed = (c: LoggedCall, place: number, j: number) => ({
+    name: c.name,
+    key: c.callId !== undefined ? `id:${c.callId}` : `at:${current!.typedIndex}:${place}:${j}`,
+    ...(c.spawns ? { spawns: c.spawns } : {}),
+  });
+  for (const m of messages) {
+    if (m.role === 'user' && m.typed !== '') {
+      current = { typedIndex: out.length, text: m.typed, calls: [] };
+      out.push(current);
+      assistantIndex = 0;
+    } else if (m.role === 'assistant' && current) {
+      m.calls.forEach((c, j) => current!.calls.push(keyed(c, assistantIndex, j)));
+      assistantIndex++;
+    }
+  }
+  if (current) response.forEach((c, j) => current!.calls.push(keyed(c, assistantIndex, j)));
+  return out;
+}
+
+/** The link key of a subagent's prompt (the typed text a Task or Agent call gave it). */
+export function promptLink(prompt: string): string {
+  return `prompt:${sha256(prompt.trim()).slice(0, 32)}`;
+}
