@@ -101,7 +101,8 @@ export function assembleCatalog(parts: CatalogParts): Catalog {
 
 /**
  * Check labelled cases against a catalog: ids unique, requests not empty, every expected tool,
- * hard negative, called tool and expected skill known. Each problem is an `InputError` naming the
+ * hard negative and expected skill known (a case's `calls` are a record, never scored: a called
+ * tool another catalog lacks is kept, and `audit` does not count it). Each problem is an `InputError` naming the
  * file and line: collected into `problems` when given (the cases with a problem are left out of
  * the list returned), else thrown (one as it is, several at once as one `InputErrors`).
  */
@@ -135,9 +136,6 @@ function checkCase(lc: Located<Case>, toolIds: ReadonlySet<string>, skillNames: 
   }
   for (const id of c.hardNegatives ?? []) {
     if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${like(id, toolIds)}`, at);
-  }
-  for (const id of c.calls ?? []) {
-    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown called tool id "${id}"${like(id, toolIds)}`, at);
   }
   if (c.expectedSkill !== undefined && !skillNames.has(c.expectedSkill)) {
     throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${like(c.expectedSkill, skillNames)}`, at);

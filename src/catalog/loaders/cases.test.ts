@@ -219,3 +219,13 @@ describe('examples/cases-template.csv', () => {
     expect(cases[3]!.value.expectedTools).toBeUndefined();
   });
 });
+
+describe('calls', () => {
+  it('reads a case’s calls, and keeps a called tool the catalog lacks (a record, never scored)', () => {
+    const f = tmpFile('calls.jsonl', '{"id":"a","request":"x","expectedTools":["mcp__github__search"],"calls":["mcp__github__search","mcp__gone__tool"]}\n');
+    expect(loadCases(f, catalog)[0]).toMatchObject({ calls: ['mcp__github__search', 'mcp__gone__tool'] });
+    expect(inputError(() => readCases(tmpFile('calls-bad.jsonl', '{"id":"a","request":"x","expectedTools":[],"calls":"x"}\n'))).message).toBe(
+      'case "a": "calls" must be a list of strings (got a string)',
+    );
+  });
+});
