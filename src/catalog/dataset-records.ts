@@ -56,6 +56,7 @@ export function toolFromRecord(r: Record<string, unknown>, file: string, where: 
       pinned: r.pinned === true,
       ...(r.annotations && typeof r.annotations === 'object' ? { annotations: r.annotations as Record<string, unknown> } : {}),
       ...(r.idOnly === true ? { idOnly: true as const } : {}),
+      ...(r.standIn === true ? { standIn: true as const } : {}),
     },
     trusted,
   );

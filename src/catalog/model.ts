@@ -45,6 +45,7 @@ export function makeTool(init: ToolInit, knownHash?: string): Tool {
     pinned: init.pinned ?? false,
     ...(init.annotations !== undefined ? { annotations: init.annotations } : {}),
     ...(init.idOnly === true ? { idOnly: true as const } : {}),
+    ...(init.standIn === true ? { standIn: true as const } : {}),
   };
   return { ...tool, hash: knownHash ?? toolHash(tool) };
 }

@@ -51,6 +51,12 @@ export interface Tool {
    * token figures are n/a.
    */
   idOnly?: true;
+  /**
+   * Defined by Backpack's stand-in: a harness's core tool, whose own definition a transcript does
+   * not record (`backpack import`): its name and parameters are the harness's, its one-line
+   * description Backpack's, so its token figures are lower than what the harness sends.
+   */
+  standIn?: true;
   /** sha256 (hex) of the canonical JSON of the definition (every field above but `hash`). */
   hash: string;
 }

@@ -8,7 +8,7 @@ import { assertReplaceable, caseSplit, isBackpackManifest, writeDataset } from '
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { type Audit, audit, auditTools, neverCalledLine } from '../eval/audit.ts';
+import { type Audit, audit, auditTools, neverCalledLine, standInNote } from '../eval/audit.ts';
 import { type GoldRule, goldRuleText, importTranscripts } from '../importers/import.ts';
 import { transcriptFormats } from '../importers/registry.ts';
 import { isConfigCatalog, snapshotConfigFile } from '../snapshot/for-catalog.ts';
@@ -206,6 +206,7 @@ export function formatAudit(a: Audit, name: string, top: number): string {
     `audit of ${name}: ${int(a.totals.requests)} requests in ${int(a.totals.sessions)} sessions, ${int(a.totals.calls)} calls (${basis})`,
     `${int(a.totals.calledTools)} of ${int(a.totals.tools)} tools called; listing every tool eagerly costs ${int(a.totals.eagerTokens)} tokens a request (o200k, Anthropic tool format)${a.totals.unknownTokenTools ? `; ${a.totals.unknownTokenTools} known by id only (tokens n/a)` : ''}`,
     neverCalledLine(a),
+    ...(standInNote(a) ? [`note: ${standInNote(a)}`] : []),
     '',
     `tools, most called first (top ${Math.min(top, a.tools.length)} of ${a.tools.length}):`,
     `  ${'calls'.padStart(7)} ${'requests'.padStart(9)} ${'sessions'.padStart(8)} ${'tokens'.padStart(7)} ${'tok/use'.padStart(8)}  tool`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Case } from '../catalog/types.ts';
-import { type AuditTool, audit, neverCalledLine } from './audit.ts';
+import { type AuditTool, audit, neverCalledLine, standInNote } from './audit.ts';
 
 // Tokens are given, so every figure below is hand-computed from these.
 const tools: AuditTool[] = [
@@ -19,7 +19,7 @@ describe('audit', () => {
 
   it('counts calls (repeats kept), requests, sessions and the share of requests per tool', () => {
     expect(a.basis).toBe('calls');
-    expect(a.totals).toEqual({ requests: 4, sessions: 3, tools: 6, calledTools: 4, calls: 6, eagerTokens: 105, unknownTokenTools: 1 });
+    expect(a.totals).toEqual({ requests: 4, sessions: 3, tools: 6, calledTools: 4, calls: 6, eagerTokens: 105, unknownTokenTools: 1, standInTools: 0 });
     // A: 3 calls in c1 (twice) and c4; 2 of 4 requests; sessions s1 and s3; 10 tokens ÷ 0.5 = 20 a use
     expect(a.tools[0]).toEqual({ id: 'A', namespace: 'x', calls: 3, requests: 2, sessions: 2, requestShare: 0.5, schemaTokens: 10, tokensPerUse: 20 });
     expect(a.tools.find((u) => u.id === 'C')).toMatchObject({ calls: 1, requestShare: 0.25, tokensPerUse: 120 }); // 30 ÷ 0.25
@@ -80,5 +80,15 @@ describe('audit', () => {
     const none = audit([c('c', 's', ['D'], ['D'])], [{ id: 'D', namespace: 'z', schemaTokens: null }]);
     expect(none.neverCalled).toEqual({ tools: 0, tokens: 0, share: null, ids: [] });
     expect(neverCalledLine(none)).toBe('every tool was called at least once: nothing to drop');
+  });
+});
+
+describe('stand-in definitions', () => {
+  it('counts the tools defined by Backpack’s stand-ins and says what that means for the tokens', () => {
+    const a = audit(cases, tools.map((t) => (t.id === 'A' || t.id === 'B' ? { ...t, standIn: true } : t)));
+    expect(a.totals.standInTools).toBe(2);
+    expect(a.tools.find((u) => u.id === 'A')!.standIn).toBe(true);
+    expect(standInNote(a)).toMatch(/^2 harness core tools are defined by Backpack's one-line stand-ins/);
+    expect(standInNote(audit(cases, tools))).toBe('');
   });
 });

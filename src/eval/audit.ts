@@ -23,6 +23,8 @@ export interface AuditTool {
   id: string;
   namespace: string;
   pinned?: boolean;
+  /** Defined by Backpack's stand-in for a harness's core tool (its tokens understate the harness's own definition). */
+  standIn?: boolean;
   /** o200k tokens of its definition; null when unknown (a tool known only by its id). */
   schemaTokens: number | null;
 }
@@ -31,6 +33,8 @@ export interface ToolUse {
   id: string;
   namespace: string;
   pinned?: true;
+  /** Its definition is Backpack's stand-in for a harness's core tool: `schemaTokens` counts that, not the harness's own. */
+  standIn?: true;
   calls: number;
   requests: number;
   sessions: number;
@@ -70,6 +74,8 @@ export interface Audit {
     eagerTokens: number;
     /** Tools whose tokens are unknown (id-only). */
     unknownTokenTools: number;
+    /** Tools defined by Backpack's stand-ins for a harness's core tools: their tokens understate the harness's own definitions. */
+    standInTools: number;
   };
   /**
    * The tools no request called, pinned tools left out (they are shown by design): how many, their
@@ -90,7 +96,13 @@ export function schemaTokens(t: { id: string; description: string; inputSchema: 
 
 /** The audit's view of every tool of a catalog. */
 export function auditTools(catalog: Pick<Catalog, 'tools'>): AuditTool[] {
-  return catalog.tools.map((t) => ({ id: t.id, namespace: t.namespace, ...(t.pinned ? { pinned: true } : {}), schemaTokens: schemaTokens(t) }));
+  return catalog.tools.map((t) => ({
+    id: t.id,
+    namespace: t.namespace,
+    ...(t.pinned ? { pinned: true } : {}),
+    ...(t.standIn ? { standIn: true } : {}),
+    schemaTokens: schemaTokens(t),
+  }));
 }
 
 /** Whether any case records the calls its agent made (an imported dataset). */
@@ -134,6 +146,7 @@ export function audit(cases: readonly Case[], tools: readonly AuditTool[]): Audi
       id: t.id,
       namespace: t.namespace,
       ...(t.pinned ? { pinned: true as const } : {}),
+      ...(t.standIn ? { standIn: true as const } : {}),
       calls: calls[i]!,
       requests: requests[i]!,
       sessions: sessions[i]!.size,
@@ -156,6 +169,7 @@ export function audit(cases: readonly Case[], tools: readonly AuditTool[]): Audi
       calls: sum(calls),
       eagerTokens,
       unknownTokenTools: toolUse.filter((u) => u.schemaTokens === null).length,
+      standInTools: toolUse.filter((u) => u.standIn).length,
     },
     neverCalled: { tools: never.length, tokens: neverTokens, share: eagerTokens ? round(neverTokens / eagerTokens) : null, ids: never.map((u) => u.id) },
     tools: order.map(({ u }) => u),
@@ -215,6 +229,13 @@ function sum(xs: readonly number[]): number {
   let s = 0;
   for (const x of xs) s += x;
   return s;
+}
+
+/** What the token figures mean when some tools are defined by Backpack's stand-ins, or '' when none is. */
+export function standInNote(a: Audit): string {
+  const n = a.totals.standInTools;
+  if (!n) return '';
+  return `${n} harness core ${n === 1 ? 'tool is' : 'tools are'} defined by Backpack's one-line stand-ins (a transcript does not record the harness's own definitions), so their tokens, and these totals, are lower than what the harness sends: give --catalog with the real definitions (an API log of the harness has them)`;
 }
 
 /** "dropping the N never-called tools saves X tokens per request (Y%)", or why there is nothing to drop. */

@@ -32,7 +32,7 @@ export const CASES_FILE = 'cases.jsonl';
 export const TOOLS_FILE = 'tools.jsonl';
 export const SHARD_POSITIONS_FILE = 'shard-positions.json';
 
-const TOOL_RECORD_FIELDS = ['id', 'namespace', 'pinned', 'summary', 'idOnly', 'schemaTokens'];
+const TOOL_RECORD_FIELDS = ['id', 'namespace', 'pinned', 'summary', 'idOnly', 'standIn', 'schemaTokens'];
 
 /** One line of `tools.jsonl`. */
 export interface ToolRecord {
@@ -44,6 +44,8 @@ export interface ToolRecord {
   summary?: string;
   /** Known only by its id (a called tool no catalog defined: `backpack import`). */
   idOnly?: true;
+  /** Defined by Backpack's stand-in for a harness's core tool: its schema tokens are lower than the harness's own definition's. */
+  standIn?: true;
   /**
    * o200k tokens of its definition (Anthropic tool format), written when the scored cases record
    * their calls (an imported dataset), for the report's Tool use section; absent for an id-only tool.
@@ -105,6 +107,7 @@ export function toolRecords(catalog: Catalog, cases: readonly Case[]): ToolRecor
       ...(t.pinned ? { pinned: true as const } : {}),
       ...(gold.has(t.id) ? { summary: t.summary || t.description } : {}),
       ...(t.idOnly ? { idOnly: true as const } : {}),
+      ...(t.standIn ? { standIn: true as const } : {}),
       ...(tokens !== null ? { schemaTokens: tokens } : {}),
     };
   });
@@ -148,6 +151,8 @@ function parseToolRecords(text: string, file: string): ToolRecord[] {
     const summary = stringField('summary', true);
     if (value.idOnly !== undefined && value.idOnly !== true)
       throw new InputError(`"idOnly" must be true when present (got ${JSON.stringify(value.idOnly)})`, { file, where });
+    if (value.standIn !== undefined && value.standIn !== true)
+      throw new InputError(`"standIn" must be true when present (got ${JSON.stringify(value.standIn)})`, { file, where });
     const tokens = value.schemaTokens;
     if (tokens !== undefined && !(typeof tokens === 'number' && Number.isSafeInteger(tokens) && tokens >= 0))
       throw new InputError(`"schemaTokens" must be a whole number ≥ 0 (got ${JSON.stringify(tokens)})`, { file, where });
@@ -157,6 +162,7 @@ function parseToolRecords(text: string, file: string): ToolRecord[] {
       ...(value.pinned === true ? { pinned: true as const } : {}),
       ...(summary !== undefined ? { summary } : {}),
       ...(value.idOnly === true ? { idOnly: true as const } : {}),
+      ...(value.standIn === true ? { standIn: true as const } : {}),
       ...(tokens !== undefined ? { schemaTokens: tokens as number } : {}),
     };
   });

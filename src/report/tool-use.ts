@@ -16,6 +16,7 @@ function recordTools(tools: readonly ToolRecord[]): AuditTool[] | undefined {
     id: t.id,
     namespace: t.namespace,
     ...(t.pinned ? { pinned: true } : {}),
+    ...(t.standIn ? { standIn: true } : {}),
     schemaTokens: t.idOnly ? null : (t.schemaTokens ?? null),
   }));
 }
@@ -53,7 +54,7 @@ export function toolUseChart(a: Audit, dataset: string): ChartSpec | undefined {
   return {
     id: 'tool-use',
     title: `Tool use: ${what} against schema tokens`,
-    caption: `Each tool's ${what} in the scored cases against the o200k tokens its definition adds to every request when listed eagerly (Anthropic tool format). Tools on the floor were never ${a.basis === 'calls' ? 'called' : 'expected'}: listing them costs ${a.neverCalled.tokens.toLocaleString('en-US')} tokens a request.${a.totals.unknownTokenTools ? ` ${a.totals.unknownTokenTools} tools known by id only are not drawn (their tokens are not known).` : ''}${cut ? ` At most ${MAX_POINTS.toLocaleString('en-US')} points a series: the most called, and the largest never-called tools.` : ''}`,
+    caption: `Each tool's ${what} in the scored cases against the o200k tokens its definition adds to every request when listed eagerly (Anthropic tool format). Tools on the floor were never ${a.basis === 'calls' ? 'called' : 'expected'}: listing them costs ${a.neverCalled.tokens.toLocaleString('en-US')} tokens a request.${a.totals.unknownTokenTools ? ` ${a.totals.unknownTokenTools} tools known by id only are not drawn (their tokens are not known).` : ''}${a.totals.standInTools ? ` ${a.totals.standInTools} harness core tools are drawn at the tokens of Backpack's one-line stand-ins, below their real definitions'.` : ''}${cut ? ` At most ${MAX_POINTS.toLocaleString('en-US')} points a series: the most called, and the largest never-called tools.` : ''}`,
     config: {
       type: 'scatter',
       data: {

@@ -1,6 +1,6 @@
 /** The Tool use section: what the agents called, per tool and per namespace, and what the tools never called cost. */
 import type { Audit } from '../../eval/audit.ts';
-import { neverCalledLine } from '../../eval/audit.ts';
+import { neverCalledLine, standInNote } from '../../eval/audit.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
 import { fmtInt, fmtPct } from './format.ts';
 import { type Cell, code, type Column, NA, numCell, section, table } from './table.ts';
@@ -15,7 +15,7 @@ const tokens = (v: number | null): Cell =>
 export function toolUseSection(a: Audit): string {
   const title = 'Tool use';
   const t = a.totals;
-  const intro = `${esc(fmtInt(t.calledTools))} of ${esc(fmtInt(t.tools))} tools were ${a.basis === 'calls' ? 'called' : 'expected'} in the ${esc(fmtInt(t.requests))} scored requests (${esc(fmtInt(t.calls))} calls, ${esc(fmtInt(t.sessions))} sessions). Listing every tool eagerly costs ${esc(fmtInt(t.eagerTokens))} tokens a request (o200k, Anthropic tool format); ${esc(neverCalledLine(a))}.`;
+  const intro = `${esc(fmtInt(t.calledTools))} of ${esc(fmtInt(t.tools))} tools were ${a.basis === 'calls' ? 'called' : 'expected'} in the ${esc(fmtInt(t.requests))} scored requests (${esc(fmtInt(t.calls))} calls, ${esc(fmtInt(t.sessions))} sessions). Listing every tool eagerly costs ${esc(fmtInt(t.eagerTokens))} tokens a request (o200k, Anthropic tool format); ${esc(neverCalledLine(a))}.${standInNote(a) ? ` Note: ${esc(standInNote(a))}.` : ''}`;
   const toolColumns: Column[] = [
     { label: 'tool' },
     { label: 'server or plugin', title: 'its namespace: the MCP server, the plugin, or core' },
