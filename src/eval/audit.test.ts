@@ -85,7 +85,10 @@ describe('audit', () => {
 
 describe('stand-in definitions', () => {
   it('counts the tools defined by Backpack’s stand-ins and says what that means for the tokens', () => {
-    const a = audit(cases, tools.map((t) => (t.id === 'A' || t.id === 'B' ? { ...t, standIn: true } : t)));
+    const a = audit(
+      cases,
+      tools.map((t) => (t.id === 'A' || t.id === 'B' ? { ...t, standIn: true } : t)),
+    );
     expect(a.totals.standInTools).toBe(2);
     expect(a.tools.find((u) => u.id === 'A')!.standIn).toBe(true);
     expect(standInNote(a)).toMatch(/^2 harness core tools are defined by Backpack's one-line stand-ins/);

@@ -50,7 +50,9 @@ export function coreToolSource(harness: Harness): string {
 export function coreTools(harness: Harness, called: ReadonlySet<string>): Tool[] {
   return HARNESS_TOOLS[harness].tools
     .filter((t) => t.default || called.has(t.name))
-    .map((t) => makeTool({ name: t.name, source: 'core', summary: firstSentence(t.description), description: t.description, inputSchema: schemaOf(t), standIn: true }));
+    .map((t) =>
+      makeTool({ name: t.name, source: 'core', summary: firstSentence(t.description), description: t.description, inputSchema: schemaOf(t), standIn: true }),
+    );
 }
 
 /** The harnesses' search tools (`ToolSearch`, `tool_search`): never gold. */

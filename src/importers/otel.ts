@@ -120,37 +120,53 @@ function semconvMessages(v: unknown): Message[] {
   });
 }
 
+/** Where an indexed dialect keeps a message's parts (each under `<prefix>.<i>.`). */
+interface IndexedDialect {
+  input: string;
+  output: string;
+  role: string;
+  content: string;
+  calls: string;
+  callName: string;
+  callId: string;
+}
+
+const INDEXED_DIALECTS: readonly IndexedDialect[] = [
+  { input: 'gen_ai.prompt', output: 'gen_ai.completion', role: 'role', content: 'content', calls: 'tool_calls', callName: 'name', callId: 'id' },
+  {
+    input: 'llm.input_messages',
+    output: 'llm.output_messages',
+    role: 'message.role',
+    content: 'message.content',
+    calls: 'message.tool_calls',
+    callName: 'tool_call.function.name',
+    callId: 'tool_call.id',
+  },
+];
+
+/** One message of an indexed dialect. */
+function indexedMessage(m: Map<string, unknown>, d: IndexedDialect): Message {
+  const content = m.get(d.content);
+  return {
+    role: str(m.get(d.role)) ?? '',
+    texts: typeof content === 'string' ? [content] : [],
+    calls: indexed(m, d.calls).flatMap((c) => {
+      const name = str(c.get(d.callName));
+      const callId = str(c.get(d.callId));
+      return name ? [{ name, ...(callId ? { callId } : {}) }] : [];
+    }),
+  };
+}
+
 /** A model span's input and output messages, in whichever dialect it was written; undefined for other spans. */
 function modelMessages(attrs: Map<string, unknown>): { input: Message[]; output: Message[] } | undefined {
   if (attrs.has('gen_ai.input.messages') || attrs.has('gen_ai.output.messages'))
     return { input: semconvMessages(attrs.get('gen_ai.input.messages')), output: semconvMessages(attrs.get('gen_ai.output.messages')) };
-  const legacy = indexed(attrs, 'gen_ai.prompt');
-  const legacyOut = indexed(attrs, 'gen_ai.completion');
-  if (legacy.length || legacyOut.length) {
-    const msg = (m: Map<string, unknown>): Message => ({
-      role: str(m.get('role')) ?? '',
-      texts: typeof m.get('content') === 'string' ? [m.get('content') as string] : [],
-      calls: indexed(m, 'tool_calls').flatMap((c) => {
-        const name = str(c.get('name'));
-        const callId = str(c.get('id'));
-        return name ? [{ name, ...(callId ? { callId } : {}) }] : [];
-      }),
-    });
-    return { input: legacy.map(msg), output: legacyOut.map(msg) };
-  }
-  const oiIn = indexed(attrs, 'llm.input_messages');
-  const oiOut = indexed(attrs, 'llm.output_messages');
-  if (oiIn.length || oiOut.length) {
-    const msg = (m: Map<string, unknown>): Message => ({
-      role: str(m.get('message.role')) ?? '',
-      texts: typeof m.get('message.content') === 'string' ? [m.get('message.content') as string] : [],
-      calls: indexed(m, 'message.tool_calls').flatMap((c) => {
-        const name = str(c.get('tool_call.function.name'));
-        const callId = str(c.get('tool_call.id'));
-        return name ? [{ name, ...(callId ? { callId } : {}) }] : [];
-      }),
-    });
-    return { input: oiIn.map(msg), output: oiOut.map(msg) };
+  // the indexed dialects: OpenLLMetry's older `gen_ai.prompt.<i>.*`, OpenInference's `llm.input_messages.<i>.message.*`
+  for (const d of INDEXED_DIALECTS) {
+    const input = indexed(attrs, d.input);
+    const output = indexed(attrs, d.output);
+    if (input.length || output.length) return { input: input.map((m) => indexedMessage(m, d)), output: output.map((m) => indexedMessage(m, d)) };
   }
   return undefined;
 }
