@@ -36,6 +36,10 @@ export { writeDataset } from './catalog/dataset-files.ts';
 /** The synthetic catalog generator (`backpack generate`). */
 export { generate, resolveParams } from './generate/index.ts';
 export { PRESETS } from './generate/presets.ts';
+/** Agent transcripts and API logs to a dataset (`backpack import`: write it with `writeDataset`), redacted. */
+export { importTranscripts, type ImportOptions, type ImportResult } from './importers/import.ts';
+/** What agents call, and what listing the tools never called costs (`backpack audit`). */
+export { audit, auditTools, type Audit } from './eval/audit.ts';
 
 /** Evaluation: the input of a source, the configuration, the run. */
 export { loadEvalInput, type EvalInput } from './eval/input.ts';

@@ -61,6 +61,7 @@ export interface NamespaceUse {
   neverCalledTokens: number;
 }
 
+/** The audit of a dataset's requests over its tools (see the module comment): `backpack audit --json` prints it. */
 export interface Audit {
   /** `calls`: the cases' recorded calls; `gold`: their gold tools (no case records calls). */
   basis: 'calls' | 'gold';

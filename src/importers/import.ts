@@ -36,6 +36,7 @@ import { type AdvertisedTool, type FileRead, type Harness, type RecordedCall, Ta
 /** Which calls count as gold: every call, MCP tools only, or the tool ids a regular expression matches. */
 export type GoldRule = { kind: 'all' } | { kind: 'mcp' } | { kind: 'regex'; pattern: RegExp; source: string };
 
+/** What `importTranscripts` is told besides the sources (the flags of `backpack import`). */
 export interface ImportOptions {
   /** Read every file in this format instead of detecting it. */
   from?: string;
@@ -60,6 +61,7 @@ export interface ImportOptions {
   onProgress?: (stage: string, done: number, total: number) => void;
 }
 
+/** What an import gives: the dataset, and the manifest to write with it (`writeDataset` adds the files' hashes). */
 export interface ImportResult {
   dataset: Dataset;
   manifest: Omit<Manifest, 'files' | 'catalogSha256' | 'schemaVersion'>;
