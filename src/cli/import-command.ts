@@ -162,7 +162,7 @@ export function registerImportCommands(program: Command, io: Io): void {
       const c = manifest.counts;
       const redactions = Object.entries(rec.redactions).filter(([, n]) => n > 0);
       io.out(
-        `imported ${c.cases.toLocaleString('en-US')} typed requests of ${c.sessions.toLocaleString('en-US')} sessions (${c.noToolCases.toLocaleString('en-US')} with no ${opts.tools === 'all' ? '' : 'gold '}tool call) from ${Object.entries(
+        `imported ${plural(c.cases, 'typed request')} of ${plural(c.sessions, 'session')} (${c.noToolCases.toLocaleString('en-US')} with no ${opts.tools === 'all' ? '' : 'gold '}tool call) from ${Object.entries(
           rec.formats,
         )
           .map(([n, f]) => `${f.files} ${n} ${f.files === 1 ? 'file' : 'files'}`)
@@ -196,6 +196,7 @@ export function registerImportCommands(program: Command, io: Io): void {
 }
 
 const int = (n: number): string => n.toLocaleString('en-US');
+const plural = (n: number, what: string): string => `${int(n)} ${what}${n === 1 ? '' : 's'}`;
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const tok = (n: number | null): string => (n === null ? 'n/a' : int(n));
 
