@@ -25,9 +25,9 @@
  */
 import { tooDeep } from '../util/bounded.ts';
 import { sha256 } from '../util/hash.ts';
-import { arr, type Json, jsonRecords, obj, str } from './records.ts';
-import { answeredTurns, type LoggedCall, type LoggedMessage, promptLink } from './conversation.ts';
-import { injectedReason, typedText } from './text.ts';
+import { anyTime, arr, type Json, jsonRecords, obj, str } from './records.ts';
+import { addKeyedCalls, answeredTurns, type LoggedCall, type LoggedMessage, promptLink } from './conversation.ts';
+import { injectedReason, textBlocks, typedText } from './text.ts';
 import type { AdvertisedTool, FileRead, ReadContext, TranscriptFormat, TranscriptSession, TypedRequest } from './types.ts';
 import { Tally } from './types.ts';
 
@@ -39,17 +39,6 @@ interface Exchange {
   /** A streamed response's SSE text. */
   sse?: string;
   at?: string;
-}
-
-/** A time from a number (seconds or milliseconds since 1970) or a string (ISO; no zone = UTC). */
-export function anyTime(v: unknown): string | undefined {
-  let d: Date | undefined;
-  if (typeof v === 'number' && Number.isFinite(v)) d = new Date(v > 1e12 ? v : v * 1000);
-  else if (typeof v === 'string' && v.trim() !== '') {
-    const t = v.trim();
-    d = new Date(/^\d{4}-\d\d-\d\dT[\d:.]+$/.test(t) ? `${t}Z` : t);
-  }
-  return d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined;
 }
 
 /** A body given as an object or as JSON text. */
@@ -131,23 +120,12 @@ function apiOf(e: Exchange): Api {
   return isChat ? 'chat' : 'messages';
 }
 
-/** The text blocks of a message content (a string, or blocks of `text` / `input_text`). */
-function texts(content: unknown): string[] {
-  if (typeof content === 'string') return [content];
-  return arr(content)
-    .map((b) => {
-      const x = obj(b);
-      return x && (x.type === 'text' || x.type === 'input_text') ? (str(x.text) ?? '') : '';
-    })
-    .filter((t) => t !== '');
-}
-
 /** A logged message, with why a user message is not typed when it is not. */
 type Message = LoggedMessage & { reason?: string };
 
 function userTurn(content: unknown, toolResult: boolean): Message {
   if (toolResult) return { role: 'user', typed: '', reason: 'tool-result', calls: [] };
-  const typed = typedText(texts(content));
+  const typed = typedText(textBlocks(content));
   const reason = typed === '' ? 'empty' : injectedReason(typed);
   return reason ? { role: 'user', typed: '', reason, calls: [] } : { role: 'user', typed, calls: [] };
 }
@@ -329,10 +307,10 @@ function advertised(api: Api, e: Exchange, at: string | undefined, skipped: Tall
 
 /** The system prompt's text (what keys a conversation, with its first typed message). */
 function systemText(api: Api, q: Json): string {
-  if (api === 'messages') return typeof q.system === 'string' ? q.system : texts(q.system).join('\n');
+  if (api === 'messages') return typeof q.system === 'string' ? q.system : textBlocks(q.system).join('\n');
   if (api === 'responses') return str(q.instructions) ?? '';
   const sys = arr(q.messages).find((m) => obj(m)?.role === 'system' || obj(m)?.role === 'developer');
-  return sys ? texts(obj(sys)!.content).join('\n') : '';
+  return sys ? textBlocks(obj(sys)!.content).join('\n') : '';
 }
 
 function readApiLog(ctx: ReadContext): FileRead {
@@ -357,15 +335,7 @@ function readApiLog(ctx: ReadContext): FileRead {
     const k = `${sessionId}\u0000${req.turn}`;
     let keys = seen.get(k);
     if (!keys) seen.set(k, (keys = new Set()));
-    for (const c of calls) {
-      if (c.spawns) {
-        req.links ??= [];
-        if (!req.links.includes(c.spawns)) req.links.push(c.spawns);
-      }
-      if (keys.has(c.key)) continue;
-      keys.add(c.key);
-      req.calls.push({ id: c.name, key: c.key });
-    }
+    addKeyedCalls(req, keys, calls);
   };
 
   for (const { value } of jsonRecords(ctx.file, skipped)) {

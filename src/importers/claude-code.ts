@@ -20,8 +20,8 @@
  * command (`/review-pr 123` and its expansion) answer no typed request: counted, not kept. Compaction runs
  * (`agent-acompact-*`) and 2.0's "Warmup" subagents are not the agent's work and are skipped.
  */
-import { arr, isoTime, type Json, jsonRecords, obj, str } from './records.ts';
-import { injectedReason, typedText } from './text.ts';
+import { arr, anyTime, type Json, jsonRecords, obj, str } from './records.ts';
+import { injectedReason, textBlocks, typedText } from './text.ts';
 import { type FileRead, type ReadContext, type RecordedCall, Tally, type TranscriptFormat, type TranscriptSession, type TypedRequest } from './types.ts';
 
 /** Record types that are bookkeeping, not conversation: counted and skipped. */
@@ -38,21 +38,12 @@ const BOOKKEEPING = new Set([
   'system',
 ]);
 
-/** The text blocks of a message's content: a string, or its `text` blocks. */
-function textBlocks(content: unknown): string[] {
-  if (typeof content === 'string') return [content];
-  return arr(content)
-    .map((b) => (obj(b)?.type === 'text' ? (str(obj(b)!.text) ?? '') : ''))
-    .filter((t) => t !== '');
-}
-
-/** Why a main-thread `user` record is not a typed request, or undefined when it is one. */
-export function notTypedReason(r: Json): string | undefined {
+/** Why a main-thread `user` record (of typed text `text`) is not a typed request, or undefined when it is one. */
+export function notTypedReason(r: Json, text: string): string | undefined {
   const content = obj(r.message)?.content;
   if (arr(content).some((b) => obj(b)?.type === 'tool_result')) return 'tool-result';
   if (r.isMeta === true) return 'meta';
   if (r.isCompactSummary === true) return 'compaction-summary';
-  const text = typedOf(r);
   const injected = injectedReason(text);
   if (injected) return injected;
   if (text === '') return arr(content).some((b) => obj(b)?.type === 'image') ? 'image-only' : 'empty';
@@ -93,7 +84,7 @@ function readClaudeCode(ctx: ReadContext): FileRead {
           return undefined;
         }
         const promptId = str(r.promptId);
-        session.parent = { sessionId, links: [agentId, ...(promptId ? [promptId] : [])], ...(isoTime(r.timestamp) ? { at: isoTime(r.timestamp)! } : {}) };
+        session.parent = { sessionId, links: [agentId, ...(promptId ? [promptId] : [])], ...(anyTime(r.timestamp) ? { at: anyTime(r.timestamp)! } : {}) };
       }
       s = { session, seenCalls: new Set(), afterCommand: false };
       sessions.set(key, s);
@@ -125,7 +116,8 @@ function readClaudeCode(ctx: ReadContext): FileRead {
           } else skipped.add('subagent-message');
           continue;
         }
-        const reason = notTypedReason(r);
+        const text = typedOf(r);
+        const reason = notTypedReason(r, text);
         if (reason === 'tool-result') {
           const result = obj(r.toolUseResult);
           link(s, str(result?.agentId));
@@ -133,13 +125,13 @@ function readClaudeCode(ctx: ReadContext): FileRead {
         if (reason !== undefined) {
           skipped.add(reason);
           // a slash command (its expansion follows as isMeta) is work no typed request asked for
-          if (reason === 'slash-command' && /^<command-(?:name|message)>/.test(typedOf(r))) s.afterCommand = true;
+          if (reason === 'slash-command' && /^<command-(?:name|message)>/.test(text)) s.afterCommand = true;
           continue;
         }
         s.afterCommand = false;
-        const at = isoTime(r.timestamp);
+        const at = anyTime(r.timestamp);
         const promptId = str(r.promptId);
-        s.session.requests.push({ text: typedOf(r), ...(at ? { at } : {}), calls: [], ...(promptId ? { links: [promptId] } : {}) });
+        s.session.requests.push({ text, ...(at ? { at } : {}), calls: [], ...(promptId ? { links: [promptId] } : {}) });
         continue;
       }
       for (const block of arr(obj(r.message)?.content)) {

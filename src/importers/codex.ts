@@ -24,9 +24,9 @@
  * with the parent are dropped by the import. Subagent threads (`source.subagent.thread_spawn`) go to
  * their parent's turn; other auxiliary threads (review, compact) are skipped.
  */
-import { arr, isoTime, type Json, jsonRecords, obj, str } from './records.ts';
+import { anyTime, arr, type Json, jsonRecords, obj, str, wholeJson } from './records.ts';
+import { textBlocks } from './text.ts';
 import { type FileRead, type ReadContext, type RecordedCall, Tally, type TranscriptFormat, type TranscriptSession } from './types.ts';
-import { readTextFile, tooDeep } from '../util/bounded.ts';
 
 /** Context fragments Codex injects as user messages: `[start, end]`, matched on the trimmed text, case-insensitively. */
 const FRAGMENTS: ReadonlyArray<[string, string]> = [
@@ -100,16 +100,6 @@ function callOf(item: Json): { id: string; callId?: string } | undefined {
   }
 }
 
-/** The `input_text` of a user message item, joined. */
-function messageText(item: Json): string {
-  const c = item.content;
-  if (typeof c === 'string') return c;
-  return arr(c)
-    .map((b) => (obj(b) && (obj(b)!.type === 'input_text' || obj(b)!.type === 'text') ? (str(obj(b)!.text) ?? '') : ''))
-    .filter((t) => t !== '')
-    .join('\n');
-}
-
 interface Step {
   kind: 'event-request' | 'item-request' | 'call' | 'mcp-end';
   text?: string;
@@ -128,7 +118,7 @@ function readCodex(ctx: ReadContext): FileRead {
 
   const item = (payload: Json, at: string | undefined): void => {
     if (payload.type === 'message') {
-      if (payload.role === 'user') steps.push({ kind: 'item-request', text: messageText(payload), ...(at ? { at } : {}) });
+      if (payload.role === 'user') steps.push({ kind: 'item-request', text: textBlocks(payload.content).join('\n'), ...(at ? { at } : {}) });
       else skipped.add(`message:${str(payload.role) ?? '(no role)'}`);
       return;
     }
@@ -139,13 +129,13 @@ function readCodex(ctx: ReadContext): FileRead {
 
   const handle = (r: Json, first: boolean): void => {
     records++;
-    const at = isoTime(r.timestamp);
+    const at = anyTime(r.timestamp);
     const payload = obj(r.payload);
     if (typeof r.type === 'string' && payload) {
       switch (r.type) {
         case 'session_meta':
           meta ??= payload;
-          metaAt ??= isoTime(payload.timestamp) ?? at;
+          metaAt ??= anyTime(payload.timestamp) ?? at;
           return;
         case 'response_item':
           item(payload, at);
@@ -183,7 +173,7 @@ function readCodex(ctx: ReadContext): FileRead {
     // the layout before the envelope: a bare session meta first, then bare response items
     if (first && typeof r.id === 'string' && r.type === undefined) {
       meta = r;
-      metaAt = isoTime(r.timestamp);
+      metaAt = anyTime(r.timestamp);
       return;
     }
     if (r.record_type === 'state') {
@@ -196,18 +186,12 @@ function readCodex(ctx: ReadContext): FileRead {
 
   if (/\.json$/i.test(ctx.file)) {
     // the TypeScript CLI's rollout: one JSON object {"session":{…},"items":[…]}
-    let whole: Json | undefined;
-    try {
-      const v: unknown = JSON.parse(readTextFile(ctx.file));
-      whole = tooDeep(v) === undefined ? obj(v) : undefined;
-    } catch {
-      whole = undefined;
-    }
-    if (!whole) skipped.add('not-json');
+    const whole = wholeJson(ctx.file);
+    if ('problem' in whole) skipped.add(whole.problem);
     else {
-      meta = obj(whole.session);
-      metaAt = isoTime(meta?.timestamp);
-      for (const it of arr(whole.items)) {
+      meta = obj(whole.value.session);
+      metaAt = anyTime(meta?.timestamp);
+      for (const it of arr(whole.value.items)) {
         records++;
         if (obj(it)) item(obj(it)!, undefined);
       }

@@ -10,6 +10,7 @@
  * next call resends them.
  */
 import { sha256 } from '../util/hash.ts';
+import type { TypedRequest } from './types.ts';
 
 /** A message of a logged conversation, as the readers give it. */
 export interface LoggedMessage {
@@ -61,4 +62,20 @@ export function answeredTurns(messages: readonly LoggedMessage[], response: read
 /** The link key of a subagent's prompt (the typed text a Task or Agent call gave it). */
 export function promptLink(prompt: string): string {
   return `prompt:${sha256(prompt.trim()).slice(0, 32)}`;
+}
+
+/**
+ * Add keyed calls to a request, each key once (`seen`: the keys the request already has); a call
+ * that started a subagent links the request to it, even when its call was counted before.
+ */
+export function addKeyedCalls(req: TypedRequest, seen: Set<string>, calls: ReadonlyArray<{ name: string; key: string; spawns?: string }>): void {
+  for (const c of calls) {
+    if (c.spawns) {
+      req.links ??= [];
+      if (!req.links.includes(c.spawns)) req.links.push(c.spawns);
+    }
+    if (seen.has(c.key)) continue;
+    seen.add(c.key);
+    req.calls.push({ id: c.name, key: c.key });
+  }
 }

@@ -21,10 +21,10 @@
  * OpenInference's `llm.tools.<i>.tool.json_schema`. Enum values may be names or numbers; 64-bit
  * integers strings or numbers (both occur in real exports).
  */
-import { readTextFile, tooDeep } from '../util/bounded.ts';
-import { arr, type Json, jsonRecords, obj, str } from './records.ts';
+import { tooDeep } from '../util/bounded.ts';
+import { arr, type Json, jsonRecords, obj, str, wholeJson } from './records.ts';
 import { sha256 } from '../util/hash.ts';
-import { answeredTurns, type LoggedMessage } from './conversation.ts';
+import { addKeyedCalls, answeredTurns, type LoggedMessage } from './conversation.ts';
 import { injectedReason, typedText } from './text.ts';
 import { type AdvertisedTool, type FileRead, type ReadContext, Tally, type TranscriptFormat, type TranscriptSession } from './types.ts';
 
@@ -212,16 +212,10 @@ const conversationOf = (s: Span): string | undefined => str(s.attrs.get('gen_ai.
 function readOtel(ctx: ReadContext): FileRead {
   const skipped = new Tally();
   const spans: Span[] = [];
-  let whole: Json | undefined;
-  if (/\.json$/i.test(ctx.file)) {
-    try {
-      whole = obj(JSON.parse(readTextFile(ctx.file)));
-    } catch {
-      whole = undefined; // JSON Lines under a .json name: read line by line below
-    }
-  }
-  if (whole && tooDeep(whole) !== undefined) skipped.add('nested-too-deep');
-  else if (whole) spansOf(whole, spans);
+  // one document (.json), else JSON Lines of them (also JSON Lines under a .json name)
+  const whole = /\.json$/i.test(ctx.file) ? wholeJson(ctx.file) : undefined;
+  if (whole && 'value' in whole) spansOf(whole.value, spans);
+  else if (whole?.problem === 'nested-too-deep') skipped.add('nested-too-deep');
   else for (const { value } of jsonRecords(ctx.file, skipped)) spansOf(value, spans);
 
   const tools: AdvertisedTool[] = [];
@@ -232,15 +226,9 @@ function readOtel(ctx: ReadContext): FileRead {
     return s;
   };
   const addCalls = (s: { session: TranscriptSession; seen: Map<number, Set<string>> }, turn: number, calls: ReadonlyArray<{ name: string; key: string }>) => {
-    const req = s.session.requests.find((r) => r.turn === turn);
     let keys = s.seen.get(turn);
     if (!keys) s.seen.set(turn, (keys = new Set()));
-    for (const c of calls) {
-      if (keys.has(c.key)) continue;
-      keys.add(c.key);
-      if (req) req.calls.push({ id: c.name, key: c.key });
-      else s.session.leading.push({ id: c.name, key: c.key });
-    }
+    addKeyedCalls(s.session.requests.find((r) => r.turn === turn)!, keys, calls);
   };
   // a trace takes the conversation any of its spans names (a span's own id first)
   const traceConversation = new Map<string, string>();

@@ -6,8 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, tempDir } from '../../test/helpers.ts';
-import { anyTime } from './api-log.ts';
 import { codexNotTyped, codexToolId } from './codex.ts';
+import { anyTime } from './records.ts';
 import { detectTranscriptFormat, transcriptFormats } from './registry.ts';
 import type { FileRead } from './types.ts';
 

@@ -4,7 +4,7 @@
  * nested too deep or over the record size are skipped and counted, never fatal. What a record holds
  * is read with the small accessors below, which never throw on an unexpected shape.
  */
-import { tooDeep } from '../util/bounded.ts';
+import { readTextFile, tooDeep } from '../util/bounded.ts';
 import { type FileLine, type LineStats, MAX_RECORD_BYTES, readLines } from '../util/line-reader.ts';
 import type { Tally } from './types.ts';
 
@@ -13,12 +13,7 @@ export type Json = Record<string, unknown>;
 /** The object records of `file`, in order; what is skipped is counted in `skipped` (see the module comment). */
 export function* jsonRecords(file: string, skipped: Tally, maxLineBytes = MAX_RECORD_BYTES): Generator<{ value: Json; line: number }> {
   const stats: LineStats = { tooLong: 0, bytes: 0 };
-  let pending: FileLine | undefined;
-  for (const l of readLines(file, stats, maxLineBytes)) {
-    if (pending) yield* parsed(pending, skipped);
-    pending = l;
-  }
-  if (pending) yield* parsed(pending, skipped);
+  for (const l of readLines(file, stats, maxLineBytes)) yield* parsed(l, skipped);
   if (stats.tooLong) skipped.add('record-too-large', stats.tooLong);
 }
 
@@ -57,11 +52,32 @@ export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** A valid ISO-8601 time, normalised (`Date#toISOString`), or undefined. */
-export function isoTime(v: unknown): string | undefined {
-  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+/** A time as the formats write it, as ISO (`Date#toISOString`): a number (seconds or milliseconds since 1970) or a string (ISO; no zone = UTC); else undefined. */
+export function anyTime(v: unknown): string | undefined {
+  let d: Date | undefined;
+  if (typeof v === 'number' && Number.isFinite(v)) d = new Date(v > 1e12 ? v : v * 1000);
+  else if (typeof v === 'string' && v.trim() !== '') {
+    const t = v.trim();
+    d = new Date(/^\d{4}-\d\d-\d\dT[\d:.]+$/.test(t) ? `${t}Z` : t);
+  }
+  return d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined;
+}
+
+/**
+ * A `.json` file read as one JSON object (a rollout of the TypeScript CLI, an OTLP document): the
+ * object, or why not (`not-json`: not one JSON object, e.g. JSON Lines under a .json name;
+ * `nested-too-deep`). Never throws.
+ */
+export function wholeJson(file: string): { value: Json } | { problem: 'not-json' | 'nested-too-deep' } {
+  let v: unknown;
+  try {
+    v = JSON.parse(readTextFile(file));
+  } catch {
+    return { problem: 'not-json' };
+  }
+  const value = obj(v);
+  if (!value) return { problem: 'not-json' };
+  return tooDeep(value) === undefined ? { value } : { problem: 'nested-too-deep' };
 }
 
 /** The first records of a file, parsed (for format detection): at most `n` lines, lines that are not JSON skipped; never throws. */

@@ -5,6 +5,18 @@
  * Read from Claude Code transcripts and API captures (fixtures/transcripts).
  */
 
+import { arr, obj, str } from './records.ts';
+
+/** The text blocks of a message's content: a string, or its `text` / `input_text` blocks (Anthropic, OpenAI, Codex). */
+export function textBlocks(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  return arr(content).flatMap((b) => {
+    const x = obj(b);
+    const t = x && (x.type === 'text' || x.type === 'input_text') ? str(x.text) : undefined;
+    return t ? [t] : [];
+  });
+}
+
 /** Context blocks injected into a typed prompt: removed from its text. */
 const INJECTED_BLOCKS = /<(system-reminder|ide_opened_file|ide_selection|ide_diagnostics)>[\s\S]*?<\/\1>/g;
 
