@@ -107,11 +107,12 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
       `${unrecognised} ${unrecognised === 1 ? 'file is' : 'files are'} in no transcript format Backpack reads, left out (first: ${unrecognisedNames.join(', ')})`,
     );
   // the names of what was skipped can hold a record's own type: redacted like every other text written
-  const nameRedactor = new Redactor(opts.redact);
+  // names of skipped records and session ids are checked without counting (a session id that needs redacting is hashed)
+  const uncounted = new Redactor(opts.redact);
   const clip = (k: string) => (k.length > 64 ? `${k.slice(0, 63)}…` : k);
   const skippedCounts: Record<string, number> = {};
   for (const [k, v] of Object.entries(skipped.toJSON())) {
-    const name = clip(nameRedactor.redact(k));
+    const name = clip(uncounted.redact(k));
     skippedCounts[name] = (skippedCounts[name] ?? 0) + v;
   }
   const unknownTypes = Object.entries(skippedCounts).filter(([k]) => k.startsWith('unknown-type:'));
@@ -156,7 +157,7 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
   const names = new ToolNames(redactor);
   const namedTools = cleanNames(joined.main, advertised, names, skipped);
   const catalog = buildCatalog(joined.main, namedTools, opts, redactor, warn);
-  const built = buildCases(joined.main, catalog, opts, redactor);
+  const built = buildCases(joined.main, catalog, opts, redactor, uncounted);
   if (built.cases.length === 0) throw new InputError('no typed request is left after --since/--until: nothing to import', { file: sources.join(', ') });
 
   const formatNames = Object.keys(formats).sort();
@@ -524,16 +525,16 @@ function buildCatalog(
   }
   // spellings of one tool no catalog has (Claude Code's mcp__n8n-mcp__x, Codex's mcp__n8n_mcp__x): one id-only tool, the first spelling in sort order
   const firstSpelling = new Map<string, string>();
-  for (const name of [...missing]) {
+  for (const name of missing) {
     const first = firstSpelling.get(looseName(name));
     if (first === undefined) firstSpelling.set(looseName(name), name);
     else {
       alias.set(name, first);
       matchedByName++;
-      missing.splice(missing.indexOf(name), 1);
     }
   }
-  for (const id of missing) {
+  const idOnly = missing.filter((name) => !alias.has(name));
+  for (const id of idOnly) {
     const m = /^mcp__(.+?)__(.+)$/.exec(id);
     tools.push(
       makeTool({
@@ -547,9 +548,9 @@ function buildCatalog(
       }),
     );
   }
-  if (missing.length)
+  if (idOnly.length)
     warn(
-      `${missing.length} called ${missing.length === 1 ? 'tool is' : 'tools are'} in no catalog given: kept by id only, with no description or schema (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}); give --catalog for their definitions`,
+      `${idOnly.length} called ${idOnly.length === 1 ? 'tool is' : 'tools are'} in no catalog given: kept by id only, with no description or schema (${idOnly.slice(0, 5).join(', ')}${idOnly.length > 5 ? ', …' : ''}); give --catalog for their definitions`,
     );
   // every MCP namespace has its server entry
   const named = new Set(servers.map((s) => s.name));
@@ -565,7 +566,7 @@ function buildCatalog(
       fromCatalog: opts.catalog?.tools.length ?? 0,
       advertised: fromLogs,
       core,
-      idOnly: missing.length,
+      idOnly: idOnly.length,
       matchedByName,
       schemasReplaced,
       descriptionsCut,
@@ -598,14 +599,12 @@ function safeSessionId(s: TranscriptSession, probe: Redactor): string {
   return /^[A-Za-z0-9._:/-]{1,128}$/.test(s.id) && probe.redact(s.id) === s.id ? s.id : `${s.format}-${sha256(s.id).slice(0, 16)}`;
 }
 
-function buildCases(sessions: readonly TranscriptSession[], built: BuiltCatalog, opts: ImportOptions, redactor: Redactor): BuiltCases {
+function buildCases(sessions: readonly TranscriptSession[], built: BuiltCatalog, opts: ImportOptions, redactor: Redactor, probe: Redactor): BuiltCases {
   const byId = new Map(built.catalog.tools.map((t) => [t.id, t]));
   const formats = new Set(sessions.map((s) => s.format));
   let outsideWindow = 0;
   let withoutTime = 0;
   let cut = 0;
-  // a redactor of its own: a session id that needs redacting is replaced by its hash, so nothing is counted
-  const probe = new Redactor(opts.redact);
   interface Turn {
     turn: number;
     text: string;
@@ -658,13 +657,10 @@ function buildCases(sessions: readonly TranscriptSession[], built: BuiltCatalog,
     sampledOut = total - n;
   }
   // train and test by session: sessions in a seeded order, the first testShare of them test
-  const ranked = [...chosen]
-    .map((k) => k.id)
-    .sort((a, b) => {
-      const ha = sha256(`${opts.seed}:${a}`);
-      const hb = sha256(`${opts.seed}:${b}`);
-      return ha < hb ? -1 : ha > hb ? 1 : 0;
-    });
+  const ranked = chosen
+    .map((k) => ({ id: k.id, h: sha256(`${opts.seed}:${k.id}`) }))
+    .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0))
+    .map((x) => x.id);
   const testCount = ranked.length < 2 ? ranked.length : Math.min(ranked.length - 1, Math.max(1, Math.round(ranked.length * opts.testShare)));
   const test = new Set(ranked.slice(0, testCount));
   const cases: Case[] = [];
