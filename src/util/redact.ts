@@ -33,7 +33,7 @@ const USER = '[REDACTED:user]';
 interface Rule {
   kind: RedactionKind;
   pattern: RegExp;
-  /** The replacement of one match (default: the kind's mark). */
+  /** The replacement of one match (default: the kind's mark); one equal to the match is no redaction (not counted). */
   replace?: (match: string, ...groups: string[]) => string;
   /** A match this returns false for is kept as it is (and not counted). */
   keep?: (match: string) => boolean;
@@ -72,6 +72,7 @@ export function entropy(s: string): number {
 }
 
 const isDigit = (c: string): boolean => c >= '0' && c <= '9';
+const isAlnum = (c: string): boolean => isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 
 /** Whether a candidate run of token characters looks like a secret (see the module comment). */
 export function looksSecret(s: string): boolean {
@@ -83,15 +84,15 @@ export function looksSecret(s: string): boolean {
   if (parts.length >= 2 && parts.every((p) => /^(?:[A-Za-z]+|[0-9]+|[A-Za-z]+[0-9]{1,2}|v?[0-9]+[A-Za-z]{1,2})$/.test(p))) return false;
   // letters and digits interleaved, as in a random token (an identifier has one or two digit runs)
   let switches = 0;
-  for (let i = 1; i < s.length; i++) if (isDigit(s[i]!) !== isDigit(s[i - 1]!) && /[A-Za-z0-9]/.test(s[i]!) && /[A-Za-z0-9]/.test(s[i - 1]!)) switches++;
-  // base64 with + or /: mixed case and long, as real keys are (AWS secret keys are 40 characters)
+  for (let i = 1; i < s.length; i++) if (isAlnum(s[i]!) && isAlnum(s[i - 1]!) && isDigit(s[i]!) !== isDigit(s[i - 1]!)) switches++;
   const h = entropy(s);
-  // or so varied that no name is: a 32-character camelCase name stays near 4 bits a character
+  // or so varied that no name is (a 32-character camelCase name stays near 4 bits a character; a
+  // 40-character base64 key is near 5)
   return (switches >= 4 && h >= 3.5) || (s.length >= 28 && h >= 4.4);
 }
 
 /**
- * The rules. Every repeated part is bounded (`{1,256}`, lookbehinds where a run starts), so a long
+ * The rules. Every repeated part is bounded (`{1,256}`) or starts where a run starts (a lookbehind), so a long
  * run without a separator (a pasted hex blob) is scanned in linear time, not restarted at each place.
  */
 const RULES: readonly Rule[] = [
@@ -126,7 +127,6 @@ const RULES: readonly Rule[] = [
     kind: 'high-entropy',
     pattern: /(?<![A-Za-z0-9_=+/-])[A-Za-z0-9_=+/-]{24,}(?![A-Za-z0-9_=+/-])/g,
     replace: (m) => redactRun(m),
-    keep: (m) => redactRun(m) !== m,
   },
 ];
 
@@ -183,9 +183,11 @@ export class Redactor {
       rule.pattern.lastIndex = 0;
       out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
         if (rule.keep && !rule.keep(match)) return match;
-        this.tally[rule.kind]++;
         const groups = rest.slice(0, -2).map((g) => (typeof g === 'string' ? g : ''));
-        return rule.replace ? rule.replace(match, ...groups) : mark(rule.kind);
+        const replaced = rule.replace ? rule.replace(match, ...groups) : mark(rule.kind);
+        // a replacement that changes nothing (a run that holds no secret) is no redaction
+        if (replaced !== match) this.tally[rule.kind]++;
+        return replaced;
       });
     }
     return out;
