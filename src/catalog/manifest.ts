@@ -17,7 +17,7 @@ export interface SliceStats {
 }
 
 /** Version of `realism.json` (see `eval/realism.ts` and docs/dataset-format.md). */
-export const REALISM_SCHEMA_VERSION = 1;
+export const REALISM_SCHEMA_VERSION = 2;
 
 export interface RealismFigures {
   cases: number;
@@ -62,6 +62,61 @@ export interface Realism {
   placeholders: PhraseUse;
   /** The `no-tool` slice (generated chit-chat and session acknowledgements). */
   noTool: { cases: number; distinct: number; distinctRatio: number };
+  /** Schema 2 (generator 3.0) on: how the tool requests read, measured with the one rule of `eval/request-surface.ts`. */
+  surface?: SurfaceFigures;
+  /** Schema 2 on: how sessions come back to their tools. */
+  sessions?: SessionSurface;
+  /** Schema 2 on: the generator's request frames, context sentences and product-mention forms, each request counted under the most specific one it reads as. */
+  frames?: PhraseUse;
+  /** Schema 2 on: the reference figures of real request sets and the windows the generator is held to (`eval/data/realism-reference.json`). */
+  reference?: RealismReference;
+}
+
+/** The surface figures of a request set (tool requests only: cases with gold tools); see `eval/request-surface.ts`. */
+export interface SurfaceFigures {
+  /** Requests measured (cases with at least one gold tool). */
+  requests: number;
+  /** Median words per request (whitespace-separated tokens holding a letter or digit). */
+  medianWords: number | null;
+  /** Share of requests that are questions: ending in "?" or opening on an interrogative or modal word. */
+  questions: number | null;
+  /** Mean word overlap with the gold tool's text (as the manifest's slices: best tool for `any`, all together for `all`). */
+  goldWordOverlap: number | null;
+  /** Share of requests naming the product (server, plugin or namespace, or a known alias) of a gold tool. */
+  productNamed: number | null;
+  /** Share with an invented-looking id: `ABC-1234`, `#1234`, a 6+ character hex string with a letter and a digit, `id 88213`. */
+  inventedIds: number | null;
+  /** Template tells: "over in X", a trailing "(X)", a leading "X:" of one or two words. */
+  overIn: number | null;
+  trailingParen: number | null;
+  leadingLabel: number | null;
+}
+
+/** How sessions come back to their tools: the later graded turns (turn > 0, with gold tools) of every session. */
+export interface SessionSurface {
+  sessions: number;
+  /** Turns after a session's first that have gold tools. */
+  laterGradedTurns: number;
+  /** Share of those whose gold includes a tool of an earlier turn of the session. */
+  reuseEarlierTool: number | null;
+  /** Share of those whose gold includes a tool on a server (or plugin) an earlier turn's gold was on. */
+  staysOnServer: number | null;
+  /** Share of those whose gold includes a tool of the previous turn's gold. */
+  previousTurnTool: number | null;
+}
+
+/** A [low, high] window; null for an open end. */
+export type Window = [number | null, number | null];
+
+/** Reference figures of real request sets, and the windows a generated dataset is held to. */
+export interface RealismReference {
+  about: string;
+  /** MetaTool's test split, measured by Backpack with the same rule. */
+  metatool: { source: string; figures: SurfaceFigures };
+  /** Ranges over real request sets (MetaTool's test split and two other public sets), with their source. */
+  realRanges: { source: string } & Record<string, Window | string>;
+  /** The windows the generator's tests hold a generated dataset to. */
+  windows: Record<string, Window>;
 }
 
 export interface FileEntry {

@@ -46,6 +46,21 @@ export function realismProblem(value: unknown): string | undefined {
   if (fillers) return fillers;
   const t = value.noTool;
   if (!isRecord(t)) return `$.noTool must be an object (got ${describe(t)})`;
+  // Schema 2 on (generator 3.0): surface, sessions and frames, each optional, checked when present.
+  const numbersOrNull = (x: unknown, path: string, keys: readonly string[]): string | undefined => {
+    if (x === undefined) return undefined;
+    if (!isRecord(x)) return `${path} must be an object (got ${describe(x)})`;
+    for (const k of keys) {
+      const p = need(x[k], x[k] === null || isNumber(x[k]), `${path}.${k}`, 'a number or null');
+      if (p) return p;
+    }
+    return undefined;
+  };
+  const v2 =
+    numbersOrNull(value.surface, '$.surface', ['requests', 'medianWords', 'questions', 'goldWordOverlap', 'productNamed', 'inventedIds', 'overIn', 'trailingParen', 'leadingLabel']) ??
+    numbersOrNull(value.sessions, '$.sessions', ['sessions', 'laterGradedTurns', 'reuseEarlierTool', 'staysOnServer', 'previousTurnTool']) ??
+    (value.frames === undefined ? undefined : phrases(value.frames, '$.frames'));
+  if (v2) return v2;
   return (
     need(t.cases, isNumber(t.cases), '$.noTool.cases', 'a number') ??
     need(t.distinct, isNumber(t.distinct), '$.noTool.distinct', 'a number') ??

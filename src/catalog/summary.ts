@@ -2,7 +2,7 @@
  * What `backpack inspect` reports about a catalog and its cases: counts, the largest namespaces,
  * slice sizes, and the size distribution of tool schemas.
  */
-import type { CatalogCounts, Manifest, Realism, SliceStats } from './manifest.ts';
+import type { CatalogCounts, Manifest, Realism, RealismReference, SessionSurface, SliceStats, SurfaceFigures } from './manifest.ts';
 import { sliceStats } from './overlap.ts';
 import type { Case, Catalog, Tool } from './types.ts';
 
@@ -161,8 +161,40 @@ export function formatRealism(r: Realism): string[] {
   const use = (what: string, u: Realism['fillers']): string =>
     `    ${what} in ${pct(u.anyShare)} of ${u.toolRequests.toLocaleString('en-US')} tool requests; top: ${u.top5.map((t) => `"${t.phrase}" ${pct(t.share)}`).join(', ') || 'none'}`;
   lines.push(use('fillers     ', r.fillers), use('placeholders', r.placeholders));
+  if (r.frames) lines.push(use('frames      ', r.frames));
   lines.push(
     `    no-tool      ${r.noTool.distinct.toLocaleString('en-US')} distinct of ${r.noTool.cases.toLocaleString('en-US')} requests (${f(r.noTool.distinctRatio).trim()})`,
   );
+  if (r.surface) lines.push('', ...formatSurface(r.surface, r.sessions ?? null, r.reference ?? null));
+  return lines;
+}
+
+const SURFACE_ROWS: ReadonlyArray<[keyof SurfaceFigures, string]> = [
+  ['medianWords', 'median words'],
+  ['questions', 'questions'],
+  ['goldWordOverlap', 'overlap with gold text'],
+  ['productNamed', 'names the product'],
+  ['inventedIds', 'invented ids'],
+  ['overIn', '"over in X"'],
+  ['trailingParen', 'trailing "(X)"'],
+  ['leadingLabel', 'leading "X:"'],
+];
+
+/**
+ * How the requests read, beside MetaTool's test split, the real sets' ranges and the generator's
+ * windows (`inspect --realism`): one row per figure of the surface rule, then the session figures.
+ */
+export function formatSurface(s: SurfaceFigures, sessions: SessionSurface | null, ref: RealismReference | null): string[] {
+  const v = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : Number.isInteger(x) ? String(x) : x.toFixed(3));
+  const w = (x: unknown): string => (Array.isArray(x) ? `${x[0] ?? '…'}–${x[1] ?? '…'}` : '');
+  const lines = [`  how the requests read (${s.requests.toLocaleString('en-US')} tool requests)   this set  MetaTool test  real sets     window`];
+  for (const [k, label] of SURFACE_ROWS)
+    lines.push(`    ${label.padEnd(38)} ${v(s[k]).padStart(8)} ${v(ref?.metatool.figures[k]).padStart(14)} ${w(ref?.realRanges[k]).padStart(10)} ${w(ref?.windows[k]).padStart(10)}`);
+  if (sessions) {
+    lines.push(`    sessions: ${sessions.sessions.toLocaleString('en-US')}, later graded turns ${sessions.laterGradedTurns.toLocaleString('en-US')}`);
+    lines.push(`    ${'later turns reusing an earlier tool'.padEnd(38)} ${v(sessions.reuseEarlierTool).padStart(8)} ${''.padStart(14)} ${''.padStart(10)} ${w(ref?.windows.reuseEarlierTool).padStart(10)}`);
+    lines.push(`    ${'later turns staying on a server'.padEnd(38)} ${v(sessions.staysOnServer).padStart(8)} ${''.padStart(14)} ${w(ref?.realRanges.staysOnServer).padStart(10)} ${w(ref?.windows.staysOnServer).padStart(10)}`);
+  }
+  if (ref) lines.push(`    reference: ${ref.metatool.source}; real sets: ${ref.realRanges.source}`);
   return lines;
 }

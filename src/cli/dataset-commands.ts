@@ -7,12 +7,16 @@ import { type Command, Option } from 'commander';
 import { join, resolve } from 'node:path';
 import { assertReplaceable, isBackpackManifest, readRealism, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
+import type { Realism } from '../catalog/manifest.ts';
+import type { Case, Catalog } from '../catalog/types.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { loadDataset } from '../catalog/resolve.ts';
-import { formatSummary, summarize } from '../catalog/summary.ts';
+import { formatRealism, formatSummary, formatSurface, summarize } from '../catalog/summary.ts';
 import { resolveParams } from '../generate/index.ts';
 import { generateMeasured } from '../eval/realism.ts';
+import { REALISM_REFERENCE, surfaceOf } from '../eval/realism-reference.ts';
+import { sessionSurface } from '../eval/request-surface.ts';
 import { PRESETS } from '../generate/presets.ts';
 import { withSkills } from '../eval/input.ts';
 import { progressReporter } from './progress.ts';
@@ -68,13 +72,17 @@ export function registerDatasetCommands(program: Command, io: Io): void {
     .addOption(new Option('--format <name>', 'catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
     .option('--server <name>', 'server name for a single MCP tools/list file (default: from the file name)')
     .option('--json', 'print JSON instead of text')
+    .option(
+      '--realism',
+      "print only how the requests read: the dataset's realism.json, or for a dataset without one (MetaTool, an import, a cases file) its surface figures measured now, beside real request sets' figures and the generator's windows",
+    )
     .addHelpText(
       'after',
       `\nCatalog formats:\n${Object.entries(CATALOG_FORMATS)
         .map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`)
         .join('\n')}\n`,
     )
-    .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean }) => {
+    .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean; realism?: boolean }) => {
       if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
       if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined) throw new InputError('--cases and --skills go with --catalog');
       let summary: ReturnType<typeof summarize>;
@@ -88,11 +96,35 @@ export function registerDatasetCommands(program: Command, io: Io): void {
           opts.skills ?? null,
         );
         const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
+        if (opts.realism) {
+          if (opts.cases === undefined) throw new InputError('--realism measures requests: give --cases FILE with --catalog');
+          return printRealism(opts.catalog, catalog, cases, null, opts.json === true, io);
+        }
         summary = summarize(opts.catalog, catalog, cases);
       } else {
         const d = loadDataset(dataset!, { onWarning: (w) => io.err(`warning: ${w}\n`) });
         summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
+        if (opts.realism) return printRealism(d.name, d.catalog, d.cases, summary.realism ?? null, opts.json === true, io);
       }
       io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
     });
+}
+
+/**
+ * `inspect --realism`: the dataset's realism.json when it has the surface figures (generator 3.0
+ * on); otherwise the surface and session figures measured now with the same rule, beside the
+ * reference. BM25's expansion leak is measured against the generator's own tables, so it is only
+ * in a generated dataset's realism.json.
+ */
+function printRealism(name: string, catalog: Catalog, cases: readonly Case[], realism: Realism | null, json: boolean, io: Io): void {
+  const surface = realism?.surface ?? surfaceOf(catalog, cases);
+  const sessions = realism?.sessions ?? sessionSurface(catalog, cases);
+  if (json) {
+    io.out(`${JSON.stringify({ name, ...(realism ? { realism } : {}), surface, sessions, reference: REALISM_REFERENCE }, null, 2)}\n`);
+    return;
+  }
+  const lines = [`${name}`];
+  if (realism) lines.push('', ...formatRealism(realism));
+  if (!realism?.surface) lines.push('', ...formatSurface(surface, sessions.sessions ? sessions : null, REALISM_REFERENCE));
+  io.out(`${lines.join('\n')}\n`);
 }

@@ -10,7 +10,7 @@ import { formatSummary, summarize } from '../catalog/summary.ts';
 import type { Case, Dataset } from '../catalog/types.ts';
 import { makeConfig, runEval } from './run.ts';
 import { generate, resolveParams } from '../generate/index.ts';
-import { expandRequest, generatorTables, measureRealism, realismJson, type RealismTables } from './realism.ts';
+import { expandRequest, frameUse, generatorTables, measureRealism, realismJson, type RealismTables } from './realism.ts';
 
 const tools = [
   makeTool({ name: 'list_invoices', source: 'mcp', server: 'ledger', summary: 'List invoices', description: 'Lists invoices of the ledger account.' }),
@@ -42,10 +42,29 @@ const tables: RealismTables = {
   products: [],
 };
 
+describe('frameUse', () => {
+  it('counts each request once, under the most specific frame it reads as', () => {
+    const u = frameUse(
+      ['can you list invoices for me?', 'Can you list invoices?', 'list invoices', 'The job failed again. Can you list invoices?'],
+      ['can you {vp}?', 'can you {vp} for me?', '{vp} for me', 'the job failed again.'],
+    );
+    // 1 → "can you {vp} for me?" (more literal text than "can you {vp}?" or "{vp} for me"); 2 → "can you {vp}?";
+    // 3 → none; 4 → "the job failed again." (19 letters beat "can you ?": 6)
+    expect(u.toolRequests).toBe(4);
+    expect(u.anyShare).toBe(0.75);
+    expect(u.distinctUsed).toBe(3);
+    expect(u.top5).toEqual([
+      { phrase: 'can you {vp} for me?', requests: 1, share: 0.25 },
+      { phrase: 'can you {vp}?', requests: 1, share: 0.25 },
+      { phrase: 'the job failed again.', requests: 1, share: 0.25 },
+    ]);
+  });
+});
+
 describe('measureRealism on a hand-made dataset', () => {
   it('gives the hand-computed figures', async () => {
     const r = await measureRealism(mini, tables);
-    expect(r.schemaVersion).toBe(1);
+    expect(r.schemaVersion).toBe(2);
     // 5 distinct of 7; graded q1..q4: bm25 finds only q1 (the others share no word with any tool);
     // expanded, every one. Overlap: q1 shares {list, invoice} of {list, invoice} (pls is a stop word), the rest 0.
     expect(r.overall).toEqual({

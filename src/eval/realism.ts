@@ -17,6 +17,9 @@ import { SERVERS } from '../generate/vocab/servers.ts';
 import { wrapperPhrases } from '../generate/cases.ts';
 import { operationPhrasing } from '../generate/phrasing.ts';
 import { generate, type Generated, type Progress } from '../generate/index.ts';
+import { voiceFrames } from '../generate/voice.ts';
+import { sessionSurface } from './request-surface.ts';
+import { REALISM_REFERENCE, surfaceOf } from './realism-reference.ts';
 import type { GenerateParams } from '../generate/presets.ts';
 
 export { REALISM_SCHEMA_VERSION, type PhraseShare, type PhraseUse, type Realism, type RealismFigures } from '../catalog/manifest.ts';
@@ -39,6 +42,8 @@ export interface RealismTables {
   verbs: readonly ExpansionEntry[];
   /** Product aliases → the product's name. */
   products: readonly ExpansionEntry[];
+  /** Templates a request is put in (request frames and context sentences); placeholders in braces. The product-mention forms are counted by the surface rule's tells instead (`request-surface.ts`). */
+  frames?: readonly string[];
 }
 
 /** The lead-ins and sign-offs the generator wraps requests in (`cases.ts`). */
@@ -91,7 +96,8 @@ export function generatorTables(): RealismTables {
     words: verbWords(op),
   }));
   const products: ExpansionEntry[] = SERVERS.filter((s) => s.aliases.length).map((s) => ({ phrases: s.aliases, words: s.display }));
-  return { fillers: GENERATOR_FILLERS, placeholders: [...placeholders], objects, verbs, products };
+  const v = voiceFrames();
+  return { fillers: GENERATOR_FILLERS, placeholders: [...placeholders], objects, verbs, products, frames: [...v.frames, ...v.contexts] };
 }
 
 /** A case-insensitive, word-boundary matcher for a phrase. */
@@ -148,6 +154,51 @@ function expandWith(request: string, entries: readonly CompiledEntry[], fillers:
   const extra: string[] = [];
   for (const e of entries) if (e.phrases.some((p) => contains(text, have, p))) extra.push(e.words);
   return extra.length ? `${request} ${extra.join(' ')}` : request;
+}
+
+/** A template as a matcher: its literal words in order, any text for each placeholder; how much literal text it has. */
+function skeleton(template: string): { re: RegExp; literal: number } | undefined {
+  const parts = template.toLowerCase().split(/\{\w+\}/);
+  const literal = parts.join('').replace(/[^a-z0-9]/g, '').length;
+  if (literal < 2) return undefined;
+  const body = parts
+    .map((p) =>
+      p
+        .trim()
+        .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+        .replace(/\s+/g, '\\s+'),
+    )
+    .join('.+?');
+  const start = /^\{/.test(template) ? '' : "(?:^|[^a-z0-9'])";
+  const end = /\}$/.test(template) ? '' : "(?=$|[^a-z0-9'])";
+  return { re: new RegExp(`${start}${body}${end}`), literal };
+}
+
+/**
+ * How often each template is used: every request counted once, under the most specific template
+ * it matches (the most literal text; "can you {vp} for me?" over "can you {vp}?"), so a frame's
+ * share is the share of requests that read as that frame.
+ */
+export function frameUse(requests: readonly string[], templates: readonly string[]): PhraseUse {
+  const compiled = [...new Set(templates)].flatMap((t) => {
+    const k = skeleton(t);
+    return k ? [{ phrase: t, ...k, n: 0 }] : [];
+  });
+  compiled.sort((a, b) => b.literal - a.literal || (a.phrase < b.phrase ? -1 : a.phrase > b.phrase ? 1 : 0));
+  let any = 0;
+  for (const r of requests) {
+    const text = r.toLowerCase();
+    const hit = compiled.find((c) => c.re.test(text));
+    if (hit) {
+      hit.n++;
+      any++;
+    }
+  }
+  const total = requests.length;
+  const share = (n: number): number => (total ? round4(n / total) : 0);
+  const ranked = compiled.filter((c) => c.n > 0).sort((a, b) => b.n - a.n || (a.phrase < b.phrase ? -1 : a.phrase > b.phrase ? 1 : 0));
+  const top5 = ranked.slice(0, 5).map((c) => ({ phrase: c.phrase, requests: c.n, share: share(c.n) }));
+  return { toolRequests: total, anyShare: share(any), distinctUsed: ranked.length, top: top5[0] ?? null, top5 };
 }
 
 function round4(x: number): number {
@@ -264,6 +315,10 @@ export async function measureRealism(dataset: Dataset, tables: RealismTables = g
     fillers: phraseUse(toolRequests, tables.fillers),
     placeholders: phraseUse(toolRequests, tables.placeholders),
     noTool: { cases: noTool.length, distinct: noToolDistinct, distinctRatio: noTool.length ? round4(noToolDistinct / noTool.length) : 0 },
+    surface: surfaceOf(catalog, cases),
+    sessions: sessionSurface(catalog, cases),
+    frames: frameUse(toolRequests, tables.frames ?? []),
+    reference: REALISM_REFERENCE,
   };
 }
 

@@ -10,6 +10,7 @@ import type { ServerPlan, ToolMeta } from './tools.ts';
 import { noToolRequest, sessionAside } from './no-tool.ts';
 import { fillers, handRequest, mcpPhrase, mcpRequest, needRequest, wrap, type Mode } from './requests.ts';
 import { ToolIndex } from './tool-index.ts';
+import { VOICE } from './voice.ts';
 import { incidentDraft, key, workflowDraft, type TextKit } from './workflows.ts';
 import { sessionDrafts } from './sessions.ts';
 
@@ -92,13 +93,25 @@ function scopeDraft(idx: ToolIndex, r: Rng): Draft | undefined {
   if (!readOnly) callerScopes.push(`${server.name}:write`);
   for (const other of r.sample(idx.servers, 4)) if (other.name !== server.name) callerScopes.push(`${other.name}:read`);
   const permitted = alt && callerScopes.includes(alt.tool.scopes[0]!) ? alt : undefined;
+  // The product named or not, as people do; not named, the alternative on any server the caller
+  // may use answers the need (the same operation on the same kind of object).
+  const mention = r.chance(VOICE.mention.scope);
   // With a permitted alternative the request states a need it meets; without one, the plain
   // privileged request, to which the right answer is no tool.
-  const request = permitted && op.need ? needRequest(tempting, r) : mcpRequest(tempting, r.chance(0.5) ? 'lexical' : 'paraphrase', true, r)?.text;
+  const request = permitted && op.need ? needRequest(tempting, r, mention) : mcpRequest(tempting, r.chance(0.5) ? 'lexical' : 'paraphrase', mention, r)?.text;
   if (!request) return undefined;
+  let expectedTools = permitted ? [permitted.tool.id] : [];
+  if (permitted && !mention) {
+    const same = (idx.byIntent.get(permitted.intent!) ?? [permitted]).filter((t) => callerScopes.includes(t.tool.scopes[0]!));
+    expectedTools = same.map((t) => t.tool.id).sort();
+  }
+  // Unnamed and not permitted: the privileged operation on another server the caller may use would serve.
+  if (!permitted && !mention && (idx.byIntent.get(tempting.intent!) ?? []).some((t) => t !== tempting && callerScopes.includes(t.tool.scopes[0]!)))
+    return undefined;
   return {
     request,
-    expectedTools: permitted ? [permitted.tool.id] : [],
+    expectedTools,
+    ...(expectedTools.length > 1 ? { goldMode: 'any' as const } : {}),
     callerScopes: callerScopes.sort(),
     role: readOnly ? 'read-only-analyst' : 'editor',
     slices: ['scope-restricted'],
@@ -195,21 +208,21 @@ export function generateCases(
   const handShare = idx.hand.length / (idx.hand.length + idx.mcp.length);
   const single = (mode: Mode) => (r: Rng) => {
     const m = r.chance(Math.max(0.03, handShare * 3)) && idx.hand.length ? r.pick(idx.hand) : idx.pickTool(r);
-    return m ? singleToolDraft(m, mode, r.chance(mode === 'lexical' ? 0.7 : 0.6), idx, r, mode) : undefined;
+    return m ? singleToolDraft(m, mode, r.chance(mode === 'lexical' ? VOICE.mention.lexical : VOICE.mention.paraphrase), idx, r, mode) : undefined;
   };
   const skillQuota = skills.length ? quota('skill') : 0;
   fillSlice('lexical', quota('lexical'), single('lexical'));
   fillSlice('paraphrase', quota('paraphrase') + (skills.length ? 0 : quota('skill')), single('paraphrase'));
   fillSlice('near-duplicate', quota('near-duplicate'), (r) => {
     const m = idx.pickTool(r, (t) => idx.siblings(t, false).length > 0 || (idx.byIntent.get(t.intent!)?.length ?? 0) >= 3);
-    return m ? singleToolDraft(m, r.chance(0.5) ? 'lexical' : 'paraphrase', true, idx, r, 'near-duplicate') : undefined;
+    return m ? singleToolDraft(m, r.chance(0.5) ? 'lexical' : 'paraphrase', r.chance(VOICE.mention.nearDuplicate), idx, r, 'near-duplicate') : undefined;
   });
   const sizes = idx.servers.map((s) => s.size).sort((a, b) => a - b);
   const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
   // Rare: an operation on a kind of object that exactly one server offers, on a smaller server or a tier-3 operation.
   const rare = idx.mcp.filter((m) => (idx.byIntent.get(m.intent!)?.length ?? 0) === 1 && (m.server!.size <= median || m.op!.tier === 3));
   fillSlice('rare-tool', quota('rare-tool'), (r) =>
-    rare.length ? singleToolDraft(r.pick(rare), r.chance(0.5) ? 'lexical' : 'paraphrase', r.chance(0.5), idx, r, 'rare-tool') : undefined,
+    rare.length ? singleToolDraft(r.pick(rare), r.chance(0.5) ? 'lexical' : 'paraphrase', r.chance(VOICE.mention.rareTool), idx, r, 'rare-tool') : undefined,
   );
   fillSlice('scope-restricted', quota('scope-restricted'), (r) => scopeDraft(idx, r));
   fillSlice('no-tool', quota('no-tool'), (r) => noToolDraft(r, idx));

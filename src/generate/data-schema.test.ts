@@ -16,6 +16,7 @@ const KIND: Record<string, GeneratorDataKind> = {
   'operations.json': 'operations',
   'core-tools.json': 'coreTools',
   'plugins.json': 'plugins',
+  'voice.json': 'voice',
 };
 const read = (file: string) => JSON.parse(readFileSync(new URL(file, DATA), 'utf8'));
 

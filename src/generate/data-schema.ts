@@ -17,7 +17,8 @@ export type GeneratorDataKind =
   | 'servers'
   | 'operations'
   | 'coreTools'
-  | 'plugins';
+  | 'plugins'
+  | 'voice';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(schema);

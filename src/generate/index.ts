@@ -15,14 +15,15 @@ import { coreTools, planServers, pluginTools, serverRecord, serverTools, type To
 import { PLUGINS } from './vocab/plugins.ts';
 
 /** Bump when the generator's output changes for the same seed (it is part of every manifest). */
-export const GENERATOR = { name: 'backpack-monster', version: '2.0.2' } as const;
+export const GENERATOR = { name: 'backpack-monster', version: '3.0.0' } as const;
 
 /**
  * The label of the generator's random stream. It was the version (1.0.0) and is kept when a
  * version adds files without changing the drawn catalog and cases (1.0.1 added realism.json);
- * change it only when the draws themselves must change.
+ * change it only when the draws themselves must change (3.0.0: requests in a real voice, sessions
+ * that come back to their tools, descriptions in the words users use).
  */
-const RNG_LABEL = '1.0.0';
+export const RNG_LABEL = '3.0.0';
 
 export class GenerateParamsError extends Error {}
 

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { generate, resolveParams } from './index.ts';
+import { generate, resolveParams, RNG_LABEL } from './index.ts';
 import { answerableBy, noToolCatalog, noToolDataProblems, noToolRequest, sessionAside, type NoToolRequest } from './no-tool.ts';
 import { Rng } from '../util/rng.ts';
 import { coreTools, planServers, pluginTools, serverTools, type ToolMeta } from './tools.ts';
 import { ARCHETYPES } from './vocab/archetypes.ts';
 import { SERVERS } from './vocab/servers.ts';
 import data from './data/no-tool.json' with { type: 'json' };
-
-/** The generator's random stream label (`RNG_LABEL` in index.ts): the replay below checks it still matches. */
-const RNG_LABEL = '1.0.0';
 
 /**
  * The no-tool slice of a preset, replayed with the kinds the generator does not write out: the

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import lexicon from './data/lexicon.json' with { type: 'json' };
 import phrasing from './data/phrasing.json' with { type: 'json' };
 import { extractLexicon } from '../../scripts/extract-lexicon.ts';
-import { classVerbs, operationPhrasing, paraphraseVerbPhrase, phrasedOperations, phrasingProblems, requestFrame } from './phrasing.ts';
+import { classVerbs, operationPhrasing, paraphraseVerbPhrase, phrasedOperations, phrasingProblems } from './phrasing.ts';
 import { Rng } from '../util/rng.ts';
 import { OPERATIONS } from './vocab/operations.ts';
 import { sharesNoNameWord } from './text.ts';
@@ -44,7 +44,7 @@ describe('phrasing data', () => {
   });
 });
 
-describe('paraphraseVerbPhrase and requestFrame', () => {
+describe('paraphraseVerbPhrase', () => {
   it('fills a frame of the operation with a verb of its classes that the caller did not refuse', () => {
     const r = new Rng(5);
     const vars = {
@@ -71,17 +71,38 @@ describe('paraphraseVerbPhrase and requestFrame', () => {
     expect(paraphraseVerbPhrase('no-such-op', vars, r, () => false)).toBeUndefined();
   });
 
-  it('puts the verb phrase bare about half the time, else in a frame, all frames reachable', () => {
-    const r = new Rng(9);
-    const seen = new Set<string>();
-    let bare = 0;
-    for (let i = 0; i < 4000; i++) {
-      const s = requestFrame('VP', r);
-      if (s === 'VP') bare++;
-      else seen.add(s);
-    }
-    expect(bare / 4000).toBeGreaterThan(phrasing.requestFrames.bare - 0.05);
-    expect(bare / 4000).toBeLessThan(phrasing.requestFrames.bare + 0.05);
-    expect(seen.size).toBe(phrasing.requestFrames.frames.length);
+  it('carries a listed operation by its verb alone in a plain frame for its share of paraphrases, and never an unlisted one', () => {
+    const r = new Rng(11);
+    const vars = {
+      obj: 'contact',
+      objs: 'contacts',
+      ref: '#12',
+      ref2: '#13',
+      person: 'Dana',
+      field: 'owner',
+      value: 'Sam',
+      term: 'renewal',
+      name: 'Kestrel',
+      label: 'urgent',
+      place: 'Archive',
+      text: 'ok',
+    };
+    const single = new Set(phrasing.plainFrames.frames.single.map((f) => f.replace('{verb}', 'erase').replace('{obj}', 'contact').replace('{ref}', '#12')));
+    let plain = 0;
+    for (let i = 0; i < 2000; i++) if (single.has(paraphraseVerbPhrase('delete', vars, r, (v) => v !== 'erase')!)) plain++;
+    expect(plain / 2000).toBeGreaterThan(phrasing.plainFrames.share - 0.05);
+    expect(plain / 2000).toBeLessThanOrEqual(phrasing.plainFrames.share);
+    expect(phrasing.plainFrames.operations).not.toHaveProperty('history');
+    const own = new Set(phrasing.operations.history.frames.map((f) => f.replace('{verb}', 'show').replace('{obj}', 'contact').replace('{ref}', '#12')));
+    for (let i = 0; i < 50; i++) expect(own.has(paraphraseVerbPhrase('history', vars, r, (v) => v !== 'show')!)).toBe(true);
+  });
+
+  it('refuses plain frames for an operation it does not word or of a kind it lacks', () => {
+    const data = structuredClone(phrasing) as unknown as { plainFrames: { operations: Record<string, string> } };
+    data.plainFrames.operations.nope = 'single';
+    data.plainFrames.operations.get = 'nokind';
+    const problems = phrasingProblems(data, lexicon);
+    expect(problems).toContain('phrasing.json/plainFrames/operations: "nope" is not an operation of phrasing.json');
+    expect(problems).toContain('phrasing.json/plainFrames/operations/get: no frames of kind "nokind"');
   });
 });

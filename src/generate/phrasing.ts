@@ -1,8 +1,9 @@
 /**
  * Open wording of requests (issue 16): an operation is put in a verb of its class — the lemmas of
- * reviewed WordNet senses, in `data/lexicon.json` — inside an operation frame, and the verb phrase
- * inside a request frame modelled on how people put a task to an assistant (`data/phrasing.json`).
- * None of it comes from a model a retriever uses.
+ * reviewed WordNet senses, in `data/lexicon.json` — inside an operation frame (`data/phrasing.json`):
+ * one of the operation's own, or, for a share of requests, a plain frame that carries the operation
+ * by its verb alone (generator 3.0). How the verb phrase is then asked is `voice.ts`'s. None of it
+ * comes from a model a retriever uses.
  */
 import lexicon from './data/lexicon.json' with { type: 'json' };
 import phrasing from './data/phrasing.json' with { type: 'json' };
@@ -26,6 +27,10 @@ export function phrasingProblems(data: unknown, lex: unknown): string[] {
   const w = p.objectWording;
   if (Math.abs(w.own + w.doc + w.casual - 1) > 1e-9) out.push('phrasing.json/objectWording: own + doc + casual must be 1');
   if (w.lexicalDoc + w.lexicalHead > 1) out.push('phrasing.json/objectWording: lexicalDoc + lexicalHead must be at most 1');
+  for (const [op, kind] of Object.entries(p.plainFrames.operations)) {
+    if (!(op in p.operations)) out.push(`phrasing.json/plainFrames/operations: "${op}" is not an operation of phrasing.json`);
+    if (!(kind in p.plainFrames.frames)) out.push(`phrasing.json/plainFrames/operations/${op}: no frames of kind "${kind}"`);
+  }
   return out;
 }
 
@@ -70,19 +75,18 @@ export function paraphraseVerbPhrase(op: string, vars: Record<string, string>, r
   const p = operationPhrasing(op);
   if (!p) return undefined;
   const verbs = p.verbs.filter((v) => !avoid(v));
-  const frame = r.pick(p.frames);
+  const kind = (phrasing.plainFrames.operations as Record<string, string | undefined>)[op];
+  const plain = kind ? (phrasing.plainFrames.frames as Record<string, string[]>)[kind]! : undefined;
+  const frame = plain && verbs.length && r.chance(phrasing.plainFrames.share) ? r.pick(plain) : r.pick(p.frames);
   if (frame.includes('{verb}') && !verbs.length) return undefined;
   return fill(frame, { ...vars, verb: frame.includes('{verb}') ? r.pick(verbs) : '' })
     .replace(/\s+/g, ' ')
     .trim();
 }
 
-/** The verb phrase as a person puts it to an assistant: bare about half the time (`requestFrames.bare`), else inside a request frame. */
-export function requestFrame(vp: string, r: Rng): string {
-  // A verb phrase that already asks ("list the contacts for me") is not framed again.
-  const bare = r.chance(phrasing.requestFrames.bare);
-  if (bare || /\bfor me\b/i.test(vp)) return vp;
-  return fill(r.pick(phrasing.requestFrames.frames), { vp });
+/** The plain frames (`plainFrames`): literal words every plainly framed operation shares. */
+export function plainFrames(): string[] {
+  return Object.values(phrasing.plainFrames.frames as Record<string, string[]>).flat();
 }
 
 /** Shares of the ways a paraphrase names its object (own words, documentation phrase, casual phrase). */

@@ -8,7 +8,8 @@ import type { Rng } from '../util/rng.ts';
 import { sharesNoNameWord, spaced } from './text.ts';
 import { fill, type ServerPlan, type ToolMeta } from './tools.ts';
 import { docFor, phrasesFor, uniqueAliases } from './products.ts';
-import { OBJECT_WORDING, paraphraseVerbPhrase, requestFrame } from './phrasing.ts';
+import { OBJECT_WORDING, paraphraseVerbPhrase } from './phrasing.ts';
+import { askFrame, contextSentence, mentionForm, withContext } from './voice.ts';
 import { fixArticles, leadIn, placeholderValues, plural, productName, signOff, SURFACE } from './surface.ts';
 
 /** How a request words the tool: with its name's words (`lexical`) or none of them (`paraphrase`). */
@@ -43,12 +44,12 @@ export interface Phrase {
   core: string;
 }
 
-/** The request with the product named: before it (`Jira: …`) or after it (`… in Jira`, `… (Jira)`). */
+/** The request with the product named as people name it: mostly after it (`… in Jira`, `… from Datadog`), rarely as a label (`Jira: …`) or in brackets. */
 export function productMention(server: ServerPlan, core: string, r: Rng): Phrase {
   const name = productName(server.spec, uniqueAliases(server.spec), r);
-  const form = r.int(0, 4);
-  if (form === 0) return { lead: `${name}:`, core };
-  return { lead: '', core: `${core} ${['in', 'on', 'over in', ''][form - 1]} ${form === 4 ? `(${name})` : name}` };
+  const form = mentionForm(r);
+  if (form.endsWith(':')) return { lead: form.replace('{product}', name), core };
+  return { lead: '', core: `${core} ${form.replace('{product}', name)}` };
 }
 
 /** Lead-ins that read well before a question as well as before a command. */
@@ -114,7 +115,7 @@ export function mcpPhrase(
   mention: boolean,
   r: Rng,
   framed = true,
-): (Phrase & { archetypeOnly: boolean; framed: boolean; objectText: string[] }) | undefined {
+): (Phrase & { archetypeOnly: boolean; framed: boolean; question: boolean; objectText: string[] }) | undefined {
   const values = fillers(r);
   let core: string;
   let archetypeOnly: boolean;
@@ -133,8 +134,8 @@ export function mcpPhrase(
     core = marked.replaceAll(OBJS_MARK, o.objs).replaceAll(OBJ_MARK, o.obj);
   }
   const p = mention ? productMention(m.server!, core, r) : { lead: '', core };
-  const core2 = framed ? requestFrame(p.core, r) : p.core;
-  return { lead: p.lead, core: core2, archetypeOnly, framed: core2 !== p.core, objectText };
+  const ask = framed ? askFrame(p.core, r) : { text: p.core, question: false };
+  return { lead: p.lead, core: ask.text, archetypeOnly, framed: ask.text !== p.core, question: ask.question, objectText };
 }
 
 /**
@@ -145,8 +146,10 @@ export function mcpRequest(m: ToolMeta, mode: Mode, mention: boolean, r: Rng): {
   for (let attempt = 0; attempt < 12; attempt++) {
     const p = mcpPhrase(m, mode, mention, r);
     if (!p) continue;
-    // A request frame ("I need to…", "next step: …") is its own opening: no lead-in before it.
-    const text = wrap(p, r, { prefix: !p.framed });
+    // Context before the ask about half the time ("the nightly job failed again. Can you …?"); a
+    // request frame ("I need to…") or a context is its own opening: no lead-in before it.
+    const context = contextSentence(r, m.op!.scope === 'read' ? 'read' : 'write');
+    const text = withContext(context, wrap(p, r, { prefix: !p.framed && !context, signOff: !p.question }));
     // A paraphrase keeps avoiding the operation's name words with its lead-in and sign-off ("when
     // you get a chance" is no paraphrase of a get_… tool); only the object's wording may share them.
     if (mode === 'paraphrase') {
@@ -171,7 +174,7 @@ export function handRequest(m: ToolMeta, mode: Mode, r: Rng): string | undefined
     const text = wrap({ lead, core: casual }, r, { prefix: false });
     return sharesNoNameWord(text, m.tool.name) ? text : undefined;
   }
-  return wrap({ lead: lead ? `${lead} ${spaced(m.tool.name)} -` : `${spaced(m.tool.name)}:`, core: casual }, r, { prefix: false });
+  return wrap({ lead, core: `${casual} using ${spaced(m.tool.name)}` }, r, { prefix: false });
 }
 
 /**
@@ -180,12 +183,14 @@ export function handRequest(m: ToolMeta, mode: Mode, r: Rng): string | undefined
  * ideal, any change history will do"): the restriction is the caller's, not the request's. A need
  * that names the privileged operation itself ("export each…") is not used.
  */
-export function needRequest(m: ToolMeta, r: Rng): string {
+export function needRequest(m: ToolMeta, r: Rng, mention = true): string {
   const vars = { ...fillers(r), obj: objectWording(m, r).obj, kw: spaced(m.object!.key), kws: spaced(m.object!.plural) };
   const needs = m.op!.need!.map(needOnly);
   const plain = needs.filter((n) => sharesNoNameWord(n.replace(/\{[^}]*\}/g, ' '), m.tool.name));
   // No sign-off: some ("that would be ideal") read like the fallback the request must not state.
-  return wrap(productMention(m.server!, fill(r.pick(plain.length ? plain : needs), vars), r), r, { prefix: false, signOff: false });
+  const core = fill(r.pick(plain.length ? plain : needs), vars);
+  const context = contextSentence(r, 'read');
+  return withContext(context, wrap(mention ? productMention(m.server!, core, r) : { lead: '', core }, r, { prefix: false, signOff: false }));
 }
 
 /** A need phrase up to its first fallback clause (`; …`, ` (…)`, `? …`, `, or …`, `, by …`). */

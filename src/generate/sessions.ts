@@ -7,6 +7,7 @@
  */
 import type { Rng } from '../util/rng.ts';
 import type { ToolMeta } from './tools.ts';
+import { spaced } from './text.ts';
 import {
   wrapTurn,
   capitalizeFirst,
@@ -47,29 +48,29 @@ export function sessionDrafts(idx: WorkflowIndex, kit: TextKit, r: Rng, sessionI
     out.push({ ...d, role: dept, sessionId, turn: out.length });
   };
   const opening = r.pick(shape.turns[0]!);
+  // The phrase of the last shape step asked, so a turn can restate it for another target.
+  let stepPhrase = opening;
   push({ request: wrapTurn(kit, opening, fillFrame(opening, vars, names), r), expectedTools: [steps[0]!.tool.tool.id], slices: ['multi-turn'] });
+  const rates = WORKFLOWS.followUps.rates;
   let step = 0;
   let last: ToolMeta = steps[0]!.tool;
   let lastAside = false;
   // The last tool turn's object is the one "it" refers to, unless its product went unnamed
-  // (then which server's object is anyone's guess) or it was already asked again once.
+  // (then which server's object is anyone's guess).
   let known = true;
-  let repeated = false;
   while (out.length < turns) {
     const roll = r.next();
-    if (!lastAside && roll < 0.2) {
+    if (!lastAside && roll < rates.aside) {
       push({ request: kit.sessionAside(r), expectedTools: [], slices: ['multi-turn', 'no-tool'] });
       lastAside = true;
       continue;
     }
     lastAside = false;
-    // Another operation on the object of the last tool turn, on the same server.
+    // Another operation on the object of the last tool turn, on the same server ("now close it").
     // Not on a message already posted: the hand-off ends the task.
     const handedOff = ['chat', 'messaging'].includes(last.server!.archetype.key);
-    // Only on one object the caller just opened or made ("assign it", "tag it").
-    const single = ['get', 'create'].includes(last.op!.key);
     const ops =
-      handedOff || !single || !known
+      handedOff || !known
         ? []
         : Object.keys(WORKFLOWS.followUps.ops).filter(
             (op) =>
@@ -77,29 +78,35 @@ export function sessionDrafts(idx: WorkflowIndex, kit: TextKit, r: Rng, sessionI
               !(last.op!.key === 'create' && ['history', 'listComments', 'get'].includes(op)) &&
               idx.byKey.has(key(last.server!.name, op, last.object!.key)),
           );
-    const canRepeat = known && !repeated && last.op!.scope === 'read' && last === steps[step]!.tool;
-    if (step + 1 < steps.length && (roll < 0.65 || (!ops.length && !canRepeat))) {
+    const canAgain = known && !handedOff;
+    const hasNext = step + 1 < steps.length;
+    if (canAgain && (roll < rates.again || (!hasNext && !ops.length))) {
+      // The same request for another target ("same for staging", "and the one from yesterday?"):
+      // the shape's own phrase on its step's tool, else a phrase that names the object again.
+      // Or the step asked again in full with fresh values ("now check the rollout history for search-api in Kubernetes").
+      const onStep = last === steps[step]!.tool;
+      const roll2 = r.next();
+      const restate = onStep && roll2 < 0.4 && /\{(?!\d)\w+\}/.test(stepPhrase);
+      const phrase = restate ? stepPhrase : onStep && roll2 < 0.7 ? r.pick(shape.again) : r.pick(WORKFLOWS.followUps.again);
+      let fresh = { ...slotValues(kit, r, dept), kw: spaced(last.object!.key) };
+      if (fillFrame(phrase, fresh, names) === fillFrame(phrase, { ...vars, kw: fresh.kw }, names)) fresh = { ...slotValues(kit, r, dept), kw: fresh.kw };
+      const text = fillFrame(phrase, fresh, names);
+      push({ request: restate ? `${r.pick(WORKFLOWS.followUps.restateLeads)}${text}` : followUp(text, r), expectedTools: [last.tool.id], slices: ['multi-turn'] });
+    } else if (ops.length && (roll < rates.sameObject || !hasNext)) {
+      const op = r.pick(ops);
+      const m = idx.byKey.get(key(last.server!.name, op, last.object!.key))!;
+      push({ request: followUp(fillFrame(r.pick(WORKFLOWS.followUps.ops[op]!), { ...vars, kw: spaced(m.object!.key) }, names), r), expectedTools: [m.tool.id], slices: ['multi-turn'] });
+      last = m;
+    } else if (hasNext) {
       step++;
       const s = steps[step]!;
       const phrase = r.pick(shape.turns[step]!);
+      stepPhrase = phrase;
       const named = phrase.includes(`{${step}}`) || s.step.sameServerAs !== undefined;
       const gold = named ? { expectedTools: [s.tool.tool.id] } : unnamedGold(s.tool, s.step.archetypes, idx);
       push({ request: followUp(fillFrame(phrase, vars, names), r), ...gold, slices: ['multi-turn'] });
       last = s.tool;
       known = gold.expectedTools!.length === 1;
-      repeated = false;
-    } else if (canRepeat && (roll < 0.82 || !ops.length)) {
-      // The same request for another target: the phrase's slots drawn afresh, unlike the task's.
-      const phrase = r.pick(shape.again);
-      let fresh = slotValues(kit, r, dept);
-      if (fillFrame(phrase, fresh, names) === fillFrame(phrase, vars, names)) fresh = slotValues(kit, r, dept);
-      push({ request: followUp(fillFrame(phrase, fresh, names), r), expectedTools: [last.tool.id], slices: ['multi-turn'] });
-      repeated = true;
-    } else if (ops.length) {
-      const op = r.pick(ops);
-      const m = idx.byKey.get(key(last.server!.name, op, last.object!.key))!;
-      push({ request: followUp(fillFrame(r.pick(WORKFLOWS.followUps.ops[op]!), vars, names), r), expectedTools: [m.tool.id], slices: ['multi-turn'] });
-      last = m;
     } else {
       push({ request: kit.sessionAside(r), expectedTools: [], slices: ['multi-turn', 'no-tool'] });
       lastAside = true;

@@ -29,7 +29,7 @@ export interface WorkflowData {
   slots: Record<string, string[]>;
   channels: Record<string, string[]>;
   departments: Record<string, WorkflowShape[]>;
-  followUps: { leads: string[]; ops: Record<string, string[]> };
+  followUps: { leads: string[]; ops: Record<string, string[]>; again: string[]; restateLeads: string[]; rates: { aside: number; again: number; sameObject: number } };
 }
 
 /** What the case builders share with this module (a structural view of tool-index.ts's ToolIndex). */
@@ -63,7 +63,22 @@ export function workflowErrors(data: unknown): string[] {
   if (schemaErrors.length) return schemaErrors;
   const d = data as unknown as WorkflowData;
   const errors: string[] = [];
-  const slotNames = new Set([...Object.keys(d.slots), 'channel', 'person', 'ref', 'ref2', 'name', 'term', 'label', 'text', 'field', 'value', 'place']);
+  const slotNames = new Set([
+    ...Object.keys(d.slots),
+    'channel',
+    'person',
+    'ref',
+    'ref2',
+    'name',
+    'term',
+    'label',
+    'text',
+    'field',
+    'value',
+    'place',
+    'date',
+    'kw',
+  ]);
   const checkSlots = (where: string, phrase: string, steps: number): void => {
     for (const [, slot] of phrase.matchAll(/\{([^}]*)\}/g)) {
       if (/^\d+$/.test(slot!)) {
@@ -94,7 +109,7 @@ export function workflowErrors(data: unknown): string[] {
       });
     }
   }
-  for (const p of Object.values(d.followUps.ops).flat()) checkSlots('followUps', p, 0);
+  for (const p of [...Object.values(d.followUps.ops).flat(), ...d.followUps.again]) checkSlots('followUps', p, 0);
   return errors;
 }
 
