@@ -211,7 +211,7 @@ export function refValue(r: Rng): string {
     case 8:
       return `from ${dateValue(r)}`;
     default:
-      return `the ${r.pick(S.codenames)} one`;
+      return `for ${r.pick(S.codenames)}`;
   }
 }
 
