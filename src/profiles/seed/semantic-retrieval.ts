@@ -30,9 +30,11 @@ export const SEMANTIC_LIMIT = 8;
  * Reproduce: `backpack generate --preset small --seed 11 --out small-11`, then `backpack eval
  * --dataset small-11 --profiles semantic-retrieval --floor auto --calibrate-on train --split test`,
  * `results.json` → `config.floors["semantic-retrieval"].value`. (The false-positive rate depends on
- * the top hit only, so the depth does not change it.) On monster-7's test split, with this floor,
- * sticky and per-turn recall@5 by turn are equal and sticky never keeps a set: its sessions ask
- * for a new tool at every turn, so the rule rightly re-retrieves.
+ * the top hit only, so the depth does not change it.) On monster-7's test split (generator 3.0),
+ * with this floor, sticky keeps a set on 0–1% of later turns although a third of them ask for a
+ * tool of an earlier turn: the floor leaves about three requests in four with nothing shown, so a
+ * session rarely has a set to keep, and a short follow-up ("and the one from yesterday?") scores
+ * below the floor against the set it has.
  * The value is on the scale of the default (offline) encoder: with `--model`, the profiles that
  * embed have no default floor (give `--floor` or `--calibrate-on`).
  */
