@@ -57,7 +57,17 @@ export function realismProblem(value: unknown): string | undefined {
     return undefined;
   };
   const v2 =
-    numbersOrNull(value.surface, '$.surface', ['requests', 'medianWords', 'questions', 'goldWordOverlap', 'productNamed', 'inventedIds', 'overIn', 'trailingParen', 'leadingLabel']) ??
+    numbersOrNull(value.surface, '$.surface', [
+      'requests',
+      'medianWords',
+      'questions',
+      'goldWordOverlap',
+      'productNamed',
+      'inventedIds',
+      'overIn',
+      'trailingParen',
+      'leadingLabel',
+    ]) ??
     numbersOrNull(value.sessions, '$.sessions', ['sessions', 'laterGradedTurns', 'reuseEarlierTool', 'staysOnServer', 'previousTurnTool']) ??
     (value.frames === undefined ? undefined : phrases(value.frames, '$.frames'));
   if (v2) return v2;

@@ -189,11 +189,17 @@ export function formatSurface(s: SurfaceFigures, sessions: SessionSurface | null
   const w = (x: unknown): string => (Array.isArray(x) ? `${x[0] ?? '…'}–${x[1] ?? '…'}` : '');
   const lines = [`  how the requests read (${s.requests.toLocaleString('en-US')} tool requests)   this set  MetaTool test  real sets     window`];
   for (const [k, label] of SURFACE_ROWS)
-    lines.push(`    ${label.padEnd(38)} ${v(s[k]).padStart(8)} ${v(ref?.metatool.figures[k]).padStart(14)} ${w(ref?.realRanges[k]).padStart(10)} ${w(ref?.windows[k]).padStart(10)}`);
+    lines.push(
+      `    ${label.padEnd(38)} ${v(s[k]).padStart(8)} ${v(ref?.metatool.figures[k]).padStart(14)} ${w(ref?.realRanges[k]).padStart(10)} ${w(ref?.windows[k]).padStart(10)}`,
+    );
   if (sessions) {
     lines.push(`    sessions: ${sessions.sessions.toLocaleString('en-US')}, later graded turns ${sessions.laterGradedTurns.toLocaleString('en-US')}`);
-    lines.push(`    ${'later turns reusing an earlier tool'.padEnd(38)} ${v(sessions.reuseEarlierTool).padStart(8)} ${''.padStart(14)} ${''.padStart(10)} ${w(ref?.windows.reuseEarlierTool).padStart(10)}`);
-    lines.push(`    ${'later turns staying on a server'.padEnd(38)} ${v(sessions.staysOnServer).padStart(8)} ${''.padStart(14)} ${w(ref?.realRanges.staysOnServer).padStart(10)} ${w(ref?.windows.staysOnServer).padStart(10)}`);
+    lines.push(
+      `    ${'later turns reusing an earlier tool'.padEnd(38)} ${v(sessions.reuseEarlierTool).padStart(8)} ${''.padStart(14)} ${''.padStart(10)} ${w(ref?.windows.reuseEarlierTool).padStart(10)}`,
+    );
+    lines.push(
+      `    ${'later turns staying on a server'.padEnd(38)} ${v(sessions.staysOnServer).padStart(8)} ${''.padStart(14)} ${w(ref?.realRanges.staysOnServer).padStart(10)} ${w(ref?.windows.staysOnServer).padStart(10)}`,
+    );
   }
   if (ref) lines.push(`    reference: ${ref.metatool.source}; real sets: ${ref.realRanges.source}`);
   return lines;

@@ -82,32 +82,38 @@ export function registerDatasetCommands(program: Command, io: Io): void {
         .map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`)
         .join('\n')}\n`,
     )
-    .action((dataset: string | undefined, opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean; realism?: boolean }) => {
-      if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
-      if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined) throw new InputError('--cases and --skills go with --catalog');
-      let summary: ReturnType<typeof summarize>;
-      if (opts.catalog !== undefined) {
-        const catalog = withSkills(
-          loadCatalog(opts.catalog, {
-            ...(opts.format ? { format: opts.format } : {}),
-            ...(opts.server ? { server: opts.server } : {}),
-            onWarning: (w) => io.err(`warning: ${w}\n`),
-          }),
-          opts.skills ?? null,
-        );
-        const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
-        if (opts.realism) {
-          if (opts.cases === undefined) throw new InputError('--realism measures requests: give --cases FILE with --catalog');
-          return printRealism(opts.catalog, catalog, cases, null, opts.json === true, io);
+    .action(
+      (
+        dataset: string | undefined,
+        opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean; realism?: boolean },
+      ) => {
+        if ((dataset === undefined) === (opts.catalog === undefined)) throw new InputError('give either a dataset (folder or name) or --catalog PATH');
+        if ((opts.cases !== undefined || opts.skills !== undefined) && opts.catalog === undefined)
+          throw new InputError('--cases and --skills go with --catalog');
+        let summary: ReturnType<typeof summarize>;
+        if (opts.catalog !== undefined) {
+          const catalog = withSkills(
+            loadCatalog(opts.catalog, {
+              ...(opts.format ? { format: opts.format } : {}),
+              ...(opts.server ? { server: opts.server } : {}),
+              onWarning: (w) => io.err(`warning: ${w}\n`),
+            }),
+            opts.skills ?? null,
+          );
+          const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
+          if (opts.realism) {
+            if (opts.cases === undefined) throw new InputError('--realism measures requests: give --cases FILE with --catalog');
+            return printRealism(opts.catalog, catalog, cases, null, opts.json === true, io);
+          }
+          summary = summarize(opts.catalog, catalog, cases);
+        } else {
+          const d = loadDataset(dataset!, { onWarning: (w) => io.err(`warning: ${w}\n`) });
+          summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
+          if (opts.realism) return printRealism(d.name, d.catalog, d.cases, summary.realism ?? null, opts.json === true, io);
         }
-        summary = summarize(opts.catalog, catalog, cases);
-      } else {
-        const d = loadDataset(dataset!, { onWarning: (w) => io.err(`warning: ${w}\n`) });
-        summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
-        if (opts.realism) return printRealism(d.name, d.catalog, d.cases, summary.realism ?? null, opts.json === true, io);
-      }
-      io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
-    });
+        io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
+      },
+    );
 }
 
 /**

@@ -45,22 +45,24 @@ describe('phrasing data', () => {
 });
 
 describe('paraphraseVerbPhrase', () => {
+  /** The fillers of a contact's frames. */
+  const vars = {
+    obj: 'contact',
+    objs: 'contacts',
+    ref: '#12',
+    ref2: '#13',
+    person: 'Dana',
+    field: 'owner',
+    value: 'Sam',
+    term: 'renewal',
+    name: 'Kestrel',
+    label: 'urgent',
+    place: 'Archive',
+    text: 'ok',
+  };
+
   it('fills a frame of the operation with a verb of its classes that the caller did not refuse', () => {
     const r = new Rng(5);
-    const vars = {
-      obj: 'contact',
-      objs: 'contacts',
-      ref: '#12',
-      ref2: '#13',
-      person: 'Dana',
-      field: 'owner',
-      value: 'Sam',
-      term: 'renewal',
-      name: 'Kestrel',
-      label: 'urgent',
-      place: 'Archive',
-      text: 'ok',
-    };
     const allowed = new Set(classVerbs('remove').filter((v) => v !== 'erase'));
     for (let i = 0; i < 50; i++) {
       const vp = paraphraseVerbPhrase('delete', vars, r, (v) => v === 'erase')!;
@@ -73,20 +75,6 @@ describe('paraphraseVerbPhrase', () => {
 
   it('carries a listed operation by its verb alone in a plain frame for its share of paraphrases, and never an unlisted one', () => {
     const r = new Rng(11);
-    const vars = {
-      obj: 'contact',
-      objs: 'contacts',
-      ref: '#12',
-      ref2: '#13',
-      person: 'Dana',
-      field: 'owner',
-      value: 'Sam',
-      term: 'renewal',
-      name: 'Kestrel',
-      label: 'urgent',
-      place: 'Archive',
-      text: 'ok',
-    };
     const single = new Set(phrasing.plainFrames.frames.single.map((f) => f.replace('{verb}', 'erase').replace('{obj}', 'contact').replace('{ref}', '#12')));
     let plain = 0;
     for (let i = 0; i < 2000; i++) if (single.has(paraphraseVerbPhrase('delete', vars, r, (v) => v !== 'erase')!)) plain++;

@@ -91,11 +91,19 @@ export function sessionDrafts(idx: WorkflowIndex, kit: TextKit, r: Rng, sessionI
       let fresh = { ...slotValues(kit, r, dept), kw: spaced(last.object!.key) };
       if (fillFrame(phrase, fresh, names) === fillFrame(phrase, { ...vars, kw: fresh.kw }, names)) fresh = { ...slotValues(kit, r, dept), kw: fresh.kw };
       const text = fillFrame(phrase, fresh, names);
-      push({ request: restate ? `${r.pick(WORKFLOWS.followUps.restateLeads)}${text}` : followUp(text, r), expectedTools: [last.tool.id], slices: ['multi-turn'] });
+      push({
+        request: restate ? `${r.pick(WORKFLOWS.followUps.restateLeads)}${text}` : followUp(text, r),
+        expectedTools: [last.tool.id],
+        slices: ['multi-turn'],
+      });
     } else if (ops.length && (roll < rates.sameObject || !hasNext)) {
       const op = r.pick(ops);
       const m = idx.byKey.get(key(last.server!.name, op, last.object!.key))!;
-      push({ request: followUp(fillFrame(r.pick(WORKFLOWS.followUps.ops[op]!), { ...vars, kw: spaced(m.object!.key) }, names), r), expectedTools: [m.tool.id], slices: ['multi-turn'] });
+      push({
+        request: followUp(fillFrame(r.pick(WORKFLOWS.followUps.ops[op]!), { ...vars, kw: spaced(m.object!.key) }, names), r),
+        expectedTools: [m.tool.id],
+        slices: ['multi-turn'],
+      });
       last = m;
     } else if (hasNext) {
       step++;

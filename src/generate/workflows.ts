@@ -29,7 +29,13 @@ export interface WorkflowData {
   slots: Record<string, string[]>;
   channels: Record<string, string[]>;
   departments: Record<string, WorkflowShape[]>;
-  followUps: { leads: string[]; ops: Record<string, string[]>; again: string[]; restateLeads: string[]; rates: { aside: number; again: number; sameObject: number } };
+  followUps: {
+    leads: string[];
+    ops: Record<string, string[]>;
+    again: string[];
+    restateLeads: string[];
+    rates: { aside: number; again: number; sameObject: number };
+  };
 }
 
 /** What the case builders share with this module (a structural view of tool-index.ts's ToolIndex). */

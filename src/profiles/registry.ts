@@ -91,7 +91,7 @@ export const PROFILES = {
     costHint: 5,
     usesModel: true,
     description:
-      "the seed's semantic retrieval: embed's 8 best tools above a floor (default 0.7219 cosine, calibrated on generated small-11 train) in full, sticky per task with re-retrieval below the floor, pinned tools always",
+      "the seed's semantic retrieval: embed's 8 best tools above a floor (default 0.7028 cosine, calibrated on generated small-11 train) in full, sticky per task with re-retrieval below the floor, pinned tools always",
     create: (name: string, options?: ProfileOptions) => createSemanticRetrieval(name, options),
   },
   'namespace-routing': {

@@ -77,7 +77,7 @@ describe('semantic-retrieval', () => {
     expect(p.queryStyle).toBe('raw');
     const d = JSON.stringify(p.describe());
     expect(d).toContain('small preset, seed 11');
-    expect(d).toContain('"defaultFloor":0.7219');
+    expect(d).toContain('"defaultFloor":0.7028');
   });
 
   it('keeps the set on a follow-up and re-retrieves on a topic change (Policy, sticky, floor)', async () => {

@@ -8,7 +8,7 @@
  *    above the floor (default `SEMANTIC_DEFAULT_FLOOR`, the same cosine scale as
  *    `semantic-retrieval`: gating only removes candidates, so the top score, and with it the
  *    no-tool false-positive rate, can only drop; `--floor auto` on the same calibration cases,
- *    small-11 train, picks the same 0.7219 for this profile), sticky per task (re-retrieve when the
+ *    small-11 train, picks the same 0.7028 for this profile), sticky per task (re-retrieve when the
  *    request scores below the floor against every carried tool);
  * 3. defer: the hits reach the model as deferred entries (`- id: one-line summary`); the model
  *    fetches the definition of the tool it calls with `load_tool_schema` (one model call per tool,

@@ -10,7 +10,7 @@
  * seed's semantic retrieval) ranks that namespace's tools the caller may use and shows the top
  * `SEMANTIC_LIMIT` (8) at or above the floor (default `SEMANTIC_DEFAULT_FLOOR`: the
  * cosine scale of `semantic-retrieval`; a namespace only removes candidates, and `--floor auto`
- * on the same calibration cases, small-11 train, picks 0.7207 for this profile) as deferred entries
+ * on the same calibration cases, small-11 train, picks 0.6744 for this profile) as deferred entries
  * (`- id: one-line summary`); the model loads the definition of the tool it calls
  * (`load_tool_schema`, one call per tool) and calls it. Per turn (not sticky): every request opens
  * its namespace.
