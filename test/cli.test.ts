@@ -1,4 +1,5 @@
 import { runCli } from './helpers.ts';
+import { clopperPearson } from '../src/metrics/clopper-pearson.ts';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -709,6 +710,45 @@ describe('backpack eval and merge', () => {
       ['--split', 'test', '--calibrate-on', copied, '--floor', 'auto'],
       new RegExp(`repeats scored cases \\(--split test\\) under other ids .*c1 = ${scored[0]._id}`),
     );
+  });
+
+  it('a floor calibrated on 30 no-tool cases records the 95% interval of its rate and warns, in results.json and on stderr', async () => {
+    const words = ['deals', 'tickets', 'pods', 'invoices', 'alerts', 'campaigns', 'contacts', 'builds', 'pages', 'files'];
+    const file = join(tmp, 'calib-30.jsonl');
+    const lines = Array.from({ length: 30 }, (_, i) => ({ id: `n${i}`, request: `what is the story behind ${words[i % 10]} number ${i}`, expectedTools: [] }));
+    writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const out = join(tmp, 'calib-30-out');
+    const r = await run(
+      'eval',
+      '--dataset',
+      dataset,
+      '--split',
+      'test',
+      '--calibrate-on',
+      file,
+      '--floor',
+      'auto:0.1',
+      '--retrievers',
+      'bm25',
+      '--out',
+      out,
+      '--quiet',
+    );
+    expect(r.code, r.err).toBe(0);
+    const results = readResults(out);
+    const f = results.config.floors.bm25;
+    expect(f.calibrationNoToolCases).toBe(30);
+    expect(f.calibrationFalsePositiveRate).toBeLessThanOrEqual(0.1);
+    const k = Math.round(f.calibrationFalsePositiveRate * 30);
+    expect(f.falsePositiveRateInterval).toEqual(clopperPearson(k, 30));
+    const [lo, hi] = clopperPearson(k, 30);
+    const said = `the floor of bm25 was calibrated on 30 no-tool cases: its false-positive rate there, ${f.calibrationFalsePositiveRate.toFixed(3)} (target 0.1), has a 95% interval of ${lo.toFixed(3)}–${hi.toFixed(3)}`;
+    expect(results.warnings.filter((w: string) => w.startsWith(said))).toHaveLength(1);
+    expect(r.err).toContain(`warning: ${said}`);
+    // the report of these results prints the interval beside the floor
+    const report = join(tmp, 'calib-30-report');
+    expect((await run('report', out, '--out', report, '--format', 'md')).code).toBe(0);
+    expect(readFileSync(join(report, 'summary.md'), 'utf8')).toContain(`95% CI ${lo.toFixed(3)}–${hi.toFixed(3)} over 30 no-tool cases`);
   });
 
   it('evaluates a plain BEIR folder by split, keeping its no-tool query', async () => {

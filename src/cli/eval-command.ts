@@ -1,6 +1,7 @@
 /**
  * `backpack eval`: evaluate retrievers and profiles on labelled cases into a results folder.
  */
+import { thinCalibrationWarnings } from '../eval/calibrate.ts';
 import { retrieverCapabilities } from '../retrievers/registry.ts';
 import { atLeastOne, checked, displayPath, floorNamed, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
@@ -219,6 +220,7 @@ export function registerEvalCommand(program: Command, io: Io): void {
           indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
         });
         progress.stop();
+        for (const w of thinCalibrationWarnings(run.results.config.floors)) io.err(`warning: ${w}\n`);
         if (shard && run.results.dataset.cases === 0)
           io.err(
             `warning: shard ${shard.index}/${shard.count} holds none of the ${input.cases.length} cases: its figures are n/a; merge the shards for the run's figures\n`,

@@ -1,6 +1,7 @@
 /**
  * `backpack run`: the main job on the built-in default (generate, evaluate, report) and its defaults.
  */
+import { thinCalibrationWarnings } from '../eval/calibrate.ts';
 import { atLeastOne, checked, displayPath, floorSyntax, wholeNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
 import { failpoint } from '../util/failpoint.ts';
@@ -195,6 +196,7 @@ export function registerRunCommand(program: Command, io: Io): void {
             },
           );
           progress.stop();
+          for (const w of thinCalibrationWarnings(run.results.config.floors)) io.err(`warning: ${w}\n`);
           lap('evaluateMs');
           failpoint('evaluate');
           // Results, report and timings are written into one temporary folder, swapped in by one rename:

@@ -4,7 +4,9 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { nextUp } from '../metrics/abstention.ts';
 import { rankStable } from '../retrievers/rank.ts';
 import type { Hit, Retriever, SearchContext } from '../retrievers/types.ts';
-import { calibrateFloor, calibrationInfo, calibrationSet } from './calibrate.ts';
+import { clopperPearson } from '../metrics/clopper-pearson.ts';
+import { calibrateFloor, calibrationInfo, calibrationSet, FEW_CALIBRATION_NO_TOOL_CASES, thinCalibrationWarnings } from './calibrate.ts';
+import type { AutoFloor } from './results.ts';
 
 const catalog: Catalog = {
   tools: [
@@ -69,7 +71,8 @@ describe('calibrateFloor', () => {
     // tops: hi 3 (finish skipped), thanks 5, ok 4, bye 1 (delete_pod is outside its scopes), weather −∞
     // sorted 5 4 3 1 −∞; target 0.2 → m = 1 → floor just above 4: only "thanks" passes → 0.2
     const f = await calibrateFloor(retriever, catalog, set, 10, 0.2);
-    expect(f).toEqual({
+    const { falsePositiveRateInterval: interval, ...rest } = f;
+    expect(rest).toEqual({
       mode: 'auto',
       target: 0.2,
       value: nextUp(4),
@@ -77,25 +80,32 @@ describe('calibrateFloor', () => {
       calibrationFalsePositiveRate: 0.2,
       calibrationNoToolCases: 5,
     });
+    // 1 false positive of 5: Clopper–Pearson 95% 0.005051–0.716418 (exact binomial sums, by hand in Python)
+    expect(interval!.map((x) => x.toFixed(6))).toEqual(['0.005051', '0.716418']);
     // target 0.4 → m = 2 → floor just above 3
     expect((await calibrateFloor(retriever, catalog, set, 10, 0.4)).value).toBe(nextUp(3));
     // target 0.8 → m = 4 → the 5th top is −∞: no floor is needed; four of five pass
-    expect(await calibrateFloor(retriever, catalog, set, 10, 0.8)).toMatchObject({
+    const none = await calibrateFloor(retriever, catalog, set, 10, 0.8);
+    expect(none).toMatchObject({
       value: null,
       calibrationFalsePositiveRate: 0.8,
       reason: expect.stringMatching(/holds without a floor/),
     });
+    // 4 of 5 pass with no floor: the interval of that rate, 0.283582–0.994949 (the mirror of 1 of 5)
+    expect(none.falsePositiveRateInterval!.map((x) => x.toFixed(6))).toEqual(['0.283582', '0.994949']);
   });
 
   it('prefetches the no-tool requests, and says floors do not apply without a search', async () => {
     const r = new Table({});
     await calibrateFloor(r, catalog, set, 10, 0.1);
     expect(r.prefetched).toEqual([['hi', 'thanks', 'ok', 'bye', 'weather']]);
-    expect(await calibrateFloor(null, catalog, set, 10, 0.1)).toMatchObject({
+    const noSearch = await calibrateFloor(null, catalog, set, 10, 0.1);
+    expect(noSearch).toMatchObject({
       value: null,
       calibrationFalsePositiveRate: null,
       reason: expect.stringMatching(/no search/),
     });
+    expect(noSearch).not.toHaveProperty('falsePositiveRateInterval'); // no rate, no interval
     expect((await calibrateFloor(retriever, catalog, set, 0, 0.1)).value).toBeNull();
   });
 });
@@ -131,8 +141,41 @@ describe('a run with calibration cases', () => {
     // so the scored "hi" (2) is dropped and "list the pods" (7) passes
     expect(run.results.config.floors.table).toMatchObject({ mode: 'auto', value: nextUp(2), calibrationFalsePositiveRate: 0 });
     expect(run.results.config.calibration).toMatchObject({ source: 'split:train', noToolCases: 5 });
+    // five no-tool calibration cases: the floor's rate (0 of 5) is warned with its interval, 0–0.522
+    expect(run.results.warnings).toEqual([
+      expect.stringMatching(
+        /^the floor of table was calibrated on 5 no-tool cases: its false-positive rate there, 0\.000 \(target 0\), has a 95% interval of 0\.000–0\.522/,
+      ),
+    ]);
     expect(run.results.retrievers.table!.metrics.overall).toMatchObject({ noToolFalsePositiveRate: 0, 'recall@1': 1 });
     expect(run.details.table!.map((d) => d.ranked.length)).toEqual([0, 1]);
     expect(run.details.table![0]!.belowFloor).toEqual([['mcp__k8s__list_pods', 2]]);
+  });
+});
+
+describe('thinCalibrationWarnings', () => {
+  const auto = (n: number, rate: number | null, interval?: [number, number]): AutoFloor => ({
+    mode: 'auto',
+    target: 0.1,
+    value: rate === null ? null : 3,
+    calibratedOn: 'split:train',
+    calibrationFalsePositiveRate: rate,
+    calibrationNoToolCases: n,
+    ...(interval ? { falsePositiveRateInterval: interval } : {}),
+  });
+
+  it('warns once per calibrated floor picked on fewer than 100 no-tool cases, naming the count and the interval', () => {
+    const w = thinCalibrationWarnings({
+      codex: auto(30, 0.1, clopperPearson(3, 30)),
+      bm25: auto(100, 0.1, clopperPearson(10, 100)), // 100 is enough
+      fixed: 2.5,
+      none: null,
+      noSearch: auto(30, null), // floors do not apply: nothing to warn about
+      old: auto(30, 0.1), // results written before the interval was recorded
+    });
+    expect(w).toEqual([
+      'the floor of codex was calibrated on 30 no-tool cases: its false-positive rate there, 0.100 (target 0.1), has a 95% interval of 0.021–0.265, so on new requests it may be anywhere in it (100 or more no-tool calibration cases advised)',
+    ]);
+    expect(FEW_CALIBRATION_NO_TOOL_CASES).toBe(100);
   });
 });

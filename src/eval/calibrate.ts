@@ -12,9 +12,10 @@
 import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { floorForRate, topUnpinned } from '../metrics/abstention.ts';
+import { clopperPearson } from '../metrics/clopper-pearson.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { isPrefetching, type CalibrationCase, type Retriever } from '../retrievers/types.ts';
-import type { AutoFloor, CalibrationInfo } from './results.ts';
+import { isAutoFloor, type AutoFloor, type CalibrationInfo, type FloorSetting } from './results.ts';
 
 /** The no-tool false-positive rate `--floor auto` aims at when no target is given. */
 export const DEFAULT_FLOOR_TARGET = 0.1;
@@ -77,6 +78,7 @@ export async function calibrateFloor(
     calibratedOn: set.source,
     calibrationFalsePositiveRate: rate,
     calibrationNoToolCases: noTool.length,
+    ...(rate !== null && noTool.length > 0 ? { falsePositiveRateInterval: clopperPearson(Math.round(rate * noTool.length), noTool.length) } : {}),
     ...(reason !== undefined ? { reason } : {}),
   });
   if (!searcher || depth <= 0) return floor(null, null, 'no search: a floor does not apply');
@@ -111,4 +113,26 @@ export async function calibrateFloor(
 
 function fmt(x: number): string {
   return x.toFixed(3);
+}
+
+/** Below this many no-tool calibration cases, a calibrated floor's false-positive rate is too loose to promise: warned, with its interval. */
+export const FEW_CALIBRATION_NO_TOOL_CASES = 100;
+
+/**
+ * One warning per calibrated floor picked on fewer than {@link FEW_CALIBRATION_NO_TOOL_CASES}
+ * no-tool cases, naming the count and the 95% interval of the false-positive rate it was picked at
+ * (what the floor may give on new requests), in the order of `floors`.
+ */
+export function thinCalibrationWarnings(floors: Readonly<Record<string, unknown>>): string[] {
+  const out: string[] = [];
+  for (const [name, f] of Object.entries(floors)) {
+    if (!isAutoFloor(f as FloorSetting)) continue;
+    const a = f as AutoFloor;
+    if (!a.falsePositiveRateInterval || a.calibrationFalsePositiveRate === null || a.calibrationNoToolCases >= FEW_CALIBRATION_NO_TOOL_CASES) continue;
+    const [lo, hi] = a.falsePositiveRateInterval;
+    out.push(
+      `the floor of ${name} was calibrated on ${a.calibrationNoToolCases} no-tool case${a.calibrationNoToolCases === 1 ? '' : 's'}: its false-positive rate there, ${a.calibrationFalsePositiveRate.toFixed(3)} (target ${a.target}), has a 95% interval of ${lo.toFixed(3)}–${hi.toFixed(3)}, so on new requests it may be anywhere in it (${FEW_CALIBRATION_NO_TOOL_CASES} or more no-tool calibration cases advised)`,
+    );
+  }
+  return out;
 }

@@ -40,6 +40,12 @@ export interface AutoFloor {
   /** The no-tool false-positive rate the floor gives on the calibration cases (null: not applicable). */
   calibrationFalsePositiveRate: number | null;
   calibrationNoToolCases: number;
+  /**
+   * The Clopper–Pearson 95% interval of `calibrationFalsePositiveRate` over the
+   * `calibrationNoToolCases` (absent where the rate is null, and in results written before it was
+   * recorded): the range the floor's false-positive rate on new requests may take.
+   */
+  falsePositiveRateInterval?: [number, number];
   reason?: string;
 }
 

@@ -5,7 +5,7 @@
  * timings aside. Deterministic except for timings.
  */
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
-import { calibrationInfo } from './calibrate.ts';
+import { calibrationInfo, thinCalibrationWarnings } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
 import { runInWorkers } from './parallel.ts';
 import { skillComparisonConfig, skillsOfRun } from './skills.ts';
@@ -88,6 +88,8 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   // Calibrated floors are chosen inside each strategy's evaluation; the results record them.
   const floors = { ...config.floors };
   for (const o of outcomes) if (o.floor) floors[o.task.name] = o.floor;
+  // The input's warnings, then one per floor calibrated on too few no-tool cases.
+  const warnings = [...(input.warnings ?? []), ...thinCalibrationWarnings(floors)];
   const skillConfig = skillComparisonConfig(input.catalog, input.cases);
   const finalConfig: EvalConfig = {
     ...config,
@@ -117,7 +119,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
         cases: cases.length,
         ...(input.reSigned ? { reSigned: input.reSigned } : {}),
       },
-      ...(input.warnings?.length ? { warnings: [...input.warnings] } : {}),
+      ...(warnings.length ? { warnings } : {}),
       config: finalConfig,
       shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
       retrievers: results,

@@ -167,6 +167,18 @@ describe('A. the operating curve', () => {
     expect(labels).toEqual(['bm25 / dense', 'deferred', 'huge (fits 50% of cases)']);
   });
 
+  it('shows the 95% interval of a calibrated floor’s false-positive rate beside it, when the results record one', () => {
+    const r = handBuilt();
+    const floors = r.config.floors as Record<string, unknown>;
+    floors.bm25 = { ...(floors.bm25 as object), falsePositiveRateInterval: [0.01915, 0.24328] };
+    const text = 'auto → 2.5 (target 0.1, calibrated on split:dev, FP there 0.090, 95% CI 0.019–0.243 over 33 no-tool cases)';
+    expect(inner(htmlRow(page(r), 'floors-table', 'bm25')[1]!)).toBe(e(text));
+    expect(mdRow(markdownSummary(r), 'strategy | floor', 'bm25')[1]).toBe(text.replace(/[()]/g, '\\$&'));
+    // what is not a pair of numbers is not shown
+    floors.bm25 = { ...(floors.bm25 as object), falsePositiveRateInterval: ['0.1', 0.2] };
+    expect(inner(htmlRow(page(r), 'floors-table', 'bm25')[1]!)).toBe(e('auto → 2.5 (target 0.1, calibrated on split:dev, FP there 0.090)'));
+  });
+
   it('tabulates recall@5 at FP 0.05 / 0.1 / 0.2 and the floor of each strategy, in HTML and Markdown', () => {
     const r = handBuilt();
     const html = page(r);

@@ -200,6 +200,8 @@ export type FloorView =
       calibratedOn: string | undefined;
       fpRate: number | null;
       noToolCases: number | undefined;
+      /** The 95% interval of `fpRate` (absent in results written before it was recorded). */
+      fpInterval?: [number, number];
       reason?: string;
     };
 
@@ -217,8 +219,10 @@ export function floorOf(r: Results, name: string): FloorView | undefined {
       calibratedOn?: unknown;
       calibrationFalsePositiveRate?: unknown;
       calibrationNoToolCases?: unknown;
+      falsePositiveRateInterval?: unknown;
       reason?: unknown;
     };
+    const iv = a.falsePositiveRateInterval;
     return {
       kind: 'auto',
       target: finite(a.target) ? a.target : undefined,
@@ -226,6 +230,7 @@ export function floorOf(r: Results, name: string): FloorView | undefined {
       calibratedOn: typeof a.calibratedOn === 'string' ? a.calibratedOn : undefined,
       fpRate: finite(a.calibrationFalsePositiveRate) ? a.calibrationFalsePositiveRate : null,
       noToolCases: finite(a.calibrationNoToolCases) ? a.calibrationNoToolCases : undefined,
+      ...(Array.isArray(iv) && iv.length === 2 && finite(iv[0]) && finite(iv[1]) ? { fpInterval: [iv[0], iv[1]] as [number, number] } : {}),
       ...(typeof a.reason === 'string' ? { reason: a.reason } : {}),
     };
   }
@@ -237,10 +242,18 @@ export function floorNumber(v: number): string {
   return String(Number(v.toPrecision(4)));
 }
 
+/** ", 95% CI 0.021–0.265 over 30 no-tool cases", or "" without an interval. */
+function intervalText(f: Extract<FloorView, { kind: 'auto' }>): string {
+  if (!f.fpInterval) return '';
+  const over = f.noToolCases !== undefined ? ` over ${f.noToolCases} no-tool case${f.noToolCases === 1 ? '' : 's'}` : '';
+  return `, 95% CI ${f.fpInterval[0].toFixed(3)}–${f.fpInterval[1].toFixed(3)}${over}`;
+}
+
 /**
  * A floor as plain text (escape it for the format): "0.35", "none", or
- * "auto → 0.412 (target 0.05, calibrated on split:dev, FP there 0.048)"; an auto floor that does
- * not apply: "auto → none: <reason> (target 0.05, calibrated on split:dev)".
+ * "auto → 0.412 (target 0.05, calibrated on split:dev, FP there 0.048, 95% CI 0.021–0.265 over 30
+ * no-tool cases)"; an auto floor that does not apply: "auto → none: <reason> (target 0.05,
+ * calibrated on split:dev)". The interval is there when the results record it.
  */
 export function floorText(f: FloorView | undefined): string {
   if (!f || f.kind === 'none') return 'none';
@@ -248,7 +261,7 @@ export function floorText(f: FloorView | undefined): string {
   const facts = [
     f.target !== undefined ? `target ${f.target}` : '',
     f.calibratedOn !== undefined ? `calibrated on ${f.calibratedOn}` : '',
-    f.value !== null && f.fpRate !== null ? `FP there ${f.fpRate.toFixed(3)}` : '',
+    f.value !== null && f.fpRate !== null ? `FP there ${f.fpRate.toFixed(3)}${intervalText(f)}` : '',
   ].filter(Boolean);
   const head = f.value !== null ? `auto → ${floorNumber(f.value)}` : `auto → none${f.reason ? `: ${f.reason}` : ': floors do not apply'}`;
   return `${head}${facts.length ? ` (${facts.join(', ')})` : ''}`;
