@@ -11,7 +11,8 @@
 
 /** The interval `[lo, hi]` at `level` (0.95: 95%); k and n whole, 0 ≤ k ≤ n, n ≥ 1. */
 export function clopperPearson(k: number, n: number, level = 0.95): [number, number] {
-  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k > n) throw new RangeError(`clopperPearson: need whole 0 ≤ k ≤ n, n ≥ 1 (k ${k}, n ${n})`);
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k > n)
+    throw new RangeError(`clopperPearson: need whole 0 ≤ k ≤ n, n ≥ 1 (k ${k}, n ${n})`);
   if (!(level > 0 && level < 1)) throw new RangeError(`clopperPearson: level must be in (0, 1) (got ${level})`);
   const half = (1 - level) / 2;
   const logC = logBinomials(n);
