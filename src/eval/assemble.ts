@@ -11,6 +11,7 @@ import {
   type CachePrices,
   type EvalConfig,
   type ExposureSummary,
+  perCaseScores,
   type ProfileResults,
   type QueryDetail,
   type RetrieverResults,
@@ -62,6 +63,13 @@ export function profileResult(a: ProfileRecords): ProfileResults {
     ...(sessions ? { sessions } : {}),
     exposure: a.exposure,
     tokens: profileTokens(a.details, base.metrics.overall, a.before, a.meta, a.tokenCache, churn, a.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
-    ...(a.protocol ? { calls: callFigures(a.cases, a.details, a.protocol, SESSION_TURNS) } : {}),
+    ...(a.protocol ? { calls: callFigures(a.cases, a.details, a.protocol, SESSION_TURNS, visibleByCase(a)) } : {}),
   };
+}
+
+/** Each case's `visible` score (1: every gold tool it needs reached the model), by case id. */
+function visibleByCase(a: StrategyRecords): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, scores] of perCaseScores(a.details, a.cases, a.facts, a.config)) if (scores.visible !== undefined) out.set(id, scores.visible);
+  return out;
 }

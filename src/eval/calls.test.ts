@@ -90,4 +90,19 @@ describe('callFigures', () => {
     expect(f.sessionBasis).toBe('cases');
     expect(f.noToolPerCase).toBeNull();
   });
+
+  it('calls per success: the mean over the cases needing a tool whose gold all reached the model (visible 1); null when none did', () => {
+    // g1 found (visible 1, 2 calls), g2 half found (visible 0.5, 4 calls), g3 nothing shown (visible 0, 1 call), n1 a no-tool case
+    const cases = [c('g1', ['a']), c('g2', ['b', 'c']), c('g3', ['d']), c('n1', [])];
+    const details = [d('g1', 2, 1), d('g2', 4, 1), d('g3', 1, 1), d('n1', 1, 1)];
+    const visible = new Map([
+      ['g1', 1],
+      ['g2', 0.5],
+      ['g3', 0],
+    ]);
+    const f = callFigures(cases, details, CODEX, 12, visible);
+    expect(f.perCase).toBeCloseTo((2 + 4 + 1) / 3, 12); // giving up on g3 lowers the per-case figure…
+    expect(f.perSuccess).toBe(2); // …not the cost of a success
+    expect(callFigures(cases, details, CODEX, 12, new Map([['g3', 0]])).perSuccess).toBeNull();
+  });
 });

@@ -64,6 +64,13 @@ export function caseCalls(protocol: CallProtocol, x: CaseCallsInput): CaseCalls 
 export interface CallFigures {
   /** Mean model calls over the cases that need a tool (gold tools labelled). */
   perCase: number;
+  /**
+   * Mean model calls over the cases that need a tool whose gold became visible (`visible` = 1: every
+   * tool the case needs in front of the model): what a success costs, so a strategy that shows
+   * nothing (and so calls nothing) is not cheaper for it. null: no case's gold became visible (not
+   * applicable); absent in results written before it was counted.
+   */
+  perSuccess?: number | null;
   /** Mean searches the model issued over the same cases (retries counted). */
   searchesPerCase: number;
   /** Mean model calls on no-tool cases (searches made when nothing was needed); null without such cases. */
@@ -75,11 +82,23 @@ export interface CallFigures {
   protocol: CallProtocol;
 }
 
-/** The call figures from a profile's per-case details (in case order), so a merged sharded run gives the same; `sessionTurns12` = the session length (12). */
-export function callFigures(cases: readonly Case[], details: readonly QueryDetail[], protocol: CallProtocol, sessionTurns12: number): CallFigures {
+/**
+ * The call figures from a profile's per-case details (in case order), so a merged sharded run gives
+ * the same; `sessionTurns12` = the session length (12); `visible` = each case's `visible` score (by
+ * case id), for `perSuccess`.
+ */
+export function callFigures(
+  cases: readonly Case[],
+  details: readonly QueryDetail[],
+  protocol: CallProtocol,
+  sessionTurns12: number,
+  visible: ReadonlyMap<string, number> = new Map(),
+): CallFigures {
   let graded = 0;
   let gradedCalls = 0;
   let gradedSearches = 0;
+  let successes = 0;
+  let successCalls = 0;
   let noTool = 0;
   let noToolCalls = 0;
   let all = 0;
@@ -95,6 +114,10 @@ export function callFigures(cases: readonly Case[], details: readonly QueryDetai
       graded++;
       gradedCalls += calls.total;
       gradedSearches += calls.searches;
+      if (visible.get(c.id) === 1) {
+        successes++;
+        successCalls += calls.total;
+      }
     } else {
       noTool++;
       noToolCalls += calls.total;
@@ -107,6 +130,7 @@ export function callFigures(cases: readonly Case[], details: readonly QueryDetai
   const perTurn = sessionTurns ? sessionCalls / sessionTurns : all ? allCalls / all : 0;
   return {
     perCase: graded ? gradedCalls / graded : 0,
+    perSuccess: successes ? successCalls / successes : null,
     searchesPerCase: graded ? gradedSearches / graded : 0,
     noToolPerCase: noTool ? noToolCalls / noTool : null,
     perSession: sessionTurns12 * perTurn,

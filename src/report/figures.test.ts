@@ -566,6 +566,23 @@ describe('the recall-vs-calls chart', () => {
     );
   });
 
+  it('counts calls per success when the results have it, and marks a profile with no success not applicable', () => {
+    const r = withCalls();
+    r.profiles!.static!.calls!.perSuccess = 1;
+    r.profiles!.deferred!.calls!.perSuccess = 3.25;
+    const spec = chartsOf(r).find((c) => c.id === 'recall-vs-calls')!;
+    const ds = spec.config.data.datasets as Array<{ data: Array<{ x: number; y: number }>; tips: string[] }>;
+    expect(ds.map((d) => d.data)).toEqual([[{ x: 1, y: 0.9 }], [{ x: 3.25, y: 0.65 }]]);
+    expect(ds[1]!.tips).toEqual(['deferred — recall@5 0.650, 3.25 model calls per success (2.75 per request that needs a tool), 2,000 tokens per request']);
+    expect((spec.config.options.scales as { x: { title: { text: string }; max: number } }).x).toMatchObject({ max: 4 }); // ceil(3.25 × 1.2)
+    expect(spec.caption).toMatch(/per success: the mean over the requests whose gold tools all reached the model/);
+    // no request of deferred succeeded: its point is left out and the caption says so
+    r.profiles!.deferred!.calls!.perSuccess = null;
+    const none = chartsOf(r).find((c) => c.id === 'recall-vs-calls')!;
+    expect((none.config.data.datasets as unknown[]).length).toBe(1);
+    expect(none.caption).toContain("Not applicable (no request's gold reached the model): deferred.");
+  });
+
   it('is left out when no profile has call figures (results written before they were counted)', () => {
     expect(chartsOf(handBuilt()).map((c) => c.id)).not.toContain('recall-vs-calls');
   });

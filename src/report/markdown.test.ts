@@ -180,7 +180,14 @@ describe('markdownSummary on a real run', () => {
 
   it('shows the profiles token figures', () => {
     const md = markdownSummary(tiny);
-    expect(headerOf(md, 'profile')).toEqual([...PROFILE_TOKEN_COLUMNS, 'calls per case', 'calls per 12 turns', 'context fit', 'context window']);
+    expect(headerOf(md, 'profile')).toEqual([
+      ...PROFILE_TOKEN_COLUMNS,
+      'calls per case',
+      'calls per success',
+      'calls per 12 turns',
+      'context fit',
+      'context window',
+    ]);
     for (const name of ['static', 'deferred']) {
       const t = tiny.profiles![name]!.tokens;
       const r = rows(tables(md).find((x) => x[0]!.startsWith('| profile '))!).find((x) => x[0] === name)!;
@@ -194,6 +201,7 @@ describe('markdownSummary on a real run', () => {
         formatInt(t.session12Uncached),
         formatInt(t.session12Cached),
         c.perCase.toFixed(2),
+        c.perSuccess!.toFixed(2),
         c.perSession.toFixed(1),
         'fits',
         '200,000',

@@ -205,7 +205,7 @@ function profileTokens(shown: readonly StrategyView[]): string[] {
       formatInt(t.perCase),
       formatInt(t.session12Uncached),
       formatInt(t.session12Cached),
-      ...(anyCalls ? [c ? c.perCase.toFixed(2) : DASH, c ? c.perSession.toFixed(1) : DASH] : []),
+      ...(anyCalls ? [c ? c.perCase.toFixed(2) : DASH, perSuccessText(c?.perSuccess), c ? c.perSession.toFixed(1) : DASH] : []),
       ...(anyFit ? [fits, formatInt(fit?.window)] : []),
     ];
   });
@@ -222,12 +222,18 @@ function profileTokens(shown: readonly StrategyView[]): string[] {
         'per case',
         '12 turns uncached',
         '12 turns cached',
-        ...(anyCalls ? ['calls per case', 'calls per 12 turns'] : []),
+        ...(anyCalls ? ['calls per case', 'calls per success', 'calls per 12 turns'] : []),
         ...(anyFit ? ['context fit', 'context window'] : []),
       ],
       rows,
     ),
   ];
+}
+
+/** Calls per success: the figure, "n/a" when no request's gold reached the model, "–" in results written before it was counted. */
+function perSuccessText(v: number | null | undefined): string {
+  if (v === null) return 'n/a';
+  return v === undefined ? DASH : v.toFixed(2);
 }
 
 /** recall@5 at no-tool FP rates 0.05 / 0.1 / 0.2 and the floor of each strategy (results written before them: nothing). */

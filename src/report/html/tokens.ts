@@ -3,7 +3,7 @@ import type { Results } from '../../eval/results.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
 import { contextFit, fitMark, fitNote, overall, type StrategyView } from '../view.ts';
 import { DASH, fmtCalls, fmtInt, fmtPct, isNum } from './format.ts';
-import { absent, NOT_IN_RUN, numCell, section, table, text, type Column } from './table.ts';
+import { absent, type Cell, NA, NOT_IN_RUN, numCell, section, table, text, type Column } from './table.ts';
 
 /** The Tokens section. */
 export function tokensSection(r: Results, all: readonly StrategyView[]): string {
@@ -56,6 +56,13 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
               num: true,
               lowFirst: true,
             },
+            {
+              label: 'calls / success',
+              title:
+                'model calls per request whose gold tools all reached the model (visible = 1): what a success costs, so showing nothing is not cheap; n/a when no request succeeded',
+              num: true,
+              lowFirst: true,
+            },
             { label: 'searches / request', num: true, lowFirst: true },
             { label: 'calls / 12 turns', title: 'a 12-turn session: 12 × the mean calls per session turn', num: true, lowFirst: true },
           ]
@@ -94,7 +101,14 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
         numCell(p.tokens.visiblePer1kTokens),
         numCell(p.tokens.session12Uncached, fmtInt),
         numCell(p.tokens.session12Cached, fmtInt),
-        ...(anyCalls ? [numCell(p.calls?.perCase, fmtCalls), numCell(p.calls?.searchesPerCase, fmtCalls), numCell(p.calls?.perSession, fmtCalls)] : []),
+        ...(anyCalls
+          ? [
+              numCell(p.calls?.perCase, fmtCalls),
+              callsPerSuccessCell(p.calls?.perSuccess),
+              numCell(p.calls?.searchesPerCase, fmtCalls),
+              numCell(p.calls?.perSession, fmtCalls),
+            ]
+          : []),
         ...(anyWire ? [numCell(p.tokens.wire?.perCase, fmtInt)] : []),
         ...(anyFit
           ? [
@@ -108,4 +122,10 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
     parts.push(`<h3>What each profile puts in front of the model</h3>\n${table(columns, body, { sortable: true, id: 'profiles-table' })}`);
   } else parts.push(`<h3>What each profile puts in front of the model</h3>\n${absent(`${NOT_IN_RUN}: no profile was evaluated.`)}`);
   return section('tokens', 'Tokens', '', parts.join('\n'));
+}
+
+/** Calls per success: the figure, "n/a" (with why) when no request's gold reached the model, "–" in results written before it was counted. */
+function callsPerSuccessCell(v: number | null | undefined): Cell {
+  if (v === null) return { html: `<span class="na">${NA}</span>`, num: true, title: "not applicable: no request's gold tools reached the model" };
+  return numCell(v, fmtCalls);
 }
