@@ -569,7 +569,10 @@ describe('backpack eval and merge', () => {
     expect(f).toMatchObject({ mode: 'auto', target: 0.2, calibratedOn: 'split:train' });
     expect(typeof f.value).toBe('number');
     expect(f.calibrationFalsePositiveRate).toBeLessThanOrEqual(0.2);
-    expect(results.config.floors.static).toMatchObject({ mode: 'auto', value: null, reason: expect.stringMatching(/no search/) });
+    // harness profiles run as their harness runs: --floor for every strategy does not reach them
+    expect(results.config.floors.static).toBeNull();
+    expect(results.config.floors.deferred).toBeNull();
+    expect(results.config).not.toHaveProperty('floorsNotInHarness');
     expect(results.config.calibration).toMatchObject({ source: 'split:train', noToolCases: f.calibrationNoToolCases });
     // the same floor from an unfloored run over the train split alone: each no-tool case's best score, then the rule
     const train = join(tmp, 'auto-floor-train');
@@ -612,6 +615,26 @@ describe('backpack eval and merge', () => {
     expect(results.profiles.static.abstention).toBeNull();
     expect(results.profiles.deferred.metrics.overall).toHaveProperty('searchNoToolFalsePositiveRate');
     expect(results.profiles.static.tokens).toMatchObject({ contextWindow: 200000, fitsContext: expect.any(Number), overflowCases: expect.any(Number) });
+  });
+
+  it('a floor for every strategy reaches retrievers and profiles whose design has one; a harness profile gets one only by name, labelled a what-if', async () => {
+    const out = join(tmp, 'floor-design');
+    const common = ['--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--retrievers', 'bm25', '--profiles', 'codex,semantic-retrieval'];
+    const all = await evalOk(out, ...common, '--floor', 'auto:0.1');
+    expect(all.results.config.floors.bm25).toMatchObject({ mode: 'auto', target: 0.1 });
+    expect(all.results.config.floors['semantic-retrieval']).toMatchObject({ mode: 'auto', target: 0.1 }); // floorInDesign
+    expect(all.results.config.floors.codex).toBeNull(); // Codex's tool_search has no floor
+    expect(all.results.config).not.toHaveProperty('floorsNotInHarness');
+    // named: a what-if, recorded and labelled in the report
+    const named = join(tmp, 'floor-what-if');
+    const w = await evalOk(named, ...common, '--floor', 'bm25=auto:0.1,codex=auto:0.1');
+    expect(w.results.config.floors.codex).toMatchObject({ mode: 'auto', target: 0.1, value: expect.any(Number) });
+    expect(w.results.config.floorsNotInHarness).toEqual(['codex']);
+    const report = join(tmp, 'floor-what-if-report');
+    expect((await run('report', named, '--out', report, '--format', 'md')).code).toBe(0);
+    const md = readFileSync(join(report, 'summary.md'), 'utf8');
+    expect(md).toMatch(/\| codex \| auto → [^|]* — floor not in the harness \|/);
+    expect(md).not.toMatch(/\| bm25 \| auto → [^|]* — floor not in the harness/);
   });
 
   it('a sharded calibrated run merges into the unsharded one: the same floors, curves and figures', async () => {

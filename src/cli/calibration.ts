@@ -4,7 +4,7 @@
  * of the evaluated cases, or a cases file over the same catalog). Every refusal is an `InputError`
  * (exit 2) that names the flag or the file, raised before anything is written.
  */
-import { createProfile } from '../profiles/registry.ts';
+import { createProfile, floorInDesign } from '../profiles/registry.ts';
 import type { ProfileOptions } from '../profiles/types.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -25,9 +25,13 @@ function autoFloor(target: number): FloorSetting {
 }
 
 /**
- * `--floor 2.5` (every strategy), `--floor auto` / `auto:0.05` (every strategy, calibrated),
- * `--floor none`, or `--floor bm25=8,hybrid=auto:0.2,codex=none` (named ones; the others get none,
- * or their default below).
+ * `--floor 2.5` (every strategy with a floor in its design), `--floor auto` / `auto:0.05` (the
+ * same, calibrated), `--floor none`, or `--floor bm25=8,hybrid=auto:0.2,codex=none` (named ones;
+ * the others get none, or their default below).
+ * "Every strategy" means the retrievers and the profiles whose registry entry declares
+ * `floorInDesign`: a harness profile (codex, claude-code, hermes, deferred, …) runs as the harness
+ * runs, with no floor, unless `--floor codex=…` names it (a what-if, labelled in the results and
+ * the report).
  * A profile with a default floor (`defaults`, from {@link profileDefaultFloors}: calibrated when
  * the run has calibration cases, else its documented score) keeps it wherever `--floor` does not
  * name it or set every strategy.
@@ -57,7 +61,7 @@ export function parseFloors(
   };
   if (!text.includes('=')) {
     const x = value(text);
-    for (const r of strategies) floors[r] = x;
+    for (const r of strategies) if (floorInDesign(r)) floors[r] = x;
     return floors;
   }
   for (const part of text.split(',')) {

@@ -84,6 +84,11 @@ export interface EvalConfig {
   depth: number;
   /** Floor per strategy: a score, `null` (no floor), or a calibrated floor (filled in by the run). */
   floors: Record<string, FloorSetting>;
+  /**
+   * Profiles that were given a floor their harness does not have (`--floor codex=…`: a what-if;
+   * their registry entry does not declare `floorInDesign`), in profile order; absent when none.
+   */
+  floorsNotInHarness?: string[];
   /** The calibration cases (`--calibrate-on`), when given. */
   calibration?: CalibrationInfo;
   /** Example augmentation: tool examples from the cases of one split (the scored cases are another). */

@@ -4,6 +4,7 @@
  * spread over worker threads (`workers` > 1, `parallel.ts`): the results are the same either way,
  * timings aside. Deterministic except for timings.
  */
+import { floorInDesign } from '../profiles/registry.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { calibrationInfo, thinCalibrationWarnings } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
@@ -91,9 +92,12 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   // The input's warnings, then one per floor calibrated on too few no-tool cases.
   const warnings = [...(input.warnings ?? []), ...thinCalibrationWarnings(floors)];
   const skillConfig = skillComparisonConfig(input.catalog, input.cases);
+  // A floor on a profile whose harness has none is a what-if: the results say which.
+  const whatIf = (config.profiles ?? []).filter((n) => !floorInDesign(n) && floors[n] !== null && floors[n] !== undefined);
   const finalConfig: EvalConfig = {
     ...config,
     floors,
+    ...(whatIf.length ? { floorsNotInHarness: whatIf } : {}),
     ...(opts.calibration ? { calibration: calibrationInfo(opts.calibration) } : {}),
     ...(skillConfig ? { skills: skillConfig } : {}),
   };

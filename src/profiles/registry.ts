@@ -90,6 +90,7 @@ export const PROFILES = {
   'semantic-retrieval': {
     costHint: 5,
     usesModel: true,
+    floorInDesign: true,
     description:
       "the seed's semantic retrieval: embed's 8 best tools above a floor (default 0.7028 cosine, calibrated on generated small-11 train) in full, sticky per task with re-retrieval below the floor, pinned tools always",
     create: (name: string, options?: ProfileOptions) => createSemanticRetrieval(name, options),
@@ -108,6 +109,7 @@ export const PROFILES = {
   'gated-sticky-deferred': {
     costHint: 5,
     usesModel: true,
+    floorInDesign: true,
     description:
       "the seed's gate → retrieve → defer: tools of the caller's role only, embed top 8 above the floor, sticky per task, as deferred entries (name + summary) with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createGatedStickyDeferred(name, options),
@@ -115,6 +117,7 @@ export const PROFILES = {
   'routed-deferred': {
     costHint: 5,
     usesModel: true,
+    floorInDesign: true,
     description:
       "the seed's above-200-tools combination: role gate, the role's namespaces advertised, the model opens the best one (1 call), embed top 8 inside it above the floor as deferred entries with load_tool_schema; pinned tools in full",
     create: (name: string, options?: ProfileOptions) => createRoutedDeferred(name, options),
@@ -156,6 +159,15 @@ export function profileCapabilities(name: string): StrategyCapabilities {
 /** What the registered profile or retriever `name` declares (profiles and retrievers share one namespace of names). */
 export function strategyCapabilities(name: string): StrategyCapabilities {
   return registry.has(name) ? profileCapabilities(name) : retrieverCapabilities(name);
+}
+
+/**
+ * Whether a floor for every strategy (`--floor X`, `--floor auto`) applies to `name`: a retriever,
+ * or a profile whose registry entry declares `floorInDesign`. Any other profile runs as its harness
+ * runs; a floor reaches it only when `--floor` names it (a what-if).
+ */
+export function floorInDesign(name: string): boolean {
+  return registry.has(name) ? profileCapabilities(name).floorInDesign === true : true;
 }
 
 /** Whether a registered profile embeds with the embedding model (`--model` applies to it). */

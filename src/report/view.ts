@@ -192,9 +192,11 @@ export function bestStrategy(
 
 export type FloorView =
   | { kind: 'none' }
-  | { kind: 'fixed'; value: number }
+  | { kind: 'fixed'; value: number; notInHarness?: true }
   | {
       kind: 'auto';
+      /** A what-if: the profile's harness has no floor (`config.floorsNotInHarness`). */
+      notInHarness?: true;
       target: number | undefined;
       value: number | null;
       calibratedOn: string | undefined;
@@ -211,7 +213,9 @@ export function floorOf(r: Results, name: string): FloorView | undefined {
   if (!floors || !Object.prototype.hasOwnProperty.call(floors, name)) return undefined;
   const f = floors[name];
   if (f === null || f === undefined) return { kind: 'none' };
-  if (finite(f)) return { kind: 'fixed', value: f };
+  const whatIf = r.config.floorsNotInHarness;
+  const notInHarness = Array.isArray(whatIf) && whatIf.includes(name) ? { notInHarness: true as const } : {};
+  if (finite(f)) return { kind: 'fixed', value: f, ...notInHarness };
   if (typeof f === 'object' && (f as { mode?: unknown }).mode === 'auto') {
     const a = f as {
       target?: unknown;
@@ -232,6 +236,7 @@ export function floorOf(r: Results, name: string): FloorView | undefined {
       noToolCases: finite(a.calibrationNoToolCases) ? a.calibrationNoToolCases : undefined,
       ...(Array.isArray(iv) && iv.length === 2 && finite(iv[0]) && finite(iv[1]) ? { fpInterval: [iv[0], iv[1]] as [number, number] } : {}),
       ...(typeof a.reason === 'string' ? { reason: a.reason } : {}),
+      ...notInHarness,
     };
   }
   return { kind: 'none' };
@@ -253,10 +258,18 @@ function intervalText(f: Extract<FloorView, { kind: 'auto' }>): string {
  * A floor as plain text (escape it for the format): "0.35", "none", or
  * "auto → 0.412 (target 0.05, calibrated on split:dev, FP there 0.048, 95% CI 0.021–0.265 over 30
  * no-tool cases)"; an auto floor that does not apply: "auto → none: <reason> (target 0.05,
- * calibrated on split:dev)". The interval is there when the results record it.
+ * calibrated on split:dev)". The interval is there when the results record it; a floor the profile's
+ * harness does not have ends in " — floor not in the harness".
  */
 export function floorText(f: FloorView | undefined): string {
   if (!f || f.kind === 'none') return 'none';
+  return `${floorBody(f)}${f.notInHarness ? ` — ${NOT_IN_HARNESS}` : ''}`;
+}
+
+/** The label of a floor the profile's harness does not have (a what-if, `--floor name=…`). */
+export const NOT_IN_HARNESS = 'floor not in the harness';
+
+function floorBody(f: Exclude<FloorView, { kind: 'none' }>): string {
   if (f.kind === 'fixed') return floorNumber(f.value);
   const facts = [
     f.target !== undefined ? `target ${f.target}` : '',

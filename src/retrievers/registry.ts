@@ -103,12 +103,13 @@ export function retrieverCapabilities(name: string): StrategyCapabilities {
 /** A registry entry's capabilities, with the defaults filled in. */
 export function capabilitiesOf(entry: StrategyCapabilities | undefined): StrategyCapabilities {
   if (entry === undefined) return {};
-  const { usesModel, approximate, costHint, toolLocal } = entry;
+  const { usesModel, approximate, costHint, toolLocal, floorInDesign } = entry;
   return {
     ...(usesModel !== undefined ? { usesModel } : {}),
     ...((approximate ?? usesModel) ? { approximate: true } : {}),
     ...(costHint !== undefined ? { costHint } : {}),
     ...(toolLocal !== undefined ? { toolLocal } : {}),
+    ...(floorInDesign !== undefined ? { floorInDesign } : {}),
   };
 }
 

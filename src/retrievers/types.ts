@@ -98,6 +98,13 @@ export interface StrategyCapabilities {
    * the catalog), so a changed catalog's ranking can be derived from the old one (`src/diff/rankings.ts`).
    */
   toolLocal?: boolean;
+  /**
+   * A profile whose design has a score threshold (the seed's semantic retrieval and the strategies
+   * built on it): a floor for every strategy (`--floor X`, `--floor auto`) applies to it. A profile
+   * without it runs as its harness runs, with no floor, unless `--floor name=…` names it (a what-if,
+   * labelled "floor not in the harness"). Retrievers always take a floor; they do not declare it.
+   */
+  floorInDesign?: boolean;
 }
 
 /** An entry of the retriever registry. */
