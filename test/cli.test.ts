@@ -741,24 +741,10 @@ describe('backpack eval and merge', () => {
     const lines = Array.from({ length: 30 }, (_, i) => ({ id: `n${i}`, request: `what is the story behind ${words[i % 10]} number ${i}`, expectedTools: [] }));
     writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const out = join(tmp, 'calib-30-out');
-    const r = await run(
-      'eval',
-      '--dataset',
-      dataset,
-      '--split',
-      'test',
-      '--calibrate-on',
-      file,
-      '--floor',
-      'auto:0.1',
-      '--retrievers',
-      'bm25',
-      '--out',
+    const { r, results } = await evalOk(
       out,
-      '--quiet',
+      ...['--dataset', dataset, '--split', 'test', '--calibrate-on', file, '--floor', 'auto:0.1', '--retrievers', 'bm25'],
     );
-    expect(r.code, r.err).toBe(0);
-    const results = readResults(out);
     const f = results.config.floors.bm25;
     expect(f.calibrationNoToolCases).toBe(30);
     expect(f.calibrationFalsePositiveRate).toBeLessThanOrEqual(0.1);
