@@ -263,7 +263,7 @@ describe('evaluate', () => {
     expect(ev.overall).not.toHaveProperty('searchNoToolFalsePositiveRate');
   });
 
-  it('profiles: a case whose prompt does not fit the context window shows nothing (visible 0)', () => {
+  it('profiles: a case whose prompt does not fit the context window shows nothing (visible 0) and ranks nothing (recall 0)', () => {
     const fit = evaluate(
       labels,
       results.map((r) => ({ ...r, eager: r.caseId === 'g1' ? ['crm__find'] : [] })),
@@ -280,6 +280,13 @@ describe('evaluate', () => {
     expect(v(fit, 'g1')).toBe(1);
     expect(v(overflow, 'g1')).toBe(0);
     expect(v(overflow, 'g3')).toBe(v(fit, 'g3')); // g3 fits: unchanged (1, docs__write is searched)
+    // nor is it a hit for the ranking metrics: g1 ranked its gold first, but the prompt cannot be sent
+    const g1 = (e: typeof ev) => e.perCase.find((c) => c.caseId === 'g1')!.scores;
+    expect(g1(fit)).toMatchObject({ top1: 1, 'recall@1': 1, 'mrr@10': 1, 'missedEntirely@1': 0 });
+    expect(g1(overflow)).toMatchObject({ top1: 0, 'recall@1': 0, 'mrr@10': 0, 'ndcg@10': 0, 'missedEntirely@1': 1, 'namespaceRecall@1': 0 });
+    // overall recall@1 over the graded cases g1 g2 g3 g4 g5 (1, 0, 0, 0, 0 when g1 fits): 0.2 → 0
+    expect(fit.overall['recall@1']).toBeCloseTo(0.2, 12);
+    expect(overflow.overall['recall@1']).toBe(0);
   });
 
   it('rejects unmatched, duplicate or invalid input', () => {

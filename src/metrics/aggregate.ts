@@ -88,7 +88,7 @@ function scoreCase(label: CaseLabel, result: CaseResult, facts: CatalogFacts, ks
   const scores: MetricTable = {};
   const leaks = checkScopeLeaks(result.scopeLeaks, label.id);
   const expected = label.expectedTools;
-  const ranked = result.ranked;
+  let ranked = result.ranked;
   if (expected === undefined) {
     scores[SCOPE_LEAK_COUNT] = leaks;
     return { label, kind: 'skillOnly', multiGold: false, goldNamespaces: [], scores };
@@ -102,6 +102,9 @@ function scoreCase(label: CaseLabel, result: CaseResult, facts: CatalogFacts, ks
   }
   const mode: GoldMode = label.goldMode ?? 'all';
   const multiGold = mode === 'all' && new Set(expected).size >= 2;
+  // A prompt over the context window cannot be sent: what its search ranked never reaches the
+  // model, so it is no hit for recall, as it is none for visible.
+  if (result.fits === false) ranked = [];
   scores[formatMetricId({ kind: 'top1' })] = top1(ranked, expected);
   for (const k of ks) scores[formatMetricId({ kind: 'recall', k })] = recallAtK(ranked, expected, k, mode);
   if (multiGold) {

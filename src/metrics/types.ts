@@ -38,7 +38,7 @@ export interface CaseResult {
    * ranking itself holds one.
    */
   loadedUnpinned?: boolean;
-  /** Profiles only: the case's prompt fits the context window (false: the request cannot be sent, so nothing is visible). */
+  /** Profiles only: the case's prompt fits the context window (false: the request cannot be sent, so nothing is visible and nothing ranked counts: every ranking metric scores the case 0). */
   fits?: boolean;
 }
 
