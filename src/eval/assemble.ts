@@ -11,11 +11,11 @@ import {
   type CachePrices,
   type EvalConfig,
   type ExposureSummary,
-  perCaseScores,
   type ProfileResults,
   type QueryDetail,
   type RetrieverResults,
   retrieverResults,
+  scoredResults,
   SESSION_TURNS,
 } from './results.ts';
 import { ownChurn, strategySessions } from './sessions.ts';
@@ -55,7 +55,7 @@ export interface ProfileRecords extends StrategyRecords {
 
 /** A profile's results: metrics (none of the ranking ones without a search), sessions, exposure, tokens, calls. */
 export function profileResult(a: ProfileRecords): ProfileResults {
-  const base = retrieverResults(a.cases, a.details, a.facts, a.config, a.own, a.latency, a.traces);
+  const { results: base, perCase } = scoredResults(a.cases, a.details, a.facts, a.config, a.own, a.latency, a.traces);
   const sessions = strategySessions(a.cases, a.details, a.sessions);
   const churn = ownChurn(sessions, a.sessions.sticky);
   return {
@@ -63,13 +63,13 @@ export function profileResult(a: ProfileRecords): ProfileResults {
     ...(sessions ? { sessions } : {}),
     exposure: a.exposure,
     tokens: profileTokens(a.details, base.metrics.overall, a.before, a.meta, a.tokenCache, churn, a.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
-    ...(a.protocol ? { calls: callFigures(a.cases, a.details, a.protocol, SESSION_TURNS, visibleByCase(a)) } : {}),
+    ...(a.protocol ? { calls: callFigures(a.cases, a.details, a.protocol, SESSION_TURNS, visibleByCase(perCase)) } : {}),
   };
 }
 
 /** Each case's `visible` score (1: every gold tool it needs reached the model), by case id. */
-function visibleByCase(a: StrategyRecords): Map<string, number> {
+function visibleByCase(perCase: ReadonlyMap<string, Record<string, number>>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [id, scores] of perCaseScores(a.details, a.cases, a.facts, a.config)) if (scores.visible !== undefined) out.set(id, scores.visible);
+  for (const [id, scores] of perCase) if (scores.visible !== undefined) out.set(id, scores.visible);
   return out;
 }

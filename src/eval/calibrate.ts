@@ -123,12 +123,11 @@ export const FEW_CALIBRATION_NO_TOOL_CASES = 100;
  * no-tool cases, naming the count and the 95% interval of the false-positive rate it was picked at
  * (what the floor may give on new requests), in the order of `floors`.
  */
-export function thinCalibrationWarnings(floors: Readonly<Record<string, unknown>>): string[] {
+export function thinCalibrationWarnings(floors: Readonly<Record<string, FloorSetting>>): string[] {
   const out: string[] = [];
-  for (const [name, f] of Object.entries(floors)) {
-    if (!isAutoFloor(f as FloorSetting)) continue;
-    const a = f as AutoFloor;
-    if (!a.falsePositiveRateInterval || a.calibrationFalsePositiveRate === null || a.calibrationNoToolCases >= FEW_CALIBRATION_NO_TOOL_CASES) continue;
+  for (const [name, a] of Object.entries(floors)) {
+    if (!isAutoFloor(a) || !a.falsePositiveRateInterval || a.calibrationFalsePositiveRate === null) continue;
+    if (a.calibrationNoToolCases >= FEW_CALIBRATION_NO_TOOL_CASES) continue;
     const [lo, hi] = a.falsePositiveRateInterval;
     out.push(
       `the floor of ${name} was calibrated on ${a.calibrationNoToolCases} no-tool case${a.calibrationNoToolCases === 1 ? '' : 's'}: its false-positive rate there, ${a.calibrationFalsePositiveRate.toFixed(3)} (target ${a.target}), has a 95% interval of ${lo.toFixed(3)}–${hi.toFixed(3)}, so on new requests it may be anywhere in it (${FEW_CALIBRATION_NO_TOOL_CASES} or more no-tool calibration cases advised)`,

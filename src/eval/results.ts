@@ -348,6 +348,19 @@ export function retrieverResults(
   latency: RetrieverResults['latency'],
   traces?: ReadonlyMap<string, Trace>,
 ): RetrieverResults {
+  return scoredResults(cases, details, facts, config, retrieverConfig, latency, traces).results;
+}
+
+/** {@link retrieverResults}, and each case's own scores from the same scoring (by case id), for figures built on them. */
+export function scoredResults(
+  cases: readonly Case[],
+  details: readonly QueryDetail[],
+  facts: CatalogFacts,
+  config: EvalConfig,
+  retrieverConfig: Record<string, unknown>,
+  latency: RetrieverResults['latency'],
+  traces?: ReadonlyMap<string, Trace>,
+): { results: RetrieverResults; perCase: Map<string, Record<string, number>> } {
   const results = details.map((d) => caseResultOf(d, config));
   const ev = evaluate(cases.map(caseLabel), results, facts, config.ks, { intervals: true });
   const curveCases = abstentionCases(cases, details);
@@ -360,7 +373,7 @@ export function retrieverResults(
     recallAtFalsePositiveRate: recallAtRates(curveCases, facts.pinned) ?? null,
   };
   if (traces) out.agent = agentMetrics(cases, details, facts, traces, config.ks[config.ks.length - 1]!);
-  return out;
+  return { results: out, perCase: new Map(ev.perCase.map((c) => [c.caseId, c.scores])) };
 }
 
 /**
