@@ -295,7 +295,8 @@ describe('model calls, code-mode callable tools, expansions, wire tokens, query 
   // A probe profile whose every figure is hand-checkable: tool 0 is what its search finds (tool 1
   // scores under its default floor), tool 2 is callable from its advertisement, tool 3 crosses the
   // wire unread, tool 4 comes with every search beyond the ranking (an expansion).
-  const tools = input.catalog.tools.filter((t) => !t.pinned).slice(0, 5);
+  // (MCP and plugin tools: the harness's own core tools would count as pinned for the no-tool FP)
+  const tools = input.catalog.tools.filter((t) => !t.pinned && t.source !== 'core').slice(0, 5);
   const [t0, t1, t2, t3, t4] = tools.map((t) => t.id) as [string, string, string, string, string];
   const queries: string[] = [];
   const probe = (name: string): Profile => ({
@@ -362,6 +363,40 @@ describe('model calls, code-mode callable tools, expansions, wire tokens, query 
     expect(run.details.expander![0]!.exposure!.loadedUnpinned).toBe(1);
     expect(run.results.profiles!.expander!.metrics.overall.noToolFalsePositiveRate).toBe(1);
     expect(run.results.profiles!.expander!.metrics.overall.searchNoToolFalsePositiveRate).toBe(1);
+  });
+
+  it("the harness's own core tools listed eagerly count as pinned for the no-tool FP and are reported apart with their tokens; any other eager tool still makes every no-tool case a false positive", async () => {
+    const core = input.catalog.tools.filter((t) => t.source === 'core' && !t.pinned).map((t) => t.id);
+    expect(core.length).toBeGreaterThan(1);
+    const other = input.catalog.tools.find((t) => t.source !== 'core')!.id;
+    // the search finds t0 on the first no-tool case only
+    const lister =
+      (eager: string[]) =>
+      (name: string): Profile => ({
+        ...probe(name),
+        searcher: () => ({ name: 'first-only', async index() {}, search: async (q: string) => (q.includes('Mars') ? [{ id: t0, score: 1 }] : []) }),
+        beforeSearch: () => ({ eager, metaTools: [SEARCH_TOOLS], advertisement: '' }),
+        afterSearch: (hits) => ({ form: 'metadata', loaded: hits.map((h) => h.id), text: 'x' }),
+      });
+    const noTool: Case[] = [
+      { id: 'n1', request: 'describe the weather on Mars', expectedTools: [], slices: ['no-tool'] },
+      { id: 'n2', request: 'thanks, that is all', expectedTools: [], slices: ['no-tool'] },
+      { id: 'n3', request: 'good morning to you', expectedTools: [], slices: ['no-tool'] },
+      { id: 'n4', request: 'tell me a joke please', expectedTools: [], slices: ['no-tool'] },
+    ];
+    const cfg = { ...makeConfig([], [1, 5], {}, null, false, ['lister']), queryStyle: 'raw' as const };
+    const coreOnly = await runEval({ ...input, cases: noTool }, cfg, { createProfile: lister(core) });
+    const p = coreOnly.results.profiles!.lister!;
+    // one of four no-tool cases got a search hit: 0.25, and nothing more for the core tools
+    expect(p.metrics.overall.searchNoToolFalsePositiveRate).toBe(0.25);
+    expect(p.metrics.overall.noToolFalsePositiveRate).toBe(0.25);
+    const meter = new TokenMeter(input.catalog, 'anthropic', DEFAULT_COUNTER);
+    expect(p.exposure.coreEager).toEqual({ tools: core.length, tokens: core.reduce((a, id) => a + meter.toolTokens(id), 0) });
+    expect(coreOnly.details.lister!.map((d) => [d.exposure!.eagerUnpinned, d.exposure!.coreEager])).toEqual(noTool.map(() => [core.length, core.length]));
+    // one MCP or plugin tool listed beside them: every no-tool case is a false positive again
+    const withOther = await runEval({ ...input, cases: noTool }, cfg, { createProfile: lister([...core, other]) });
+    expect(withOther.results.profiles!.lister!.metrics.overall.noToolFalsePositiveRate).toBe(1);
+    expect(withOther.results.profiles!.lister!.metrics.overall.searchNoToolFalsePositiveRate).toBe(0.25);
   });
 
   it('a floor the run configures wins over the default, and --query-style raw sends the request', async () => {

@@ -42,7 +42,7 @@ export function formatRunSummary(r: Results): string {
     out.push('', ...alignRows(tokenHead, tokenRows));
     if (profiles.some(([, p]) => (p.tokens.fitsContext ?? 1) < 1))
       out.push(
-        `(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible and as no hit for recall; ${consoleLabel('noToolFalsePositiveRate')} counts any non-pinned tool in front of the model)`,
+        `(a case whose prompt does not fit the ${int(profiles[0]![1].tokens.contextWindow ?? DEFAULT_CONTEXT_WINDOW)}-token context window counts as not visible and as no hit for recall; ${consoleLabel('noToolFalsePositiveRate')} counts any tool in front of the model that is neither pinned nor the harness's own core tool)`,
       );
   }
   return out.join('\n');

@@ -24,6 +24,8 @@ interface BeforeEntry {
   count: number;
   /** Non-pinned tools shown (eager or callable). */
   unpinned: number;
+  /** Of those, the harness's own (core) tools: listed whatever the request, counted apart from what retrieval added. */
+  core: number;
   tokens: number;
   estimate: number | undefined;
   /** Tokens of definitions on the wire that the model does not read (undefined: none). */
@@ -77,7 +79,12 @@ export class ExposureTally {
       const eager = this.idMask(b.eager);
       const shown = b.callable?.length ? this.idMask(b.callable, eager.slice()) : eager;
       let unpinned = 0;
-      for (let p = 0; p < shown.length; p++) if (shown[p] === 1 && !this.tools[p]!.pinned) unpinned++;
+      let core = 0;
+      for (let p = 0; p < shown.length; p++) {
+        if (shown[p] !== 1 || this.tools[p]!.pinned) continue;
+        unpinned++;
+        if (this.tools[p]!.source === 'core') core++;
+      }
       let wire: number | undefined;
       if (b.wire?.length) {
         wire = 0;
@@ -89,6 +96,7 @@ export class ExposureTally {
         shown,
         count: b.eager.length,
         unpinned,
+        core,
         tokens: this.meter.before(b, eager).total,
         estimate: this.estimator?.before(b, eager).total,
         wire,
@@ -201,6 +209,7 @@ export class ExposureTally {
       exposure: {
         eagerTools: entry.count,
         eagerUnpinned: entry.unpinned,
+        ...(entry.core ? { coreEager: entry.core } : {}),
         loadedTools: loaded.length,
         resultChars: chars,
         beforeTokens: entry.tokens,
@@ -218,6 +227,24 @@ export class ExposureTally {
     const b = this.profile.beforeSearch({});
     const wire = b.wire?.length ? b.wire.reduce((a, id) => a + this.meter.toolTokens(id), 0) : undefined;
     return { ...this.meter.before(b), ...(this.estimator ? { estimate: this.estimator.before(b).total } : {}), ...(wire !== undefined ? { wire } : {}) };
+  }
+
+  /**
+   * The harness's own (core, non-pinned) tools a caller with every scope has in front of the model
+   * before any search, eager or callable, and the tokens of those sent as definitions.
+   */
+  private coreEager(b: ReturnType<Profile['beforeSearch']>): { tools: number; tokens: number } {
+    const shown = new Set([...b.eager, ...(b.callable ?? [])]);
+    const eager = new Set(b.eager);
+    let tools = 0;
+    let tokens = 0;
+    for (const id of shown) {
+      const t = this.tools[this.position.get(id) ?? -1];
+      if (!t || t.pinned || t.source !== 'core') continue;
+      tools++;
+      if (eager.has(id)) tokens += this.meter.toolTokens(id);
+    }
+    return { tools, tokens };
   }
 
   tokenMeta(): { counter: string; provider: string; placement: 'history' | 'prefix'; search: boolean; estimator?: string } {
@@ -244,6 +271,7 @@ export class ExposureTally {
         advertisementChars: b.advertisement.length,
         advertisementBytes: Buffer.byteLength(b.advertisement),
       },
+      coreEager: this.coreEager(b),
       perCase: exposureMeans(details),
     };
   }

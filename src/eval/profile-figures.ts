@@ -24,7 +24,18 @@ export function exposureMeans(details: readonly QueryDetail[]): ExposureSummary[
 }
 
 /** Kinds that measure a ranking: left out of a profile with no search (nothing was ranked; `visible` says what reached the model). */
-const RANKING_KINDS = new Set(['top1', 'recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall', 'searchNoToolFalsePositiveRate']);
+const RANKING_KINDS = new Set([
+  'top1',
+  'recall',
+  'allGold',
+  'anyGold',
+  'mrr',
+  'ndcg',
+  'missedEntirely',
+  'namespaceRecall',
+  'searchNoToolFalsePositiveRate',
+  'visibleByExpansion',
+]);
 
 export function withoutRanking(r: RetrieverResults): RetrieverResults {
   const strip = <V>(t: Record<string, V>): Record<string, V> => Object.fromEntries(Object.entries(t).filter(([key]) => !RANKING_KINDS.has(key.split('@')[0]!)));

@@ -132,8 +132,10 @@ export function detailProblem(d: Record<string, unknown>): string | undefined {
     if (e === null || typeof e !== 'object' || Array.isArray(e)) return '"exposure" must be an object';
     for (const k of ['eagerTools', 'loadedTools', 'resultChars', 'beforeTokens', 'searchTokens'] as const)
       if (!isCount(e[k])) return `"exposure.${k}" must be a number ≥ 0`;
-    for (const k of ['eagerUnpinned', 'wireTokens', 'loadedUnpinned'] as const)
+    for (const k of ['eagerUnpinned', 'coreEager', 'wireTokens', 'loadedUnpinned'] as const)
       if (e[k] !== undefined && !isCount(e[k])) return `"exposure.${k}" must be a number ≥ 0`;
+    if (e.coreEager !== undefined && (e.coreEager as number) > ((e.eagerUnpinned as number | undefined) ?? 0))
+      return '"exposure.coreEager" must not exceed "exposure.eagerUnpinned" (core tools are among the non-pinned tools shown)';
     if (e.calls !== undefined && (e.calls === null || typeof e.calls !== 'object' || Array.isArray(e.calls))) return '"exposure.calls" must be an object';
   }
   return undefined;

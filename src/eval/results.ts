@@ -146,7 +146,10 @@ export interface QueryDetail {
    */
   exposure?: {
     eagerTools: number;
+    /** Non-pinned tools shown before any search (eager or callable), the harness's own core tools included. */
     eagerUnpinned?: number;
+    /** Of `eagerUnpinned`, the harness's own core tools: pinned for the no-tool false-positive rate (absent when none, and in older results). */
+    coreEager?: number;
     loadedTools: number;
     resultChars: number;
     beforeTokens: number;
@@ -200,6 +203,12 @@ export interface ExposureSummary {
   sticky: boolean;
   /** Before any search, for a caller with every scope and no role. */
   unrestricted: { eagerTools: number; metaTools: string[]; advertisementChars: number; advertisementBytes: number };
+  /**
+   * The harness's own (core, non-pinned) tools in front of the model before any search, for a caller
+   * with every scope: how many (eager or callable) and the tokens of their definitions. They count
+   * as pinned for the no-tool false-positive rate. Absent in results written before it was reported.
+   */
+  coreEager?: { tools: number; tokens: number };
   /** Means over the tool-labelled cases: eager tools for the case's caller, tools a search put in front of the model, characters of the search result. */
   perCase: { eagerTools: number; loadedTools: number; searchResultChars: number };
   /** What the search received: the request as it is (`raw`) or the keyword query a model writes (`keywords`). Absent in older results (raw). */
@@ -406,10 +415,21 @@ export function caseResultOf(d: QueryDetail, config: Pick<EvalConfig, 'contextWi
     caseId: d.caseId,
     ranked: d.ranked.map(([id]) => id),
     scopeLeaks: d.leaks?.length ?? 0,
-    ...(d.eager ? { eager: d.expanded?.length ? [...d.eager, ...d.expanded] : d.eager } : {}),
-    ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0, fits: promptFits(d.exposure, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW) } : {}),
+    ...(d.eager ? { eager: d.eager } : {}),
+    ...(d.eager && d.expanded?.length ? { expanded: d.expanded } : {}),
+    ...(d.exposure ? { eagerUnpinned: eagerBeyondCore(d.exposure), fits: promptFits(d.exposure, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW) } : {}),
     ...(d.exposure?.loadedUnpinned ? { loadedUnpinned: true } : {}),
   };
+}
+
+/**
+ * A tool that is neither pinned nor the harness's own core tool is in front of the model before any
+ * search: a no-tool case is then a false positive whatever the search does. Core tools the harness
+ * always lists count as pinned (reported apart as `coreEager`), so the no-tool false-positive rate
+ * measures what retrieval added.
+ */
+export function eagerBeyondCore(exposure: NonNullable<QueryDetail['exposure']>): boolean {
+  return (exposure.eagerUnpinned ?? 0) - (exposure.coreEager ?? 0) > 0;
 }
 
 /** A profile's prompt for one case (tokens before search + the search) fits `window`. */
@@ -427,7 +447,7 @@ function abstentionCases(cases: readonly Case[], details: readonly QueryDetail[]
       expected: c.expectedTools,
       ...(c.goldMode ? { goldMode: c.goldMode } : {}),
       hits: d.belowFloor?.length ? [...d.ranked, ...d.belowFloor] : d.ranked,
-      ...(d.exposure ? { eagerUnpinned: (d.exposure.eagerUnpinned ?? 0) > 0 } : {}),
+      ...(d.exposure ? { eagerUnpinned: eagerBeyondCore(d.exposure) } : {}),
     });
   });
   return out;

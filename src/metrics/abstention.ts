@@ -12,7 +12,7 @@
  *
  * A no-tool case is a false positive at floor f when a non-pinned tool scores ≥ f, or when a
  * non-pinned tool is in front of the model whatever the floor (`eagerUnpinned`: a profile's eager
- * tools). Recall at floor f is computed on each graded case's hits scoring ≥ f (a prefix of its
+ * tools, the harness's own core tools excepted, as pinned ones are). Recall at floor f is computed on each graded case's hits scoring ≥ f (a prefix of its
  * ranking, which is best first), exactly as the policy layer applies a floor.
  */
 import { recallAtK, type GoldMode } from './ranking.ts';
@@ -24,7 +24,7 @@ export interface AbstentionCase {
   goldMode?: GoldMode;
   /** The unfloored ranking (after the scope check, at most the run's depth), best first. */
   hits: ReadonlyArray<readonly [string, number]>;
-  /** A non-pinned tool is in front of the model before any search (a profile's eager tools): a no-tool case is then a false positive at every floor. */
+  /** A tool neither pinned nor the harness's own core tool is in front of the model before any search (a profile's eager tools): a no-tool case is then a false positive at every floor. */
   eagerUnpinned?: boolean;
 }
 

@@ -289,6 +289,37 @@ describe('evaluate', () => {
     expect(overflow.overall['recall@1']).toBe(0);
   });
 
+  it('profiles: visibleByExpansion is the part of visible only a namespace expansion brought, case by case; ranked recall never counts it', () => {
+    const expanded: Record<string, string[]> = { g1: ['crm__find'], g2: ['docs__write'], g3: ['docs__search'], g5: ['crm__merge'] };
+    const withExpansion = results.map((r) => ({ ...r, eager: [], ...(expanded[r.caseId] ? { expanded: expanded[r.caseId]! } : {}) }));
+    const p = evaluate(labels, withExpansion, facts, [1, 3]);
+    const s = (id: string) => p.perCase.find((c) => c.caseId === id)!.scores;
+    // g1: ranked first already (its expansion adds nothing); g2 (all): billing__refund ranked, docs__write expanded: 1 = 0.5 + 0.5;
+    // g3 (any): docs__write ranked is enough; g4: nothing; g5: only the expansion shows crm__merge
+    expect(['g1', 'g2', 'g3', 'g4', 'g5'].map((id) => [s(id).visible, s(id).visibleByExpansion])).toEqual([
+      [1, 0],
+      [1, 0.5],
+      [1, 0],
+      [0, 0],
+      [1, 1],
+    ]);
+    expect(p.overall.visible).toBeCloseTo(0.8, 12); // (1 + 1 + 1 + 0 + 1) / 5
+    expect(p.overall.visibleByExpansion).toBeCloseTo(0.3, 12); // (0 + 0.5 + 0 + 0 + 1) / 5
+    // recall is the ranking's alone: g5 ranked nothing
+    expect(s('g5')['recall@3']).toBe(0);
+    // an expansion in a prompt that does not fit shows nothing either
+    const overflow = evaluate(
+      labels,
+      withExpansion.map((r) => (r.caseId === 'g5' ? { ...r, fits: false } : r)),
+      facts,
+      [1],
+    );
+    expect(overflow.perCase.find((c) => c.caseId === 'g5')!.scores).toMatchObject({ visible: 0, visibleByExpansion: 0 });
+    // no-tool cases and retrievers have no such figure
+    expect(s('n1')).not.toHaveProperty('visibleByExpansion');
+    expect(ev.overall).not.toHaveProperty('visibleByExpansion');
+  });
+
   it('rejects unmatched, duplicate or invalid input', () => {
     expect(() => evaluate(labels, results.slice(1), facts, [1])).toThrow(/labelled cases with no result: g1/);
     expect(() => evaluate(labels.slice(1), results, facts, [1])).toThrow(/results for cases that have no label: g1/);

@@ -7,10 +7,12 @@
  * Which cases a metric averages over:
  * - graded cases (`expectedTools` non-empty): `top1`, `recall@k`, `mrr@10`, `ndcg@10`,
  *   `missedEntirely@k`, `namespaceRecall@k` (under the case's `goldMode`, default `all`), and
- *   `visible` for profiles (results that carry `eager`);
+ *   `visible` for profiles (results that carry `eager`) and `visibleByExpansion`, its part that only
+ *   a namespace expansion brought (`expanded`);
  * - multi-gold cases (≥ 2 distinct expected tools, goldMode `all`): `allGold@k`, `anyGold@k`;
  * - no-tool cases (`expectedTools: []`): `noToolFalsePositiveRate` (for profiles, results that
- *   carry `eagerUnpinned`: 1 whenever a non-pinned tool is eager, else the search's figure) and,
+ *   carry `eagerUnpinned`: 1 whenever a tool that is neither pinned nor a core tool of the harness
+ *   is eager, else the search's figure) and,
  *   for profiles, `searchNoToolFalsePositiveRate` (the search alone);
  * - `visible` is 0 for a case whose prompt does not fit the context window (`fits: false`);
  * - every case: `scopeLeakCount`, a sum;
@@ -118,7 +120,13 @@ function scoreCase(label: CaseLabel, result: CaseResult, facts: CatalogFacts, ks
   for (const k of ks) {
     scores[formatMetricId({ kind: 'namespaceRecall', k })] = namespaceRecallAtK(ranked, expected, k, (id) => facts.namespaceOf(id), mode);
   }
-  if (result.eager !== undefined) scores[formatMetricId({ kind: 'visible' })] = result.fits === false ? 0 : visible(ranked, result.eager, expected, mode);
+  if (result.eager !== undefined) {
+    // visible counts what an expansion brought; visibleByExpansion is that part alone
+    const shown = result.expanded?.length ? [...result.eager, ...result.expanded] : result.eager;
+    const all = result.fits === false ? 0 : visible(ranked, shown, expected, mode);
+    scores[formatMetricId({ kind: 'visible' })] = all;
+    scores[formatMetricId({ kind: 'visibleByExpansion' })] = result.fits === false ? 0 : all - visible(ranked, result.eager, expected, mode);
+  }
   const namespaces = new Set<string>();
   for (const id of expected) {
     const ns = facts.namespaceOf(id);

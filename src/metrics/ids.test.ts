@@ -97,11 +97,11 @@ describe('parseMetricId / formatMetricId', () => {
 });
 
 describe('METRICS table', () => {
-  it('describes every kind; counts are neither better nor worse', () => {
+  it('describes every kind; counts, and the part of visible an expansion brought, are neither better nor worse', () => {
     for (const kind of METRIC_KINDS) {
       expect(METRICS[kind].description.length).toBeGreaterThan(10);
       expect(isMetricKind(kind)).toBe(true);
-      if (METRICS[kind].group === 'count') expect(METRICS[kind].higherIsBetter).toBeNull();
+      if (METRICS[kind].group === 'count' || kind === 'visibleByExpansion') expect(METRICS[kind].higherIsBetter).toBeNull();
       else expect(typeof METRICS[kind].higherIsBetter).toBe('boolean');
     }
     expect(METRIC_KINDS.filter((k) => needsK(k))).toEqual(['recall', 'allGold', 'anyGold', 'mrr', 'ndcg', 'missedEntirely', 'namespaceRecall']);

@@ -22,7 +22,8 @@ export type MetricKind =
   | 'searchNoToolFalsePositiveRate'
   | 'scopeLeakCount'
   | 'namespaceRecall'
-  | 'visible';
+  | 'visible'
+  | 'visibleByExpansion';
 
 /** Case counts, always present in a metric table. */
 export type CountKind = 'cases' | 'gradedCases' | 'noToolCases' | 'multiGoldCases';
@@ -39,7 +40,7 @@ export interface MetricInfo {
   description: string;
   /** Whether the id carries a cut-off (`recall@5`) or not (`top1`). */
   needsK: boolean;
-  /** `true`/`false` for quality and cost figures; `null` for counts, which are neither. */
+  /** `true`/`false` for quality and cost figures; `null` for counts and for a part of another figure (`visibleByExpansion`), which are neither. */
   higherIsBetter: boolean | null;
   /** Quality metric, case count, or cost figure. */
   group: 'quality' | 'count' | 'cost';
@@ -110,12 +111,12 @@ export const METRICS = {
   },
   noToolFalsePositiveRate: {
     description:
-      'Share of no-tool cases (expected: []) where any non-pinned tool is in front of the model: for a retriever, any tool that survived the floor; for a profile, any non-pinned tool listed eagerly, advertised with its schema, callable from a code-mode SDK, returned by its search or expanded by it (a namespace opened).',
+      "Share of no-tool cases (expected: []) where any non-pinned tool is in front of the model: for a retriever, any tool that survived the floor; for a profile, any non-pinned tool listed eagerly, advertised with its schema, callable from a code-mode SDK, returned by its search or expanded by it (a namespace opened). The harness's own core tools, listed whatever the request, count as pinned (reported apart as `exposure.coreEager`), so the figure measures what retrieval added.",
     needsK: false,
     higherIsBetter: false,
     group: 'quality',
     title:
-      'share of no-tool cases where any non-pinned tool is in front of the model: listed eagerly, advertised with its schema, or returned by a search (lower is better)',
+      "share of no-tool cases where any non-pinned tool is in front of the model: listed eagerly, advertised with its schema, or returned by a search; the harness's own core tools count as pinned (lower is better)",
     label: 'no-tool FP rate',
     consoleLabel: 'noToolFP',
   },
@@ -152,6 +153,16 @@ export const METRICS = {
     higherIsBetter: true,
     group: 'quality',
     title: 'share of gold tools in front of the model (eager or returned by one search)',
+  },
+  visibleByExpansion: {
+    description:
+      "Profiles with a search only: the part of `visible` that only a namespace expansion brought: graded cases, `visible` minus what the same case scores counting only the eager tools and the search's ranking (so `visible` = that figure + this one, case by case); averaged. Ranked recall never counts an expansion.",
+    needsK: false,
+    higherIsBetter: null,
+    group: 'quality',
+    title: 'the part of visible that only a namespace expansion brought (gold tools loaded beside the ranking, not ranked)',
+    label: 'visible by expansion',
+    consoleLabel: 'byExpansion',
   },
   cases: { description: 'Number of cases.', needsK: false, higherIsBetter: null, group: 'count', title: 'number of cases' },
   gradedCases: {

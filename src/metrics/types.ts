@@ -27,9 +27,17 @@ export interface CaseResult {
    */
   eager?: readonly string[];
   /**
-   * Profiles only: a non-pinned tool is in front of the model before any search for this case's
-   * caller (listed eagerly with its schema, or callable from a code-mode SDK). A no-tool case is then a false positive whatever the
-   * search returns. Present ⇒ `searchNoToolFalsePositiveRate` is computed too.
+   * Profiles only: of the gold tools in front of the model besides the ranking, those only a
+   * namespace expansion brought (not eager, not ranked). Part of `visible`, and reported apart as
+   * `visibleByExpansion`; `eager` need not repeat them.
+   */
+  expanded?: readonly string[];
+  /**
+   * Profiles only: a tool that is neither pinned nor one of the harness's own core tools is in
+   * front of the model before any search for this case's caller (listed eagerly with its schema, or
+   * callable from a code-mode SDK). A no-tool case is then a false positive whatever the search
+   * returns. Core tools the harness always lists count as pinned here (the results report them
+   * apart, `exposure.coreEager`). Present ⇒ `searchNoToolFalsePositiveRate` is computed too.
    */
   eagerUnpinned?: boolean;
   /**

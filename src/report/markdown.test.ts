@@ -180,8 +180,13 @@ describe('markdownSummary on a real run', () => {
 
   it('shows the profiles token figures', () => {
     const md = markdownSummary(tiny);
+    const [first, before, ...rest] = PROFILE_TOKEN_COLUMNS;
+    // the tiny catalog has 12 core tools (bash, read_file, …) that static lists: a column with their count and tokens
     expect(headerOf(md, 'profile')).toEqual([
-      ...PROFILE_TOKEN_COLUMNS,
+      first,
+      before,
+      'core tools (tokens)',
+      ...rest,
       'calls per case',
       'calls per success',
       'calls per 12 turns',
@@ -193,9 +198,14 @@ describe('markdownSummary on a real run', () => {
       const r = rows(tables(md).find((x) => x[0]!.startsWith('| profile '))!).find((x) => x[0] === name)!;
       expect(t.fitsContext).toBe(1);
       const c = tiny.profiles![name]!.calls!;
+      const core = tiny.profiles![name]!.exposure.coreEager!;
+      // static lists them; the seed's deferred defers every tool, its own included
+      expect(core.tools).toBe(name === 'static' ? 12 : 0);
+      expect(core.tokens > 0).toBe(name === 'static');
       expect(r).toEqual([
         name,
         formatInt(t.beforeSearch),
+        `${formatInt(core.tools)} (${formatInt(core.tokens)})`,
         name === 'static' ? '–' : formatInt(t.perSearch),
         formatInt(t.perCase),
         formatInt(t.session12Uncached),
@@ -207,6 +217,17 @@ describe('markdownSummary on a real run', () => {
         '200,000',
       ]);
     }
+    // results without core tools (or written before they were reported) have no such column
+    const without = structuredClone(tiny);
+    for (const p of Object.values(without.profiles!)) delete p.exposure.coreEager;
+    expect(headerOf(markdownSummary(without), 'profile')).toEqual([
+      ...PROFILE_TOKEN_COLUMNS,
+      'calls per case',
+      'calls per success',
+      'calls per 12 turns',
+      'context fit',
+      'context window',
+    ]);
     expect(formatInt(1234567.4)).toBe('1,234,567');
     expect(formatInt(undefined)).toBe('–');
   });

@@ -63,7 +63,8 @@ const DASH = '–';
 
 /**
  * The headline metrics of a run, in column order: top1, recall@1/5/10 (those the ks have, and the
- * headline recall if it is none of them), mrr@10, visible (when profiles ran),
+ * headline recall if it is none of them), mrr@10, visible (when profiles ran), visibleByExpansion
+ * (when a profile's search expanded a namespace onto a gold tool),
  * noToolFalsePositiveRate, searchNoToolFalsePositiveRate (when profiles ran), scopeLeakCount.
  * The JUnit report checks the same ones.
  */
@@ -79,6 +80,7 @@ export function headlineMetrics(r: Results): string[] {
     ...recalls,
     'mrr@10',
     ...(profiles ? ['visible'] : []),
+    ...(profiles && Object.values(r.profiles!).some((p) => (p.metrics.overall.visibleByExpansion ?? 0) > 0) ? ['visibleByExpansion'] : []),
     'noToolFalsePositiveRate',
     ...(profiles ? ['searchNoToolFalsePositiveRate'] : []),
     'scopeLeakCount',
@@ -193,14 +195,17 @@ function profileTokens(shown: readonly StrategyView[]): string[] {
   if (!profiles.length) return [];
   const anyFit = profiles.some((s) => contextFit(s) !== undefined);
   const anyCalls = profiles.some((s) => s.profile!.calls !== undefined);
+  const anyCore = profiles.some((s) => (s.profile!.exposure.coreEager?.tools ?? 0) > 0);
   const rows = profiles.map((s) => {
     const t = s.profile!.tokens;
+    const core = s.profile!.exposure.coreEager;
     const fit = contextFit(s);
     const fits = !fit ? DASH : fit.share >= 1 ? 'fits' : fitMark(fit)!;
     const c = s.profile!.calls;
     return [
       escapeMarkdown(s.name),
       formatInt(t.beforeSearch),
+      ...(anyCore ? [core ? `${formatInt(core.tools)} (${formatInt(core.tokens)})` : DASH] : []),
       s.ranks ? formatInt(t.perSearch) : DASH,
       formatInt(t.perCase),
       formatInt(t.session12Uncached),
@@ -218,6 +223,7 @@ function profileTokens(shown: readonly StrategyView[]): string[] {
       [
         'profile',
         'before search',
+        ...(anyCore ? ['core tools (tokens)'] : []),
         'per search',
         'per case',
         '12 turns uncached',

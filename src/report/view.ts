@@ -50,7 +50,7 @@ const NO_TOOL_KINDS = new Set<string>(['noToolFalsePositiveRate', 'searchNoToolF
  * What the no-tool figures mean, in plain words (no markup, no Markdown punctuation), for the HTML
  * caption and the Markdown footnote.
  */
-export const NO_TOOL_DEFINITION = `${metricLabel('noToolFalsePositiveRate')}: share of the no-tool requests, the cases that need no tool, where any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search; for a retriever, any tool that passed the floor. A profile that lists tools eagerly therefore scores 1. ${metricLabel('searchNoToolFalsePositiveRate')}: the same counting only what a profile\u2019s search returned, for profiles with a search. Lower is better for both; n/a when the scored cases have no no-tool case.`;
+export const NO_TOOL_DEFINITION = `${metricLabel('noToolFalsePositiveRate')}: share of the no-tool requests, the cases that need no tool, where any non-pinned tool is in front of the model on that turn: listed eagerly, advertised with its schema, or returned by a search; for a retriever, any tool that passed the floor. A harness\u2019s own core tools, which it lists whatever the request, count as pinned (they are reported apart, with their tokens, as core tools); a profile that lists other tools eagerly (the whole catalog, a role\u2019s tools) therefore scores 1. ${metricLabel('searchNoToolFalsePositiveRate')}: the same counting only what a profile\u2019s search returned, for profiles with a search. Lower is better for both; n/a when the scored cases have no no-tool case.`;
 
 // ---------------------------------------------------------------------------------------------
 // Context fit of a profile
@@ -157,9 +157,10 @@ export function bestValue(
   metric: string,
   table: (s: StrategyView) => Readonly<Record<string, number>> | undefined = (s) => s.results.metrics?.overall,
 ): number | undefined {
-  // An id that does not parse is taken as higher-is-better.
-  const dir = higherIsBetter(metric) ?? true;
-  if (dir === null || metric.split('@')[0] === 'scopeLeakCount') return undefined;
+  // An id that does not parse is taken as higher-is-better; a figure with no direction (a count, a part of another figure) has no best.
+  const given = higherIsBetter(metric);
+  if (given === null || metric.split('@')[0] === 'scopeLeakCount') return undefined;
+  const dir = given ?? true;
   const values = all
     .filter(mayBeBest)
     .map((s) => figure(s, metric, table(s)).value)

@@ -32,11 +32,17 @@ export function overviewMetrics(r: Results, all: readonly StrategyView[]): strin
     `missedEntirely@${hk}`,
     `namespaceRecall@${hk}`,
     'visible',
+    ...(expands(all) ? ['visibleByExpansion'] : []),
     'noToolFalsePositiveRate',
     'searchNoToolFalsePositiveRate',
     ...(leaked ? ['scopeLeakCount'] : []),
   ];
   return [...new Set(wanted)].filter((m) => present.has(m));
+}
+
+/** Some profile's gold tools reached the model through a namespace expansion: the part of `visible` gets its own column. */
+function expands(all: readonly StrategyView[]): boolean {
+  return all.some((s) => (s.results.metrics.overall.visibleByExpansion ?? 0) > 0);
 }
 
 /** The Overview section. */

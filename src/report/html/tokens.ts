@@ -36,11 +36,22 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
     const anyFit = profiles.some((s) => contextFit(s, r) !== undefined);
     const anyCalls = profiles.some((s) => s.profile!.calls !== undefined);
     const anyWire = profiles.some((s) => s.profile!.tokens.wire !== undefined);
+    const anyCore = profiles.some((s) => (s.profile!.exposure.coreEager?.tools ?? 0) > 0);
     const columns: Column[] = [
       { label: 'profile' },
       { label: 'search', title: 'how a search result reaches the model (limit)' },
       { label: 'eager tools', num: true },
       { label: 'before search', title: 'tokens before any search, unrestricted caller', num: true },
+      ...(anyCore
+        ? [
+            {
+              label: 'core tools',
+              title: "the harness's own tools listed before any search (unrestricted caller): pinned for the no-tool false-positive rate",
+              num: true,
+            },
+            { label: 'core tokens', title: 'tokens of their definitions (part of before search)', num: true, lowFirst: true },
+          ]
+        : []),
       { label: 'per search', num: true },
       { label: 'per request', title: 'before search (own caller) + the search', num: true },
       { label: 'visible', num: true },
@@ -95,6 +106,7 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
         text(p.exposure.search ? `${p.exposure.form}, ${p.exposure.searchLimit}` : 'none'),
         numCell(p.exposure.unrestricted.eagerTools, fmtInt),
         numCell(p.tokens.beforeSearch, fmtInt),
+        ...(anyCore ? [numCell(p.exposure.coreEager?.tools, fmtInt), numCell(p.exposure.coreEager?.tokens, fmtInt)] : []),
         numCell(p.tokens.perSearch, fmtInt),
         numCell(p.tokens.perCase, fmtInt),
         numCell(overall(s, 'visible')),
