@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readCaseRecords } from '../src/eval/case-records.ts';
 import { readRunDir } from '../src/eval/files.ts';
 import { compareRuns } from '../src/report/compare/model.ts';
+import { runGate } from '../src/gate/gate.ts';
 import { runCli, tempDir } from './helpers.ts';
 
 const tmp = tempDir('report-compare');
@@ -67,13 +68,42 @@ describe('backpack report BASE HEAD', () => {
       expect(f.delta, f.figure).toBe(f.head! - f.base!);
       expect(f.ci95![0], f.figure).toBeLessThanOrEqual(f.delta! + 1e-4);
       expect(f.ci95![1], f.figure).toBeGreaterThanOrEqual(f.delta! - 1e-4);
-      // "better" or "worse" only when the interval leaves 0 out
-      expect(f.verdict === 'better' || f.verdict === 'worse', f.figure).toBe(f.ci95![0] > 0 || f.ci95![1] < 0);
+      // "better" or "worse" only when the change rule says the figure changed; too few changed cases for a test: they are named
+      expect(f.verdict === 'better' || f.verdict === 'worse', f.figure).toBe(f.significant === true);
+      if (f.basis === 'cases') expect(f.cases!.up.length + f.cases!.down.length, f.figure).toBeLessThan(6);
     }
     // a profile without a search is compared on what it shows, never on ranking figures
     const staticFigures = c.pairs[0]!.strategies.find((s) => s.name === 'static')!.figures.map((f) => f.figure);
     expect(staticFigures).toContain('visible');
     expect(staticFigures).not.toContain('recall@5');
+  });
+
+  it('gives the verdict the gate gives the same pair of runs, on every figure: one rule, one p-value, the same named cases', async () => {
+    const file = join(tmp, 'expected.yaml');
+    expect((await runCli('bless', '--results', base, '--expect', file, '--reason', 'the base run')).code).toBe(0);
+    const gate = runGate({ expect: file, results: head, baseline: base });
+    const c = compareRuns([load(base), load(head)]);
+    let compared = 0;
+    let changed = 0;
+    for (const s of c.pairs[0]!.strategies) {
+      for (const f of s.figures) {
+        const v = gate.verdicts.find((x) => x.strategy === s.name && x.figure === f.figure);
+        if (!v?.change) continue; // a figure the file does not gate (searchNoToolFalsePositiveRate of a profile is)
+        compared++;
+        const where = `${s.name} ${f.figure}`;
+        expect(v.change.changed, where).toBe(f.significant);
+        expect(v.change.basis, where).toBe(f.basis);
+        expect(v.significance!.p, where).toBe(f.p);
+        expect(v.change.verdict === 'noise' ? 'same' : v.change.verdict, where).toBe(f.verdict);
+        if (f.basis === 'cases') expect(v.change.cases, where).toEqual(f.cases);
+        // the statuses follow: no FAIL the report calls within noise, no "worse" the gate lets pass beyond its tolerance
+        if (v.status === 'FAIL') expect(f.verdict, where).toBe('worse');
+        if (f.verdict === 'same') expect(v.status, where).not.toBe('FAIL');
+        if (f.significant) changed++;
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+    expect(changed).toBeGreaterThan(0); // the pair differs somewhere, or the agreement is vacuous
   });
 
   it('lists exactly the cases whose recall@5 (or no-tool false positive) changed, with both rankings', () => {

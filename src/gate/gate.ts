@@ -21,9 +21,10 @@
  * 1e-9 × max(1, |expected|) so values that went through JSON compare equal.
  *
  * With a baseline run, each figure that is a mean of per-case scores (top1, recall@k, mrr@10,
- * ndcg@10, noToolFalsePositiveRate, …) gets the p-value of a paired test between the baseline and
- * the current run over the same cases (see `significance.ts`). When `significance.require` is
- * true, a FAIL whose drop is not significant (p ≥ alpha) becomes `OKISH (not significant)`.
+ * ndcg@10, noToolFalsePositiveRate, …) is judged by the change rule the comparison report uses
+ * (`metrics/change.ts`): the paired test's p-value when enough cases changed for it to decide,
+ * else the changed cases by name. When `significance.require` is true (the default), a FAIL the
+ * rule says did not change becomes `OKISH (within noise)`.
  */
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -38,7 +39,8 @@ import { factsOfRecords, readCaseRecords } from '../eval/case-records.ts';
 import { figureValue, isPerCaseMean, strategyNames, type Direction } from './figures.ts';
 import { readRegressionFile } from './file.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
-import { DEFAULT_ALPHA, DEFAULT_SAMPLES, pairedTest, type SignificanceMethod } from './significance.ts';
+import { DEFAULT_ALPHA, DEFAULT_SAMPLES, type SignificanceMethod } from '../metrics/significance.ts';
+import { changeSeed, changeVerdict, decideChange, type ChangeVerdict } from '../metrics/change.ts';
 
 export type Status = 'OK' | 'OKISH' | 'IMPROVED' | 'FAIL' | 'MISSING';
 
@@ -61,7 +63,22 @@ export interface Verdict {
   direction: Direction;
   /** The paired test against the baseline, when one was computed for this figure. */
   significance?: { method: SignificanceMethod; p: number; pairs: number; meanDelta: number };
-  /** A FAIL reported as OKISH because the drop is not significant (significance.require). */
+  /**
+   * What the change rule shared with `backpack report BASE HEAD` (`metrics/change.ts`) decided
+   * against the baseline: `basis` `test` (the paired test decides: p < alpha) or `cases` (too few
+   * changed cases for any test: they are named in `cases` and decide), whether the figure
+   * `changed`, the `verdict` the comparison report prints for it, and how many cases rose and fell.
+   */
+  change?: {
+    basis: 'test' | 'cases';
+    changed: boolean;
+    verdict: ChangeVerdict;
+    up: number;
+    down: number;
+    /** On basis `cases`: the case ids that rose and fell. */
+    cases?: { up: string[]; down: string[] };
+  };
+  /** A FAIL reported as OKISH because the shared rule says the figure did not change: within noise (significance.require, the default). */
   notSignificant?: boolean;
   /** Why a figure is MISSING, or why scopeLeakCount failed. */
   note?: string;
@@ -211,7 +228,7 @@ export function runGate(opts: GateOptions): GateReport {
     method: spec.significance?.method ?? 'randomization',
     samples: spec.significance?.samples ?? DEFAULT_SAMPLES,
     alpha: spec.significance?.alpha ?? DEFAULT_ALPHA,
-    require: spec.significance?.require ?? false,
+    require: spec.significance?.require ?? true,
     computed: false,
   };
 
@@ -242,7 +259,7 @@ export function runGate(opts: GateOptions): GateReport {
     // kept them falls back to its dataset, loaded again (the current run's, for both runs).
     const current = savedScoring(opts.results, run) ?? datasetScoring(opts, r, warnings);
     if (current) paired = { base, current, baseline: savedScoring(baselineDir!, base) ?? current, ks: r.config.ks };
-  } else if (baselineDir === null && sig.require) {
+  } else if (baselineDir === null && spec.significance?.require === true) {
     warnings.push("significance.require is set but no baseline run was given (--baseline or the file's baseline): drops beyond the margin fail untested");
   }
 
@@ -287,17 +304,33 @@ export function runGate(opts: GateOptions): GateReport {
         v.note = 'scope leaks tolerate nothing';
       }
       if (current && baseline && isPerCaseMean(f)) {
-        const t = pairedTest(scoresOf(baseline, f.key), scoresOf(current, f.key), {
+        const c = decideChange(scoresOf(baseline, f.key), scoresOf(current, f.key), {
           method: sig.method,
           samples: sig.samples,
-          seed: `backpack-gate/${name}/${f.key}`,
+          alpha: sig.alpha,
+          seed: changeSeed(name, f.key),
         });
-        if (t) {
-          v.significance = { method: sig.method, p: t.p, pairs: t.pairs, meanDelta: t.meanDelta };
+        if (c) {
+          v.significance = { method: sig.method, p: c.p, pairs: c.pairs, meanDelta: c.meanDelta };
+          const higher = f.direction === 'higher' ? true : f.direction === 'lower' ? false : null;
+          v.change = {
+            basis: c.basis,
+            changed: c.changed,
+            verdict: changeVerdict(c, higher)!,
+            up: c.up.length,
+            down: c.down.length,
+            ...(c.basis === 'cases' ? { cases: { up: c.up, down: c.down } } : {}),
+          };
           sig.computed = true;
-          if (v.status === 'FAIL' && sig.require && t.p >= sig.alpha) {
-            v.status = 'OKISH';
-            v.notSignificant = true;
+          if (v.status === 'FAIL' && sig.require && !c.changed) {
+            // Within noise of the baseline, but only a baseline at the file's figure vouches for it:
+            // one that is itself outside the tolerance is not the blessed state.
+            const atBase = paired ? figureValue(paired.base.results, name, f) : undefined;
+            if (atBase !== undefined && judge(expected, atBase, tolerance, f.direction).status === 'OK') {
+              v.status = 'OKISH';
+              v.notSignificant = true;
+            } else
+              v.note = `within noise of the baseline, but the baseline's ${f.key} (${atBase === undefined ? 'absent' : Number(atBase.toPrecision(6))}) is not the file's either: still a FAIL`;
           }
         }
       }

@@ -9,7 +9,11 @@
  * figures. The escaping is the same (`escapeXml`).
  */
 import { escapeMarkdown, escapeXml } from '../util/escape.ts';
+import { changedCasesText, pValue } from '../metrics/change.ts';
 import type { GateReport, Verdict } from './gate.ts';
+
+/** Changed case ids named per direction on a line. */
+const CASES_NAMED = 5;
 
 /** A figure value: at most 6 significant digits. */
 export function num(x: number): string {
@@ -22,15 +26,40 @@ export function signed(x: number): string {
   return x > 0 ? `+${s}` : x === 0 ? '0' : s;
 }
 
-/** A p-value: 3 decimals, or 2 significant digits below 0.001 (`0.00025`). */
-export function pValue(p: number): string {
-  return p >= 0.001 ? p.toFixed(3) : String(Number(p.toPrecision(2)));
+export { pValue };
+
+/** The status column: `OKISH (within noise, p=0.210)` for a FAIL the change rule did not confirm (`OKISH (within noise)` when the changed cases cancel out). */
+export function statusText(v: Verdict): string {
+  if (!v.notSignificant) return v.status;
+  return v.change?.basis === 'cases' ? 'OKISH (within noise)' : `OKISH (within noise, p=${pValue(v.significance!.p)})`;
 }
 
-/** The status column: `OKISH (not significant, p=0.210)` for a FAIL the test did not confirm. */
-export function statusText(v: Verdict): string {
-  return v.notSignificant ? `OKISH (not significant, p=${pValue(v.significance!.p)})` : v.status;
+/**
+ * What the change rule shared with `backpack report BASE HEAD` says about a figure against the
+ * baseline, in the words the comparison report uses: with enough changed cases, the p-value and
+ * the verdict (`p=0.003 (120 paired cases): worse`); with too few for any test, the changed cases
+ * by name instead of a p-value that cannot reach significance (`changed cases: 1 lost (q7): worse`).
+ */
+export function changeText(v: Verdict): string | undefined {
+  const s = v.significance;
+  const c = v.change;
+  if (!s) return undefined;
+  if (!c) return `p=${pValue(s.p)} (${s.pairs} paired cases)`;
+  const word = VERDICT_WORDS[c.verdict];
+  if (c.basis === 'test') return `p=${pValue(s.p)} (${s.pairs} paired cases): ${word}`;
+  if (!c.cases || c.up + c.down === 0) return `no case changed (${s.pairs} paired cases)`;
+  const higher = v.direction === 'higher' ? true : v.direction === 'lower' ? false : null;
+  return `changed cases: ${changedCasesText(c.cases, higher, CASES_NAMED)}: ${word}, too few for a test`;
 }
+
+/** The comparison report's verdict words. */
+const VERDICT_WORDS: Record<NonNullable<Verdict['change']>['verdict'], string> = {
+  better: 'better',
+  worse: 'worse',
+  changed: 'changed',
+  noise: 'within noise',
+  same: 'same',
+};
 
 /** One line per figure, then hints and a summary line (warnings are separate: `report.warnings`). */
 export function gateLines(report: GateReport, blessCommand: string): string[] {
@@ -43,7 +72,8 @@ export function gateLines(report: GateReport, blessCommand: string): string[] {
     const head = `${statusText(v).padEnd(ws)}  ${v.strategy.padEnd(wn)}  ${v.figure.padEnd(wf)}`;
     if (v.status === 'MISSING') return `${head}  expected ${num(v.expected)}  actual -  (${v.note})`;
     const parts = [`expected ${num(v.expected)}`, `actual ${num(v.actual!)}`, `delta ${signed(v.delta!)}`, `tolerance ±${num(v.tolerance)}`];
-    if (v.significance) parts.push(`p=${pValue(v.significance.p)} (${v.significance.pairs} paired cases)`);
+    const change = changeText(v);
+    if (change) parts.push(change);
     if (v.note) parts.push(`(${v.note})`);
     return `${head}  ${parts.join('  ')}`;
   });
@@ -72,7 +102,8 @@ function attr(s: string): string {
 
 function describe(v: Verdict): string {
   if (v.status === 'MISSING') return `${v.figure}: ${v.note ?? 'missing'} (expected ${num(v.expected)})`;
-  const p = v.significance ? `, p=${pValue(v.significance.p)}` : '';
+  const change = changeText(v);
+  const p = change ? `, ${change}` : '';
   return `${v.figure} ${statusText(v)}: expected ${num(v.expected)}, actual ${num(v.actual!)}, delta ${signed(v.delta!)}, tolerance ±${num(v.tolerance)}${p}${v.note ? ` (${v.note})` : ''}`;
 }
 
@@ -147,7 +178,7 @@ export function gateMarkdown(report: GateReport, blessCommand: string): string {
   for (const w of report.warnings) out.push(`- warning: ${md(w)}`);
   if (report.warnings.length) out.push('');
   const withP = report.verdicts.some((v) => v.significance);
-  out.push(`| strategy | figure | expected | actual | delta | tolerance | verdict |${withP ? ' p |' : ''}`);
+  out.push(`| strategy | figure | expected | actual | delta | tolerance | verdict |${withP ? ' against the baseline |' : ''}`);
   out.push(`| --- | --- | ---: | ---: | ---: | ---: | --- |${withP ? ' ---: |' : ''}`);
   const rank = (v: Verdict) => MARKDOWN_ORDER.indexOf(v.status);
   const rows = report.verdicts.map((v, i) => ({ v, i })).sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i);
@@ -163,7 +194,7 @@ export function gateMarkdown(report: GateReport, blessCommand: string): string {
       `±${num(v.tolerance)}`,
       verdict,
     ];
-    if (withP) cells.push(v.significance ? pValue(v.significance.p) : '');
+    if (withP) cells.push(md(changeText(v) ?? ''));
     out.push(`| ${cells.join(' | ')} |`);
   }
   if (c.IMPROVED)

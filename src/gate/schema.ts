@@ -81,7 +81,11 @@ export const REGRESSION_SCHEMA = {
         method: { enum: ['randomization', 'bootstrap'], description: 'Default randomization (sign-flip).' },
         samples: { type: 'integer', minimum: 100, maximum: 1000000, description: 'Default 10000.' },
         alpha: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'Default 0.05.' },
-        require: { type: 'boolean', description: 'A drop beyond the margin fails only if it is also significant (p < alpha). Default false.' },
+        require: {
+          type: 'boolean',
+          description:
+            'A drop beyond the margin fails only if the change rule shared with report BASE HEAD says the figure changed against the baseline (p < alpha, or, with too few changed cases for a test, the named cases). Default true (false before issue 31).',
+        },
       },
     },
     baseline: { type: 'string', minLength: 1, description: 'Results folder of the baseline run, relative to this file (overridden by --baseline).' },

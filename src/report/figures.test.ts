@@ -230,10 +230,31 @@ describe('B. context fit', () => {
     // only deferred's search-only figure applies among those that fit: nothing to compare, no bold (huge's 0.04 does not count)
     expect(inner(htmlRow(html, 'overview-table', 'deferred')[col('search no-tool FP rate')]!)).toBe('0.250');
     expect(inner(huge[col('search no-tool FP rate')]!)).toBe('0.040');
+    // no 95% intervals in these results: the highest is not called best
     expect(html).toContain(
-      'Best ranking strategy: <strong>dense</strong>, recall@5 0.700. Not considered for best: huge (fits 50% of cases in the 200,000-token context window).',
+      'No clear winner by recall@5: <strong>dense</strong> has the highest, 0.700, but these results carry no 95% intervals to tell it from deferred&#39;s 0.650. Not considered for best: huge (fits 50% of cases in the 200,000-token context window).',
     );
-    expect(html).toContain('where the best strategy, <strong>dense</strong>');
+    expect(html).toContain('where <strong>dense</strong>, the highest by recall@5 (no clear winner');
+    // with intervals: best only when its interval clears the runner-up's
+    const withCi = (dense: [number, number], deferred: [number, number]) => {
+      const x = structuredClone(r);
+      x.retrievers.dense!.metrics.ci95 = { overall: { 'recall@5': dense }, slices: {}, namespaces: {} };
+      x.profiles!.deferred!.metrics.ci95 = { overall: { 'recall@5': deferred }, slices: {}, namespaces: {} };
+      return page(x);
+    };
+    const overlapping = withCi([0.66, 0.74], [0.6, 0.69]);
+    expect(overlapping).toContain(
+      'No clear winner by recall@5: <strong>dense</strong> has the highest, 0.700, but its 95% interval 0.660–0.740 overlaps deferred&#39;s 0.600–0.690.',
+    );
+    const cleared = withCi([0.67, 0.74], [0.6, 0.66]);
+    expect(cleared).toContain(
+      'Best ranking strategy: <strong>dense</strong>, recall@5 0.700 (95% interval 0.670–0.740), clear of deferred (95% interval 0.600–0.660).',
+    );
+    expect(cleared).toContain('where the best strategy, <strong>dense</strong> (highest recall@5)');
+    // the Markdown says the same
+    expect(markdownSummary(r)).toContain(
+      '**No clear winner** by recall@5: dense has the highest, 0.700, but these results carry no 95% intervals to tell it from deferred&#39;s 0.650.',
+    );
     // its token figures are shown, with the fit
     const tokens = htmlRow(html, 'profiles-table', 'huge');
     expect(tokens.map(inner)).toContain('250,000');

@@ -45,7 +45,7 @@ import { tokensSection } from './html/tokens.ts';
 import { toolUseSection } from './html/tool-use.ts';
 import { toolUseChart } from './tool-use.ts';
 import { worstMissesSection, type MissInputs } from './html/worst-misses.ts';
-import { bestStrategy, contextFit, fitNote, headline, mayBeBest, overall, strategies } from './view.ts';
+import { contextFit, fitNote, headline, mayBeBest, noClearWinnerReason, overall, strategies, winner } from './view.ts';
 
 export { chartJsSource, jsonForScript, scriptSafe } from './html/inline.ts';
 
@@ -91,11 +91,14 @@ export function htmlReport(results: Results, opts: HtmlReportOptions = {}): stri
       })
     : undefined;
   const title = opts.title ?? `Backpack report — ${r.dataset.name}`;
-  const best = bestStrategy(all, metric);
+  const best = winner(all, metric);
   const unfit = all.filter((s) => !mayBeBest(s));
   const notConsidered = unfit.length ? ` Not considered for best: ${unfit.map((s) => `${esc(s.name)} (${esc(fitNote(contextFit(s, r))!)})`).join(', ')}.` : '';
+  const ci = (i: [number, number] | undefined) => (i ? ` (95% interval ${esc(`${fmtRate(i[0])}–${fmtRate(i[1])}`)})` : '');
   const lead = best
-    ? `Best ${best.metric === metric ? 'ranking ' : ''}strategy: <strong>${esc(best.s.name)}</strong>, ${esc(best.metric)} ${esc(fmtRate(overall(best.s, best.metric)))}.${notConsidered}`
+    ? best.clear
+      ? `Best ${best.metric === metric ? 'ranking ' : ''}strategy: <strong>${esc(best.s.name)}</strong>, ${esc(best.metric)} ${esc(fmtRate(overall(best.s, best.metric)))}${ci(best.interval)}${best.runnerUp ? `, clear of ${esc(best.runnerUp.name)}${ci(best.runnerUpInterval)}` : ''}.${notConsidered}`
+      : `No clear winner by ${esc(best.metric)}: <strong>${esc(best.s.name)}</strong> has the highest, ${esc(fmtRate(overall(best.s, best.metric)))}, but ${esc(noClearWinnerReason(best))}.${notConsidered}`
     : all.length
       ? `No strategy can be named best: none has a figure that applies.${notConsidered}`
       : 'No strategy in this run.';

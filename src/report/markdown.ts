@@ -21,6 +21,8 @@ import { escapeMarkdown } from '../util/escape.ts';
 import {
   bestStrategy,
   bestValue,
+  noClearWinnerReason,
+  winner,
   contextFit,
   curveOf,
   figure,
@@ -123,6 +125,21 @@ function score(r: Results, s: StrategyView): number {
 /** The strategy whose headline metric is highest (ranking strategies first; run order breaks ties; never a profile that does not fit the context window). */
 function best(r: Results, list: readonly StrategyView[]): StrategyView | undefined {
   return bestStrategy(list, headline(r))?.s;
+}
+
+/** "Best" named only when its 95% interval clears the runner-up's; else "no clear winner" and why. */
+function winnerLine(r: Results, shown: readonly StrategyView[]): string[] {
+  const w = winner(shown, headline(r));
+  if (!w) return [];
+  const ci = (i: [number, number] | undefined) => (i ? ` (95% interval ${rate(i[0])}–${rate(i[1])})` : '');
+  const value = rate(figure(w.s, w.metric).value);
+  const name = escapeMarkdown(w.s.name);
+  return [
+    '',
+    w.clear
+      ? `**Best** by ${escapeMarkdown(w.metric)}: ${name}, ${value}${ci(w.interval)}${w.runnerUp ? `, clear of ${escapeMarkdown(w.runnerUp.name)}${ci(w.runnerUpInterval)}` : ''}.`
+      : `**No clear winner** by ${escapeMarkdown(w.metric)}: ${name} has the highest, ${value}, but ${escapeMarkdown(noClearWinnerReason(w))}.`,
+  ];
 }
 
 function provenance(r: Results): string[] {
@@ -327,7 +344,7 @@ export function markdownSummary(r: Results, opts: MarkdownOptions = {}): string 
   if (!shown.length) {
     lines.push('', 'No strategies in this results file.');
   } else {
-    lines.push('', ...overview(r, shown));
+    lines.push('', ...overview(r, shown), ...winnerLine(r, shown));
     if (shown.length < all.length) lines.push('', `_${all.length - shown.length} more strategies in the full report._`);
     lines.push(...profileTokens(shown), ...floors(r, shown));
     const b = best(r, shown);

@@ -179,13 +179,69 @@ export function bestStrategy(
   metric: string,
   among: (s: StrategyView) => boolean = () => true,
 ): { s: StrategyView; metric: string } | undefined {
+  const { m, candidates } = bestCandidates(all, metric, among);
+  const best = highest(candidates, m);
+  return best ? { s: best, metric: m } : undefined;
+}
+
+/** Who may be best by `metric` (ranking strategies; else `visible`), and the metric they are compared on. */
+function bestCandidates(all: readonly StrategyView[], metric: string, among: (s: StrategyView) => boolean): { m: string; candidates: StrategyView[] } {
   const pool = all.filter((s) => among(s) && mayBeBest(s));
   const ranking = pool.filter((s) => s.ranks && figure(s, metric).value !== undefined);
   const m = ranking.length ? metric : 'visible';
-  const candidates = ranking.length ? ranking : pool.filter((s) => figure(s, 'visible').value !== undefined);
+  return { m, candidates: ranking.length ? ranking : pool.filter((s) => figure(s, 'visible').value !== undefined) };
+}
+
+/** The highest by `m` (ties: run order). */
+function highest(candidates: readonly StrategyView[], m: string): StrategyView | undefined {
   let best: StrategyView | undefined;
   for (const s of candidates) if (!best || figure(s, m).value! > figure(best, m).value!) best = s;
-  return best ? { s: best, metric: m } : undefined;
+  return best;
+}
+
+/**
+ * The highest strategy by `metric` (as {@link bestStrategy} picks it) and whether it is a clear
+ * winner: named "best" only when the low end of its 95% interval is above the high end of the
+ * runner-up's. Otherwise (intervals overlap, a tie, or results without intervals) there is no clear
+ * winner, and the reports say so instead of naming one. Alone among the candidates it is clear.
+ */
+export interface Winner {
+  s: StrategyView;
+  metric: string;
+  clear: boolean;
+  runnerUp?: StrategyView;
+  /** The 95% intervals of the two on `metric`, when the results have them. */
+  interval?: [number, number];
+  runnerUpInterval?: [number, number];
+}
+
+export function winner(all: readonly StrategyView[], metric: string, among: (s: StrategyView) => boolean = () => true): Winner | undefined {
+  const { m, candidates } = bestCandidates(all, metric, among);
+  const best = highest(candidates, m);
+  if (!best) return undefined;
+  const runnerUp = highest(
+    candidates.filter((s) => s !== best),
+    m,
+  );
+  if (!runnerUp) return { s: best, metric: m, clear: true };
+  const ci = (s: StrategyView) => s.results.metrics?.ci95?.overall?.[m];
+  const [a, b] = [ci(best), ci(runnerUp)];
+  return {
+    s: best,
+    metric: m,
+    runnerUp,
+    clear: Boolean(a && b && a[0] > b[1]),
+    ...(a ? { interval: a } : {}),
+    ...(b ? { runnerUpInterval: b } : {}),
+  };
+}
+
+/** Why a winner is not clear, in words (`its 95% interval 0.19–0.73 overlaps codex's 0.19–0.73`). */
+export function noClearWinnerReason(w: Winner): string {
+  const r = w.runnerUp!;
+  if (!w.interval || !w.runnerUpInterval) return `these results carry no 95% intervals to tell it from ${r.name}'s ${figure(r, w.metric).value!.toFixed(3)}`;
+  const f = (i: [number, number]) => `${i[0].toFixed(3)}–${i[1].toFixed(3)}`;
+  return `its 95% interval ${f(w.interval)} overlaps ${r.name}'s ${f(w.runnerUpInterval)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,4 +413,15 @@ export function operatingPoint(r: Results, s: StrategyView): { x: number; y: num
 export function reSignedText(d: NonNullable<Results['dataset']['reSigned']>): string {
   const parts = (['added', 'removed', 'changed'] as const).filter((k) => d[k].length).map((k) => `${k} ${d[k].join(', ')}`);
   return parts.length ? `yes: ${parts.join('; ')}` : 'yes: nothing had changed';
+}
+
+/**
+ * The strategy a section is about, as HTML: "the best strategy, <strong>X</strong> (highest m)"
+ * when it is a clear winner, else "<strong>X</strong>, the highest by m (no clear winner: …)".
+ * `esc` escapes the untrusted names.
+ */
+export function winnerHtml(w: Winner, esc: (s: string) => string): string {
+  return w.clear
+    ? `the best strategy, <strong>${esc(w.s.name)}</strong> (highest ${esc(w.metric)})`
+    : `<strong>${esc(w.s.name)}</strong>, the highest by ${esc(w.metric)} (no clear winner: ${esc(noClearWinnerReason(w))})`;
 }

@@ -10,19 +10,24 @@ import { escapeHtml as esc } from '../../util/escape.ts';
 import { compareScript, explorerScript, pageEnd, pageHead, pageScript } from '../html/inline.ts';
 import { explorerHtml } from '../explorer.ts';
 import { type Cell, code, numCell, section, table, text } from '../html/table.ts';
-import { signed, verdictText } from './markdown.ts';
+import { CHANGE_RULE, signed, verdictText } from './markdown.ts';
 import type { ChangedCase, Comparison, FigureChange, RunComparison } from './model.ts';
 
 const fmt = (x: number | null | undefined): string => (typeof x === 'number' ? x.toFixed(3) : '–');
 
 function changeCells(f: FigureChange): Cell[] {
   const cls = f.verdict === 'better' ? 'better' : f.verdict === 'worse' ? 'worse' : 'same';
+  // (a change of a figure with no direction is neither better nor worse: plain)
   return [
     { html: esc(metricLabel(f.figure)), title: metricTitle(f.figure) },
     numCell(f.base, fmt),
     numCell(f.head, fmt),
     { html: `<span class="${cls}">${esc(signed(f.delta))}</span>`, v: f.delta, num: true },
-    { html: f.ci95 ? esc(`${signed(f.ci95[0])} … ${signed(f.ci95[1])}`) : '–', num: true, title: 'paired bootstrap 95% interval of the change' },
+    {
+      html: f.ci95 ? esc(`${signed(f.ci95[0])} … ${signed(f.ci95[1])}`) : '–',
+      num: true,
+      title: "paired bootstrap 95% interval of the change (descriptive: the verdict is the change rule's)",
+    },
     { html: `<span class="${cls}">${esc(verdictText(f))}</span>` },
   ];
 }
@@ -119,14 +124,7 @@ function explorerSection(data: unknown): string {
 export function comparisonHtml(c: Comparison, opts: { title?: string; explorer?: unknown } = {}): string {
   const title = opts.title ?? `Backpack comparison — ${c.runs.map((r) => r.label).join(' → ')}`;
   const sections = [
-    ...c.pairs.map((p, i) =>
-      section(
-        `changes-${i + 1}`,
-        `${p.head} against ${p.base}: figures`,
-        `Change = head − base; the interval is the paired bootstrap 95% interval over the cases both runs scored; "within noise" when it contains 0.`,
-        changesTable(p),
-      ),
-    ),
+    ...c.pairs.map((p, i) => section(`changes-${i + 1}`, `${p.head} against ${p.base}: figures`, esc(CHANGE_RULE), changesTable(p))),
     ...c.pairs.map((p, i) =>
       section(
         `cases-${i + 1}`,

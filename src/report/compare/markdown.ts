@@ -4,7 +4,8 @@
  * paired 95% interval and a verdict, then the cases that changed with both rankings (in
  * collapsible blocks). Untrusted text (labels, strategy names, requests, tool ids) is escaped.
  */
-import { metricLabel } from '../../metrics/ids.ts';
+import { higherIsBetter, metricLabel } from '../../metrics/ids.ts';
+import { changedCasesText, minChangedForTest, pValue } from '../../metrics/change.ts';
 import { escapeMarkdown as md } from '../../util/escape.ts';
 import type { ChangedCase, Comparison, FigureChange, RunComparison } from './model.ts';
 
@@ -14,23 +15,36 @@ export const MARKDOWN_CHANGED_CASES = 10;
 const REQUEST_CHARS = 160;
 
 const DASH = '–';
+
+/** The change rule in one paragraph (the comparison's Markdown and HTML, and docs/report.md). */
+export const CHANGE_RULE = `Change: head − base. Interval: paired bootstrap over the cases both runs scored (1,000 resamples), descriptive. Verdict: the rule the gate uses — with ${minChangedForTest()} or more changed cases, the paired randomization test decides (better or worse at p < 0.05, else within noise); with fewer, no test can reach p < 0.05, so the changed cases are named and decide.`;
 const fmt = (x: number | undefined): string => (x === undefined ? DASH : x.toFixed(3));
 /** A change with its sign (`+0.012`, `−0.004`, `0.000`), or a dash when it does not apply. */
 export const signed = (x: number | undefined): string => (x === undefined ? DASH : x === 0 ? '0' : `${x > 0 ? '+' : '−'}${Math.abs(x).toFixed(4)}`);
 const code = (s: string): string => `\`${s.replace(/`/g, "'").replace(/[\r\n]/g, ' ')}\``;
 
-/** The verdict of a change in words a reviewer scans: ▲ better, ▼ worse, = within noise, n/a. */
+/**
+ * The verdict of a change in words a reviewer scans: ▲ better, ▼ worse, ◆ changed (a figure with no
+ * direction), = within noise, = same, n/a; with the p-value when the paired test decided, or the
+ * changed cases by name when too few changed for any test (the gate prints the same).
+ */
 export function verdictText(f: FigureChange): string {
-  switch (f.verdict) {
-    case 'better':
-      return '▲ better';
-    case 'worse':
-      return '▼ worse';
-    case 'same':
-      return f.delta === undefined || f.delta === 0 ? '= same' : '= within noise';
-    default:
-      return 'n/a';
-  }
+  const word =
+    f.verdict === 'better'
+      ? '▲ better'
+      : f.verdict === 'worse'
+        ? '▼ worse'
+        : f.verdict === 'changed'
+          ? '◆ changed'
+          : f.verdict === 'same'
+            ? f.delta === undefined || f.delta === 0
+              ? '= same'
+              : '= within noise'
+            : 'n/a';
+  if (f.verdict === 'n/a' || f.basis === undefined) return word;
+  if (f.basis === 'cases')
+    return f.cases && f.cases.up.length + f.cases.down.length ? `${word} (${changedCasesText(f.cases, higherIsBetter(f.figure))})` : word;
+  return `${word} (p=${pValue(f.p!)})`;
 }
 
 function intervalText(f: FigureChange): string {
@@ -59,7 +73,7 @@ function pairSection(p: RunComparison, headline: string): string[] {
         lines.push(
           `| ${md(s.name)} | ${md(metricLabel(f.figure))} | ${fmt(f.base)} | ${fmt(f.head)} | ${signed(f.delta)} | ${intervalText(f)} | ${verdictText(f)} |`,
         );
-    lines.push('', '_Change: head − base. Interval: paired bootstrap over the cases both runs scored (1,000 resamples); "within noise" when it contains 0._');
+    lines.push('', `_${CHANGE_RULE}_`);
   }
   if (p.onlyBase.length) lines.push('', `Only in ${md(p.base)}: ${p.onlyBase.map(md).join(', ')}.`);
   if (p.onlyHead.length) lines.push('', `Only in ${md(p.head)}: ${p.onlyHead.map(md).join(', ')}.`);

@@ -15,6 +15,7 @@ import { casesHash, perCaseScores, type Results } from '../../eval/results.ts';
 import type { EvalRun } from '../../eval/run.ts';
 import { bootstrapIntervals, type Interval } from '../../metrics/bootstrap.ts';
 import { higherIsBetter } from '../../metrics/ids.ts';
+import { type Change, changeSeed, changeVerdict, decideChange } from '../../metrics/change.ts';
 import type { MetricTable } from '../../metrics/types.ts';
 import { InputError } from '../../util/errors.ts';
 import { headlineMetrics } from '../markdown.ts';
@@ -37,12 +38,18 @@ export interface FigureChange {
   head: number | undefined;
   /** head − base, when both apply. */
   delta?: number;
-  /** Paired bootstrap 95% interval of the change, over the cases the figure applies to in both runs. */
+  /** Paired bootstrap 95% interval of the change, over the cases the figure applies to in both runs (descriptive: the verdict is the change rule's). */
   ci95?: Interval;
-  /** The interval excludes 0: the change is more than resampling noise. */
+  /** The change rule shared with the gate (`metrics/change.ts`) says the figure changed: more than noise. */
   significant?: boolean;
-  /** The change is an improvement (by the figure's direction), a regression, or neither. */
-  verdict: 'better' | 'worse' | 'same' | 'n/a';
+  /** How the rule decided: `test` (the paired test's p < alpha) or `cases` (too few changed cases for any test; they are named in `cases`). */
+  basis?: 'test' | 'cases';
+  /** The paired test's p-value (the gate's, for the same pair of runs). */
+  p?: number;
+  /** On basis `cases`: the case ids whose figure rose and fell. */
+  cases?: { up: string[]; down: string[] };
+  /** The change is an improvement (by the figure's direction), a regression, a change of a figure with no direction, or none. */
+  verdict: 'better' | 'worse' | 'changed' | 'same' | 'n/a';
 }
 
 /** A case whose headline outcome changed between the base and a later run. */
@@ -119,6 +126,16 @@ function perCase(r: ComparedRun, strategy: string): Map<string, MetricTable> {
   return perCaseScores(r.run.details[strategy] ?? [], r.cases, factsOfRecords(r.tools), r.run.results.config);
 }
 
+/** One figure's per-case scores, by case id (cases it does not apply to left out). */
+function scoresOf(perCase: ReadonlyMap<string, MetricTable>, figure: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, scores] of perCase) {
+    const v = scores[figure];
+    if (v !== undefined) out.set(id, v);
+  }
+  return out;
+}
+
 function strategyNames(r: Results): string[] {
   return [...Object.keys(r.retrievers), ...Object.keys(r.profiles ?? {})];
 }
@@ -134,12 +151,10 @@ function comparedFigures(base: Results, head: Results, name: string): string[] {
   return headlineMetrics(base).filter((f) => f !== 'scopeLeakCount' && (f in b || f in h));
 }
 
-function verdictOf(figure: string, delta: number | undefined, significant: boolean | undefined): FigureChange['verdict'] {
+function verdictOf(figure: string, delta: number | undefined, change: Change | undefined): FigureChange['verdict'] {
   if (delta === undefined) return 'n/a';
-  if (delta === 0 || !significant) return 'same';
-  const up = higherIsBetter(figure);
-  if (up === null || up === undefined) return 'same';
-  return delta > 0 === up ? 'better' : 'worse';
+  const v = changeVerdict(change, higherIsBetter(figure));
+  return v === undefined || v === 'noise' ? 'same' : v;
 }
 
 /**
@@ -176,14 +191,23 @@ function compareStrategy(base: ComparedRun, head: ComparedRun, name: string, met
     const hv = headOverall[figure];
     const delta = bv !== undefined && hv !== undefined ? hv - bv : undefined;
     const ci95 = delta !== undefined ? intervals[figure] : undefined;
-    const significant = ci95 ? ci95[0] > 0 || ci95[1] < 0 : undefined;
+    // the gate's rule, seed and defaults: the two print one verdict for one pair of runs
+    const change = delta !== undefined ? decideChange(scoresOf(b, figure), scoresOf(h, figure), { seed: changeSeed(name, figure) }) : undefined;
     return {
       figure,
       base: bv,
       head: hv,
       ...(delta !== undefined ? { delta } : {}),
-      ...(ci95 ? { ci95, significant: significant! } : {}),
-      verdict: verdictOf(figure, delta, significant),
+      ...(ci95 ? { ci95 } : {}),
+      ...(change
+        ? {
+            significant: change.changed,
+            basis: change.basis,
+            p: change.p,
+            ...(change.basis === 'cases' ? { cases: { up: change.up, down: change.down } } : {}),
+          }
+        : {}),
+      verdict: verdictOf(figure, delta, change),
     };
   });
   const baseDetails = new Map((base.run.details[name] ?? []).map((d) => [d.caseId, d]));

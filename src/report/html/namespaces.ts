@@ -2,7 +2,7 @@
 import type { Results } from '../../eval/results.ts';
 import { metricTitle } from '../../metrics/ids.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { bestStrategy, headline, type StrategyView } from '../view.ts';
+import { headline, type StrategyView, winner, winnerHtml } from '../view.ts';
 import { fmtInt, isNum } from './format.ts';
 import { absent, code, numCell, section, table, type Column } from './table.ts';
 
@@ -11,7 +11,7 @@ const WORST_NAMESPACES = 15;
 
 /** The Namespaces section. */
 export function namespacesTable(r: Results, all: readonly StrategyView[], minCases = 0): string {
-  const b = bestStrategy(all, headline(r));
+  const b = winner(all, headline(r));
   const title = 'Per namespace: the worst ones';
   if (!b) return section('namespaces', title, '', absent());
   const ns = Object.entries(b.s.results.metrics.namespaces ?? {});
@@ -46,6 +46,6 @@ export function namespacesTable(r: Results, all: readonly StrategyView[], minCas
     ...(anyCi ? [{ html: w.ci ? esc(`${w.ci[0].toFixed(3)}–${w.ci[1].toFixed(3)}`) : '–', num: true }] : []),
     ...extra.map((x) => numCell(w.t[x])),
   ]);
-  const intro = `The ${esc(String(worst.length))} namespaces (of ${esc(fmtInt(ns.length))}) where the best strategy, <strong>${esc(b.s.name)}</strong> (highest ${esc(m)}), does worst, by ${esc(m)} over the graded cases whose gold tools live there.${fewNote}`;
+  const intro = `The ${esc(String(worst.length))} namespaces (of ${esc(fmtInt(ns.length))}) where ${winnerHtml(b, esc)} does worst, by ${esc(m)} over the graded cases whose gold tools live there.${fewNote}`;
   return section('namespaces', title, intro, table(columns, rows, { sortable: true, id: 'namespaces-table' }));
 }

@@ -2,7 +2,7 @@
 import type { Case, Tool } from '../../catalog/types.ts';
 import type { QueryDetail, Results } from '../../eval/results.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { bestStrategy, headline, type StrategyView } from '../view.ts';
+import { headline, type StrategyView, winner, winnerHtml } from '../view.ts';
 import { clip, fmtInt, fmtScore, foldedText } from './format.ts';
 import { absent, code, NOT_IN_RUN, section, table, type Column } from './table.ts';
 
@@ -42,7 +42,7 @@ export function worstMissesSection(r: Results, all: readonly StrategyView[], opt
       '',
       absent(`${NOT_IN_RUN}: the worst misses need the per-case details and the cases (${!details ? 'details' : 'cases'} not given to the report).`),
     );
-  const b = bestStrategy(all, metric, (s) => (details[s.name]?.length ?? 0) > 0 && (s.ranks || !all.some((x) => x.ranks && details[x.name]?.length)));
+  const b = winner(all, metric, (s) => (details[s.name]?.length ?? 0) > 0 && (s.ranks || !all.some((x) => x.ranks && details[x.name]?.length)));
   if (!b) return section('worst-misses', title, '', absent(`${NOT_IN_RUN}: no strategy has per-case details.`));
   const caseById = new Map(opts.cases.map((c) => [c.id, c]));
   const tools = new Map((opts.catalog?.tools ?? []).map((t) => [t.id, t]));
@@ -61,7 +61,7 @@ export function worstMissesSection(r: Results, all: readonly StrategyView[], opt
   // Worst first: gold nowhere in the ranking, then gold ranked deepest; ties by case id (code-unit order).
   const depth = (m: Miss) => (m.goldRank < 0 ? Infinity : m.goldRank);
   misses.sort((a, b) => depth(b) - depth(a) || (a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0));
-  const intro = `Graded cases where <strong>${esc(b.s.name)}</strong> (the best strategy by ${esc(b.metric)}${b.metric === metric ? '' : '; none ranks'}) put no gold tool in its top ${esc(String(k))}: ${esc(fmtInt(misses.length))} of ${esc(fmtInt(graded))}${misses.length > WORST_MISSES ? `, the ${WORST_MISSES} worst shown (gold not ranked at all first, then ranked deepest; ties by case id)` : ''}.`;
+  const intro = `Graded cases where ${winnerHtml(b, esc)}${b.metric === metric ? '' : ' (none ranks)'} put no gold tool in its top ${esc(String(k))}: ${esc(fmtInt(misses.length))} of ${esc(fmtInt(graded))}${misses.length > WORST_MISSES ? `, the ${WORST_MISSES} worst shown (gold not ranked at all first, then ranked deepest; ties by case id)` : ''}.`;
   if (!misses.length) return section('worst-misses', title, intro, absent('No miss: every graded case had a gold tool in the top k.'));
   const goldHtml = (id: string) => {
     const t = tools.get(id);

@@ -96,6 +96,26 @@ export interface PairedResult {
   p: number;
 }
 
+/** The per-case differences current − baseline over the cases in both (current's order), with their case ids. */
+export function pairedDifferences(baseline: ReadonlyMap<string, number>, current: ReadonlyMap<string, number>): { ids: string[]; d: number[] } {
+  const ids: string[] = [];
+  const d: number[] = [];
+  for (const [id, c] of current) {
+    const b = baseline.get(id);
+    if (b === undefined) continue;
+    ids.push(id);
+    d.push(c - b);
+  }
+  return { ids, d };
+}
+
+/** The two-sided p-value of the chosen paired test on the differences `d`. */
+export function pairedTestOn(d: readonly number[], opts: SignificanceOptions = {}): number {
+  const samples = opts.samples ?? DEFAULT_SAMPLES;
+  const seed = opts.seed ?? DEFAULT_SEED;
+  return (opts.method ?? 'randomization') === 'bootstrap' ? bootstrapTest(d, samples, seed) : randomizationTest(d, samples, seed);
+}
+
 /**
  * Pair two runs' per-case scores by case id (cases in only one run are left out) and test the
  * difference. Returns `undefined` when no case is in both.
@@ -105,15 +125,9 @@ export function pairedTest(
   current: ReadonlyMap<string, number>,
   opts: SignificanceOptions = {},
 ): PairedResult | undefined {
-  const d: number[] = [];
-  for (const [id, c] of current) {
-    const b = baseline.get(id);
-    if (b !== undefined) d.push(c - b);
-  }
+  const { d } = pairedDifferences(baseline, current);
   if (!d.length) return undefined;
-  const samples = opts.samples ?? DEFAULT_SAMPLES;
-  const seed = opts.seed ?? DEFAULT_SEED;
-  const p = (opts.method ?? 'randomization') === 'bootstrap' ? bootstrapTest(d, samples, seed) : randomizationTest(d, samples, seed);
+  const p = pairedTestOn(d, opts);
   let sum = 0;
   for (const x of d) sum += x;
   return { pairs: d.length, meanDelta: sum / d.length, p };
