@@ -3,7 +3,7 @@
  */
 import { consoleLabel, metricLabel } from '../metrics/ids.ts';
 import type { FloorSetting, Results } from '../eval/results.ts';
-import { fitMark, floorNumber } from '../report/view.ts';
+import { fitMark, floorNumber, THIN_CASES, thinness } from '../report/view.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 
 /** A compact table of the headline figures of each retriever. */
@@ -16,7 +16,9 @@ export function formatRunSummary(r: Results): string {
     name,
     ...cols.map((c) => {
       const v = x.metrics.overall[c];
-      return v === undefined ? 'n/a' : c === 'scopeLeakCount' ? String(v) : v.toFixed(3);
+      if (v === undefined) return 'n/a';
+      if (c === 'scopeLeakCount') return String(v);
+      return thinness(x.metrics.overall, c) ? `${v.toFixed(3)}†` : v.toFixed(3);
     }),
     floorLabel(r.config.floors[name]),
     x.latency.p50Ms.toFixed(3),
@@ -26,6 +28,13 @@ export function formatRunSummary(r: Results): string {
     `${r.dataset.name}${shard}: ${r.dataset.cases.toLocaleString('en-US')} cases, ${r.dataset.tools.toLocaleString('en-US')} tools`,
     ...alignRows(head, rows),
   ];
+  const thin = [...Object.values(r.retrievers), ...profiles.map(([, p]) => p)].flatMap((x) =>
+    cols.map((c) => thinness(x.metrics.overall, c)).filter((t): t is string => t !== undefined),
+  );
+  if (thin.length)
+    out.push(
+      `† thin: a mean over fewer than ${THIN_CASES} cases of the kind it counts (${[...new Set(thin.map((t) => t.replace(/^thin: a mean over /, '').replace(/ \(fewer than \d+\)$/, '')))].join('; ')}): one case moves it by a tenth or more`,
+    );
   if (profiles.length) {
     const int = (x: number) => Math.round(x).toLocaleString('en-US');
     const tokenHead = ['profile tokens (o200k)', 'before search', 'per search', 'per case', 'visible/1k tok', '12 turns', '12 turns cached', 'context fit'];

@@ -28,7 +28,7 @@
  */
 import type { Results } from '../eval/results.ts';
 import { InputError } from '../util/errors.ts';
-import { METRICS } from '../metrics/ids.ts';
+import { casesBehindKind, METRICS } from '../metrics/ids.ts';
 import type { Figure } from './figures.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
 
@@ -40,12 +40,7 @@ export const RATE_TOLERANCE_CAP = DEFAULT_TOLERANCE.abs!;
 
 /** The count a rate is a mean over, in a strategy's overall table. */
 export function denominatorOf(f: Figure): 'gradedCases' | 'noToolCases' | 'multiGoldCases' | null {
-  if (f.kind !== 'metric') return null;
-  const kind = f.metric.kind;
-  if (METRICS[kind].group !== 'quality' || kind === 'scopeLeakCount') return null;
-  if (kind === 'noToolFalsePositiveRate' || kind === 'searchNoToolFalsePositiveRate') return 'noToolCases';
-  if (kind === 'allGold' || kind === 'anyGold') return 'multiGoldCases';
-  return 'gradedCases';
+  return f.kind === 'metric' ? casesBehindKind(f.metric.kind) : null;
 }
 
 /** Round `x` up to 3 significant digits (0 stays 0). */

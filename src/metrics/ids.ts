@@ -299,6 +299,23 @@ export function compareMetricIds(a: MetricId, b: MetricId): number {
   return d !== 0 ? d : (a.k ?? 0) - (b.k ?? 0);
 }
 
+/** The count a quality rate of this kind is a mean over, in its metric table (null: not a mean over cases: counts, costs, the leak sum). */
+export function casesBehindKind(kind: MetricIdKind): 'gradedCases' | 'noToolCases' | 'multiGoldCases' | null {
+  if (METRICS[kind].group !== 'quality' || kind === 'scopeLeakCount') return null;
+  if (kind === 'noToolFalsePositiveRate' || kind === 'searchNoToolFalsePositiveRate') return 'noToolCases';
+  if (kind === 'allGold' || kind === 'anyGold') return 'multiGoldCases';
+  return 'gradedCases';
+}
+
+/** {@link casesBehindKind} of a metric id (null for an id that does not parse). */
+export function casesBehind(id: string): 'gradedCases' | 'noToolCases' | 'multiGoldCases' | null {
+  try {
+    return casesBehindKind(parseMetricId(id).kind);
+  } catch {
+    return null;
+  }
+}
+
 /** The {@link METRICS} entry of a metric id's kind (`recall@5` → `recall`), or undefined when the id does not parse. */
 export function metricInfo(id: string): MetricInfo | undefined {
   try {

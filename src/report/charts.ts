@@ -43,6 +43,7 @@ import type { Results } from '../eval/results.ts';
 import { reportStyles, styleAt, type SeriesStyle } from './colours.ts';
 import {
   curveOf,
+  curveThinness,
   figure,
   fitMark,
   fitNote,
@@ -654,7 +655,14 @@ function sessions(r: Results, all: readonly StrategyView[], style: Styles): Char
 }
 
 export const OPERATING_CURVE_CAPTION =
-  'Each line is one strategy as its floor score rises: a higher floor drops low-scoring tools, so the strategy shows a tool on fewer requests that need none (x: no-tool false-positive rate, the share of no-tool requests where any non-pinned tool is in front of the model, eager or returned by a search) and keeps fewer gold tools in its top 5 (y: recall@5). Pick a strategy and floor together: further up and left is better. A triangle marks the floor calibrated with --floor auto, where the strategy runs. A profile that lists tools eagerly stays at x = 1 whatever the floor.';
+  "Each line is one strategy as its floor score rises: a higher floor drops low-scoring tools, so the strategy shows a tool on fewer requests that need none (x: no-tool false-positive rate, the share of no-tool requests where any non-pinned tool is in front of the model, eager or returned by a search) and keeps fewer gold tools in its top 5 (y: recall@5). Pick a strategy and floor together: further up and left is better. The curves are in-sample (each point is scored on the cases its floor is read from); a triangle marks the floor calibrated with --floor auto on other cases, where the strategy runs. A profile that lists tools other than its harness's own core tools eagerly stays at x = 1 whatever the floor.";
+
+/** What a caption says of curves drawn over fewer than 10 graded or no-tool cases (empty when none is). */
+function thinCaption(list: readonly StrategyView[]): string {
+  const thin = list.map((s) => [s.name, curveThinness(s)] as const).filter(([, t]) => t !== undefined);
+  if (!thin.length) return '';
+  return ` Thin (marked "thin"): ${thin.map(([n, t]) => `${n} ${t!.replace(/^thin: /, '')}`).join('; ')}: one case moves such a curve by a tenth or more.`;
+}
 
 /** recall@5 against the no-tool false-positive rate along each strategy's `abstention` curve, its calibrated floor marked. */
 function operatingCurve(r: Results, all: readonly StrategyView[], style: Styles): ChartSpec | undefined {
@@ -675,7 +683,7 @@ function operatingCurve(r: Results, all: readonly StrategyView[], style: Styles)
     `${label} — floor ${floorNumber(p.floor)}: recall@5 ${rate(p.y)}, no-tool false-positive rate ${rate(p.x)}`;
   // A profile that fits only some cases: a dashed line (its label says how many fit).
   const datasets: Array<Record<string, unknown>> = groups.map((g) => {
-    const label = g.names.join(' / ');
+    const label = `${g.names.join(' / ')}${curveThinness(g.members[0]!) ? ' (thin)' : ''}`;
     return {
       label,
       strategy: g.members[0]!.name,
@@ -716,7 +724,7 @@ function operatingCurve(r: Results, all: readonly StrategyView[], style: Styles)
   return {
     id: 'operating-curve',
     title: 'Operating curve: recall@5 against no-tool false positives (k = 5)',
-    caption: `${OPERATING_CURVE_CAPTION}${fitCaption(
+    caption: `${OPERATING_CURVE_CAPTION}${thinCaption(withCurve.map((x) => x.s))}${fitCaption(
       all.filter((s) => curveOf(s) !== undefined),
       'are drawn dashed',
     )}`,

@@ -182,7 +182,15 @@ describe('A. the operating curve', () => {
   it('tabulates recall@5 at FP 0.05 / 0.1 / 0.2 and the floor of each strategy, in HTML and Markdown', () => {
     const r = handBuilt();
     const html = page(r);
-    expect(htmlHeader(html, 'floors-table')).toEqual(['strategy', 'floor', 'recall@5 at FP ≤ 0.05', 'recall@5 at FP ≤ 0.1', 'recall@5 at FP ≤ 0.2']);
+    // read off the scored cases' own curve: labelled in-sample wherever they appear
+    expect(htmlHeader(html, 'floors-table')).toEqual([
+      'strategy',
+      'floor',
+      'recall@5 at FP ≤ 0.05 (in-sample)',
+      'recall@5 at FP ≤ 0.1 (in-sample)',
+      'recall@5 at FP ≤ 0.2 (in-sample)',
+    ]);
+    expect(html).toContain('These figures are <strong>in-sample</strong>');
     const bm25 = htmlRow(html, 'floors-table', 'bm25').map(inner);
     expect(bm25[1]).toBe(e('auto → 2.5 (target 0.1, calibrated on split:dev, FP there 0.090)'));
     expect(bm25[2]).toBe('0.300 <span class="note">floor 8, FP 0.045</span>');
@@ -209,6 +217,52 @@ describe('A. the operating curve', () => {
     ]);
     expect(mdRow(md, 'strategy | floor', 'dense')).toEqual(['dense', '0.35', 'n/a', '0.500 (floor 0.5)', '0.700 (floor 0)']);
     expect(mdRow(md, 'strategy | floor', 'static').slice(2)).toEqual(['n/a', 'n/a', 'n/a']);
+    expect(mdHeader(md, 'strategy | floor').slice(2)).toEqual(FP_HEADERS);
+    expect(md).toContain('**In-sample**: the floor is read off the same cases it is scored on');
+    expect(chartsOf(r).find((c) => c.id === 'operating-curve')!.caption).toContain('The curves are in-sample');
+  });
+});
+
+const FP_HEADERS = ['recall@5 at FP ≤ 0.05 (in-sample)', 'recall@5 at FP ≤ 0.1 (in-sample)', 'recall@5 at FP ≤ 0.2 (in-sample)'];
+
+describe('A2. thin figures and curves', () => {
+  // bm25 over 7 no-tool cases (its other counts as built): its no-tool FP rate and its curve are thin
+  const thinRun = (): Results => {
+    const r = handBuilt();
+    r.retrievers.bm25!.metrics.overall.noToolCases = 7;
+    return r;
+  };
+
+  it('marks a figure over fewer than 10 cases of its kind, and a curve over fewer than 10 no-tool cases, thin in every format', () => {
+    const r = thinRun();
+    expect(handBuilt().retrievers.bm25!.metrics.overall.noToolCases).toBeGreaterThanOrEqual(10); // not thin as built
+    const html = page(r);
+    const header = htmlHeader(html, 'overview-table');
+    const bm25 = htmlRow(html, 'overview-table', 'bm25');
+    const fp = bm25[header.indexOf('no-tool FP rate')]!;
+    expect(fp).toContain('<span class="tag thin" title="thin: a mean over 7 no-tool cases (fewer than 10)">thin</span>');
+    // a figure over enough cases is not marked
+    expect(bm25[header.indexOf('recall@5')]).not.toContain('thin');
+    expect(htmlRow(html, 'overview-table', 'dense')[header.indexOf('no-tool FP rate')]).not.toContain('thin');
+    // what is read off the thin curve
+    expect(htmlRow(html, 'floors-table', 'bm25')[2]).toContain('class="tag thin"');
+    expect(htmlRow(html, 'floors-table', 'dense')[3]).not.toContain('thin');
+    // Markdown
+    const md = markdownSummary(r);
+    expect(mdRow(md, 'strategy | kind', 'bm25').find((c) => c.endsWith('(thin)'))).toBeDefined();
+    expect(md).toContain('_(thin): a mean over fewer than 10 cases of the kind it counts (7 no-tool cases)');
+    expect(mdRow(md, 'strategy | floor', 'bm25')[2]).toBe('0.300 (floor 8) (thin)');
+    // JUnit: a property beside the figure
+    expect(junitXml(r)).toContain('<property name="noToolFalsePositiveRate.thin" value="thin: a mean over 7 no-tool cases (fewer than 10)"/>');
+    // the chart: its label and caption
+    const chart = chartsOf(r).find((c) => c.id === 'operating-curve')!;
+    expect(chart.caption).toContain('Thin (marked "thin"): bm25 drawn over 7 no-tool cases');
+    const labels = (chart.config.data as { datasets: Array<{ label: string }> }).datasets.map((d) => d.label);
+    expect(labels.some((l) => l.startsWith('bm25') && l.endsWith('(thin)'))).toBe(true);
+    // none of it without thin figures
+    const plain = handBuilt();
+    expect(page(plain)).not.toContain('class="tag thin"');
+    expect(markdownSummary(plain)).not.toContain('(thin)');
   });
 });
 

@@ -24,7 +24,7 @@ import type { Results } from '../eval/results.ts';
 import { parseMetricId } from '../metrics/ids.ts';
 import { escapeXml } from '../util/escape.ts';
 import { headlineMetrics } from './markdown.ts';
-import { contextFit, figure, fitNote, fitsNowhere, NO_NO_TOOL_CASE, strategies, type StrategyView } from './view.ts';
+import { contextFit, figure, fitNote, fitsNowhere, NO_NO_TOOL_CASE, strategies, type StrategyView, thinness } from './view.ts';
 
 export interface Check {
   /** Strategy (retriever or profile) name; every strategy when absent. */
@@ -174,6 +174,8 @@ function figureProperties(r: Results, s: StrategyView): Array<[string, string]> 
     props.push([metric, num(fig.value)]);
     const ci = s.results.metrics.ci95?.overall[metric];
     if (ci) props.push([`${metric}.ci95`, `${num(ci[0])} ${num(ci[1])}`]);
+    const thin = thinness(s.results.metrics.overall, metric);
+    if (thin) props.push([`${metric}.thin`, thin]);
   }
   return props;
 }

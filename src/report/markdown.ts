@@ -21,7 +21,10 @@ import { escapeMarkdown } from '../util/escape.ts';
 import {
   bestStrategy,
   bestValue,
+  curveThinness,
   noClearWinnerReason,
+  THIN_CASES,
+  thinness,
   winner,
   contextFit,
   curveOf,
@@ -190,7 +193,8 @@ function overview(r: Results, shown: readonly StrategyView[]): string[] {
       const f = figure(s, m);
       if (f.value === undefined) return NA;
       const text = rate(f.value);
-      return mayBeBest(s) && bestOf.get(m) === f.value ? `**${text}**` : text;
+      const shown = mayBeBest(s) && bestOf.get(m) === f.value ? `**${text}**` : text;
+      return thinness(s.results.metrics.overall, m) ? `${shown} (thin)` : shown;
     });
     const mark = fitMark(contextFit(s, r));
     const kind = `${s.kind === 'retriever' ? 'retriever' : s.ranks ? 'profile' : 'profile, no search'}${mark ? ` ⚠ ${mark}` : ''}`;
@@ -202,6 +206,11 @@ function overview(r: Results, shown: readonly StrategyView[]): string[] {
   if (unfit.length)
     notes.push(
       `_⚠ Context window: ${unfit.map((s) => `${escapeMarkdown(s.name)} ${fitNote(contextFit(s, r))!}`).join('; ')}. Never bolded nor named best; ${unfit.some((s) => contextFit(s, r)?.share === 0) ? 'a profile that fits no case has n/a for its quality figures; ' : ''}its token figures are below._`,
+    );
+  const thin = shown.flatMap((s) => metrics.map((m) => thinness(s.results.metrics.overall, m)).filter((x): x is string => x !== undefined));
+  if (thin.length)
+    notes.push(
+      `_(thin): a mean over fewer than ${THIN_CASES} cases of the kind it counts (${[...new Set(thin.map((t) => t.replace(/^thin: a mean over /, '').replace(/ \(fewer than \d+\)$/, '')))].join('; ')}): one case moves it by a tenth or more._`,
     );
   if (metrics.some((m) => m === 'noToolFalsePositiveRate' || m === 'searchNoToolFalsePositiveRate')) notes.push(`_${NO_TOOL_DEFINITION}_`);
   return [...table(header, rows, ['l', 'l', ...metrics.map(() => 'r' as const), 'r']), ...notes.flatMap((n) => ['', n])];
@@ -267,7 +276,7 @@ function floors(r: Results, shown: readonly StrategyView[]): string[] {
     const cells = FP_RATES.map((k) => {
       const p = rates?.[k];
       if (!p || figure(s, 'recall@5', { 'recall@5': p.recall5 }).value === undefined) return NA;
-      return `${rate(p.recall5)} (floor ${p.floor === null ? 'none' : floorNumber(p.floor)})`;
+      return `${rate(p.recall5)} (floor ${p.floor === null ? 'none' : floorNumber(p.floor)})${curveThinness(s) ? ' (thin)' : ''}`;
     });
     return [escapeMarkdown(s.name), escapeMarkdown(floorText(floorOf(r, s.name))), ...cells];
   });
@@ -275,9 +284,20 @@ function floors(r: Results, shown: readonly StrategyView[]): string[] {
     '',
     '### Floors and no-tool false positives',
     '',
-    ...table(['strategy', 'floor', ...FP_RATES.map((k) => `recall@5 at FP ≤ ${k}`)], rows, ['l', 'l', 'r', 'r', 'r']),
+    ...table(['strategy', 'floor', ...FP_RATES.map((k) => `recall@5 at FP ≤ ${k} (in-sample)`)], rows, ['l', 'l', 'r', 'r', 'r']),
     '',
-    '_recall@5 each strategy keeps with the lowest floor that shows a tool on at most 5%, 10% or 20% of the no-tool requests, read off its operating curve: pick a strategy and floor together. n/a: no floor reaches that rate, or the strategy has no curve._',
+    "_recall@5 each strategy keeps with the lowest floor that shows a tool on at most 5%, 10% or 20% of the no-tool requests, read off its operating curve: pick a strategy and floor together. **In-sample**: the floor is read off the same cases it is scored on, so these are optimistic beside a floor calibrated on other cases (`auto`, whose figures are the overview's). n/a: no floor reaches that rate, or the strategy has no curve._",
+    ...(shown.some((s) => curveThinness(s) && recallAtRatesOf(s))
+      ? [
+          '',
+          `_(thin): the curve is drawn over fewer than ${THIN_CASES} graded or no-tool cases (${shown
+            .map((s) => (recallAtRatesOf(s) ? curveThinness(s) : undefined))
+            .filter(Boolean)
+            .map((t) => t!.replace(/^thin: drawn over /, '').replace(/ \(fewer than \d+\)$/, ''))
+            .filter((x, i, a) => a.indexOf(x) === i)
+            .join('; ')})._`,
+        ]
+      : []),
   ];
 }
 

@@ -6,7 +6,7 @@
  */
 import type { ProfileResults, Results, RetrieverResults } from '../eval/results.ts';
 import { REPORTED_RATES } from '../metrics/abstention.ts';
-import { higherIsBetter, isMetricKind, metricLabel, METRICS } from '../metrics/ids.ts';
+import { casesBehind, higherIsBetter, isMetricKind, metricLabel, METRICS } from '../metrics/ids.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 
 export interface StrategyView {
@@ -113,6 +113,35 @@ export function fitMark(fit: ContextFit | undefined): string | undefined {
 
 // ---------------------------------------------------------------------------------------------
 // Figures that apply, and why the others do not
+
+/** A figure or curve built on fewer cases than this (graded, or no-tool) is marked thin in every format. */
+export const THIN_CASES = 10;
+
+/**
+ * Why a figure of a metric table is thin: it is a mean over fewer than {@link THIN_CASES} cases of
+ * the kind it averages (graded, no-tool or multi-gold); undefined when it is not thin, does not
+ * apply (0 cases: n/a says so) or is no mean over cases.
+ */
+export function thinness(table: Readonly<Record<string, number>> | undefined, metric: string): string | undefined {
+  const kind = casesBehind(metric);
+  const n = kind && table ? table[kind] : undefined;
+  if (n === undefined || n === 0 || n >= THIN_CASES) return undefined;
+  const what = kind === 'noToolCases' ? 'no-tool' : kind === 'multiGoldCases' ? 'multi-gold' : 'graded';
+  return `thin: a mean over ${n} ${what} case${n === 1 ? '' : 's'} (fewer than ${THIN_CASES})`;
+}
+
+/** Why a strategy's operating curve (and what is read off it) is thin: fewer than {@link THIN_CASES} graded or no-tool cases behind it. */
+export function curveThinness(s: StrategyView): string | undefined {
+  const t = s.results.metrics?.overall;
+  const parts = (['gradedCases', 'noToolCases'] as const)
+    .filter((k) => isFiniteNum(t?.[k]) && t![k]! > 0 && t![k]! < THIN_CASES)
+    .map((k) => `${t![k]} ${k === 'noToolCases' ? 'no-tool' : 'graded'}`);
+  return parts.length ? `thin: drawn over ${parts.join(' and ')} cases (fewer than ${THIN_CASES})` : undefined;
+}
+
+function isFiniteNum(x: unknown): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
 
 /** Why a no-tool figure does not apply. */
 export const NO_NO_TOOL_CASE = 'the scored cases have no no-tool case';

@@ -2,9 +2,9 @@
 import type { Results } from '../../eval/results.ts';
 import { higherIsBetter, metricLabel, metricTitle } from '../../metrics/ids.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { bestValue, contextFit, figure, fitNote, headline, mayBeBest, NO_TOOL_DEFINITION, type StrategyView } from '../view.ts';
+import { bestValue, contextFit, figure, fitNote, headline, mayBeBest, NO_TOOL_DEFINITION, type StrategyView, THIN_CASES, thinness } from '../view.ts';
 import { fmtInt, fmtMetric, fmtMs, isNum } from './format.ts';
-import { absent, figureCell, fitTag, NA, numCell, section, table, type Column } from './table.ts';
+import { absent, figureCell, fitTag, NA, numCell, section, table, thinTag, type Column } from './table.ts';
 
 /** retriever, profile, or profile (no search). */
 export function kindOf(s: StrategyView): string {
@@ -69,9 +69,14 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
   const rows = all.map((s) => [
     { html: `${esc(s.name)}${s.kind === 'profile' ? ` <span class="tag">${esc(kindOf(s))}</span>` : ''}${fitTag(s, r)}` },
     ...metrics.map((m) => {
-      const cell = figureCell(figure(s, m), (v) => fmtMetric(m, v ?? undefined), mayBeBest(s) ? bests.get(m) : undefined);
+      const base = figureCell(figure(s, m), (v) => fmtMetric(m, v ?? undefined), mayBeBest(s) ? bests.get(m) : undefined);
+      const thin = base.v !== undefined ? thinness(s.results.metrics.overall, m) : undefined;
+      const cell = thin ? { ...base, html: `${base.html}${thinTag(thin)}` } : base;
       const ci = s.results.metrics.ci95?.overall[m];
-      return ci && cell.v !== undefined ? { ...cell, title: `${m} ${cell.v.toFixed(3)}, 95% interval ${ci[0].toFixed(3)}–${ci[1].toFixed(3)}` } : cell;
+      const title = [ci && cell.v !== undefined ? `${m} ${cell.v.toFixed(3)}, 95% interval ${ci[0].toFixed(3)}–${ci[1].toFixed(3)}` : undefined, thin]
+        .filter(Boolean)
+        .join('; ');
+      return title ? { ...cell, title } : cell;
     }),
     ...(anyProfile ? [numCell(s.profile?.tokens.perCase, fmtInt)] : []),
     ...LATENCY.map((m) => numCell(s.results.latency?.[m], fmtMs)),
@@ -79,6 +84,10 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
   const graded = all[0]?.results.metrics.overall.gradedCases;
   const intro = `${esc(String(all.length))} ${all.length === 1 ? 'strategy' : 'strategies'} (retrievers, then harness profiles) over ${esc(fmtInt(r.dataset.cases))} cases${isNum(graded) ? ` (${esc(fmtInt(graded))} graded)` : ''}. Click a column header to sort; click again to reverse. The best value of a column is in bold. <span class="na">${NA}</span> means the figure does not apply (hover it for why: a profile without a search ranks nothing; no-tool figures need no-tool cases; a profile whose prompt fits the context window in no case has no quality figure).`;
   const notes: string[] = [];
+  if (all.some((s) => metrics.some((m) => thinness(s.results.metrics.overall, m))))
+    notes.push(
+      `<p class="note">A figure marked <span class="tag thin">thin</span> is a mean over fewer than ${THIN_CASES} cases of the kind it counts (graded or no-tool): one case moves it by a tenth or more. Hover it for the count.</p>`,
+    );
   if (metrics.some((m) => m.startsWith('noToolFalsePositiveRate') || m.startsWith('searchNoToolFalsePositiveRate')))
     notes.push(`<p class="note definition" id="no-tool-definition">${esc(NO_TOOL_DEFINITION)}</p>`);
   const unfit = all.filter((s) => !mayBeBest(s));

@@ -47,6 +47,11 @@ export function figureCell(fig: Figure, f: (v: number | null | undefined) => str
   return { html: best !== undefined && fig.value === best ? `<strong>${html}</strong>` : html, v: fig.value, num: true };
 }
 
+/** The mark of a thin figure or curve (built on fewer than 10 graded or no-tool cases), the reason in its title; empty when not thin. */
+export function thinTag(reason: string | undefined): string {
+  return reason ? ` <span class="tag thin" title="${esc(reason)}">thin</span>` : '';
+}
+
 /** The context-fit tag of a profile that does not fit every case (empty otherwise). */
 export function fitTag(s: StrategyView, r: Results): string {
   const note = fitNote(contextFit(s, r));
