@@ -98,7 +98,7 @@ describe('a results folder without its dataset', () => {
         CASES_FILE,
         '{"id":"q1","request":"x","expectedTools":["nope"],"slices":[]}\n',
         CASES_FILE,
-        /case "q1" expects tool "nope", which tools\.jsonl does not list/,
+        /case "q1" expects tool "nope", which tools\.jsonl does not list \(nor results\.json's dataset\.goldRemoved\)/,
       ],
       [TOOLS_FILE, '{"id":"a","namespace":"n","colour":"red"}\n', TOOLS_FILE, /unknown field "colour"/],
     ] as const) {

@@ -106,7 +106,7 @@ export function assembleCatalog(parts: CatalogParts): Catalog {
  * file and line: collected into `problems` when given (the cases with a problem are left out of
  * the list returned), else thrown (one as it is, several at once as one `InputErrors`).
  */
-export function checkCases(cases: Located<Case>[], catalog: Catalog, problems?: ProblemCollector): Case[] {
+export function checkCases(cases: Located<Case>[], catalog: Catalog, problems?: ProblemCollector, opts: CheckCasesOptions = {}): Case[] {
   const own = problems ?? new ProblemCollector();
   const toolIds = new Set(catalog.tools.map((t) => t.id));
   const skillNames = new Set(catalog.skills.map((s) => s.name));
@@ -115,14 +115,38 @@ export function checkCases(cases: Located<Case>[], catalog: Catalog, problems?: 
   for (const lc of cases) {
     // past the problems reported, a suggestion would be computed for nothing (over a 50,000-tool catalog, most of the time)
     const suggest = own.count < MAX_REPORTED_PROBLEMS;
-    const ok = own.attempt(() => checkCase(lc, toolIds, skillNames, ids, suggest));
-    if (ok) good.push(lc.value);
+    const ok = own.attempt(() => checkCase(lc, toolIds, skillNames, ids, suggest, opts));
+    if (ok) good.push(opts.removedGold ? withoutRemovedNegatives(lc.value, toolIds) : lc.value);
   }
   if (problems === undefined) own.throwIfAny();
   return good;
 }
 
-function checkCase(lc: Located<Case>, toolIds: ReadonlySet<string>, skillNames: ReadonlySet<string>, ids: Map<string, Located<Case>>, suggest: boolean): true {
+/** How {@link checkCases} treats tool ids the catalog no longer has. */
+export interface CheckCasesOptions {
+  /**
+   * Accept a case whose expected tools are not all in the catalog (a registry change removed or
+   * renamed them): it is kept, its gold unchanged, and scored as a miss for those tools; each such
+   * case is told here with the ids. Hard negatives the catalog lacks are dropped from the case (a
+   * tool that is not there cannot be confused with its gold). Without it, both are errors.
+   */
+  removedGold?: (caseId: string, ids: readonly string[]) => void;
+}
+
+/** The case without the hard negatives the catalog lacks (the same object when it lacks none). */
+function withoutRemovedNegatives(c: Case, toolIds: ReadonlySet<string>): Case {
+  if (!c.hardNegatives?.some((id) => !toolIds.has(id))) return c;
+  return { ...c, hardNegatives: c.hardNegatives.filter((id) => toolIds.has(id)) };
+}
+
+function checkCase(
+  lc: Located<Case>,
+  toolIds: ReadonlySet<string>,
+  skillNames: ReadonlySet<string>,
+  ids: Map<string, Located<Case>>,
+  suggest: boolean,
+  opts: CheckCasesOptions,
+): true {
   const like = (name: string, names: Iterable<string>) => (suggest ? didYouMean(name, names) : '');
   const c = lc.value;
   const at = { file: lc.file, where: lc.where };
@@ -131,17 +155,18 @@ function checkCase(lc: Located<Case>, toolIds: ReadonlySet<string>, skillNames: 
   if (first) throw new InputError(`duplicate case id "${c.id}" (first at ${first.file}: ${first.where})`, at);
   ids.set(c.id, lc);
   if (c.request.trim() === '') throw new InputError(`case "${c.id}": request is empty`, at);
-  for (const id of c.expectedTools ?? []) {
-    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown expected tool id "${id}"${like(id, toolIds)}`, at);
-  }
-  for (const id of c.hardNegatives ?? []) {
-    if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${like(id, toolIds)}`, at);
-  }
+  const missing = [...new Set((c.expectedTools ?? []).filter((id) => !toolIds.has(id)))];
+  if (missing.length && !opts.removedGold) throw new InputError(`case "${c.id}": unknown expected tool id "${missing[0]}"${like(missing[0]!, toolIds)}`, at);
+  if (!opts.removedGold)
+    for (const id of c.hardNegatives ?? []) {
+      if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${like(id, toolIds)}`, at);
+    }
   if (c.expectedSkill !== undefined && !skillNames.has(c.expectedSkill)) {
     throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${like(c.expectedSkill, skillNames)}`, at);
   }
   if (c.expectedTools === undefined && c.expectedSkill === undefined) {
     throw new InputError(`case "${c.id}": no expected tools (use an empty list for "no tool needed") and no expected skill`, at);
   }
+  if (missing.length) opts.removedGold!(c.id, missing);
   return true;
 }

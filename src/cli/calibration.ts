@@ -14,6 +14,7 @@ import { caseSplit } from '../catalog/dataset-files.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { calibrationSet, DEFAULT_FLOOR_TARGET, type CalibrationSet } from '../eval/calibrate.ts';
+import { removedGoldWarning } from '../eval/input.ts';
 import { isAutoFloor, type DatasetSource, type FloorSetting } from '../eval/results.ts';
 
 /** Below this many no-tool calibration cases, a calibrated floor is flagged as a rough estimate. */
@@ -97,7 +98,8 @@ function splitCases(spec: string, source: DatasetSource, catalog: Catalog, loade
       });
     return cases;
   }
-  const all = loadCases(source.cases, catalog);
+  // the scored load already warned of gold the catalog lacks, over the same file
+  const all = loadCases(source.cases, catalog, { removedGold: () => {} });
   const cases = all.filter((c) => caseSplit(c) === spec);
   if (!cases.length)
     throw new InputError(
@@ -135,7 +137,11 @@ export function resolveCalibration(
   const file = isFileSpec(spec);
   if (file && !existsSync(spec))
     throw new InputError('--calibrate-on: no such cases file (give a split name such as train, or a CSV/JSONL cases file)', { file: spec });
-  const cases = file ? loadCases(spec, catalog) : splitCases(spec, source, catalog, loaded);
+  const removed = new Map<string, string[]>();
+  const removedGold = (caseId: string, ids: readonly string[]) => {
+    for (const id of ids) removed.set(id, [...(removed.get(id) ?? []), caseId]);
+  };
+  const cases = file ? loadCases(spec, catalog, { removedGold }) : splitCases(spec, source, catalog, loaded);
   const label = file ? `--calibrate-on ${spec}` : `--calibrate-on ${spec} (split "${spec}")`;
   const scoredIds = new Set(scored.map((c) => c.id));
   const sameId = cases.filter((c) => scoredIds.has(c.id)).map((c) => c.id);
@@ -167,6 +173,7 @@ export function resolveCalibration(
     warnings.push(
       `warning: ${label} has only ${noTool} no-tool case${noTool > 1 ? 's' : ''}: a floor calibrated on so few is a rough estimate (${FEW_NO_TOOL_CASES} or more advised)`,
     );
+  if (removed.size) warnings.push(`warning: ${label}: ${removedGoldWarning(removed, catalog)}`);
   return { set, warnings };
 }
 

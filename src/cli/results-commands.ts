@@ -131,6 +131,7 @@ function comparedRun(dir: string, io: Io): ComparedRun {
   const records = readCaseRecords(
     dir,
     Object.values(run.details)[0]?.map((d) => d.caseId),
+    run.results.dataset.goldRemoved,
   );
   if (!records)
     throw new InputError(`keeps no ${CASES_FILE} and ${TOOLS_FILE} (written by an earlier Backpack): evaluate it again to compare it case by case`, {
@@ -180,7 +181,7 @@ function checkUrl(text: string): string {
  * back to its dataset, and without that the worst misses show tool ids only.
  */
 function reportInput(dir: string, run: EvalRun, io: Io): ReportInput {
-  const saved = readCaseRecords(dir);
+  const saved = readCaseRecords(dir, undefined, run.results.dataset.goldRemoved);
   if (saved) return { cases: saved.cases, tools: saved.tools };
   try {
     const input = loadEvalInput(runInputSource(dir, run.results));

@@ -172,8 +172,10 @@ function parseToolRecords(text: string, file: string): ToolRecord[] {
  * The cases and tool facts a results folder keeps, checked (an `InputError` naming the file and
  * line otherwise); `undefined` when the folder has neither file (written before they existed).
  * `caseIds`, when given, are the cases of the run's details: every one must be in `cases.jsonl`.
+ * A case may expect a tool `tools.jsonl` does not list only when the run recorded it as removed
+ * (`goldRemoved`: the run's `dataset.goldRemoved`).
  */
-export function readCaseRecords(dir: string, caseIds?: readonly string[]): CaseRecords | undefined {
+export function readCaseRecords(dir: string, caseIds?: readonly string[], goldRemoved?: Record<string, readonly string[]>): CaseRecords | undefined {
   const casesPath = join(dir, CASES_FILE);
   const toolsPath = join(dir, TOOLS_FILE);
   const have = [existsSync(casesPath), existsSync(toolsPath)];
@@ -190,11 +192,14 @@ export function readCaseRecords(dir: string, caseIds?: readonly string[]): CaseR
     ids.add(value.id);
   }
   const tools = parseToolRecords(readTextFile(toolsPath), toolsPath);
-  const known = new Set(tools.map((t) => t.id));
+  const known = new Set([...tools.map((t) => t.id), ...Object.keys(goldRemoved ?? {})]);
   for (const { value, where } of located) {
     const unknown = (value.expectedTools ?? []).find((id) => !known.has(id));
     if (unknown !== undefined)
-      throw new InputError(`case "${value.id}" expects tool "${unknown}", which ${TOOLS_FILE} does not list`, { file: casesPath, where });
+      throw new InputError(`case "${value.id}" expects tool "${unknown}", which ${TOOLS_FILE} does not list (nor results.json's dataset.goldRemoved)`, {
+        file: casesPath,
+        where,
+      });
   }
   const gap = caseIds?.find((id) => !ids.has(id));
   if (gap !== undefined) throw new InputError(`case "${gap}" of the details is not in ${CASES_FILE}`, { file: casesPath });

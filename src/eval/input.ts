@@ -1,5 +1,6 @@
 /** What an evaluation runs on: a catalog, its labelled cases, and where they came from. */
 import { InputError } from '../util/errors.ts';
+import { didYouMean } from '../util/suggest.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
@@ -80,9 +81,35 @@ function loadInput(source: DatasetSource, onWarning: (message: string) => void, 
   }
   if (opts.reSign) note('--re-sign applies to dataset folders (--dataset); a catalog file has no manifest to re-sign');
   const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), onWarning }), source.skills ?? null);
-  const cases = loadCases(source.cases, catalog);
+  const removed = new Map<string, string[]>();
+  const cases = loadCases(source.cases, catalog, {
+    removedGold: (caseId, ids) => {
+      for (const id of ids) removed.set(id, [...(removed.get(id) ?? []), caseId]);
+    },
+  });
+  if (removed.size) onWarning(removedGoldWarning(removed, catalog));
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
   return { name, source, catalog, cases, catalogSha256: catalogHash(catalog) };
+}
+
+/** Tool ids (and case ids) named in one warning at most. */
+const NAMED = 5;
+
+/**
+ * The warning of cases whose gold tools the catalog no longer has: how many, which tools (with a
+ * "did you mean" for a likely rename) and a few of their cases. They are scored as misses.
+ */
+export function removedGoldWarning(removed: ReadonlyMap<string, readonly string[]>, catalog: Catalog): string {
+  const cases = new Set([...removed.values()].flat());
+  const ids = new Set(catalog.tools.map((t) => t.id));
+  const tools = [...removed.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, NAMED)
+    .map(
+      ([id, list]) =>
+        `"${id}" (${list.length} case${list.length === 1 ? '' : 's'}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? ', …' : ''})${didYouMean(id, ids)}`,
+    );
+  return `${cases.size} case${cases.size === 1 ? '' : 's'} expect${cases.size === 1 ? 's' : ''} ${removed.size} tool${removed.size === 1 ? '' : 's'} the catalog does not have (removed or renamed): ${tools.join('; ')}${removed.size > NAMED ? `; … ${removed.size - NAMED} more` : ''}. They are scored as misses (results: dataset.goldRemoved).`;
 }
 
 /** A tool catalog with the skills of a SKILL.md folder added (duplicate skill names are an error). */

@@ -103,6 +103,7 @@ export function readShardFolder(dir: string, warn?: (message: string) => void): 
     records: readCaseRecords(
       dir,
       first?.map((d) => d.caseId),
+      run.results.dataset.goldRemoved,
     ),
   };
 }

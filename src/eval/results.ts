@@ -287,7 +287,21 @@ export interface Results {
    * shard), so a gate or a comparison can refuse results scored on other cases. Absent in results
    * written before it existed.
    */
-  dataset: { name: string; source: DatasetSource; catalogSha256: string; casesSha256?: string; tools: number; cases: number; reSigned?: ManifestDrift };
+  dataset: {
+    name: string;
+    source: DatasetSource;
+    catalogSha256: string;
+    casesSha256?: string;
+    tools: number;
+    cases: number;
+    reSigned?: ManifestDrift;
+    /**
+     * Gold tools the catalog does not have (a registry change removed or renamed them): tool id →
+     * the ids of the cases (all of the run's, whatever the shard) that expect it, in case order. Those
+     * cases are scored as misses for it. Absent when every gold tool is in the catalog.
+     */
+    goldRemoved?: Record<string, string[]>;
+  };
   /**
    * What reading the input left out, replaced or accepted with a caveat (queries without
    * judgements, invalid UTF-8 replaced, a manifest re-signed…), one sentence each, in the order
@@ -430,6 +444,21 @@ export function caseResultOf(d: QueryDetail, config: Pick<EvalConfig, 'contextWi
  */
 export function eagerBeyondCore(exposure: NonNullable<QueryDetail['exposure']>): boolean {
   return (exposure.eagerUnpinned ?? 0) - (exposure.coreEager ?? 0) > 0;
+}
+
+/** `{ goldRemoved }` when some case expects a tool the catalog lacks (tool ids sorted, case ids in case order), else `{}`. */
+export function goldRemovedOf(catalog: Catalog, cases: readonly Case[]): { goldRemoved?: Record<string, string[]> } {
+  const ids = new Set(catalog.tools.map((t) => t.id));
+  const out = new Map<string, string[]>();
+  for (const c of cases)
+    for (const id of new Set(c.expectedTools ?? [])) {
+      if (ids.has(id)) continue;
+      const list = out.get(id);
+      if (list) list.push(c.id);
+      else out.set(id, [c.id]);
+    }
+  if (!out.size) return {};
+  return { goldRemoved: Object.fromEntries([...out.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) };
 }
 
 /** A profile's prompt for one case (tokens before search + the search) fits `window`. */

@@ -141,6 +141,7 @@ function savedScoring(dir: string, run: EvalRun): Scoring | undefined {
   const saved = readCaseRecords(
     dir,
     Object.values(run.details)[0]?.map((d) => d.caseId),
+    run.results.dataset.goldRemoved,
   );
   return saved && { cases: saved.cases, facts: factsOfRecords(saved.tools) };
 }

@@ -24,7 +24,7 @@ import type { Results } from '../eval/results.ts';
 import { parseMetricId } from '../metrics/ids.ts';
 import { escapeXml } from '../util/escape.ts';
 import { headlineMetrics } from './markdown.ts';
-import { contextFit, figure, fitNote, fitsNowhere, NO_NO_TOOL_CASE, strategies, type StrategyView, thinness } from './view.ts';
+import { contextFit, figure, fitNote, fitsNowhere, goldRemovedCases, NO_NO_TOOL_CASE, strategies, type StrategyView, thinness } from './view.ts';
 
 export interface Check {
   /** Strategy (retriever or profile) name; every strategy when absent. */
@@ -266,6 +266,7 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       ['catalogSha256', String(r.dataset?.catalogSha256 ?? '')],
       ['backpack', String(r.backpack?.version ?? '')],
       ['gitSha', String(r.backpack?.gitSha ?? '')],
+      ...Object.entries(r.dataset?.goldRemoved ?? {}).map(([id, cases]): [string, string] => [`goldRemoved.${id}`, goldRemovedCases(cases)]),
     ];
     const strategy = byName.get(suite.name);
     if (strategy) props.push(...figureProperties(r, strategy));

@@ -22,6 +22,7 @@ import {
   bestStrategy,
   bestValue,
   curveThinness,
+  goldRemovedCases,
   noClearWinnerReason,
   THIN_CASES,
   thinness,
@@ -165,6 +166,14 @@ function provenance(r: Results): string[] {
     '',
     facts.join(' · '),
     ...(d?.reSigned ? ['', `**Dataset re-signed** (\`eval --re-sign\`): ${escapeMarkdown(reSignedText(d.reSigned))}`] : []),
+    ...(d?.goldRemoved
+      ? [
+          '',
+          `**Gold tools not in the catalog** (removed or renamed; their cases are scored as misses): ${Object.entries(d.goldRemoved)
+            .map(([id, cases]) => `${idSpan(id)} (${escapeMarkdown(goldRemovedCases(cases))})`)
+            .join('; ')}.`,
+        ]
+      : []),
     ...(warnings.length
       ? [
           '',
@@ -177,6 +186,14 @@ function provenance(r: Results): string[] {
 }
 
 /** A code span for identifiers made of safe characters (hashes, versions); escaped text otherwise. */
+/** A tool id as a code span (backticks and line breaks, which would end it, replaced; `|` escaped for tables). */
+function idSpan(id: string): string {
+  return `\`${id
+    .replace(/`/g, "'")
+    .replace(/[\r\n]/g, ' ')
+    .replace(/\|/g, '\\|')}\``;
+}
+
 function code(s: string): string {
   return /^[A-Za-z0-9._+-]+$/.test(s) ? `\`${s}\`` : escapeMarkdown(s);
 }

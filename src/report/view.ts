@@ -454,3 +454,9 @@ export function winnerHtml(w: Winner, esc: (s: string) => string): string {
     ? `the best strategy, <strong>${esc(w.s.name)}</strong> (highest ${esc(w.metric)})`
     : `<strong>${esc(w.s.name)}</strong>, the highest by ${esc(w.metric)} (no clear winner: ${esc(noClearWinnerReason(w))})`;
 }
+
+/** The cases that expect a tool the catalog lacks, in words: `2 cases: commits, commits-2` (at most 5 named). */
+export function goldRemovedCases(cases: readonly string[]): string {
+  const named = cases.slice(0, 5).join(', ');
+  return `${cases.length} case${cases.length === 1 ? '' : 's'}: ${named}${cases.length > 5 ? `, … ${cases.length - 5} more` : ''}`;
+}

@@ -28,7 +28,7 @@ import { nonBlankLines, parseJson, parseJsonLine } from '../../util/jsonl.ts';
 import { readTextFile } from '../../util/bounded.ts';
 import { didYouMean } from '../../util/suggest.ts';
 import type { Case, Catalog, GoldMode, Split } from '../types.ts';
-import { checkCases, requireText, type Located } from '../validate.ts';
+import { checkCases, type CheckCasesOptions, requireText, type Located } from '../validate.ts';
 import { describeJson, isObject, quoted } from './common.ts';
 
 export const CSV_REQUIRED_COLUMNS = ['request', 'expected_tools'] as const;
@@ -306,9 +306,9 @@ export function readCases(path: string, problems?: ProblemCollector): Array<Loca
  * problem of the file is reported at once (up to 50, each with its row or line), as one
  * `InputErrors`; a single problem is thrown as it is.
  */
-export function loadCases(path: string, catalog: Catalog): Case[] {
+export function loadCases(path: string, catalog: Catalog, opts: CheckCasesOptions = {}): Case[] {
   const problems = new ProblemCollector();
-  const cases = checkCases(readCases(path, problems), catalog, problems);
+  const cases = checkCases(readCases(path, problems), catalog, problems, opts);
   problems.throwIfAny();
   return cases;
 }

@@ -1,7 +1,7 @@
 /** The Provenance section: where the numbers come from (dataset, hashes, config, versions, timings). */
 import type { Results } from '../../eval/results.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { floorOf, floorText, reSignedText } from '../view.ts';
+import { floorOf, floorText, goldRemovedCases, reSignedText } from '../view.ts';
 import { DASH, fmtInt, isNum } from './format.ts';
 import { NOT_IN_RUN, section } from './table.ts';
 
@@ -24,6 +24,16 @@ export function provenance(r: Results): string {
     ['Catalog sha256', `<code class="hash">${esc(d.catalogSha256)}</code>`],
     ...(typeof d.casesSha256 === 'string' ? ([['Cases sha256', `<code class="hash">${esc(d.casesSha256)}</code>`]] as Array<[string, string]>) : []),
     ...(d.reSigned ? ([['Re-signed', esc(reSignedText(d.reSigned))]] as Array<[string, string]>) : []),
+    ...(d.goldRemoved
+      ? ([
+          [
+            'Gold not in the catalog',
+            `<ul class="warnings">${Object.entries(d.goldRemoved)
+              .map(([id, cases]) => `<li><code>${esc(id)}</code>: ${esc(goldRemovedCases(cases))}</li>`)
+              .join('')}</ul><p class="note">Removed or renamed by the registry change: these cases are scored as misses for it.</p>`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
     ...(r.warnings?.length
       ? ([[`Input warnings (${r.warnings.length})`, `<ul class="warnings">${r.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>`]] as Array<
           [string, string]
