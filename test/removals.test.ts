@@ -83,6 +83,61 @@ describe('a registry change that removes a tool the cases expect', () => {
     expect(c.code, c.err).toBe(0);
   });
 
+  it('--renames maps the gold of a renamed tool: scored on the new id, reported, and still paired with the base run by gate and report', async () => {
+    const renamedBundle = join(tmp, 'renamed.json');
+    const bundle = JSON.parse(readFileSync(BUNDLE, 'utf8')) as { servers: Array<{ name: string; tools: Array<{ name: string }> }> };
+    for (const s of bundle.servers) for (const t of s.tools) if (s.name === 'github' && t.name === 'list_commits') t.name = 'list_commits_v2';
+    writeFileSync(renamedBundle, JSON.stringify(bundle));
+    const renames = join(tmp, 'renames.csv');
+    writeFileSync(renames, `old,new\n${REMOVED},${REMOVED}_v2\n`);
+    const out = join(tmp, 'renamed-run');
+    const r = await runCli('eval', '--catalog', renamedBundle, '--cases', casesFile, '--renames', renames, ...STRATEGIES, '--out', out, '--quiet');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain(`--renames: 1 renamed gold tool mapped to the new id: "${REMOVED}" → "${REMOVED}_v2" (2 cases)`);
+    expect(r.err).not.toContain('the catalog does not have');
+    const h = results(out);
+    expect(h.dataset.goldRenamed).toEqual({ [REMOVED]: { to: `${REMOVED}_v2`, cases: ['commits', 'commits-2'] } });
+    expect(h.dataset.goldRemoved).toBeUndefined();
+    // the cases as given: the same hash as the base run's, so the gate pairs them
+    expect(h.dataset.casesSha256).toBe(results(base).dataset.casesSha256);
+    // scored on the new id: bm25 finds it for "commits" as it found the old one
+    const top = (dir: string) =>
+      readFileSync(join(dir, 'details', 'bm25.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { caseId: string; ranked: Array<[string, number]> })
+        .find((d) => d.caseId === 'commits')!
+        .ranked.map(([id]) => id);
+    expect(top(out)).toContain(`${REMOVED}_v2`);
+    expect(top(base)).toContain(REMOVED);
+    const g = await runCli('gate', '--expect', expected, '--results', out, '--baseline', base);
+    expect([0, 100], g.err).toContain(g.code);
+    expect(g.err).toContain(`${REMOVED}" → "${REMOVED}_v2`);
+    const c = await runCli('report', base, out, '--out', join(tmp, 'compare-renamed'));
+    expect(c.code, c.err).toBe(0);
+    const rep = await runCli('report', out, '--out', join(out, 'report'), '--format', 'md,junit');
+    expect(rep.code, rep.err).toBe(0);
+    expect(readFileSync(join(out, 'report', 'summary.md'), 'utf8')).toContain(`\`${REMOVED}\` → \`${REMOVED}_v2\` (2 cases: commits, commits-2)`);
+    // a rename to a tool the catalog does not have is bad input, naming it
+    writeFileSync(renames, `old,new\n${REMOVED},mcp__github__nope\n`);
+    const bad = await runCli(
+      'eval',
+      '--catalog',
+      renamedBundle,
+      '--cases',
+      casesFile,
+      '--renames',
+      renames,
+      '--retrievers',
+      'bm25',
+      '--out',
+      join(tmp, 'bad'),
+      '--quiet',
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/renames: "mcp__github__list_commits" → "mcp__github__nope", which the catalog does not have/);
+  });
+
   it('a cases file naming a tool no catalog has still loads; a hand-made typo is named with a suggestion', async () => {
     const typo = join(tmp, 'typo.jsonl');
     writeFileSync(typo, `${JSON.stringify({ id: 't', request: 'list the tables', expectedTools: ['mcp__sqlite__list-tabels'] })}\n`);

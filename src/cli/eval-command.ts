@@ -41,6 +41,10 @@ export function registerEvalCommand(program: Command, io: Io): void {
     .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
     .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
     .option(
+      '--renames <file>',
+      "with --catalog and --cases: tools the registry change renamed, old id → new id (a JSON object, or a CSV with the header old,new): the cases' gold is mapped to the new ids, reported, and the run still pairs with runs over the old catalog",
+    )
+    .option(
       '--re-sign',
       'accept a dataset folder whose files differ from its manifest.json (changed on purpose): read it with every check, rewrite its manifest, and record what changed in results.json (dataset.reSigned, warnings)',
     )
@@ -159,7 +163,7 @@ export function registerEvalCommand(program: Command, io: Io): void {
         ...loadEvalInput(
           snap?.loadSource ?? (opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source),
           (w) => io.err(`warning: ${w}\n`),
-          opts.reSign ? { reSign: true } : {},
+          { ...(opts.reSign ? { reSign: true } : {}), ...(opts.renames !== undefined ? { renames: opts.renames } : {}) },
         ),
         source: portableSource(source),
       };
@@ -248,6 +252,7 @@ function assertEvaluable(input: { catalog: Catalog; cases: readonly Case[] }, so
 interface EvalOptions {
   workers: number;
   reSign?: boolean;
+  renames?: string;
   queryStyle?: QueryStyle;
   roles?: string;
   model?: string;

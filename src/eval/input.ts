@@ -1,6 +1,7 @@
 /** What an evaluation runs on: a catalog, its labelled cases, and where they came from. */
 import { InputError } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
+import { type AppliedRenames, applyRenames, readRenames } from '../catalog/renames.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { loadSkillsFolder } from '../catalog/loaders/skills.ts';
 import { loadCatalog } from '../catalog/loaders/registry.ts';
@@ -11,7 +12,7 @@ import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { loadDataset, namedDatasetDir, resolveDatasetPath } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
-import type { DatasetSource } from './results.ts';
+import { casesHash, type DatasetSource } from './results.ts';
 
 /** What an evaluation runs on: the catalog, the labelled cases, where they came from, and what loading warned of. */
 export interface EvalInput {
@@ -26,11 +27,20 @@ export interface EvalInput {
   warnings?: string[];
   /** The dataset folder was re-signed (`eval --re-sign`, on this load or before): what had changed. */
   reSigned?: ManifestDrift;
+  /**
+   * `eval --renames`: the renames applied to the cases' gold (old id → new id and the cases it
+   * changed). The cases above carry the new ids; `casesAsGivenSha256` is the hash of the cases as
+   * the file gave them, so the run still pairs with runs over the old catalog.
+   */
+  goldRenamed?: Record<string, { to: string; cases: string[] }>;
+  casesAsGivenSha256?: string;
 }
 
 export interface LoadInputOptions {
   /** Accept a dataset folder whose files differ from its manifest, and re-sign it (see `ReadOptions.reSign`). */
   reSign?: boolean;
+  /** A renames file (`eval --renames`): old tool id → new tool id, applied to the cases' gold (catalog and cases files only). */
+  renames?: string;
 }
 
 /** The evaluation input of a dataset already loaded. */
@@ -80,16 +90,27 @@ function loadInput(source: DatasetSource, onWarning: (message: string) => void, 
     return { ...inputOfDataset(d, source), ...(d.reSigned ? { reSigned: d.reSigned } : {}) };
   }
   if (opts.reSign) note('--re-sign applies to dataset folders (--dataset); a catalog file has no manifest to re-sign');
+  if (opts.renames !== undefined && source.kind !== 'files')
+    throw new InputError('--renames applies to --catalog with --cases (a registry change), not to a dataset folder');
   const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), onWarning }), source.skills ?? null);
+  const given = loadCases(source.cases, catalog, { removedGold: () => {} });
+  const toolIds = new Set(catalog.tools.map((t) => t.id));
+  let cases = given;
+  let renamed: Pick<EvalInput, 'goldRenamed' | 'casesAsGivenSha256'> = {};
+  if (opts.renames !== undefined) {
+    const r = applyRenames(given, readRenames(opts.renames), toolIds, opts.renames);
+    cases = r.cases;
+    for (const from of r.ignored) onWarning(`--renames: "${from}" is still in the catalog: not renamed`);
+    if (r.applied.size) {
+      onWarning(renamedGoldWarning(r.applied));
+      renamed = { goldRenamed: Object.fromEntries([...r.applied].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), casesAsGivenSha256: casesHash(given) };
+    }
+  }
   const removed = new Map<string, string[]>();
-  const cases = loadCases(source.cases, catalog, {
-    removedGold: (caseId, ids) => {
-      for (const id of ids) removed.set(id, [...(removed.get(id) ?? []), caseId]);
-    },
-  });
+  for (const c of cases) for (const id of new Set(c.expectedTools ?? [])) if (!toolIds.has(id)) removed.set(id, [...(removed.get(id) ?? []), c.id]);
   if (removed.size) onWarning(removedGoldWarning(removed, catalog));
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
-  return { name, source, catalog, cases, catalogSha256: catalogHash(catalog) };
+  return { name, source, catalog, cases, catalogSha256: catalogHash(catalog), ...renamed };
 }
 
 /** Tool ids (and case ids) named in one warning at most. */
@@ -110,6 +131,12 @@ export function removedGoldWarning(removed: ReadonlyMap<string, readonly string[
         `"${id}" (${list.length} case${list.length === 1 ? '' : 's'}: ${list.slice(0, 3).join(', ')}${list.length > 3 ? ', …' : ''})${didYouMean(id, ids)}`,
     );
   return `${cases.size} case${cases.size === 1 ? '' : 's'} expect${cases.size === 1 ? 's' : ''} ${removed.size} tool${removed.size === 1 ? '' : 's'} the catalog does not have (removed or renamed): ${tools.join('; ')}${removed.size > NAMED ? `; … ${removed.size - NAMED} more` : ''}. They are scored as misses (results: dataset.goldRemoved).`;
+}
+
+/** The warning of renames applied to the cases' gold: each old id → new id and how many cases. */
+export function renamedGoldWarning(applied: AppliedRenames): string {
+  const list = [...applied].map(([from, a]) => `"${from}" → "${a.to}" (${a.cases.length} case${a.cases.length === 1 ? '' : 's'})`);
+  return `--renames: ${applied.size} renamed gold tool${applied.size === 1 ? '' : 's'} mapped to the new id${applied.size === 1 ? '' : 's'}: ${list.slice(0, NAMED).join('; ')}${list.length > NAMED ? `; … ${list.length - NAMED} more` : ''} (results: dataset.goldRenamed).`;
 }
 
 /** A tool catalog with the skills of a SKILL.md folder added (duplicate skill names are an error). */

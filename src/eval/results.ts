@@ -301,6 +301,12 @@ export interface Results {
      * cases are scored as misses for it. Absent when every gold tool is in the catalog.
      */
     goldRemoved?: Record<string, string[]>;
+    /**
+     * `eval --renames`: gold tools renamed by the registry change, old id → the new id and the
+     * cases whose gold was mapped to it. `casesSha256` is then the hash of the cases as given (old
+     * ids), and `cases.jsonl` holds them as scored (new ids). Absent without renames applied.
+     */
+    goldRenamed?: Record<string, { to: string; cases: string[] }>;
   };
   /**
    * What reading the input left out, replaced or accepted with a caveat (queries without

@@ -267,6 +267,7 @@ export function junitXml(r: Results, checks?: readonly Check[]): string {
       ['backpack', String(r.backpack?.version ?? '')],
       ['gitSha', String(r.backpack?.gitSha ?? '')],
       ...Object.entries(r.dataset?.goldRemoved ?? {}).map(([id, cases]): [string, string] => [`goldRemoved.${id}`, goldRemovedCases(cases)]),
+      ...Object.entries(r.dataset?.goldRenamed ?? {}).map(([id, a]): [string, string] => [`goldRenamed.${id}`, `${a.to}; ${goldRemovedCases(a.cases)}`]),
     ];
     const strategy = byName.get(suite.name);
     if (strategy) props.push(...figureProperties(r, strategy));

@@ -174,6 +174,14 @@ function provenance(r: Results): string[] {
             .join('; ')}.`,
         ]
       : []),
+    ...(d?.goldRenamed
+      ? [
+          '',
+          `**Gold tools renamed** (\`--renames\`; the cases' gold mapped to the new id): ${Object.entries(d.goldRenamed)
+            .map(([from, a]) => `${idSpan(from)} → ${idSpan(a.to)} (${escapeMarkdown(goldRemovedCases(a.cases))})`)
+            .join('; ')}.`,
+        ]
+      : []),
     ...(warnings.length
       ? [
           '',

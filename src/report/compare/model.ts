@@ -10,6 +10,7 @@
  * are refused (an `InputError`): a per-case comparison needs the same cases.
  */
 import type { Case } from '../../catalog/types.ts';
+import { unrenamed } from '../../catalog/renames.ts';
 import { factsOfRecords, type ToolRecord } from '../../eval/case-records.ts';
 import { casesHash, perCaseScores, type Results } from '../../eval/results.ts';
 import type { EvalRun } from '../../eval/run.ts';
@@ -105,10 +106,11 @@ export const CHANGED_CASE_DEPTH = 5;
 /** Refuse runs whose cases differ from the base's: the same ids, requests and labels, in any order. */
 function checkSameCases(runs: readonly ComparedRun[]): void {
   const base = runs[0]!;
-  const key = (cases: readonly Case[]) => casesHash([...cases].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
-  const baseKey = key(base.cases);
+  // cases as their file gave them: a run with --renames scored new ids for the same cases
+  const key = (r: ComparedRun) => casesHash(unrenamed(r.cases, r.run.results.dataset.goldRenamed).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+  const baseKey = key(base);
   for (const r of runs.slice(1)) {
-    if (key(r.cases) === baseKey) continue;
+    if (key(r) === baseKey) continue;
     const ids = new Set(base.cases.map((c) => c.id));
     const other = new Set(r.cases.map((c) => c.id));
     const onlyHere = [...other].filter((id) => !ids.has(id));

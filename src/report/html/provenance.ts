@@ -34,6 +34,16 @@ export function provenance(r: Results): string {
           ],
         ] as Array<[string, string]>)
       : []),
+    ...(d.goldRenamed
+      ? ([
+          [
+            'Gold renamed (--renames)',
+            `<ul class="warnings">${Object.entries(d.goldRenamed)
+              .map(([from, a]) => `<li><code>${esc(from)}</code> → <code>${esc(a.to)}</code>: ${esc(goldRemovedCases(a.cases))}</li>`)
+              .join('')}</ul>`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
     ...(r.warnings?.length
       ? ([[`Input warnings (${r.warnings.length})`, `<ul class="warnings">${r.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>`]] as Array<
           [string, string]
