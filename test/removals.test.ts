@@ -88,6 +88,16 @@ describe('a registry change that removes a tool the cases expect', () => {
     const bundle = JSON.parse(readFileSync(BUNDLE, 'utf8')) as { servers: Array<{ name: string; tools: Array<{ name: string }> }> };
     for (const s of bundle.servers) for (const t of s.tools) if (s.name === 'github' && t.name === 'list_commits') t.name = 'list_commits_v2';
     writeFileSync(renamedBundle, JSON.stringify(bundle));
+    // diff detects the rename (same server, same input schema, same description) and writes it for eval
+    const detected = join(tmp, 'detected.json');
+    const d = await runCli('diff', '--old', BUNDLE, '--new', renamedBundle, '--cases', casesFile, '--renames-out', detected, '--quiet');
+    expect([0, 100]).toContain(d.code);
+    expect(d.out).toContain(`↔ ${REMOVED} → ${REMOVED}_v2 (github: same input schema, descriptions 1.00 alike; eval --renames maps its cases)`);
+    expect(JSON.parse(readFileSync(detected, 'utf8'))).toEqual({ [REMOVED]: `${REMOVED}_v2` });
+    // a removal is no rename
+    const gone = join(tmp, 'gone.json');
+    await runCli('diff', '--old', BUNDLE, '--new', after, '--cases', casesFile, '--renames-out', gone, '--quiet');
+    expect(JSON.parse(readFileSync(gone, 'utf8'))).toEqual({});
     const renames = join(tmp, 'renames.csv');
     writeFileSync(renames, `old,new\n${REMOVED},${REMOVED}_v2\n`);
     const out = join(tmp, 'renamed-run');

@@ -6,7 +6,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isDatasetDir, type ToolLineMemo } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
@@ -32,6 +32,7 @@ interface DiffCliOptions {
   old: string;
   new: string;
   cases?: string;
+  renamesOut?: string;
   format?: string;
   retriever: string;
   model?: string;
@@ -161,6 +162,10 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .option('--timings', 'with --json or --out: add timings and index counters (vary run to run)')
     .option('--out <dir>', 'also write diff.json and diff.md (Markdown, for a pull request comment) into this folder')
     .option(
+      '--renames-out <file>',
+      'write the renames diff detected (a removed and an added tool on the same server, same input schema, close description) as a JSON object old id → new id, for eval --renames (an empty object when none)',
+    )
+    .option(
       '--no-cache',
       "do not read or write the rankings cache (rankings/ in Backpack's cache folder) or the base catalog's near-duplicate pairs (rankings/near-duplicates/)",
     )
@@ -225,6 +230,11 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, 'diff.json'), diffJson(report, opts.timings ? timings : undefined));
         writeFileSync(join(dir, 'diff.md'), formatDiffMarkdown(report));
+      }
+      if (opts.renamesOut !== undefined) {
+        const file = resolve(opts.renamesOut);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, `${JSON.stringify(Object.fromEntries(report.changes.renamed.map((x) => [x.from, x.to])), null, 2)}\n`);
       }
       if (opts.json) io.out(diffJson(report, opts.timings ? timings : undefined));
       else io.out(formatDiffText(report, timings));

@@ -40,9 +40,27 @@ export interface ToolChange extends ToolRef {
   words?: { added: string[]; removed: string[] };
 }
 
+/** A removed and an added tool that look like one tool renamed (see {@link detectRenames}). */
+export interface DetectedRename {
+  from: string;
+  to: string;
+  namespace: string;
+  /** Jaccard of the content-word sets of the two descriptions (with title and summary). */
+  similarity: number;
+}
+
+/** Two descriptions at least this alike (content-word Jaccard), on the same server with the same input schema, are taken for a rename. */
+export const RENAME_MIN_SIMILARITY = 0.5;
+
 export interface CatalogChanges {
   added: ToolRef[];
   removed: ToolRef[];
+  /**
+   * Removed tools that look renamed: an added tool on the same server (namespace) with the same
+   * input schema and a close description. They stay in `added` and `removed` too; this only says
+   * which pairs look like one tool (`diff --renames-out` writes them for `eval --renames`).
+   */
+  renamed: DetectedRename[];
   changed: ToolChange[];
   /** Tools with the same id and hash in both catalogs. */
   unchanged: number;
@@ -91,6 +109,10 @@ export function catalogChanges(before: Catalog, after: Catalog): CatalogChanges 
   return {
     added,
     removed,
+    renamed: detectRenames(
+      removed.map((r) => oldById.get(r.id)!),
+      added.map((a) => newById.get(a.id)!),
+    ),
     changed,
     unchanged,
     skills: namedChanges(before.skills, after.skills, (x) => x.hash),
@@ -131,4 +153,39 @@ function toolChange(a: Tool, b: Tool): ToolChange {
 
 function textOf(t: Tool): string {
   return `${t.title ?? ''} ${t.summary} ${t.description}`;
+}
+
+/**
+ * Pairs of a removed and an added tool that look like one tool renamed: the same namespace (its
+ * server or plugin), the same input schema (canonical JSON) and descriptions (with title and
+ * summary) whose content-word sets have a Jaccard of at least {@link RENAME_MIN_SIMILARITY}. Each
+ * tool is in one pair at most: the most alike pairs first (ties by the old id, then the new).
+ */
+export function detectRenames(removed: readonly Tool[], added: readonly Tool[], min = RENAME_MIN_SIMILARITY): DetectedRename[] {
+  const text = (t: Tool) => new Set(contentWordForms([t.title ?? '', t.summary, t.description].join(' ')).keys());
+  const schema = (t: Tool) => canonicalJson(t.inputSchema);
+  const candidates: DetectedRename[] = [];
+  for (const r of removed) {
+    const rs = schema(r);
+    const rw = text(r);
+    for (const a of added) {
+      if (a.namespace !== r.namespace || schema(a) !== rs) continue;
+      const aw = text(a);
+      let both = 0;
+      for (const w of rw) if (aw.has(w)) both++;
+      const union = rw.size + aw.size - both;
+      const similarity = union === 0 ? 1 : both / union;
+      if (similarity >= min) candidates.push({ from: r.id, to: a.id, namespace: r.namespace, similarity });
+    }
+  }
+  candidates.sort((x, y) => y.similarity - x.similarity || compareStrings(x.from, y.from) || compareStrings(x.to, y.to));
+  const used = new Set<string>();
+  const out: DetectedRename[] = [];
+  for (const c of candidates) {
+    if (used.has(c.from) || used.has(c.to)) continue;
+    used.add(c.from);
+    used.add(c.to);
+    out.push(c);
+  }
+  return out.sort((x, y) => compareStrings(x.from, y.from));
 }

@@ -68,6 +68,12 @@ function changeLines(r: DiffReport, esc: Esc, style: 'text' | 'markdown'): strin
   };
   show(c.added, (t) => `${plus}${esc(t.id)} (${esc(t.namespace)})`);
   show(c.removed, (t) => `${minus}${esc(t.id)} (${esc(t.namespace)})`);
+  // (results written before renames were detected have none)
+  show(
+    c.renamed ?? [],
+    (x) =>
+      `${style === 'text' ? '↔ ' : 'renamed? '}${esc(x.from)} → ${esc(x.to)} (${esc(x.namespace)}: same input schema, descriptions ${x.similarity.toFixed(2)} alike; eval --renames maps its cases)`,
+  );
   show(c.changed, (t) => {
     const words = t.words ? `; words added: ${t.words.added.map(esc).join(', ') || 'none'}; removed: ${t.words.removed.map(esc).join(', ') || 'none'}` : '';
     return `${tilde}${esc(t.id)}: ${t.fields.join(', ')}${words}`;
