@@ -226,8 +226,9 @@ describe('examples/github-actions.yml', () => {
     expect(upload.with!.path).toContain('backpack-report/');
   });
 
-  it('installs a pinned version of the npm package backpack-eval', () => {
-    expect(workflow.jobs.retrieval.env.BACKPACK_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(text).toContain('npm install --global "backpack-eval@$BACKPACK_VERSION"');
+  it('installs a pinned tarball of backpack-eval (it is not on the npm registry), never the registry name', () => {
+    expect(workflow.jobs.retrieval.env.BACKPACK_TARBALL).toMatch(/^[\w./-]+\/backpack-eval-\d+\.\d+\.\d+\.tgz$/);
+    expect(text).toContain('npm install --global "./$BACKPACK_TARBALL"');
+    expect(text).not.toMatch(/backpack-eval@/);
   });
 });
