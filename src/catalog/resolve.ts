@@ -43,6 +43,10 @@ export function resolveDatasetPath(nameOrDir: string): string {
   if (isDir(direct)) return direct;
   const named = namedDatasetDir(nameOrDir);
   if (named !== null) return named;
+  if (existsSync(direct))
+    throw new InputError(
+      `"${nameOrDir}" is a file, not a dataset folder: for a catalog file (MCP tools/list, OpenAI or Anthropic tools, a bundle…) use --catalog ${nameOrDir}${/\.(csv|jsonl)$/i.test(nameOrDir) ? ' (a cases file goes with --cases)' : ''}`,
+    );
   const known = namedDatasets();
   throw new InputError(
     `no dataset folder or named dataset "${nameOrDir}"${didYouMean(nameOrDir, known)}${known.length ? `; named datasets: ${known.join(', ')}` : ''}`,

@@ -1,6 +1,7 @@
 /**
  * `backpack generate` and `backpack inspect`: write a seeded dataset; summarise a dataset or catalog.
  */
+import { helpList } from './help-text.ts';
 import { DEFAULT_SEED } from './run-command.ts';
 import { wholeNumber, type Io } from './options.ts';
 import { type Command, Option } from 'commander';
@@ -28,7 +29,7 @@ export function registerDatasetCommands(program: Command, io: Io): void {
     .description('Write a seeded synthetic dataset (the "monster company": tools, skills, labelled cases) to a folder.')
     .addOption(new Option('--preset <name>', 'size preset').choices(Object.keys(PRESETS)).default('monster'))
     .option('--seed <n>', 'random seed (same seed and version give byte-identical files)', wholeNumber('--seed'), DEFAULT_SEED)
-    .requiredOption('--out <dir>', 'dataset folder to write (replaced atomically if it holds a dataset)')
+    .option('--out <dir>', 'dataset folder to write (replaced atomically if it holds a dataset); default datasets/<preset>-<seed> in the working folder')
     .option('--tools <n>', 'total tools (core + plugin + MCP), overriding the preset', wholeNumber('--tools'))
     .option('--skills <n>', 'number of skills, overriding the preset', wholeNumber('--skills'))
     .option('--cases <n>', 'number of labelled cases, overriding the preset', wholeNumber('--cases'))
@@ -42,8 +43,9 @@ export function registerDatasetCommands(program: Command, io: Io): void {
         )
         .join('\n')}\n`,
     )
-    .action(async (opts: { preset: string; seed: number; out: string; tools?: number; skills?: number; cases?: number; quiet?: boolean }) => {
-      const dir = resolve(opts.out);
+    .action(async (opts: { preset: string; seed: number; out?: string; tools?: number; skills?: number; cases?: number; quiet?: boolean }) => {
+      const out = opts.out ?? join('datasets', `${opts.preset}-${opts.seed}`);
+      const dir = resolve(out);
       assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
       const params = resolveParams(opts.preset, opts.seed, {
         ...(opts.tools !== undefined ? { tools: opts.tools } : {}),
@@ -57,7 +59,7 @@ export function registerDatasetCommands(program: Command, io: Io): void {
       progress.stop();
       const c = manifest.counts;
       io.out(
-        `wrote ${opts.out}: ${c.tools.toLocaleString('en-US')} tools, ${c.skills.toLocaleString('en-US')} skills, ${c.cases.toLocaleString('en-US')} cases ` +
+        `wrote ${out}: ${c.tools.toLocaleString('en-US')} tools, ${c.skills.toLocaleString('en-US')} skills, ${c.cases.toLocaleString('en-US')} cases ` +
           `(${Object.keys(manifest.slices).length} slices) in ${((Date.now() - t0) / 1000).toFixed(1)} s\ncatalog sha256 ${manifest.catalogSha256}\n`,
       );
     });
@@ -76,11 +78,12 @@ export function registerDatasetCommands(program: Command, io: Io): void {
       '--realism',
       "print only how the requests read: the dataset's realism.json, or for a dataset without one (MetaTool, an import, a cases file) its surface figures measured now, beside real request sets' figures and the generator's windows",
     )
-    .addHelpText(
-      'after',
-      `\nCatalog formats:\n${Object.entries(CATALOG_FORMATS)
-        .map(([k, f]) => `  ${k.padEnd(16)} ${f.description}`)
-        .join('\n')}\n`,
+    .addHelpText('after', () =>
+      helpList(
+        'Catalog formats',
+        Object.entries(CATALOG_FORMATS).map(([k, f]) => [k, f.description] as const),
+        16,
+      ),
     )
     .action(
       (

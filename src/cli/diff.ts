@@ -4,6 +4,7 @@
  * review is required (`ReviewRequired`, thrown after the report is written), 2 bad input, 1
  * Backpack failed.
  */
+import { helpList } from './help-text.ts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -174,9 +175,11 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     .addHelpText(
       'after',
       () =>
-        `\nRetrievers:\n${retrieverEntries()
-          .map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`)
-          .join('\n')}\n\nSee docs/diff.md.\n`,
+        `${helpList(
+          'Retrievers',
+          retrieverEntries().map(([n, f]) => [n, f.description] as const),
+          18,
+        )}\nSee docs/diff.md.\n`,
     )
     .action(async (opts: DiffCliOptions) => {
       if (!retrieverNames().includes(opts.retriever)) createRetriever(opts.retriever); // the "unknown retriever" InputError

@@ -1,6 +1,7 @@
 /**
  * `backpack eval`: evaluate retrievers and profiles on labelled cases into a results folder.
  */
+import { helpList } from './help-text.ts';
 import { thinCalibrationWarnings } from '../eval/calibrate.ts';
 import { retrieverCapabilities } from '../retrievers/registry.ts';
 import { atLeastOne, checked, displayPath, floorNamed, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
@@ -119,12 +120,16 @@ export function registerEvalCommand(program: Command, io: Io): void {
     .addHelpText(
       'after',
       () =>
-        `\nRetrievers:\n${retrieverEntries()
-          .map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`)
-          .join('\n')}\n` +
-        `\nProfiles:\n${profileEntries()
-          .map(([n, f]) => `  ${n.padEnd(18)} ${f.description}`)
-          .join('\n')}\n`,
+        helpList(
+          'Retrievers',
+          retrieverEntries().map(([n, f]) => [n, f.description] as const),
+          18,
+        ) +
+        helpList(
+          'Profiles',
+          profileEntries().map(([n, f]) => [n, f.description] as const),
+          18,
+        ),
     )
     .action(async (opts: EvalOptions) => {
       const source = evalSource(opts);

@@ -2,6 +2,7 @@
  * `backpack import` (agent transcripts and API logs to a dataset folder) and `backpack audit`
  * (what agents call, and what listing the tools they never call costs). docs/import.md.
  */
+import { helpList, helpWidth, wrapText } from './help-text.ts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { basename, join, resolve } from 'node:path';
 import { assertReplaceable, caseSplit, isBackpackManifest, writeDataset } from '../catalog/dataset-files.ts';
@@ -107,10 +108,12 @@ export function registerImportCommands(program: Command, io: Io): void {
     .option('--quiet', 'no progress output')
     .addHelpText(
       'after',
-      `\nFormats (detected per file):\n${transcriptFormats
-        .entries()
-        .map(([k, f]) => `  ${k.padEnd(12)} ${f.description}`)
-        .join('\n')}\n\nRedacted before anything is written: ${REDACTION_KINDS.filter((k) => k !== 'custom').join(', ')}, and each --redact pattern.\n`,
+      () =>
+        `${helpList(
+          'Formats (detected per file)',
+          transcriptFormats.entries().map(([k, f]) => [k, f.description] as const),
+          12,
+        )}\n${wrapText(`Redacted before anything is written: ${REDACTION_KINDS.filter((k) => k !== 'custom').join(', ')}, and each --redact pattern.`, helpWidth()).join('\n')}\n`,
     )
     .action(async (sources: string[], opts: ImportOptions) => {
       const out = resolve(opts.out);

@@ -75,11 +75,10 @@ export function registerRunCommand(program: Command, io: Io): void {
     )
     .option('--results <dir>', 'results folder (default: reports/monster-<seed>, or reports/<dataset name> with --dataset)')
     .option('--retrievers <list>', 'comma-separated retriever names', checked(parseRetrieverList), DEFAULT_RETRIEVERS.join(','))
-    .option(
-      '--profiles <list>',
-      'comma-separated profile names ("" for none)',
-      checked((v) => (v.trim() === '' ? [] : parseProfileList(v))),
-      DEFAULT_PROFILES.join(','),
+    .addOption(
+      new Option('--profiles <list>', 'comma-separated profile names ("" for none)')
+        .argParser(checked((v) => (v.trim() === '' ? [] : parseProfileList(v))))
+        .default(DEFAULT_PROFILES.join(','), `the main job's ${DEFAULT_PROFILES.length}: ${DEFAULT_PROFILES.slice(0, 3).join(', ')}, … (backpack list)`),
     )
     .option('--workers <n>', 'threads to evaluate strategies on (results are the same with any number)', atLeastOne('--workers'), DEFAULT_RUN_WORKERS)
     .option(
