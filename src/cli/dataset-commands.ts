@@ -14,8 +14,6 @@ import { loadCases } from '../catalog/loaders/cases.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import { formatRealism, formatSummary, formatSurface, summarize } from '../catalog/summary.ts';
-import { resolveParams } from '../generate/index.ts';
-import { generateMeasured } from '../eval/realism.ts';
 import { REALISM_REFERENCE, surfaceOf } from '../eval/realism-reference.ts';
 import { sessionSurface } from '../eval/request-surface.ts';
 import { PRESETS } from '../generate/presets.ts';
@@ -47,6 +45,9 @@ export function registerDatasetCommands(program: Command, io: Io): void {
       const out = opts.out ?? join('datasets', `${opts.preset}-${opts.seed}`);
       const dir = resolve(out);
       assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
+      // the generator and its vocabularies load here, not when the program starts (`--help` stays quick)
+      const { resolveParams } = await import('../generate/index.ts');
+      const { generateMeasured } = await import('../eval/realism.ts');
       const params = resolveParams(opts.preset, opts.seed, {
         ...(opts.tools !== undefined ? { tools: opts.tools } : {}),
         ...(opts.skills !== undefined ? { skills: opts.skills } : {}),

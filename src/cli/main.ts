@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isInputError } from '../util/errors.ts';
-import { GenerateParamsError } from '../generate/index.ts';
+import { GenerateParamsError } from '../generate/errors.ts';
 import { DEFAULT_TOKEN_CACHE_DIR, useTokenCountCache } from '../tokens/count.ts';
 import { profileEntries } from '../profiles/registry.ts';
 import { retrieverEntries } from '../retrievers/registry.ts';

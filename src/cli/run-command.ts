@@ -13,8 +13,7 @@ import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, verifyF
 import { InputError } from '../util/errors.ts';
 import { DATASETS_DIR, loadDataset, resolveDatasetPath } from '../catalog/resolve.ts';
 import { formatSummary, summarize } from '../catalog/summary.ts';
-import { GENERATOR, resolveParams } from '../generate/index.ts';
-import { generateMeasured } from '../eval/realism.ts';
+import type { GenerateParams } from '../generate/presets.ts';
 import { PRESETS } from '../generate/presets.ts';
 import { inputOfDataset } from '../eval/input.ts';
 import { isResultsDir, writeRunDir } from '../eval/files.ts';
@@ -132,6 +131,9 @@ export function registerRunCommand(program: Command, io: Io): void {
           throw new InputError(
             `--calibrate-on ${opts.calibrateOn} and --split ${opts.split} name the same cases: calibration and scoring need different splits`,
           );
+        // the generator and its vocabularies load here, not when the program starts (`--help` stays quick)
+        const { GENERATOR, resolveParams } = await import('../generate/index.ts');
+        const { generateMeasured } = await import('../eval/realism.ts');
         const params = resolveParams(opts.preset, opts.seed);
         const t0 = Date.now();
         const stages: Record<string, number | null> = { generateMs: null };
@@ -151,7 +153,7 @@ export function registerRunCommand(program: Command, io: Io): void {
         try {
           if (given !== undefined) {
             io.err(`running on ${displayPath(dir)}\n`);
-          } else if (reusable(dir, params)) {
+          } else if (reusable(dir, params, GENERATOR.version)) {
             io.err(`reusing ${displayPath(dir)} (same generator ${GENERATOR.version}, seed and parameters; files verified)\n`);
           } else {
             io.err(`generating the ${opts.preset === 'monster' ? 'monster company' : `${opts.preset} preset`} (seed ${opts.seed}) into ${displayPath(dir)}\n`);
@@ -225,13 +227,13 @@ export function registerRunCommand(program: Command, io: Io): void {
 }
 
 /** True if `dir` holds an intact dataset made by this generator version with these parameters. */
-function reusable(dir: string, params: ReturnType<typeof resolveParams>): boolean {
+function reusable(dir: string, params: GenerateParams, generatorVersion: string): boolean {
   if (!existsSync(join(dir, 'manifest.json'))) return false;
   try {
     const m = readManifest(dir);
     // a folder changed by hand and re-signed is not the built-in default any more: generate it again
     if (m.reSigned) return false;
-    if (m.generator?.version !== GENERATOR.version || JSON.stringify(m.params) !== JSON.stringify(params)) return false;
+    if (m.generator?.version !== generatorVersion || JSON.stringify(m.params) !== JSON.stringify(params)) return false;
     verifyFiles(dir, m);
     return true;
   } catch {

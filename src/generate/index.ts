@@ -6,6 +6,7 @@ import { datasetCounts, splitCounts, type Manifest } from '../catalog/manifest.t
 import { sliceStats } from '../catalog/overlap.ts';
 import type { Catalog, Dataset } from '../catalog/types.ts';
 import { generateCases } from './cases.ts';
+import { GenerateParamsError } from './errors.ts';
 import { PRESETS, type GenerateParams, type Overrides, type PresetName } from './presets.ts';
 import { Rng } from '../util/rng.ts';
 import { assignRoles, companyRoles } from './roles.ts';
@@ -25,7 +26,7 @@ export const GENERATOR = { name: 'backpack-monster', version: '3.0.0' } as const
  */
 export const RNG_LABEL = '3.0.0';
 
-export class GenerateParamsError extends Error {}
+export { GenerateParamsError };
 
 /** Resolve a preset, a seed and overrides into the full parameter set, checking ranges. */
 export function resolveParams(preset: string, seed: number, overrides: Overrides = {}): GenerateParams {
