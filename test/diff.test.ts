@@ -152,10 +152,10 @@ describe('backpack diff', () => {
     const first = j.nearDuplicates.listed[0];
     expect([first.a, first.b].sort()).toEqual([base.id, copy.id].sort());
     expect(first.involvesChange).toBe(true);
-    expect(first.suggestions.join('\n')).toContain(`Add to ${base.id}'s description: "Not for archived (use list_archived_tasks)."`);
+    expect(first.suggestions.join('\n')).toContain(`Add to ${base.id}'s description: "Not for requests about archived: use list_archived_tasks."`);
     expect(j.nearDuplicates.listed.some((p: { a: string; b: string }) => p.a === distinct.id || p.b === distinct.id)).toBe(false);
     expect(r.out).toMatch(new RegExp(`${base.id} ~ ${copy.id}|${copy.id} ~ ${base.id}`));
-    expect(r.out).toContain('Not for archived');
+    expect(r.out).toContain('Not for requests about archived: use list_archived_tasks.');
     const md = readFileSync(join(out, 'diff.md'), 'utf8');
     expect(md).toContain('### Near-duplicates');
     expect(md).toContain('mcp\\_\\_clickup\\_\\_list\\_archived\\_tasks');

@@ -101,7 +101,8 @@ export interface DiffReport {
   timings?: DiffTimings;
 }
 
-export const REVIEW_RULE = 'a review is required when a tool present in both catalogs loses top-1 on at least `threshold` cases';
+export const REVIEW_RULE =
+  'a review is required when a tool present in both catalogs loses top-1, as the labelled tool of the case and to a tool that is not, on at least `threshold` cases';
 
 export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}): Promise<{ report: DiffReport; timings: DiffTimings }> {
   const t0 = performance.now();
@@ -139,7 +140,8 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
   const incremental = cacheDir !== null ? pairsFromBase(cacheDir, input.old.catalog, oldSha, input.new.catalog, focus, similarity) : undefined;
   const dups = nearDuplicates(input.new.catalog.tools, { similarity, focus, ...(incremental ? { analysis: incremental.analysis } : {}) });
   const nearDuplicatesMs = performance.now() - t1;
-  const review = m.lostTop1.filter((r) => r.lostTop1 >= threshold);
+  // only labelled answers count: a tool that was the wrong answer losing top-1 is no regression
+  const review = m.lostTop1.filter((r) => r.goldLost >= threshold);
   const report: DiffReport = {
     schemaVersion: DIFF_SCHEMA_VERSION,
     old: { catalog: input.old.label, catalogSha256: oldSha, tools: input.old.catalog.tools.length },

@@ -64,3 +64,19 @@ describe('movement', () => {
     expect(same).toMatchObject({ top1Changed: 0, topKChanged: 0, takeovers: [], dropouts: [], lostTop1: [], moved: [] });
   });
 });
+
+describe('what counts as a labelled answer lost (the review rule)', () => {
+  it('a wrong answer losing top-1, or a gold tool losing it to another gold tool, is not a labelled answer lost', () => {
+    const cases = [kase('w1', [b]), kase('w2', [b]), kase('m1', [a, b]), kase('g1', [a])];
+    // w1, w2: c (wrong) was top-1, the gold b is now; m1: a → b, both gold; g1: a (gold) → c (not)
+    const before = [r(c, b), r(c, b), r(a, b), r(a, c)];
+    const after = [r(b, c), r(b, c), r(b, a), r(c, a)];
+    const status = statusMap(catalogChanges(oldCat, oldCat), oldCat);
+    const mv = movement(cases, before, after, { old: oldCat, new: oldCat }, status, 2);
+    // (labelled answers lost first)
+    expect(mv.lostTop1).toEqual([
+      { tool: a.id, status: 'unchanged', lostTop1: 2, goldLost: 1 },
+      { tool: c.id, status: 'unchanged', lostTop1: 2, goldLost: 0 },
+    ]);
+  });
+});

@@ -80,7 +80,7 @@ export interface ReviewTool {
   status: ToolStatus;
   /** Cases where the tool was top-1 before and is not now. */
   lostTop1: number;
-  /** Of those, cases where it was the gold tool. */
+  /** Of those, cases where it was a labelled (gold) tool and the new top-1 is not one: a labelled answer lost. */
   goldLost: number;
 }
 
@@ -164,7 +164,7 @@ export function movement(
         let r = lost.get(a);
         if (!r) lost.set(a, (r = { tool: a, status: statusOf(a)!, lostTop1: 0, goldLost: 0 }));
         r.lostTop1++;
-        if (wasGold) r.goldLost++;
+        if (wasGold && !isGold) r.goldLost++;
       }
     }
     for (const y of left) {

@@ -43,9 +43,19 @@ describe('nearDuplicates', () => {
     const [p] = r.listed;
     expect(p).toMatchObject({ a: history.id, b: lines.id, involvesChange: true, onlyA: [], onlyB: ['lines'] });
     expect(p!.jaccard).toBeGreaterThanOrEqual(0.8);
-    expect(p!.suggestions[0]).toBe(`Add to ${history.id}'s description: "Not for lines (use get_billing_lines)."`);
+    expect(p!.suggestions[0]).toBe(`Add to ${history.id}'s description: "Not for requests about lines: use get_billing_lines."`);
     expect(p!.suggestions.join('\n')).toMatch(/says nothing .* does not/);
     expect(r.listed.some((x) => x.a === weather.id || x.b === weather.id)).toBe(false);
+  });
+
+  it('writes the advice as a sentence, filler words left out', () => {
+    const a = tool('shop', 'list_items', 'Lists the items of an order, including sizes and colours. Useful for returns.');
+    const b = tool('shop', 'list_products', 'Lists the items of the catalog.');
+    const p = describePair(a, b, 0.6, false);
+    expect(p.onlyA).not.toContain('including');
+    expect(p.onlyA).not.toContain('useful');
+    expect(p.suggestions[0]).toBe(`Add to ${a.id}'s description: "Not for requests about catalog: use list_products."`);
+    expect(p.suggestions[1]).toMatch(/^Add to \S+'s description: "Not for requests about [a-z]+(, [a-z]+)* or [a-z]+: use list_items\."$/);
   });
 
   it('names the other server when two servers carry the same operation', () => {
@@ -53,8 +63,8 @@ describe('nearDuplicates', () => {
     const b = tool('salesforce', 'create_account', 'Creates an account.');
     const p = describePair(a, b, 1, false);
     expect(p.suggestions).toEqual([
-      `Add to ${a.id}'s description: "Not for salesforce (use ${b.id})."`,
-      `Add to ${b.id}'s description: "Not for hubspot (use ${a.id})."`,
+      `Add to ${a.id}'s description: "Not for requests about salesforce: use ${b.id}."`,
+      `Add to ${b.id}'s description: "Not for requests about hubspot: use ${a.id}."`,
     ]);
   });
 

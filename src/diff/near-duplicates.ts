@@ -300,9 +300,40 @@ export function nearDuplicates(
   };
 }
 
-/** Content words that tell a text apart: numbers alone (limits, defaults) do not. */
+/** Words of a description that tell no tool from another ("including", "useful"): left out of a "not for" sentence. */
+const FILLER = new Set([
+  'also',
+  'available',
+  'based',
+  'given',
+  'include',
+  'included',
+  'includes',
+  'including',
+  'provide',
+  'provided',
+  'provides',
+  'specific',
+  'support',
+  'supported',
+  'supports',
+  'use',
+  'used',
+  'useful',
+  'uses',
+  'using',
+  'various',
+  'etc',
+]);
+
+/** Content words that tell a text apart: numbers alone (limits, defaults) and filler words do not. */
 function telling(forms: Map<string, string>): Map<string, string> {
-  return new Map([...forms].filter(([, w]) => !/^\d+$/.test(w)));
+  return new Map([...forms].filter(([, w]) => !/^\d+$/.test(w) && !FILLER.has(w.toLowerCase())));
+}
+
+/** Words as a list a sentence reads: `a`, `a or b`, `a, b or c`. */
+function orList(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }
 
 /**
@@ -328,8 +359,8 @@ export function describePair(a: Tool, b: Tool, jac: number, involvesChange: bool
   const nameA = same ? a.name : a.id;
   const nameB = same ? b.name : b.id;
   const suggestions: string[] = [];
-  if (onlyB.length) suggestions.push(`Add to ${a.id}'s description: "Not for ${onlyB.join(', ')} (use ${nameB})."`);
-  if (onlyA.length) suggestions.push(`Add to ${b.id}'s description: "Not for ${onlyA.join(', ')} (use ${nameA})."`);
+  if (onlyB.length) suggestions.push(`Add to ${a.id}'s description: "Not for requests about ${orList(onlyB)}: use ${nameB}."`);
+  if (onlyA.length) suggestions.push(`Add to ${b.id}'s description: "Not for requests about ${orList(onlyA)}: use ${nameA}."`);
   if (!onlyA.length && !onlyB.length)
     suggestions.push(`${a.id} and ${b.id} say the same thing: merge them, or rewrite both to say what each is for and what it is not for.`);
   else if (!onlyB.length) suggestions.push(`${b.id} says nothing ${a.id} does not: say what ${b.id} alone is for, or remove it.`);
