@@ -98,7 +98,7 @@ describe('backpack diff', () => {
     expect(Number(m![1])).toBeGreaterThanOrEqual(Number(m![2]));
     expect(Number(m![2])).toBeGreaterThanOrEqual(1);
     expect(r.out).toContain(`+ ${v2.id} (${tool.namespace})`);
-    expect(r.out).toMatch(new RegExp(`review required: .*${tool.id} lost top-1 on \\d+ case`));
+    expect(r.out).toMatch(new RegExp(`review required: .*${tool.id} lost top-1 as the labelled tool on \\d+ case`));
     expect(r.err).toMatch(/review required/);
     // Under a threshold above every loss, the same change passes.
     const j = JSON.parse((await run('diff', '--old', oldDir, '--new', dir, '--json', '--no-cache')).out);

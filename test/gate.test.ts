@@ -480,7 +480,7 @@ describe("the tolerances bless writes (the issue's scenario)", () => {
 });
 
 describe('backpack gate --markdown', () => {
-  it('writes a table with the failing rows first, and the outcome', async () => {
+  it('writes a table of the figures that moved, failing rows first, the figures that held collapsed below it, and the outcome', async () => {
     const file = join(tmp, 'expected.yaml');
     const md = join(tmp, 'gate.md');
     const r = await cli('gate', '--expect', file, '--results', dirs.low, '--markdown', md);
@@ -489,6 +489,13 @@ describe('backpack gate --markdown', () => {
     expect(text).toMatch(/^### Backpack gate: failed \(exit 100\)\n/);
     const rows = text.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| strategy') && !l.startsWith('| ---'));
     expect(rows.length).toBe(r.out.split('\n').filter((l) => /^(OK|OKISH|IMPROVED|FAIL|MISSING)\s/.test(l)).length);
+    // the OK rows are inside a collapsed block after every other row
+    const [moved, rest] = text.split('<details>');
+    const ok = r.out.split('\n').filter((l) => /^OK\s/.test(l)).length;
+    expect(ok).toBeGreaterThan(0);
+    expect(rest).toContain(`<summary>${ok} figures OK</summary>`);
+    expect(moved!.split('\n').filter((l) => /^\| .* \| OK \|/.test(l))).toEqual([]);
+    expect(rest!.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| strategy') && !l.startsWith('| ---'))).toHaveLength(ok);
     const fails = rows.filter((l) => l.includes('**FAIL**')).length;
     expect(fails).toBeGreaterThan(0);
     expect(rows.slice(0, fails).every((l) => l.includes('**FAIL**'))).toBe(true);

@@ -25,6 +25,9 @@ describe('diff formatting of untrusted text', () => {
     expect(md).not.toContain('<img');
     expect(md).not.toContain('](javascript');
     expect(md).toContain('&lt;img');
+    // tool ids are code spans, not escaped text
+    expect(md).toContain('`mcp__billing__refund_last_invoice`');
+    expect(md).not.toContain('mcp\\_\\_billing');
     expect(md).not.toMatch(/[\u001b\u202E]/);
     // JSON keeps the text as it is (escaped by JSON itself).
     expect(JSON.parse(diffJson(report)).takeovers[0].examples[0].request).toBe(evil);

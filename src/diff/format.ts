@@ -25,6 +25,15 @@ export function terminalSafe(s: string): string {
 
 type Esc = (s: string) => string;
 
+/** A tool or case id as a Markdown code span: backticks and line breaks (which would end it) replaced, `|` escaped for tables. */
+export function mdId(s: string): string {
+  const safe = s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '');
+  return `\`${safe
+    .replace(/`/g, "'")
+    .replace(/[\r\n\t]/g, ' ')
+    .replace(/\|/g, '\\|')}\``;
+}
+
 const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -66,17 +75,19 @@ function changeLines(r: DiffReport, esc: Esc, style: 'text' | 'markdown'): strin
     for (const x of list.slice(0, SHOWN * 2)) lines.push(`${bullet}${line(x)}`);
     if (list.length > SHOWN * 2) lines.push(`${bullet}… and ${list.length - SHOWN * 2} more`);
   };
-  show(c.added, (t) => `${plus}${esc(t.id)} (${esc(t.namespace)})`);
-  show(c.removed, (t) => `${minus}${esc(t.id)} (${esc(t.namespace)})`);
+  // ids as code spans in Markdown; the terminal's ids as they are (made safe)
+  const id = style === 'markdown' ? mdId : esc;
+  show(c.added, (t) => `${plus}${id(t.id)} (${esc(t.namespace)})`);
+  show(c.removed, (t) => `${minus}${id(t.id)} (${esc(t.namespace)})`);
   // (results written before renames were detected have none)
   show(
     c.renamed ?? [],
     (x) =>
-      `${style === 'text' ? '↔ ' : 'renamed? '}${esc(x.from)} → ${esc(x.to)} (${esc(x.namespace)}: same input schema, descriptions ${x.similarity.toFixed(2)} alike; eval --renames maps its cases)`,
+      `${style === 'text' ? '↔ ' : 'renamed? '}${id(x.from)} → ${id(x.to)} (${esc(x.namespace)}: same input schema, descriptions ${x.similarity.toFixed(2)} alike; eval --renames maps its cases)`,
   );
   show(c.changed, (t) => {
     const words = t.words ? `; words added: ${t.words.added.map(esc).join(', ') || 'none'}; removed: ${t.words.removed.map(esc).join(', ') || 'none'}` : '';
-    return `${tilde}${esc(t.id)}: ${t.fields.join(', ')}${words}`;
+    return `${tilde}${id(t.id)}: ${t.fields.join(', ')}${words}`;
   });
   return lines;
 }
@@ -109,7 +120,7 @@ export function timingLines(t: DiffTimings): string[] {
 /** The conclusion line. */
 export function verdict(r: DiffReport, esc: Esc = terminalSafe): string {
   if (r.review.required) {
-    const tools = r.review.tools.slice(0, 5).map((t) => `${esc(t.tool)} lost top-1 on ${plural(t.lostTop1, 'case')}`);
+    const tools = r.review.tools.slice(0, 5).map((t) => `${esc(t.tool)} lost top-1 as the labelled tool on ${plural(t.goldLost, 'case')}`);
     const more = r.review.tools.length > 5 ? `, and ${r.review.tools.length - 5} more tools` : '';
     return `review required: ${tools.join('; ')}${more} (threshold: ${plural(r.review.threshold, 'case')})`;
   }
@@ -196,13 +207,14 @@ export function formatDiffText(r: DiffReport, timings?: DiffTimings): string {
 /** The report as Markdown (GitHub-flavoured): every untrusted string escaped. */
 export function formatDiffMarkdown(r: DiffReport): string {
   const esc = escapeMarkdown;
+  const id = mdId;
   const k = r.k;
   const c = r.changes;
   const o = r.overall;
   const out: string[] = [];
   out.push(`## Registry diff: ${esc(r.old.catalog)} → ${esc(r.new.catalog)}`, '');
   out.push(`Retriever **${esc(r.retriever.name)}**, top-${k}, ${plural(r.cases.toolLabelled, 'case')} labelled for tools (${esc(r.cases.from)}).`, '');
-  out.push(`**${esc(verdict(r, (s) => s))}**`, '');
+  out.push(`**${verdict(r, mdId)}**`, '');
   out.push('| | old | new |', '|---|---:|---:|');
   out.push(`| tools | ${r.old.tools} | ${r.new.tools} |`);
   out.push(`| top1 | ${fmt(o.old.top1)} | ${fmt(o.new.top1)} |`);
@@ -216,17 +228,17 @@ export function formatDiffMarkdown(r: DiffReport): string {
   if (r.takeovers.length) {
     out.push('| takeover | cases | examples |', '|---|---:|---|');
     for (const t of r.takeovers.slice(0, SHOWN))
-      out.push(`| ${takeoverSentence(t, esc)} | ${t.cases} | ${t.examples.map((e) => `${esc(e.id)}: ${esc(quote(e.request))}`).join('<br>')} |`);
+      out.push(`| ${takeoverSentence(t, id)} | ${t.cases} | ${t.examples.map((e) => `${id(e.id)}: ${esc(quote(e.request))}`).join('<br>')} |`);
     if (r.takeovers.length > SHOWN) out.push(`| … and ${r.takeovers.length - SHOWN} more | | |`);
     out.push('');
   }
   if (r.dropouts.length) {
     out.push(`| dropped out of the top-${k} | cases | labelled | pushed out by |`, '|---|---:|---:|---|');
     for (const d of r.dropouts.slice(0, SHOWN))
-      out.push(`| ${esc(d.tool)} | ${d.cases} | ${d.goldLost} | ${d.pushedOutBy.map((p) => `${esc(p.tool)} (${p.cases})`).join(', ')} |`);
+      out.push(`| ${id(d.tool)} | ${d.cases} | ${d.goldLost} | ${d.pushedOutBy.map((p) => `${id(p.tool)} (${p.cases})`).join(', ')} |`);
     out.push('');
   }
-  if (r.neverSurfaceNow.length) out.push(`Surfaced before, now in no case's top-${k}: ${r.neverSurfaceNow.map(esc).join(', ')}.`, '');
+  if (r.neverSurfaceNow.length) out.push(`Surfaced before, now in no case's top-${k}: ${r.neverSurfaceNow.map(id).join(', ')}.`, '');
   if (r.namespaces.length) {
     out.push(`| namespace whose recall@${k} fell | cases | old | new |`, '|---|---:|---:|---:|');
     for (const n of r.namespaces.slice(0, SHOWN)) out.push(`| ${esc(n.namespace)} | ${n.cases} | ${fmt(n.old)} | ${fmt(n.new)} |`);
@@ -241,7 +253,7 @@ export function formatDiffMarkdown(r: DiffReport): string {
   );
   if (nd.listed.length) {
     out.push('| pair | Jaccard | say what each is not for |', '|---|---:|---|');
-    for (const p of nd.listed) out.push(`| ${esc(p.a)} ~ ${esc(p.b)} | ${p.jaccard.toFixed(2)} | ${p.suggestions.map(esc).join('<br>')} |`);
+    for (const p of nd.listed) out.push(`| ${id(p.a)} ~ ${id(p.b)} | ${p.jaccard.toFixed(2)} | ${p.suggestions.map(esc).join('<br>')} |`);
     out.push('');
   }
   return `${out.join('\n')}\n`;

@@ -178,11 +178,13 @@ export function gateMarkdown(report: GateReport, blessCommand: string): string {
   for (const w of report.warnings) out.push(`- warning: ${md(w)}`);
   if (report.warnings.length) out.push('');
   const withP = report.verdicts.some((v) => v.significance);
-  out.push(`| strategy | figure | expected | actual | delta | tolerance | verdict |${withP ? ' against the baseline |' : ''}`);
-  out.push(`| --- | --- | ---: | ---: | ---: | ---: | --- |${withP ? ' ---: |' : ''}`);
+  const head = [
+    `| strategy | figure | expected | actual | delta | tolerance | verdict |${withP ? ' against the baseline |' : ''}`,
+    `| --- | --- | ---: | ---: | ---: | ---: | --- |${withP ? ' ---: |' : ''}`,
+  ];
   const rank = (v: Verdict) => MARKDOWN_ORDER.indexOf(v.status);
   const rows = report.verdicts.map((v, i) => ({ v, i })).sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i);
-  for (const { v } of rows) {
+  const line = (v: Verdict): string => {
     const status = fails(report, v) ? `**${md(statusText(v))}**` : md(statusText(v));
     const verdict = v.note ? `${status} (${md(v.note)})` : status;
     const cells = [
@@ -195,8 +197,23 @@ export function gateMarkdown(report: GateReport, blessCommand: string): string {
       verdict,
     ];
     if (withP) cells.push(md(changeText(v) ?? ''));
-    out.push(`| ${cells.join(' | ')} |`);
-  }
+    return `| ${cells.join(' | ')} |`;
+  };
+  // The figures that moved (or are missing) in the table; the ones that held, collapsed below it.
+  const moved = rows.filter(({ v }) => v.status !== 'OK');
+  const held = rows.filter(({ v }) => v.status === 'OK');
+  if (moved.length) out.push(...head, ...moved.map(({ v }) => line(v)));
+  else out.push('Every figure is within its tolerance.');
+  if (held.length)
+    out.push(
+      '',
+      `<details><summary>${held.length} figure${held.length === 1 ? '' : 's'} OK</summary>`,
+      '',
+      ...head,
+      ...held.map(({ v }) => line(v)),
+      '',
+      '</details>',
+    );
   if (c.IMPROVED)
     out.push(
       '',
