@@ -280,9 +280,12 @@ describe('config file found in the working folder (a child process: the working 
     const quiet = backpack(dir, 'generate', '--quiet');
     expect(quiet.status).toBe(0);
     expect(quiet.stderr).not.toMatch(/using/);
-    const ignored = backpack(dir, 'generate', '--no-config-file');
-    expect(ignored.status).toBe(2);
-    expect(ignored.stderr).toMatch(/required option '--out <dir>' not specified/);
+    // without the file: its out (data) and cases (20) do not apply, the defaults do
+    const ignored = backpack(dir, 'generate', '--no-config-file', '--preset', 'tiny', '--seed', '2');
+    expect(ignored.status, ignored.stderr).toBe(0);
+    expect(ignored.stderr).not.toMatch(/using/);
+    expect(ignored.stdout).toMatch(/^wrote datasets\/tiny-2: /);
+    expect(manifest(join(dir, 'datasets', 'tiny-2')).counts.cases).toBeGreaterThan(20);
   });
 });
 
