@@ -289,6 +289,25 @@ describe('a configuration as a catalog', () => {
     writeFileSync(memoryConfig, JSON.stringify({ mcpServers: { memory: stdio.memory } }));
   });
 
+  it('eval --catalog CONFIG with a server that cannot start: exit 1 by default; --server picks the others, --partial evaluates what answered and names the rest', async () => {
+    const both = join(dir, 'memory-and-broken.json');
+    writeFileSync(both, JSON.stringify({ mcpServers: { memory: stdio.memory, broken: { command: join(dir, 'no-such-server') } } }));
+    const refused = await run(['eval', '--catalog', both, '--cases', cases, '--out', join(dir, 'refused'), '--quiet']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/1 of 2 servers could not be snapshotted \(broken\)/);
+    const picked = await run(['eval', '--catalog', both, '--cases', cases, '--server', 'memory', '--out', join(dir, 'picked'), '--quiet']);
+    expect(picked.code, picked.err).toBe(0);
+    expect((JSON.parse(readFileSync(join(dir, 'picked', 'results.json'), 'utf8')) as Results).dataset.tools).toBe(9);
+    const partial = await run(['eval', '--catalog', both, '--cases', cases, '--partial', '--out', join(dir, 'partial'), '--quiet']);
+    expect(partial.code, partial.err).toBe(0);
+    const res = JSON.parse(readFileSync(join(dir, 'partial', 'results.json'), 'utf8')) as Results;
+    expect(res.dataset.tools).toBe(9);
+    expect(res.warnings!.some((w) => w.startsWith('--partial: 1 server of') && w.includes('not in the catalog: broken'))).toBe(true);
+    const bad = await run(['eval', '--catalog', both, '--cases', cases, '--server', 'memroy', '--out', join(dir, 'bad'), '--quiet']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/no server "memroy".*did you mean memory/);
+  });
+
   it('merge of sharded eval --catalog CONFIG keeps the snapshot: the merged folder reports once the shards are gone', async () => {
     const shards = [1, 2].map((i) => join(dir, `shard-${i}`));
     for (const [i, out] of shards.entries()) {

@@ -41,6 +41,21 @@ export function registerEvalCommand(program: Command, io: Io): void {
     .option('--catalog <path>', 'a catalog in any supported format (instead of --dataset)')
     .option('--cases <file>', 'with --catalog: labelled cases (CSV or JSONL)')
     .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
+    .addOption(
+      new Option('--server <name>', 'with --catalog CONFIG (an mcpServers configuration): snapshot only this server (repeat, or a comma-separated list)')
+        .argParser((v: string, prev: string[] = []) => [
+          ...prev,
+          ...v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        ])
+        .default(undefined, 'every server'),
+    )
+    .option(
+      '--partial',
+      'with --catalog CONFIG: evaluate the servers that answered when some could not be snapshotted (named in the warnings, their tools missing from the catalog) instead of stopping with exit 1',
+    )
     .option(
       '--renames <file>',
       "with --catalog and --cases: tools the registry change renamed, old id → new id (a JSON object, or a CSV with the header old,new): the cases' gold is mapped to the new ids, reported, and the run still pairs with runs over the old catalog",
@@ -163,7 +178,10 @@ export function registerEvalCommand(program: Command, io: Io): void {
       if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null))
         throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
       // An mcpServers configuration: its servers are snapshotted now, and the bundle is kept with the results.
-      const snap = await snapshotForEval(source, io.err, opts.quiet === true);
+      const snap = await snapshotForEval(source, io.err, opts.quiet === true, {
+        ...(opts.server?.length ? { servers: opts.server } : {}),
+        ...(opts.partial ? { partial: true } : {}),
+      });
       let input = {
         ...loadEvalInput(
           snap?.loadSource ?? (opts.examplesFrom !== undefined && source.kind === 'dataset' ? { ...source, split: null } : source),
@@ -172,6 +190,11 @@ export function registerEvalCommand(program: Command, io: Io): void {
         ),
         source: portableSource(source),
       };
+      if (snap?.missing.length) {
+        const w = `--partial: ${snap.missing.length} server${snap.missing.length === 1 ? '' : 's'} of ${source.kind === 'files' ? source.catalog : 'the configuration'} could not be snapshotted and ${snap.missing.length === 1 ? 'is' : 'are'} not in the catalog: ${snap.missing.join(', ')}; cases expecting their tools are scored as misses`;
+        io.err(`warning: ${w}\n`);
+        input = { ...input, warnings: [w, ...(input.warnings ?? [])] };
+      }
       if (opts.roles !== undefined) input = { ...input, roles: readRoleMap(opts.roles, input.catalog) };
       let examples: { from: string; perTool: number; added: number } | undefined;
       if (opts.examplesFrom !== undefined && source.kind === 'dataset') {
@@ -256,6 +279,8 @@ function assertEvaluable(input: { catalog: Catalog; cases: readonly Case[] }, so
 
 interface EvalOptions {
   workers: number;
+  server?: string[];
+  partial?: boolean;
   reSign?: boolean;
   renames?: string;
   queryStyle?: QueryStyle;

@@ -15,7 +15,8 @@ import { CATALOG_FORMATS } from '../catalog/loaders/registry.ts';
 import type { Catalog } from '../catalog/types.ts';
 import type { DatasetSource } from '../eval/results.ts';
 import { bundleCatalog, bundleText, type SnapshotBundle } from './bundle.ts';
-import { noServerError, readMcpConfig } from './config.ts';
+import { chooseServersFromFlags, noServerError, readMcpConfig } from './config.ts';
+import { InputError } from '../util/errors.ts';
 import { EXIT_SNAPSHOT_FAILED, SnapshotIncomplete } from './errors.ts';
 import { failureLine, summaryLine, warningLines } from './report.ts';
 
@@ -33,26 +34,32 @@ export function isConfigCatalog(path: string, format: string | null | undefined)
 export async function snapshotConfigFile(
   file: string,
   err: (s: string) => void,
-  opts: { timeoutMs?: number; quiet?: boolean } = {},
-): Promise<{ bundle: SnapshotBundle; catalog: Catalog }> {
+  opts: { timeoutMs?: number; quiet?: boolean; servers?: readonly string[]; partial?: boolean } = {},
+): Promise<{ bundle: SnapshotBundle; catalog: Catalog; missing: string[] }> {
   const config = readMcpConfig(file);
   if (config.servers.length === 0) throw noServerError(config);
+  const chosen = chooseServersFromFlags(config, opts.servers ?? []);
   const { takeSnapshot } = await import('./snapshot.ts');
   const r = await takeSnapshot(config, {
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.servers?.length ? { only: chosen.map((s) => s.key) } : {}),
     onServer: (o) => {
       for (const w of warningLines(o)) err(`${w}\n`);
     },
   });
   if (r.failures.length) {
     for (const f of r.failures) err(`${failureLine(f)}\n`);
+    if (opts.partial && r.bundle.servers.length > 0) {
+      if (!opts.quiet) err(`snapshot of ${file}: ${summaryLine(r.bundle, r.failures, r.elapsedMs)}\n`);
+      return { bundle: r.bundle, catalog: bundleCatalog(r.bundle, file), missing: r.failures.map((f) => f.name) };
+    }
     throw new SnapshotIncomplete(
-      `${file}: ${r.failures.length} of ${config.servers.length} servers could not be snapshotted (${r.failures.map((f) => f.name).join(', ')}); a catalog without them would mislead, so nothing was evaluated`,
+      `${file}: ${r.failures.length} of ${chosen.length} servers could not be snapshotted (${r.failures.map((f) => f.name).join(', ')}); a catalog without them would mislead, so nothing was evaluated${opts.partial === undefined ? '' : opts.partial ? ' (--partial needs at least one server that answered)' : ''}`,
       EXIT_SNAPSHOT_FAILED,
     );
   }
   if (!opts.quiet) err(`snapshot of ${file}: ${summaryLine(r.bundle, [], r.elapsedMs)}\n`);
-  return { bundle: r.bundle, catalog: bundleCatalog(r.bundle, file) };
+  return { bundle: r.bundle, catalog: bundleCatalog(r.bundle, file), missing: [] };
 }
 
 export interface EvalSnapshot {
@@ -64,6 +71,8 @@ export interface EvalSnapshot {
   files: Record<string, string>;
   /** Remove the temporary file (also done when the process exits). */
   dispose(): void;
+  /** With `--partial`: the servers that could not be snapshotted (their tools are not in the catalog), for the results' warnings. */
+  missing: string[];
 }
 
 /**
@@ -71,9 +80,18 @@ export interface EvalSnapshot {
  * bundle in a temporary file named as the configuration (so the run's name stays the same).
  * Otherwise undefined.
  */
-export async function snapshotForEval(source: DatasetSource, err: (s: string) => void, quiet = false): Promise<EvalSnapshot | undefined> {
-  if (source.kind !== 'files' || !isConfigCatalog(source.catalog, source.format)) return undefined;
-  const { bundle } = await snapshotConfigFile(source.catalog, err, { quiet });
+export async function snapshotForEval(
+  source: DatasetSource,
+  err: (s: string) => void,
+  quiet = false,
+  opts: { servers?: readonly string[]; partial?: boolean } = {},
+): Promise<EvalSnapshot | undefined> {
+  if (source.kind !== 'files' || !isConfigCatalog(source.catalog, source.format)) {
+    if (opts.servers?.length || opts.partial)
+      throw new InputError('--server and --partial apply to --catalog with an mcpServers configuration (a snapshot taken now)');
+    return undefined;
+  }
+  const { bundle, missing } = await snapshotConfigFile(source.catalog, err, { quiet, ...opts });
   const text = bundleText(bundle);
   const dir = mkdtempSync(join(tmpdir(), 'backpack-snapshot-'));
   const dispose = () => rmSync(dir, { recursive: true, force: true });
@@ -85,6 +103,7 @@ export async function snapshotForEval(source: DatasetSource, err: (s: string) =>
     loadSource: { kind: 'files', catalog: file, format: 'mcp-bundle', cases: source.cases, skills: source.skills ?? null },
     recordedSource: (out) => ({ kind: 'files', catalog: join(resolve(out), EVAL_SNAPSHOT_FILE), format: 'mcp-bundle', ...rest }),
     files: { [EVAL_SNAPSHOT_FILE]: text },
+    missing,
     dispose: () => {
       process.off('exit', dispose);
       dispose();
