@@ -91,13 +91,17 @@ describe('a registry change that removes a tool the cases expect', () => {
     // diff detects the rename (same server, same input schema, same description) and writes it for eval
     const detected = join(tmp, 'detected.json');
     const d = await runCli('diff', '--old', BUNDLE, '--new', renamedBundle, '--cases', casesFile, '--renames-out', detected, '--quiet');
-    expect([0, 100]).toContain(d.code);
+    expect(d.code).toBe(100);
+    expect(d.out).toContain(`review required: ${REMOVED} was renamed to ${REMOVED}_v2 (likely): the labelled tool of 2 cases`);
     expect(d.out).toContain(`↔ ${REMOVED} → ${REMOVED}_v2 (github: same input schema, descriptions 1.00 alike; eval --renames maps its cases)`);
     expect(JSON.parse(readFileSync(detected, 'utf8'))).toEqual({ [REMOVED]: `${REMOVED}_v2` });
     // a removal is no rename
     const gone = join(tmp, 'gone.json');
-    await runCli('diff', '--old', BUNDLE, '--new', after, '--cases', casesFile, '--renames-out', gone, '--quiet');
+    const removal = await runCli('diff', '--old', BUNDLE, '--new', after, '--cases', casesFile, '--renames-out', gone, '--quiet');
     expect(JSON.parse(readFileSync(gone, 'utf8'))).toEqual({});
+    // a removed tool that cases name as their answer needs a review, named
+    expect(removal.code).toBe(100);
+    expect(removal.out).toContain(`review required: ${REMOVED} was removed: the labelled tool of 2 cases`);
     const renames = join(tmp, 'renames.csv');
     writeFileSync(renames, `old,new\n${REMOVED},${REMOVED}_v2\n`);
     const out = join(tmp, 'renamed-run');

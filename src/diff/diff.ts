@@ -102,7 +102,7 @@ export interface DiffReport {
 }
 
 export const REVIEW_RULE =
-  'a review is required when a tool present in both catalogs loses top-1, as the labelled tool of the case and to a tool that is not, on at least `threshold` cases';
+  'a review is required when a tool present in both catalogs loses top-1, as the labelled tool of the case and to a tool that is not, on at least `threshold` cases, or when a removed tool is the labelled tool of at least `threshold` cases (they lose their answer; a rename is reported beside it)';
 
 export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}): Promise<{ report: DiffReport; timings: DiffTimings }> {
   const t0 = performance.now();
@@ -142,6 +142,13 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
   const nearDuplicatesMs = performance.now() - t1;
   // only labelled answers count: a tool that was the wrong answer losing top-1 is no regression
   const review = m.lostTop1.filter((r) => r.goldLost >= threshold);
+  // a removed tool that cases name as their answer: they lose it whatever ranks now
+  const labelled = new Map<string, number>();
+  for (const c of input.cases) for (const id of new Set(c.expectedTools ?? [])) labelled.set(id, (labelled.get(id) ?? 0) + 1);
+  for (const t of changes.removed) {
+    const n = labelled.get(t.id) ?? 0;
+    if (n >= threshold) review.push({ tool: t.id, status: 'removed', lostTop1: 0, goldLost: n });
+  }
   const report: DiffReport = {
     schemaVersion: DIFF_SCHEMA_VERSION,
     old: { catalog: input.old.label, catalogSha256: oldSha, tools: input.old.catalog.tools.length },

@@ -120,12 +120,17 @@ export function timingLines(t: DiffTimings): string[] {
 /** The conclusion line. */
 export function verdict(r: DiffReport, esc: Esc = terminalSafe): string {
   if (r.review.required) {
-    const tools = r.review.tools.slice(0, 5).map((t) => `${esc(t.tool)} lost top-1 as the labelled tool on ${plural(t.goldLost, 'case')}`);
+    const renamedTo = new Map((r.changes.renamed ?? []).map((x) => [x.from, x.to]));
+    const tools = r.review.tools.slice(0, 5).map((t) => {
+      if (t.status !== 'removed') return `${esc(t.tool)} lost top-1 as the labelled tool on ${plural(t.goldLost, 'case')}`;
+      const to = renamedTo.get(t.tool);
+      return `${esc(t.tool)} was ${to ? `renamed to ${esc(to)} (likely)` : 'removed'}: the labelled tool of ${plural(t.goldLost, 'case')}`;
+    });
     const more = r.review.tools.length > 5 ? `, and ${r.review.tools.length - 5} more tools` : '';
     return `review required: ${tools.join('; ')}${more} (threshold: ${plural(r.review.threshold, 'case')})`;
   }
   if (r.moved.top1 === 0 && r.moved.topK === 0) return 'no tool moved: every case keeps its top-1 and top-k';
-  return `no review required: no tool present in both catalogs lost top-1 on ${plural(r.review.threshold, 'case')} or more`;
+  return `no review required: no tool present in both catalogs lost top-1 as the labelled tool on ${plural(r.review.threshold, 'case')} or more, and no removed tool is the labelled tool of that many`;
 }
 
 /** The report as terminal text. */
