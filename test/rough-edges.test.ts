@@ -56,3 +56,11 @@ describe('help text', () => {
     expect(out.replace(/\s+/g, ' ')).toContain('a floor is on this scale');
   });
 });
+
+describe('colours across reports', () => {
+  it("the names that own a colour in every report are the main job's strategies", async () => {
+    const { FIXED_STYLE_NAMES } = await import('../src/report/colours.ts');
+    const { DEFAULT_PROFILES, DEFAULT_RETRIEVERS } = await import('../src/cli/run-command.ts');
+    expect(FIXED_STYLE_NAMES).toEqual([...DEFAULT_RETRIEVERS, ...DEFAULT_PROFILES]);
+  });
+});

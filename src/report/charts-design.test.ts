@@ -9,7 +9,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import type { Results } from '../eval/results.ts';
 import { chartsOf, logBounds, type ChartSpec } from './charts.ts';
-import { reportColours, STRATEGY_PALETTE, strategyColours, strategyStyles } from './colours.ts';
+import { FIXED_STYLE_NAMES, reportColours, STRATEGY_PALETTE, strategyColours, strategyStyles } from './colours.ts';
 import { chartPlugins, renderPng } from './png.ts';
 import { handBuilt } from './test-results.ts';
 
@@ -103,8 +103,13 @@ describe('colours', () => {
     const a = strategyColours(names);
     const b = strategyColours([...names].reverse());
     for (const n of names) expect(a.get(n)).toBe(b.get(n));
-    // sorted assignment: bm25, bm25-plain, claude-code, codex, deferred, static get the palette in order
-    expect(['bm25', 'bm25-plain', 'claude-code', 'codex', 'deferred', 'static'].map((n) => a.get(n))).toEqual(STRATEGY_PALETTE.slice(0, 6));
+    // the main job's strategies own their colour: their place in FIXED_STYLE_NAMES, whatever else the report holds
+    for (const n of names) expect(a.get(n)).toBe(STRATEGY_PALETTE[FIXED_STYLE_NAMES.indexOf(n)]);
+    expect(strategyColours(['claude-code', 'zeta']).get('claude-code')).toBe(a.get('claude-code'));
+    expect(strategyColours([...FIXED_STYLE_NAMES, 'my-plugin']).get('claude-code')).toBe(a.get('claude-code'));
+    // another name takes the first colour the fixed names present leave free, in sorted order
+    const mixed = strategyColours(['bm25', 'my-plugin', 'another']);
+    expect([mixed.get('bm25'), mixed.get('another'), mixed.get('my-plugin')]).toEqual([STRATEGY_PALETTE[0], STRATEGY_PALETTE[1], STRATEGY_PALETTE[2]]);
     expect(STRATEGY_PALETTE.slice(0, 3)).toEqual(['#0072B2', '#E69F00', '#009E73']); // Okabe–Ito first
     const seventeen = Array.from({ length: 17 }, (_, i) => `s${String(i).padStart(2, '0')}`);
     expect(new Set(strategyColours(seventeen).values()).size).toBe(17);

@@ -6,11 +6,14 @@
  * and black (like the axes and text), which only a report of 16 or more names needs. Past 17, the
  * colours repeat with another point style and a dashed line, so no two series look alike.
  *
- * Assignment: over the report's whole list of names, sorted (by UTF-16 code units) and with
- * duplicates removed, the i-th name gets style i. A name's colour therefore depends only on the set
- * of names in the report, never on which strategies a chart shows nor on their order: every chart
- * and table of one report that asks {@link reportColours} (or {@link strategyColours} with the
- * same names) agrees. Two reports with different strategy sets may colour a name differently.
+ * Assignment: the strategies of the main job ({@link FIXED_STYLE_NAMES}, 15 names) each own one of
+ * the first 15 palette colours, in every report, comparison and history chart: `claude-code` is the
+ * same colour whatever else a report holds. Every other name (another built-in, a plugin, a
+ * harness's skill listing that is no strategy) takes, in sorted order (UTF-16 code units, each name
+ * once), the next style no name of the report holds: the colours the fixed names present leave
+ * free first, then the later rounds (another point style and a dash). So within a report no two
+ * names share a style, a fixed name's colour never depends on the report, and another name's
+ * depends only on the set of names in it, never on which strategies a chart shows nor their order.
  */
 import type { Results } from '../eval/results.ts';
 
@@ -46,6 +49,28 @@ export function styleAt(i: number): SeriesStyle {
   };
 }
 
+/**
+ * The main job's strategies (`backpack run`: its retrievers, then its profiles), which own the
+ * first palette colours in every report. A test holds this list to the run command's defaults.
+ */
+export const FIXED_STYLE_NAMES: readonly string[] = [
+  'bm25',
+  'bm25-plain',
+  'hybrid',
+  'namespace',
+  'static',
+  'codex',
+  'claude-code',
+  'hermes',
+  'hermes-raw',
+  'deepseek-code',
+  'deferred',
+  'semantic-retrieval',
+  'namespace-routing',
+  'gated-sticky-deferred',
+  'routed-deferred',
+];
+
 /** The names sorted by UTF-16 code units, each once. */
 function sortedUnique(names: readonly string[]): string[] {
   return [...new Set(names)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -56,7 +81,23 @@ function sortedUnique(names: readonly string[]): string[] {
  * Pass the report's full list of names (not a chart's), so that every chart agrees.
  */
 export function strategyStyles(names: readonly string[]): Map<string, SeriesStyle> {
-  return new Map(sortedUnique(names).map((name, i) => [name, styleAt(i)]));
+  const all = sortedUnique(names);
+  const out = new Map<string, SeriesStyle>();
+  const taken = new Set<number>();
+  for (const name of all) {
+    const i = FIXED_STYLE_NAMES.indexOf(name);
+    if (i < 0) continue;
+    out.set(name, styleAt(i));
+    taken.add(i);
+  }
+  let next = 0;
+  for (const name of all) {
+    if (out.has(name)) continue;
+    while (taken.has(next)) next++;
+    out.set(name, styleAt(next));
+    taken.add(next);
+  }
+  return new Map(all.map((name) => [name, out.get(name)!]));
 }
 
 /**
