@@ -3,7 +3,7 @@
  * so a tool description cannot move the cursor or recolour the screen) and Markdown for a pull
  * request comment or a step summary (untrusted text through `escapeMarkdown`).
  */
-import { escapeMarkdown } from '../util/escape.ts';
+import { escapeMarkdown, markdownId } from '../util/escape.ts';
 import type { ToolStatus } from './changes.ts';
 import type { DiffReport, DiffTimings } from './diff.ts';
 import type { SideStats } from './rankings.ts';
@@ -25,14 +25,8 @@ export function terminalSafe(s: string): string {
 
 type Esc = (s: string) => string;
 
-/** A tool or case id as a Markdown code span: backticks and line breaks (which would end it) replaced, `|` escaped for tables. */
-export function mdId(s: string): string {
-  const safe = s.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '');
-  return `\`${safe
-    .replace(/`/g, "'")
-    .replace(/[\r\n\t]/g, ' ')
-    .replace(/\|/g, '\\|')}\``;
-}
+/** A tool or case id in diff's Markdown (see `markdownId`). */
+export const mdId = markdownId;
 
 const fmt = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;

@@ -245,7 +245,8 @@ describe('markdownSummary on a real run', () => {
     expect(t.slice(1).map((r) => r[2])).toEqual(expected.map(([, m]) => m['recall@5']!.toFixed(3)));
     const gold = bm25.neverSurfaced.gold;
     expect(md).toContain(`**Gold tools bm25 never surfaced in its top 10:** ${gold.length}`);
-    for (const id of gold.slice(0, 5)) expect(md).toContain(escapeMarkdown(id));
+    // ids as code spans (they are made of id characters), not escaped text
+    for (const id of gold.slice(0, 5)) expect(md).toContain(`\`${id}\``);
   });
 
   it('stays compact for 20 strategies, and `top` keeps the best N', () => {

@@ -17,7 +17,7 @@
 import { type Audit, neverCalledLine } from '../eval/audit.ts';
 import type { Results } from '../eval/results.ts';
 import { metricLabel } from '../metrics/ids.ts';
-import { escapeMarkdown } from '../util/escape.ts';
+import { escapeMarkdown, markdownId } from '../util/escape.ts';
 import {
   bestStrategy,
   bestValue,
@@ -170,7 +170,7 @@ function provenance(r: Results): string[] {
       ? [
           '',
           `**Gold tools not in the catalog** (removed or renamed; their cases are scored as misses): ${Object.entries(d.goldRemoved)
-            .map(([id, cases]) => `${idSpan(id)} (${escapeMarkdown(goldRemovedCases(cases))})`)
+            .map(([id, cases]) => `${markdownId(id)} (${escapeMarkdown(goldRemovedCases(cases))})`)
             .join('; ')}.`,
         ]
       : []),
@@ -178,7 +178,7 @@ function provenance(r: Results): string[] {
       ? [
           '',
           `**Gold tools renamed** (\`--renames\`; the cases' gold mapped to the new id): ${Object.entries(d.goldRenamed)
-            .map(([from, a]) => `${idSpan(from)} → ${idSpan(a.to)} (${escapeMarkdown(goldRemovedCases(a.cases))})`)
+            .map(([from, a]) => `${markdownId(from)} → ${markdownId(a.to)} (${escapeMarkdown(goldRemovedCases(a.cases))})`)
             .join('; ')}.`,
         ]
       : []),
@@ -194,14 +194,6 @@ function provenance(r: Results): string[] {
 }
 
 /** A code span for identifiers made of safe characters (hashes, versions); escaped text otherwise. */
-/** A tool id as a code span (backticks and line breaks, which would end it, replaced; `|` escaped for tables). */
-function idSpan(id: string): string {
-  return `\`${id
-    .replace(/`/g, "'")
-    .replace(/[\r\n]/g, ' ')
-    .replace(/\|/g, '\\|')}\``;
-}
-
 function code(s: string): string {
   return /^[A-Za-z0-9._+-]+$/.test(s) ? `\`${s}\`` : escapeMarkdown(s);
 }
@@ -354,7 +346,7 @@ function neverSurfaced(s: StrategyView): string[] {
   const ns = s.results.neverSurfaced;
   if (!s.ranks || !ns) return [];
   const gold = ns.gold ?? [];
-  const listed = gold.slice(0, NEVER_SURFACED_LISTED).map(escapeMarkdown).join(', ');
+  const listed = gold.slice(0, NEVER_SURFACED_LISTED).map(markdownId).join(', ');
   const more = gold.length > NEVER_SURFACED_LISTED ? `, … ${formatInt(gold.length - NEVER_SURFACED_LISTED)} more` : '';
   return [
     '',

@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, escapeMarkdown, escapeXml, showInvisible } from './escape.ts';
+import { escapeHtml, escapeMarkdown, escapeXml, markdownId, showInvisible } from './escape.ts';
 
 const PAYLOADS = [
   '<script>alert(1)</script>',
@@ -129,5 +129,15 @@ describe('escapeMarkdown', () => {
   it('leaves ordinary identifiers readable', () => {
     expect(escapeMarkdown('mcp__github__create_issue')).toBe('mcp\\_\\_github\\_\\_create\\_issue');
     for (const s of ['near-duplicate', 'Émoji 😀 ok']) expect(escapeMarkdown(s), s).toBe(s);
+  });
+});
+
+describe('markdownId', () => {
+  it('writes an id made of id characters as a code span, and escapes anything else', () => {
+    expect(markdownId('mcp__github__list_commits')).toBe('`mcp__github__list_commits`');
+    expect(markdownId('plugin__a.b/c@1:x+y-z')).toBe('`plugin__a.b/c@1:x+y-z`');
+    const evil = 'a`b|<img src=x>';
+    expect(markdownId(evil)).toBe(escapeMarkdown(evil));
+    expect(markdownId(evil)).not.toContain('<img');
   });
 });

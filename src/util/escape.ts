@@ -68,3 +68,12 @@ export function escapeMarkdown(s: string): string {
   const out = flat.replace(MD_PUNCTUATION, (c) => `\\${c}`).replace(/[&<>"']/g, (c) => MD_ENTITIES[c]!);
   return out.replace(/^(\s*)([-+=])/, '$1\\$2').replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
 }
+
+/**
+ * A tool or case id in Markdown: a code span when it is made of the characters ids are made of
+ * (letters, digits, `_ . : / @ + -`), which a code span shows as they are; otherwise (a hostile or
+ * unusual id) {@link escapeMarkdown}, so nothing in it is read as markup, HTML or a table cell.
+ */
+export function markdownId(id: string): string {
+  return /^[\w.:/@+-]+$/.test(id) ? `\`${id}\`` : escapeMarkdown(id);
+}
