@@ -10,6 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readCaseRecords } from '../src/eval/case-records.ts';
 import { readRunDir } from '../src/eval/files.ts';
 import { compareRuns } from '../src/report/compare/model.ts';
+import { changeCharts } from '../src/report/compare/charts.ts';
+import { comparisonHtml } from '../src/report/compare/html.ts';
+import { strategyColours } from '../src/report/colours.ts';
 import { runGate } from '../src/gate/gate.ts';
 import { runCli, tempDir } from './helpers.ts';
 
@@ -104,6 +107,24 @@ describe('backpack report BASE HEAD', () => {
     }
     expect(compared).toBeGreaterThan(20);
     expect(changed).toBeGreaterThan(0); // the pair differs somewhere, or the agreement is vacuous
+  });
+
+  it("charts each strategy's change of the headline figure with its interval, in the strategy's colour", () => {
+    const c = compareRuns([load(base), load(head)]);
+    const [chart] = changeCharts(c);
+    expect(chart!.id).toBe('change-1');
+    const ds = chart!.config.data.datasets[0] as { data: number[]; errorBars: Array<[number, number] | null>; backgroundColor: string[] };
+    const p = c.pairs[0]!;
+    const want = p.strategies.map((s) => s.figures.find((f) => f.figure === c.headline) ?? s.figures.find((f) => f.figure === 'visible')!);
+    expect(ds.data).toEqual(want.map((f) => f.delta));
+    expect(ds.errorBars).toEqual(want.map((f) => f.ci95));
+    const colours = strategyColours(p.strategies.map((s) => s.name));
+    expect(ds.backgroundColor).toEqual(p.strategies.map((s) => colours.get(s.name)));
+    // the profile without a search is charted on visible, and says so
+    expect(chart!.config.data.labels).toContain('static (visible)');
+    const html = comparisonHtml(c);
+    expect(html).toContain('<canvas id="chart-change-1"');
+    expect(html).toContain('data-chart="chart-change-1"');
   });
 
   it('lists exactly the cases whose recall@5 (or no-tool false positive) changed, with both rankings', () => {

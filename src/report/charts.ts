@@ -82,7 +82,7 @@ export function colour(i: number): string {
 type Interval = [number, number];
 
 /** The colour of text and of error bars on filled bars. */
-const INK = '#1d1f23';
+export const INK = '#1d1f23';
 /** Colours of the series that are not strategies (outside the strategy palette). */
 const OTHER = { blue: '#4477AA', red: '#EE6677', grey: '#7f7f7f' };
 
@@ -166,7 +166,7 @@ function figureText(metric: string, value: number | null | undefined, iv: Interv
 
 const FONT = { size: 16 };
 
-interface Axis {
+export interface Axis {
   title: string;
   type?: string;
   min?: number;
@@ -179,7 +179,8 @@ interface Axis {
 const CATEGORY_TICKS = { font: { size: 14 }, autoSkip: false, maxRotation: 45, minRotation: 0 };
 const NUMERIC_TICKS = { font: { size: 14 }, maxRotation: 0, autoSkipPadding: 16 };
 
-function options(title: string, x: Axis, y: Axis, plugins: Record<string, unknown> = {}): Record<string, unknown> {
+/** A chart's chart.js options: title, legend on the right, the two axes, and the project's plugins. */
+export function options(title: string, x: Axis, y: Axis, plugins: Record<string, unknown> = {}): Record<string, unknown> {
   const axis = (a: Axis, category: boolean) => ({
     ...(a.type ? { type: a.type } : {}),
     ...(a.min !== undefined ? { min: a.min } : {}),
@@ -205,7 +206,7 @@ function options(title: string, x: Axis, y: Axis, plugins: Record<string, unknow
 const LABELS = { backpackLabels: { display: true, font: { size: 14 } } };
 
 /** Error bars on or off (the backpackErrorBars plugin): off when no dataset has an interval. */
-function errorBarsOption(datasets: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+export function errorBarsOption(datasets: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
   const any = datasets.some((d) => Array.isArray(d.errorBars) && (d.errorBars as unknown[]).some((b) => b !== null));
   return { backpackErrorBars: { display: any } };
 }

@@ -100,6 +100,31 @@ describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px'
     await page.close();
   });
 
+  it("paints the comparison's change chart: one bar per strategy in its colour, with no console error", async () => {
+    const page = await open(join(tmp, 'cmp', 'report.html'));
+    await page.waitForFunction(() => {
+      const w = window as unknown as { Chart?: { getChart(c: HTMLCanvasElement): unknown } };
+      const c = document.querySelector<HTMLCanvasElement>('#chart-change-1');
+      return w.Chart !== undefined && c !== null && w.Chart.getChart(c) !== undefined;
+    });
+    const painted = await page.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>('#chart-change-1')!;
+      const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+      let chromatic = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b, a] = [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
+        if (a > 200 && Math.max(r, g, b) - Math.min(r, g, b) > 60) chromatic++;
+      }
+      const chart = (window as unknown as { Chart: { getChart(c: HTMLCanvasElement): { data: { labels: string[] } } } }).Chart.getChart(c);
+      return { chromatic, labels: chart.data.labels };
+    });
+    expect(painted.labels.length).toBeGreaterThan(2);
+    // bars of a changed strategy, or at least the title's and axes' frame: coloured pixels drawn
+    expect(painted.chromatic).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows one colour per strategy in every chart of the head report, and no table wider than the window', async () => {
     const page = await open(join(head, 'report', 'report.html'));
     const colours = await page.evaluate(() => {
