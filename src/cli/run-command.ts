@@ -16,6 +16,7 @@ import { formatSummary, summarize } from '../catalog/summary.ts';
 import type { GenerateParams } from '../generate/presets.ts';
 import { PRESETS } from '../generate/presets.ts';
 import { inputOfDataset } from '../eval/input.ts';
+import { MAIN_JOB_PROFILES, MAIN_JOB_RETRIEVERS } from '../eval/main-job.ts';
 import { isResultsDir, writeRunDir } from '../eval/files.ts';
 import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseProfileList } from '../profiles/registry.ts';
@@ -33,22 +34,10 @@ export const DEFAULT_RUN_WORKERS = Math.min(2, availableParallelism());
 /** Where the main job keeps the built-in default dataset. */
 export const DEFAULT_SEED = 7;
 export const DEFAULT_DATASET_DIR = join(DATASETS_DIR, `monster-${DEFAULT_SEED}`);
-/** What the main job evaluates. */
-export const DEFAULT_RETRIEVERS = ['bm25', 'bm25-plain', 'hybrid', 'namespace'];
-/** The main job's profiles: the baseline, the four harnesses and the seed's deferred schemas. */
-export const DEFAULT_PROFILES = [
-  'static',
-  'codex',
-  'claude-code',
-  'hermes',
-  'hermes-raw',
-  'deepseek-code',
-  'deferred',
-  'semantic-retrieval',
-  'namespace-routing',
-  'gated-sticky-deferred',
-  'routed-deferred',
-];
+/** What the main job evaluates (`eval/main-job.ts`). */
+export const DEFAULT_RETRIEVERS: readonly string[] = MAIN_JOB_RETRIEVERS;
+/** The main job's profiles: the baseline, the four harnesses and the seed's strategies. */
+export const DEFAULT_PROFILES: readonly string[] = MAIN_JOB_PROFILES;
 /** The main job scores the test split and calibrates floors (and fusions) on the train split. */
 export const DEFAULT_SCORED_SPLIT = 'test';
 export const DEFAULT_CALIBRATION_SPLIT = 'train';

@@ -15,6 +15,7 @@
  * names share a style, a fixed name's colour never depends on the report, and another name's
  * depends only on the set of names in it, never on which strategies a chart shows nor their order.
  */
+import { MAIN_JOB_PROFILES, MAIN_JOB_RETRIEVERS } from '../eval/main-job.ts';
 import type { Results } from '../eval/results.ts';
 
 /** Okabe–Ito, yellow and black last. */
@@ -51,25 +52,9 @@ export function styleAt(i: number): SeriesStyle {
 
 /**
  * The main job's strategies (`backpack run`: its retrievers, then its profiles), which own the
- * first palette colours in every report. A test holds this list to the run command's defaults.
+ * first palette colours in every report (the run command takes its defaults from the same lists).
  */
-export const FIXED_STYLE_NAMES: readonly string[] = [
-  'bm25',
-  'bm25-plain',
-  'hybrid',
-  'namespace',
-  'static',
-  'codex',
-  'claude-code',
-  'hermes',
-  'hermes-raw',
-  'deepseek-code',
-  'deferred',
-  'semantic-retrieval',
-  'namespace-routing',
-  'gated-sticky-deferred',
-  'routed-deferred',
-];
+export const FIXED_STYLE_NAMES: readonly string[] = [...MAIN_JOB_RETRIEVERS, ...MAIN_JOB_PROFILES];
 
 /** The names sorted by UTF-16 code units, each once. */
 function sortedUnique(names: readonly string[]): string[] {
