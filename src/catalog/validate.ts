@@ -116,7 +116,7 @@ export function checkCases(cases: Located<Case>[], catalog: Catalog, problems?: 
     // past the problems reported, a suggestion would be computed for nothing (over a 50,000-tool catalog, most of the time)
     const suggest = own.count < MAX_REPORTED_PROBLEMS;
     const ok = own.attempt(() => checkCase(lc, toolIds, skillNames, ids, suggest, opts));
-    if (ok) good.push(opts.removedGold ? withoutRemovedNegatives(lc.value, toolIds) : lc.value);
+    if (ok) good.push(opts.acceptRemovedGold ? withoutRemovedNegatives(lc.value, toolIds) : lc.value);
   }
   if (problems === undefined) own.throwIfAny();
   return good;
@@ -126,11 +126,11 @@ export function checkCases(cases: Located<Case>[], catalog: Catalog, problems?: 
 export interface CheckCasesOptions {
   /**
    * Accept a case whose expected tools are not all in the catalog (a registry change removed or
-   * renamed them): it is kept, its gold unchanged, and scored as a miss for those tools; each such
-   * case is told here with the ids. Hard negatives the catalog lacks are dropped from the case (a
+   * renamed them): it is kept, its gold unchanged, and scored as a miss for those tools (the caller
+   * says which: `goldRemovedOf`). Hard negatives the catalog lacks are dropped from the case (a
    * tool that is not there cannot be confused with its gold). Without it, both are errors.
    */
-  removedGold?: (caseId: string, ids: readonly string[]) => void;
+  acceptRemovedGold?: boolean;
 }
 
 /** The case without the hard negatives the catalog lacks (the same object when it lacks none). */
@@ -155,18 +155,19 @@ function checkCase(
   if (first) throw new InputError(`duplicate case id "${c.id}" (first at ${first.file}: ${first.where})`, at);
   ids.set(c.id, lc);
   if (c.request.trim() === '') throw new InputError(`case "${c.id}": request is empty`, at);
-  const missing = [...new Set((c.expectedTools ?? []).filter((id) => !toolIds.has(id)))];
-  if (missing.length && !opts.removedGold) throw new InputError(`case "${c.id}": unknown expected tool id "${missing[0]}"${like(missing[0]!, toolIds)}`, at);
-  if (!opts.removedGold)
+  if (!opts.acceptRemovedGold) {
+    for (const id of c.expectedTools ?? []) {
+      if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown expected tool id "${id}"${like(id, toolIds)}`, at);
+    }
     for (const id of c.hardNegatives ?? []) {
       if (!toolIds.has(id)) throw new InputError(`case "${c.id}": unknown hard-negative tool id "${id}"${like(id, toolIds)}`, at);
     }
+  }
   if (c.expectedSkill !== undefined && !skillNames.has(c.expectedSkill)) {
     throw new InputError(`case "${c.id}": unknown expected skill "${c.expectedSkill}"${like(c.expectedSkill, skillNames)}`, at);
   }
   if (c.expectedTools === undefined && c.expectedSkill === undefined) {
     throw new InputError(`case "${c.id}": no expected tools (use an empty list for "no tool needed") and no expected skill`, at);
   }
-  if (missing.length) opts.removedGold!(c.id, missing);
   return true;
 }

@@ -15,7 +15,7 @@ import { loadDataset } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { calibrationSet, DEFAULT_FLOOR_TARGET, type CalibrationSet } from '../eval/calibrate.ts';
 import { removedGoldWarning } from '../eval/input.ts';
-import { isAutoFloor, type DatasetSource, type FloorSetting } from '../eval/results.ts';
+import { goldRemovedOf, isAutoFloor, type DatasetSource, type FloorSetting } from '../eval/results.ts';
 
 /** Below this many no-tool calibration cases, a calibrated floor is flagged as a rough estimate. */
 export const FEW_NO_TOOL_CASES = 30;
@@ -99,7 +99,7 @@ function splitCases(spec: string, source: DatasetSource, catalog: Catalog, loade
     return cases;
   }
   // the scored load already warned of gold the catalog lacks, over the same file
-  const all = loadCases(source.cases, catalog, { removedGold: () => {} });
+  const all = loadCases(source.cases, catalog, { acceptRemovedGold: true });
   const cases = all.filter((c) => caseSplit(c) === spec);
   if (!cases.length)
     throw new InputError(
@@ -137,11 +137,7 @@ export function resolveCalibration(
   const file = isFileSpec(spec);
   if (file && !existsSync(spec))
     throw new InputError('--calibrate-on: no such cases file (give a split name such as train, or a CSV/JSONL cases file)', { file: spec });
-  const removed = new Map<string, string[]>();
-  const removedGold = (caseId: string, ids: readonly string[]) => {
-    for (const id of ids) removed.set(id, [...(removed.get(id) ?? []), caseId]);
-  };
-  const cases = file ? loadCases(spec, catalog, { removedGold }) : splitCases(spec, source, catalog, loaded);
+  const cases = file ? loadCases(spec, catalog, { acceptRemovedGold: true }) : splitCases(spec, source, catalog, loaded);
   const label = file ? `--calibrate-on ${spec}` : `--calibrate-on ${spec} (split "${spec}")`;
   const scoredIds = new Set(scored.map((c) => c.id));
   const sameId = cases.filter((c) => scoredIds.has(c.id)).map((c) => c.id);
@@ -173,7 +169,8 @@ export function resolveCalibration(
     warnings.push(
       `warning: ${label} has only ${noTool} no-tool case${noTool > 1 ? 's' : ''}: a floor calibrated on so few is a rough estimate (${FEW_NO_TOOL_CASES} or more advised)`,
     );
-  if (removed.size) warnings.push(`warning: ${label}: ${removedGoldWarning(removed, catalog)}`);
+  const { goldRemoved } = file ? goldRemovedOf(catalog, cases) : {};
+  if (goldRemoved) warnings.push(`warning: ${label}: ${removedGoldWarning(new Map(Object.entries(goldRemoved)), catalog)}`);
   return { set, warnings };
 }
 

@@ -12,7 +12,7 @@ import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { loadDataset, namedDatasetDir, resolveDatasetPath } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
-import { casesHash, type DatasetSource } from './results.ts';
+import { casesHash, type DatasetSource, goldRemovedOf } from './results.ts';
 
 /** What an evaluation runs on: the catalog, the labelled cases, where they came from, and what loading warned of. */
 export interface EvalInput {
@@ -93,12 +93,11 @@ function loadInput(source: DatasetSource, onWarning: (message: string) => void, 
   if (opts.renames !== undefined && source.kind !== 'files')
     throw new InputError('--renames applies to --catalog with --cases (a registry change), not to a dataset folder');
   const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), onWarning }), source.skills ?? null);
-  const given = loadCases(source.cases, catalog, { removedGold: () => {} });
-  const toolIds = new Set(catalog.tools.map((t) => t.id));
+  const given = loadCases(source.cases, catalog, { acceptRemovedGold: true });
   let cases = given;
   let renamed: Pick<EvalInput, 'goldRenamed' | 'casesAsGivenSha256'> = {};
   if (opts.renames !== undefined) {
-    const r = applyRenames(given, readRenames(opts.renames), toolIds, opts.renames);
+    const r = applyRenames(given, readRenames(opts.renames), new Set(catalog.tools.map((t) => t.id)), opts.renames);
     cases = r.cases;
     for (const from of r.ignored) onWarning(`--renames: "${from}" is still in the catalog: not renamed`);
     if (r.applied.size) {
@@ -106,9 +105,8 @@ function loadInput(source: DatasetSource, onWarning: (message: string) => void, 
       renamed = { goldRenamed: Object.fromEntries([...r.applied].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), casesAsGivenSha256: casesHash(given) };
     }
   }
-  const removed = new Map<string, string[]>();
-  for (const c of cases) for (const id of new Set(c.expectedTools ?? [])) if (!toolIds.has(id)) removed.set(id, [...(removed.get(id) ?? []), c.id]);
-  if (removed.size) onWarning(removedGoldWarning(removed, catalog));
+  const { goldRemoved } = goldRemovedOf(catalog, cases);
+  if (goldRemoved) onWarning(removedGoldWarning(new Map(Object.entries(goldRemoved)), catalog));
   const name = source.catalog.split(/[\\/]/).filter(Boolean).pop() ?? 'catalog';
   return { name, source, catalog, cases, catalogSha256: catalogHash(catalog), ...renamed };
 }

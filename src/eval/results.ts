@@ -368,16 +368,8 @@ export function percentile(values: readonly number[], q: number): number {
  * Metrics of one retriever from its per-query details. `details` must follow the order of `cases`
  * (the dataset's order): the metrics then do not depend on how the run was sharded.
  */
-export function retrieverResults(
-  cases: readonly Case[],
-  details: readonly QueryDetail[],
-  facts: CatalogFacts,
-  config: EvalConfig,
-  retrieverConfig: Record<string, unknown>,
-  latency: RetrieverResults['latency'],
-  traces?: ReadonlyMap<string, Trace>,
-): RetrieverResults {
-  return scoredResults(cases, details, facts, config, retrieverConfig, latency, traces).results;
+export function retrieverResults(...args: Parameters<typeof scoredResults>): RetrieverResults {
+  return scoredResults(...args).results;
 }
 
 /** {@link retrieverResults}, and each case's own scores from the same scoring (by case id), for figures built on them. */

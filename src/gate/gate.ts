@@ -40,7 +40,7 @@ import { figureValue, isPerCaseMean, strategyNames, type Direction } from './fig
 import { readRegressionFile } from './file.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
 import { DEFAULT_ALPHA, DEFAULT_SAMPLES, type SignificanceMethod } from '../metrics/significance.ts';
-import { changeSeed, changeVerdict, decideChange, type ChangeVerdict } from '../metrics/change.ts';
+import { changeSeed, changeVerdict, decideChange, figureScores, type ChangeVerdict } from '../metrics/change.ts';
 
 export type Status = 'OK' | 'OKISH' | 'IMPROVED' | 'FAIL' | 'MISSING';
 
@@ -171,15 +171,6 @@ function strategyScores(run: EvalRun, strategy: string, scoring: Scoring, ks: re
   return perCaseScores(run.details[strategy] ?? [], scoring.cases, scoring.facts, run.results.config, ks);
 }
 
-function scoresOf(perCase: PerCase, key: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [id, scores] of perCase) {
-    const v = scores[key];
-    if (v !== undefined) out.set(id, v);
-  }
-  return out;
-}
-
 function short(sha: string): string {
   return sha.slice(0, 12);
 }
@@ -305,7 +296,7 @@ export function runGate(opts: GateOptions): GateReport {
         v.note = 'scope leaks tolerate nothing';
       }
       if (current && baseline && isPerCaseMean(f)) {
-        const c = decideChange(scoresOf(baseline, f.key), scoresOf(current, f.key), {
+        const c = decideChange(figureScores(baseline, f.key), figureScores(current, f.key), {
           method: sig.method,
           samples: sig.samples,
           alpha: sig.alpha,

@@ -53,6 +53,16 @@ export function minChangedForTest(alpha: number = DEFAULT_ALPHA): number {
   return m;
 }
 
+/** One figure's per-case scores (case id → score) out of each case's table, cases it does not apply to left out: what {@link decideChange} compares. */
+export function figureScores(perCase: ReadonlyMap<string, Readonly<Record<string, number>>>, figure: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [id, scores] of perCase) {
+    const v = scores[figure];
+    if (v !== undefined) out.set(id, v);
+  }
+  return out;
+}
+
 /** The seed label both the gate and the report give the test of one strategy's figure, so they compute the same p-value. */
 export function changeSeed(strategy: string, figure: string): string {
   return `backpack-gate/${strategy}/${figure}`;

@@ -16,7 +16,7 @@ import { casesHash, perCaseScores, type Results } from '../../eval/results.ts';
 import type { EvalRun } from '../../eval/run.ts';
 import { bootstrapIntervals, type Interval } from '../../metrics/bootstrap.ts';
 import { higherIsBetter } from '../../metrics/ids.ts';
-import { type Change, changeSeed, changeVerdict, decideChange } from '../../metrics/change.ts';
+import { type Change, changeSeed, changeVerdict, decideChange, figureScores } from '../../metrics/change.ts';
 import type { MetricTable } from '../../metrics/types.ts';
 import { InputError } from '../../util/errors.ts';
 import { headlineMetrics } from '../markdown.ts';
@@ -128,16 +128,6 @@ function perCase(r: ComparedRun, strategy: string): Map<string, MetricTable> {
   return perCaseScores(r.run.details[strategy] ?? [], r.cases, factsOfRecords(r.tools), r.run.results.config);
 }
 
-/** One figure's per-case scores, by case id (cases it does not apply to left out). */
-function scoresOf(perCase: ReadonlyMap<string, MetricTable>, figure: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [id, scores] of perCase) {
-    const v = scores[figure];
-    if (v !== undefined) out.set(id, v);
-  }
-  return out;
-}
-
 function strategyNames(r: Results): string[] {
   return [...Object.keys(r.retrievers), ...Object.keys(r.profiles ?? {})];
 }
@@ -194,7 +184,7 @@ function compareStrategy(base: ComparedRun, head: ComparedRun, name: string, met
     const delta = bv !== undefined && hv !== undefined ? hv - bv : undefined;
     const ci95 = delta !== undefined ? intervals[figure] : undefined;
     // the gate's rule, seed and defaults: the two print one verdict for one pair of runs
-    const change = delta !== undefined ? decideChange(scoresOf(b, figure), scoresOf(h, figure), { seed: changeSeed(name, figure) }) : undefined;
+    const change = delta !== undefined ? decideChange(figureScores(b, figure), figureScores(h, figure), { seed: changeSeed(name, figure) }) : undefined;
     return {
       figure,
       base: bv,
