@@ -11,6 +11,7 @@ import { readCaseRecords } from '../src/eval/case-records.ts';
 import { readRunDir } from '../src/eval/files.ts';
 import { compareRuns } from '../src/report/compare/model.ts';
 import { changeCharts } from '../src/report/compare/charts.ts';
+import { COMMENT_FIGURES, comparisonComment } from '../src/report/compare/comment.ts';
 import { comparisonHtml } from '../src/report/compare/html.ts';
 import { strategyColours } from '../src/report/colours.ts';
 import { runGate } from '../src/gate/gate.ts';
@@ -188,10 +189,36 @@ describe('backpack report BASE HEAD', () => {
     const md = readFileSync(join(out, 'summary.md'), 'utf8');
     expect(md.split('\n')[0]).toBe('# Registry PR \\#42');
     expect(md).toContain('[Full report](https://ci.example/artifacts/report.html)');
+    expect(r.out).toContain('comment.md');
+    expect(readFileSync(join(out, 'comment.md'), 'utf8')).toContain('[Full report](https://ci.example/artifacts/report.html)');
     expect(md).toContain('&lt;img src=x onerror=alert\\(1\\)&gt; \\| \\*\\*bold\\*\\*');
     const b = readRunDir(base).results.retrievers.bm25!.metrics.overall;
     const h = readRunDir(head).results.retrievers.bm25!.metrics.overall;
     expect(md).toContain(`| bm25 | recall@5 | ${b['recall@5']!.toFixed(3)} | ${h['recall@5']!.toFixed(3)} |`);
+  });
+
+  it('writes comment.md with only the moved figures (worse first) and the cases that changed for the most strategies', () => {
+    const c = compareRuns([load(base), load(head)]);
+    const body = comparisonComment(c, { reportLink: '[Full report](https://ci.example/r)' });
+    const p = c.pairs[0]!;
+    const moved = p.strategies.flatMap((s) => s.figures.filter((f) => ['better', 'worse', 'changed'].includes(f.verdict)).map((f) => ({ s: s.name, f })));
+    expect(moved.length).toBeGreaterThan(0);
+    const rows = body.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| strategy') && !l.startsWith('| ---'));
+    expect(rows).toHaveLength(Math.min(moved.length, COMMENT_FIGURES));
+    const verdictOrder = rows.map((r) => (r.includes('▼ worse') ? 0 : r.includes('◆ changed') ? 1 : 2));
+    expect([...verdictOrder].sort((a, b) => a - b)).toEqual(verdictOrder);
+    for (const r of rows) expect(r).not.toMatch(/= same|= within noise/);
+    const all = p.strategies.reduce((n, s) => n + s.figures.length, 0);
+    expect(body).toContain(`**${moved.length} of ${all} figures moved**`);
+    // the case listed first changed for at least as many strategies as any other
+    const count = new Map<string, number>();
+    for (const s of p.strategies) for (const x of [...s.lost, ...s.won]) count.set(x.caseId, (count.get(x.caseId) ?? 0) + 1);
+    const firstCase = /^- `([^`]+)`/m.exec(body)![1]!;
+    expect(count.get(firstCase)).toBe(Math.max(...count.values()));
+    expect(body.trimEnd().endsWith('[Full report](https://ci.example/r)')).toBe(true);
+    // a run against itself: nothing moved, no table, no case
+    const same = comparisonComment(compareRuns([load(base), { ...load(base), label: 'again' }]));
+    expect(same).toMatch(/^\*\*No figure moved\*\*: all \d+ compared are the same or within noise\.\n\nNo case changed its recall@5\.\n$/);
   });
 
   it('refuses runs over other cases, naming the folder', async () => {

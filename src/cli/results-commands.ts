@@ -33,18 +33,18 @@ export function registerResultsCommands(program: Command, io: Io): void {
   program
     .command('report')
     .description(
-      "Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML. Given several results folders over the same cases (base first), write one comparison instead: every figure's change with its paired 95% interval, and the cases that changed with both rankings (report.html, summary.md).",
+      "Write what a person would rather look at than read, from a results folder: a self-contained HTML report, PNG charts, a Markdown summary and JUnit XML. Given several results folders over the same cases (base first), write one comparison instead: every figure's change with its paired 95% interval, and the cases that changed with both rankings (report.html, summary.md), and a pull-request comment of only what moved (comment.md).",
     )
     .argument('<results-dirs...>', 'a results folder (written by eval, merge or run); several: the base, then the runs to compare with it')
     .option(
       '--format <list>',
-      `formats to write: ${REPORT_FORMATS.join(',')} (a comparison writes html and md)`,
+      `formats to write: ${REPORT_FORMATS.join(',')} (a comparison writes html and md; md: summary.md and comment.md)`,
       checked(parseFormats),
       REPORT_FORMATS.join(','),
     )
     .option('--out <dir>', 'folder to write into (default: RESULTS_DIR/report; a comparison: LAST_DIR/comparison)')
     .option('--title <text>', 'the report\'s title (default: "Backpack report — DATASET", a comparison: its folders)')
-    .option('--report-url <url>', "where the HTML will be once uploaded (a CI artifact's URL): summary.md links to it")
+    .option('--report-url <url>', "where the HTML will be once uploaded (a CI artifact's URL): summary.md (and a comparison's comment.md) link to it")
     .option(
       '--fail-below <rules>',
       'JUnit test cases that fail when a figure is below a value: metric=value or strategy:metric=value, comma-separated (exit 100 when one fails)',

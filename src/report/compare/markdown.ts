@@ -6,7 +6,7 @@
  */
 import { higherIsBetter, metricLabel } from '../../metrics/ids.ts';
 import { changedCasesText, minChangedForTest, pValue } from '../../metrics/change.ts';
-import { escapeMarkdown as md } from '../../util/escape.ts';
+import { escapeMarkdown as md, markdownId } from '../../util/escape.ts';
 import type { ChangedCase, Comparison, FigureChange, RunComparison } from './model.ts';
 
 /** Changed cases listed per strategy and direction in the Markdown (the HTML lists them all). */
@@ -53,14 +53,14 @@ function intervalText(f: FigureChange): string {
 
 function ranking(list: ReadonlyArray<[string, number]>, gold: ReadonlySet<string>): string {
   if (!list.length) return '(nothing)';
-  return list.map(([id]) => (gold.has(id) ? `**${md(id)}**` : md(id))).join(', ');
+  return list.map(([id]) => (gold.has(id) ? `**${markdownId(id)}**` : markdownId(id))).join(', ');
 }
 
 function changedLine(c: ChangedCase): string {
   const gold = new Set(c.expected);
   const request = c.request.length > REQUEST_CHARS ? `${c.request.slice(0, REQUEST_CHARS)}…` : c.request;
-  const expected = c.expected.length ? c.expected.map(md).join(', ') : 'none (a no-tool case)';
-  return `- ${code(c.caseId)} ${md(request)} — gold: ${expected}<br>base: ${ranking(c.baseRanked, gold)}<br>head: ${ranking(c.headRanked, gold)}`;
+  const expected = c.expected.length ? c.expected.map(markdownId).join(', ') : 'none (a no-tool case)';
+  return `- ${markdownId(c.caseId)} ${md(request)} — gold: ${expected}<br>base: ${ranking(c.baseRanked, gold)}<br>head: ${ranking(c.headRanked, gold)}`;
 }
 
 function pairSection(p: RunComparison, headline: string): string[] {

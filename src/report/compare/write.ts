@@ -1,6 +1,7 @@
 /**
- * Write a comparison report (`backpack report BASE HEAD …`) into a folder: `report.html` and
- * `summary.md` (the formats that describe several runs), each atomically. PNG charts and JUnit
+ * Write a comparison report (`backpack report BASE HEAD …`) into a folder: `report.html`, and with
+ * the Markdown `summary.md` (every figure, every changed case) and `comment.md` (only what moved,
+ * for a pull-request comment), each atomically. PNG charts and JUnit
  * describe one run: `backpack report HEAD` writes them.
  */
 import { mkdirSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { writeFileAtomic } from '../../util/atomic-write.ts';
 import { reportLink } from '../markdown.ts';
 import { explorerData } from '../explorer.ts';
 import { comparisonHtml } from './html.ts';
+import { comparisonComment } from './comment.ts';
 import { comparisonMarkdown } from './markdown.ts';
 import { type ComparedRun, compareRuns } from './model.ts';
 
@@ -50,6 +52,9 @@ export function writeComparison(
     const link = opts.reportUrl ?? (formats.includes('html') ? 'report.html' : undefined);
     writeFileAtomic(join(out, 'summary.md'), comparisonMarkdown(comparison, { ...title, ...(link ? { reportLink: reportLink(link) } : {}) }));
     files.push('summary.md');
+    // a comment links only to where the HTML will be (a URL): a local path means nothing on a pull request
+    writeFileAtomic(join(out, 'comment.md'), comparisonComment(comparison, opts.reportUrl ? { reportLink: reportLink(opts.reportUrl) } : {}));
+    files.push('comment.md');
   }
   return { dir: out, files };
 }
