@@ -4,13 +4,14 @@
  * sql.js directly and through the command.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../src/util/version.ts';
 import { HISTORY_TABLES } from '../src/history/store.ts';
 import { sparkline } from '../src/history/show.ts';
+import { FIXED_STYLE_NAMES, STRATEGY_PALETTE } from '../src/report/colours.ts';
 import { runCli, tempDir } from './helpers.ts';
 
 const require = createRequire(import.meta.url);
@@ -149,12 +150,15 @@ describe('backpack history', () => {
     const out = join(tmp, 'charts');
     const drawn = await runCli('history', 'show', '--db', db, '--figure', 'recall@5', '--out', out);
     expect(drawn.code, drawn.err).toBe(0);
-    const png = readFileSync(join(out, 'bm25--recall_5.png'));
+    // one chart per figure, every strategy in its report colour: here one figure, so one PNG and the index
+    expect(drawn.err).toContain('wrote 1 chart and');
+    expect(readdirSync(out).sort()).toEqual(['index.md', 'recall_5.png']);
+    const png = readFileSync(join(out, 'recall_5.png'));
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(png.subarray(12, 16).toString('latin1')).toBe('IHDR');
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1600, 900]);
     const index = readFileSync(join(out, 'index.md'), 'utf8');
-    expect(index).toContain('| bm25 | recall@5 | 3 | ▁█▄ | 0.5500 | −0.3500 | [bm25--recall_5.png](bm25--recall_5.png) |');
+    expect(index).toContain('| bm25 | recall@5 | 3 | ▁█▄ | 0.5500 | −0.3500 | [recall_5.png](recall_5.png) |');
     expect(index).toContain('- v2 \\[x\\]\\(y\\): ');
     expect(index).toContain('new &lt;b&gt;search&lt;/b&gt; tool \\| on purpose');
     expect(index).not.toContain('<b>');
@@ -179,6 +183,14 @@ describe('backpack history', () => {
     const bm25 = config.data.datasets.find((d: Json) => d.strategy === 'bm25');
     expect(bm25.data).toEqual(RECALL5);
     expect(bm25.pointStyle).toEqual(['circle', 'rectRot', 'circle']);
+    // the strategy's report colour (the main job's bm25 owns the first), each run's recorded interval as a whisker
+    expect(bm25.borderColor).toBe(STRATEGY_PALETTE[FIXED_STYLE_NAMES.indexOf('bm25')]);
+    const bars = bm25.errorBars as Array<[number, number]>;
+    expect(bars).toHaveLength(3);
+    bars.forEach(([lo, hi], i) => {
+      expect(lo).toBeCloseTo(RECALL5[i]! - 0.05, 9);
+      expect(hi).toBeCloseTo(RECALL5[i]! + 0.05, 9);
+    });
     expect(html).not.toContain('<b>search</b>');
     expect(html).toContain('new &lt;b&gt;search&lt;/b&gt; tool');
     expect((await runCli('report', runs[2]!, '--history', join(tmp, 'none.sqlite'), '--format', 'html', '--out', out)).code).toBe(2);

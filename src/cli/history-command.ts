@@ -50,7 +50,10 @@ export function registerHistoryCommands(program: Command, io: Io): void {
     .option('--db <file>', 'the history database, a SQLite file', DEFAULT_HISTORY_DB)
     .option('--strategy <name>', 'only this strategy (a retriever or profile name)')
     .option('--figure <id>', 'only this figure (a metric id such as recall@5, or tokens.perCase)')
-    .option('--out <dir>', 'also write one PNG line chart per strategy and figure, and an index.md listing them, into this folder')
+    .option(
+      '--out <dir>',
+      'also write one PNG line chart per figure (every strategy in its report colour), and an index.md listing the series, into this folder',
+    )
     .option('--json', 'print the runs and series as JSON (the same bytes for the same database)')
     .action(async (opts: { db: string; strategy?: string; figure?: string; out?: string; json?: boolean }) => {
       const db = await openHistory(opts.db);

@@ -1,107 +1,43 @@
 /**
- * `backpack history show --out DIR`: one PNG line chart per (strategy, figure), drawn by the
- * report's own renderer (`renderPng`, 1600×900), and an `index.md` listing them.
+ * `backpack history show --out DIR`: one PNG line chart per figure, every strategy a line in its
+ * report colour (the colours of `report`: the main job's strategies own theirs in every report,
+ * comparison and history chart), drawn by the report's own renderer (`renderPng`, 1600×900), and
+ * an `index.md` listing each strategy's series with the chart it is on.
  *
  * A chart: x the run labels in recorded order, y the figure; the 95% interval of each run that has
- * one as an error bar (a thin floating bar from low to high); blessed runs as large stars, a
- * legend entry of their own. Text drawn on a chart has its invisible characters shown; text in
- * the index is escaped as Markdown.
+ * one as a whisker; blessed runs as large diamonds, named in the caption. Text drawn on a chart has
+ * its invisible characters shown; text in the index is escaped as Markdown. (Before issue 32 it
+ * wrote one single-colour PNG per strategy and figure.)
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
 import { escapeMarkdown } from '../util/escape.ts';
-import { colour, type ChartSpec } from '../report/charts.ts';
+import { colour, errorBarsOption, type ChartSpec } from '../report/charts.ts';
+import { strategyColours } from '../report/colours.ts';
 import { DEFAULT_PNG_SIZE, renderPng, type PngSize } from '../report/png.ts';
-import type { HistoryView, Series } from './query.ts';
+import type { HistoryView } from './query.ts';
 import { formatChange, formatValue, plain, sparkline } from './show.ts';
 
 const FONT = { size: 16 };
-const BLESSED_COLOUR = '#e15759';
 
-/** The chart of one series (see the module comment). */
-export function seriesChart(s: Series, id: string): ChartSpec {
-  const name = `${plain(s.strategy)} · ${plain(s.figure)}`;
-  const hasCi = s.points.some((p) => p.ciLow !== null && p.ciHigh !== null);
-  const hasBlessed = s.points.some((p) => p.blessed);
-  const datasets: Array<Record<string, unknown>> = [
-    {
-      type: 'line',
-      label: name,
-      data: s.points.map((p) => p.value),
-      borderColor: colour(0),
-      backgroundColor: colour(0),
-      borderWidth: 3,
-      pointStyle: 'circle',
-      pointRadius: 6,
-      tension: 0,
-      order: 1,
-    },
-  ];
-  if (hasCi) {
-    datasets.push({
-      type: 'bar',
-      label: '95% interval',
-      data: s.points.map((p) => (p.ciLow !== null && p.ciHigh !== null ? [p.ciLow, p.ciHigh] : null)),
-      backgroundColor: 'rgba(78, 121, 167, 0.35)',
-      borderColor: colour(0),
-      borderWidth: 1,
-      barPercentage: 0.05,
-      categoryPercentage: 1,
-      pointStyle: 'rect',
-      order: 2,
-    });
-  }
-  if (hasBlessed) {
-    datasets.push({
-      type: 'line',
-      label: 'blessed (accepted on purpose)',
-      data: s.points.map((p) => (p.blessed ? p.value : null)),
-      showLine: false,
-      borderColor: BLESSED_COLOUR,
-      backgroundColor: BLESSED_COLOUR,
-      pointStyle: 'star',
-      pointRadius: 16,
-      pointBorderWidth: 3,
-      order: 0,
-    });
-  }
-  const axis = (title: string) => ({ title: { display: true, text: title, font: FONT }, ticks: { font: { size: 14 }, autoSkipPadding: 16 } });
-  return {
-    id,
-    title: name,
-    caption: `${name} over ${s.points.length} recorded run${s.points.length === 1 ? '' : 's'}, in recorded order${hasCi ? '; bars: bootstrap 95% intervals' : ''}${hasBlessed ? '; stars: runs whose catalog was blessed' : ''}.`,
-    config: {
-      type: 'line',
-      data: { labels: s.points.map((p) => plain(p.label)), datasets },
-      options: {
-        responsive: false,
-        animation: false,
-        plugins: {
-          title: { display: true, text: `${name} over runs`, font: { size: 20, weight: 'bold' } },
-          legend: { position: 'right', labels: { font: { size: 14 }, usePointStyle: true } },
-        },
-        scales: { x: { ...axis('run (recorded order)'), offset: true }, y: { ...axis(plain(s.figure)), beginAtZero: false, grace: '5%' } },
-      },
-    },
-  };
-}
-
-/** A file name for a series: its strategy and figure with anything but `A-Za-z0-9._-` as `_`, made unique. */
-function fileNames(series: readonly Series[]): string[] {
+/** A file name per figure: anything but `A-Za-z0-9._-` as `_`, made unique (case-insensitively). */
+function figureFiles(figures: readonly string[]): Map<string, string> {
   const used = new Set<string>();
-  return series.map((s) => {
-    const base = `${s.strategy}--${s.figure}`.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'series';
+  const out = new Map<string, string>();
+  for (const f of figures) {
+    const base = f.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'figure';
     let name = base;
     for (let i = 2; used.has(name.toLowerCase()); i++) name = `${base}-${i}`;
     used.add(name.toLowerCase());
-    return `${name}.png`;
-  });
+    out.set(f, `${name}.png`);
+  }
+  return out;
 }
 
-/** The index of the charts: one table row per chart, blessed runs listed under it. */
-function indexMarkdown(view: HistoryView, files: readonly string[]): string {
+/** The index of the charts: one table row per series with the chart it is on, blessed runs listed under it. */
+function indexMarkdown(view: HistoryView, files: ReadonlyMap<string, string>): string {
   const first = view.runs[0];
   const last = view.runs[view.runs.length - 1];
   const lines = [
@@ -113,9 +49,10 @@ function indexMarkdown(view: HistoryView, files: readonly string[]): string {
     '',
     '| strategy | figure | runs | trend | last | change | chart |',
     '| --- | --- | ---: | --- | ---: | ---: | --- |',
-    ...view.series.map((s, i) => {
+    ...view.series.map((s) => {
       const p = s.points[s.points.length - 1]!;
-      return `| ${escapeMarkdown(s.strategy)} | ${escapeMarkdown(s.figure)} | ${s.points.length} | ${sparkline(s.points.map((x) => x.value))} | ${formatValue(p.value)} | ${formatChange(p.change)} | [${files[i]}](${files[i]}) |`;
+      const file = files.get(s.figure)!;
+      return `| ${escapeMarkdown(s.strategy)} | ${escapeMarkdown(s.figure)} | ${s.points.length} | ${sparkline(s.points.map((x) => x.value))} | ${formatValue(p.value)} | ${formatChange(p.change)} | [${file}](${file}) |`;
     }),
   ];
   const blessed = view.runs.filter((r) => r.blessed);
@@ -127,7 +64,7 @@ function indexMarkdown(view: HistoryView, files: readonly string[]): string {
 }
 
 /**
- * One PNG per series and `index.md` into `dir` (created), each file written atomically. Returns
+ * One PNG per figure and `index.md` into `dir` (created), each file written atomically. Returns
  * the file names written, `index.md` last.
  */
 export function writeHistoryCharts(view: HistoryView, dir: string, size: PngSize = DEFAULT_PNG_SIZE): string[] {
@@ -136,19 +73,20 @@ export function writeHistoryCharts(view: HistoryView, dir: string, size: PngSize
   } catch (err) {
     throw new InputError(`cannot create the folder: ${(err as Error).message}`, { file: dir });
   }
-  const files = fileNames(view.series);
-  view.series.forEach((s, i) => {
-    writeFileAtomic(join(dir, files[i]!), renderPng(seriesChart(s, files[i]!.replace(/\.png$/, '')), size));
-  });
+  const figures = [...new Set(view.series.map((s) => s.figure))];
+  const files = figureFiles(figures);
+  const colours = strategyColours(view.series.map((s) => s.strategy));
+  for (const f of figures) writeFileAtomic(join(dir, files.get(f)!), renderPng(figureChart(view, f, colours, 'history')!, size));
   writeFileAtomic(join(dir, 'index.md'), indexMarkdown(view, files));
-  return [...files, 'index.md'];
+  return [...files.values(), 'index.md'];
 }
 
 /**
- * One figure of every strategy over the recorded runs, for the report's History section: x the run
- * labels in recorded order, one line per strategy in its report colour (`colours`), a gap where a
- * run lacks the strategy; blessed runs (accepted on purpose) drawn as large diamonds and named in
- * the caption with their reasons.
+ * One figure of every strategy over the recorded runs, for the report's History section and
+ * `history show --out`: x the run labels in recorded order, one line per strategy in its report
+ * colour (`colours`), a gap where a run lacks the strategy, each run's 95% interval as a whisker
+ * where recorded; blessed runs (accepted on purpose) drawn as large diamonds and named in the
+ * caption with their reasons.
  */
 export function figureChart(view: HistoryView, figure: string, colours: ReadonlyMap<string, string>, dataset: string): ChartSpec | undefined {
   const series = view.series.filter((s) => s.figure === figure);
@@ -157,12 +95,17 @@ export function figureChart(view: HistoryView, figure: string, colours: Readonly
   const blessed = new Set(view.runs.filter((r) => r.blessed).map((r) => r.label));
   const datasets = series.map((s) => {
     const at = new Map(s.points.map((p) => [p.label, p.value]));
+    const ci = new Map(s.points.map((p) => [p.label, p]));
     const c = colours.get(s.strategy) ?? colour(0);
     return {
       type: 'line',
       label: plain(s.strategy),
       strategy: s.strategy,
       data: view.runs.map((r) => at.get(r.label) ?? null),
+      errorBars: view.runs.map((r) => {
+        const p = ci.get(r.label);
+        return p && p.ciLow !== null && p.ciHigh !== null ? [p.ciLow, p.ciHigh] : null;
+      }),
       borderColor: c,
       backgroundColor: c,
       borderWidth: 2,
@@ -176,14 +119,18 @@ export function figureChart(view: HistoryView, figure: string, colours: Readonly
   return {
     id: `history-${figure.replace(/[^A-Za-z0-9]+/g, '_')}`,
     title: `${figure} over the recorded runs — ${plain(dataset)}`,
-    caption: `${figure} of each strategy in every run recorded with backpack history add, in recorded order.${reasons.length ? ` Diamonds: blessed runs (${reasons.join('; ')}).` : ' No run is blessed.'}`,
+    caption: `${figure} of each strategy in every run recorded with backpack history add, in recorded order.${datasets.some((d) => d.errorBars.some((b) => b !== null)) ? ' Whiskers: bootstrap 95% intervals.' : ''}${reasons.length ? ` Diamonds: blessed runs (${reasons.join('; ')}).` : ' No run is blessed.'}`,
     config: {
       type: 'line',
       data: { labels, datasets },
       options: {
         animation: false,
         responsive: false,
-        plugins: { title: { display: true, text: `${figure} over the recorded runs`, font: FONT }, legend: { position: 'right' } },
+        plugins: {
+          title: { display: true, text: `${figure} over the recorded runs`, font: FONT },
+          legend: { position: 'right', labels: { usePointStyle: true } },
+          ...errorBarsOption(datasets),
+        },
         scales: {
           x: { title: { display: true, text: 'run (recorded order)' }, ticks: { autoSkip: false, maxRotation: 40, minRotation: 0 } },
           y: { title: { display: true, text: figure } },

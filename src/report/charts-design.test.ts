@@ -123,7 +123,16 @@ describe('colours', () => {
     const r = many();
     const colours = reportColours(r);
     const charts = chartsOf(r);
-    expect(charts.map((c) => c.id)).toEqual(['recall-at-k', 'operating-curve', 'recall-vs-tokens', 'recall-vs-calls', 'slices', 'skills', 'sessions']); // no token table: handBuilt has no rows
+    expect(charts.map((c) => c.id)).toEqual([
+      'recall-at-k',
+      'operating-curve',
+      'operating-curve-profiles',
+      'recall-vs-tokens',
+      'recall-vs-calls',
+      'slices',
+      'skills',
+      'sessions',
+    ]); // no token table: handBuilt has no rows
     const seen = new Map<string, Set<string>>();
     for (const c of charts) {
       const inChart = new Map<string, string>();
@@ -313,6 +322,15 @@ describe('the shared plugins in the PNG renderer', () => {
     expect(p.plugins.map((x) => x.id)).toEqual(['backpackErrorBars', 'backpackLabels', 'backpackLines']);
     expect(p.tipOf({ dataset: { tips: ['a', 'b'] }, dataIndex: 1 })).toBe('b');
     expect(p.tipOf({ dataset: {}, dataIndex: 0 })).toBeUndefined();
+    // install: the legend leaves out a dataset marked hideInLegend (a calibrated floor's marker)
+    const Chart = {
+      register: () => {},
+      defaults: { plugins: { legend: { labels: {} as { filter?: (item: unknown, data: unknown) => boolean } }, tooltip: { callbacks: {} } } },
+    };
+    p.install(Chart);
+    const filter = Chart.defaults.plugins.legend.labels.filter!;
+    const data = { datasets: [{ label: 'bm25' }, { label: 'bm25: calibrated floor 2', hideInLegend: true }] };
+    expect([0, 1].map((datasetIndex) => filter({ datasetIndex }, data))).toEqual([true, false]);
   });
 
   it('render at 2× as 3200×1800, and the same spec gives the same bytes', () => {

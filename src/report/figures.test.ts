@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers.ts';
 import type { Results } from '../eval/results.ts';
-import { compactTokens, chartsOf, OPERATING_CURVE_CAPTION, type ChartSpec } from './charts.ts';
+import { compactTokens, chartsOf, OPERATING_CURVE_CAPTION, PROFILE_CURVE_NOTE, type ChartSpec } from './charts.ts';
 import { reportColours } from './colours.ts';
 import { chartJsSource, htmlReport, scriptSafe } from './html.ts';
 import { junitXml } from './junit.ts';
@@ -40,7 +40,7 @@ function htmlRow(html: string, id: string, name: string): string[] {
 function htmlHeader(html: string, id: string): string[] {
   const start = html.indexOf(`id="${id}"`);
   const head = html.slice(start, html.indexOf('</thead>', start));
-  return [...head.matchAll(/<button type="button">(.*?)<span/g)].map((m) => m[1]!);
+  return [...head.matchAll(/<button type="button">(.*?)<span/g)].map((m) => m[1]!.replaceAll('<wbr>', ''));
 }
 
 /** The value part of a cell from {@link htmlRow}. */
@@ -73,20 +73,43 @@ function mdHeader(md: string, header: string): string[] {
   return line.slice(2, -2).split(' | ');
 }
 
-function curveSpec(r: Results): ChartSpec {
-  const spec = chartsOf(r).find((c) => c.id === 'operating-curve');
-  if (!spec) throw new Error('no operating-curve chart');
+function curveSpec(r: Results, id = 'operating-curve'): ChartSpec {
+  const spec = chartsOf(r).find((c) => c.id === id);
+  if (!spec) throw new Error(`no ${id} chart`);
   return spec;
 }
 
-type Dataset = { label: string; data: Array<{ x: number; y: number; floor: number }>; showLine: boolean; pointStyle: string; backgroundColor: string };
+/** The datasets of both operating-curve panels, retrievers then profiles. */
+function curveDatasets(r: Results): Dataset[] {
+  return ['operating-curve', 'operating-curve-profiles'].flatMap(
+    (id) => chartsOf(r).find((c) => c.id === id)?.config.data.datasets ?? [],
+  ) as unknown as Dataset[];
+}
+
+type Dataset = {
+  label: string;
+  data: Array<{ x: number; y: number; floor: number }>;
+  showLine: boolean;
+  pointStyle: string;
+  backgroundColor: string;
+  hideInLegend?: boolean;
+};
 
 describe('A. the operating curve', () => {
-  it('draws one line per strategy with a curve, x = no-tool FP rate, y = recall@5, and marks each calibrated floor', () => {
+  it('draws one line per strategy with a curve, retrievers and profiles in two panels, x = no-tool FP rate, y = recall@5, and marks each calibrated floor', () => {
     const r = handBuilt();
     const spec = curveSpec(r);
     expect(spec.config.type).toBe('scatter');
-    expect(spec.caption).toBe(`${OPERATING_CURVE_CAPTION} Profiles whose prompt fits the context window in only some cases (huge) are drawn dashed.`);
+    expect(spec.caption).toBe(OPERATING_CURVE_CAPTION);
+    const profiles = curveSpec(r, 'operating-curve-profiles');
+    expect(profiles.caption).toBe(
+      `${OPERATING_CURVE_CAPTION}${PROFILE_CURVE_NOTE} Profiles whose prompt fits the context window in only some cases (huge) are drawn dashed.`,
+    );
+    expect((spec.config.data.datasets as unknown as Dataset[]).filter((d) => d.showLine).map((d) => d.label)).toEqual(['bm25', 'dense']);
+    expect((profiles.config.data.datasets as unknown as Dataset[]).filter((d) => d.showLine).map((d) => d.label)).toEqual([
+      'deferred',
+      'huge (fits 50% of cases)',
+    ]);
     expect(spec.caption).toContain('Pick a strategy and floor together: further up and left is better.');
     const scales = spec.config.options.scales as {
       x: { min: number; max: number; title: { text: string } };
@@ -95,7 +118,7 @@ describe('A. the operating curve', () => {
     expect([scales.x.min, scales.x.max, scales.y.min, scales.y.max]).toEqual([0, 1, 0, 1]);
     expect(scales.x.title.text).toContain('no-tool false-positive rate');
     expect(scales.y.title.text).toBe('recall@5 (share of gold tools in the top 5)');
-    const ds = spec.config.data.datasets as unknown as Dataset[];
+    const ds = curveDatasets(r);
     // static has no curve (abstention null): no line; huge is labelled with its context fit
     const lines = ds.filter((d) => d.showLine);
     expect(lines.map((d) => d.label)).toEqual(['bm25', 'dense', 'deferred', 'huge (fits 50% of cases)']);
@@ -114,15 +137,20 @@ describe('A. the operating curve', () => {
     expect(marks[1]!.backgroundColor).toBe(colours.get('deferred'));
     expect(lines.map((d) => (d as unknown as { borderColor: string }).borderColor)).toEqual(['bm25', 'dense', 'deferred', 'huge'].map((n) => colours.get(n)));
     expect(marks.every((d) => d.pointStyle === 'triangle')).toBe(true);
+    // the markers stay out of the legend: their line is in it
+    expect(marks.every((d) => d.hideInLegend === true)).toBe(true);
+    expect(lines.every((d) => d.hideInLegend === undefined)).toBe(true);
     expect(lines.map((d) => (d as { borderDash?: number[] }).borderDash !== undefined)).toEqual([false, false, false, true]);
   });
 
   it('leaves out the curve of a profile that fits the context window in no case, saying so', () => {
-    const spec = curveSpec(handBuilt({ hugeFits: 0 }));
-    const labels = (spec.config.data.datasets as unknown as Dataset[]).map((d) => d.label);
+    const r = handBuilt({ hugeFits: 0 });
+    const labels = curveDatasets(r).map((d) => d.label);
     expect(labels.some((l) => l.startsWith('huge'))).toBe(false);
     expect(labels).toContain('dense');
-    expect(spec.caption).toBe(`${OPERATING_CURVE_CAPTION} Left out, their prompt fitting the context window in no case: huge.`);
+    expect(curveSpec(r, 'operating-curve-profiles').caption).toBe(
+      `${OPERATING_CURVE_CAPTION}${PROFILE_CURVE_NOTE} Left out, their prompt fitting the context window in no case: huge.`,
+    );
   });
 
   it('is in the HTML report as a canvas with its configuration, and as operating-curve.png', async () => {
@@ -161,10 +189,26 @@ describe('A. the operating curve', () => {
 
   it('is left out when no strategy has a curve, and merges identical curves into one line', () => {
     expect(chartsOf(asOlder(handBuilt())).map((c) => c.id)).not.toContain('operating-curve');
+    expect(chartsOf(asOlder(handBuilt())).map((c) => c.id)).not.toContain('operating-curve-profiles');
     const r = handBuilt();
     (r.retrievers.dense as unknown as { abstention: unknown }).abstention = curve(0.6, 0.3);
-    const labels = (curveSpec(r).config.data.datasets as unknown as Dataset[]).filter((d) => d.showLine).map((d) => d.label);
+    const labels = curveDatasets(r)
+      .filter((d) => d.showLine)
+      .map((d) => d.label);
     expect(labels).toEqual(['bm25 / dense', 'deferred', 'huge (fits 50% of cases)']);
+  });
+
+  it('sets apart a curve fixed at a no-tool false-positive rate of 1, naming it with its recall range instead of stacking it at the edge', () => {
+    const r = handBuilt();
+    const deferred = r.profiles!.deferred as unknown as { abstention: Array<{ noToolFalsePositiveRate: number; 'recall@5': number }> };
+    deferred.abstention = deferred.abstention.map((p) => ({ ...p, noToolFalsePositiveRate: 1 }));
+    const lo = Math.min(...deferred.abstention.map((p) => p['recall@5']));
+    const hi = Math.max(...deferred.abstention.map((p) => p['recall@5']));
+    const profiles = curveSpec(r, 'operating-curve-profiles');
+    expect((profiles.config.data.datasets as unknown as Dataset[]).map((d) => d.label).some((l) => l.startsWith('deferred'))).toBe(false);
+    expect(profiles.caption).toContain(
+      `Set apart, at a no-tool false-positive rate of 1 whatever the floor (they would stack at the right edge): deferred (recall@5 ${lo.toFixed(3)}–${hi.toFixed(3)}).`,
+    );
   });
 
   it('shows the 95% interval of a calibrated floor’s false-positive rate beside it, when the results record one', () => {

@@ -38,6 +38,7 @@ describe('htmlReport on a real run', () => {
     expect(specs.map((s) => s.id)).toEqual([
       'recall-at-k',
       'operating-curve',
+      'operating-curve-profiles',
       'recall-vs-tokens',
       'recall-vs-calls',
       'slices',

@@ -10,7 +10,17 @@ import { renderPng, writePngs } from './png.ts';
 
 const tmp = tempDir('png');
 const { input } = tinyInput();
-const ALL = ['recall-at-k', 'operating-curve', 'recall-vs-tokens', 'recall-vs-calls', 'slices', 'token-table', 'skills', 'sessions'];
+const ALL = [
+  'recall-at-k',
+  'operating-curve',
+  'operating-curve-profiles',
+  'recall-vs-tokens',
+  'recall-vs-calls',
+  'slices',
+  'token-table',
+  'skills',
+  'sessions',
+];
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

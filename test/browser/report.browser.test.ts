@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeConfig, runEval } from '../../src/eval/run.ts';
 import { chartsOf } from '../../src/report/charts.ts';
 import { htmlReport } from '../../src/report/html.ts';
-import { tempDir } from '../helpers.ts';
+import { MAIN_JOB_PROFILES, MAIN_JOB_RETRIEVERS } from '../../src/eval/main-job.ts';
+import { runCli, tempDir } from '../helpers.ts';
 import { EVIL_REQUEST, hostileInput, PAYLOADS } from '../hostile.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -137,7 +138,8 @@ describe.skipIf(missing)(title, () => {
     expect(await floors.locator('tbody tr').count()).toBe(5);
     expect(await floors.locator('thead').innerText()).toContain('recall@5 at FP ≤ 0.05');
     const codex = page.locator('#overview-table tbody tr').filter({ has: page.locator('th', { hasText: /^codex/ }) });
-    expect(await codex.innerText()).toContain('fits 50% of cases in the 200,000-token context window');
+    expect(await codex.innerText()).toContain('fits 50% of cases');
+    expect(await codex.locator('.tag.fit').getAttribute('title')).toContain('fits 50% of cases in the 200,000-token context window');
     expect(await codex.locator('strong').count()).toBe(0);
     expect(await page.locator('#overview-table tbody strong').count()).toBeGreaterThan(0); // other rows have the bold
     expect(await page.locator('#no-tool-definition').innerText()).toContain('advertised with its schema, or returned by a search');
@@ -160,5 +162,111 @@ describe.skipIf(missing)(title, () => {
     expect(misses).toContain(EVIL_REQUEST);
     expect(misses).toContain(idB);
     expect(await page.title()).toBe(`Backpack report — tiny ${PAYLOADS[0]}`);
+  });
+});
+
+describe.skipIf(missing)("the report of the main job's 15 strategies at 1440 px", () => {
+  const dir = tempDir('report-browser-15');
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    expect((await runCli('generate', '--preset', 'tiny', '--seed', '5', '--out', join(dir, 'data'), '--quiet')).code).toBe(0);
+    // a small context window: some profiles fit only some cases, so their rows carry the fit tag
+    const e = await runCli(
+      'eval',
+      '--dataset',
+      join(dir, 'data'),
+      '--retrievers',
+      MAIN_JOB_RETRIEVERS.join(','),
+      '--profiles',
+      MAIN_JOB_PROFILES.join(','),
+      '--context-window',
+      '8000',
+      '--out',
+      join(dir, 'run'),
+      '--quiet',
+    );
+    expect(e.code, e.err).toBe(0);
+    expect((await runCli('report', join(dir, 'run'), '--format', 'html', '--out', join(dir, 'report'))).code).toBe(0);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    await page.goto(pathToFileURL(join(dir, 'report', 'report.html')).href, { waitUntil: 'load' });
+    await page.waitForFunction(() => {
+      const w = window as unknown as { Chart?: { getChart(c: HTMLCanvasElement): unknown } };
+      return w.Chart !== undefined && [...document.querySelectorAll('canvas')].every((c) => w.Chart!.getChart(c));
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('fits every table in the window, and no header word runs into the next column', async () => {
+    const over = await page.evaluate(() => [
+      ...[...document.querySelectorAll('table')]
+        .filter((t) => t.scrollWidth > t.clientWidth + 1)
+        .map((t) => `table ${t.id || t.className}: ${t.scrollWidth} > ${t.clientWidth}`),
+      ...[...document.querySelectorAll('thead th')]
+        .filter((th) => th.getClientRects().length && th.scrollWidth > th.clientWidth + 1)
+        .map((th) => `header "${th.textContent}": ${th.scrollWidth} > ${th.clientWidth}`),
+      ...(document.documentElement.scrollWidth > window.innerWidth ? [`page ${document.documentElement.scrollWidth} wide`] : []),
+    ]);
+    expect(over).toEqual([]);
+    expect(await page.locator('#overview-table tbody tr').count()).toBe(15);
+  });
+
+  it('shows the overview compact, the other columns one click away', async () => {
+    const visible = () =>
+      page.evaluate(() => [...document.querySelectorAll('#overview-table thead th')].filter((th) => th.getClientRects().length).map((th) => th.textContent));
+    const compact = await visible();
+    expect(compact).toEqual(expect.arrayContaining(['strategy', 'top1', 'recall@5', 'no-tool FP rate', 'p50 ms']));
+    expect(compact).not.toContain('recall@1');
+    const all = await page.locator('#overview-table thead th').count();
+    expect(compact.length).toBeLessThan(all);
+    await page.locator('label[for="overview-table-all"]').click();
+    expect(await visible()).toHaveLength(all);
+    expect(await visible()).toContain('recall@1');
+    await page.locator('label[for="overview-table-all"]').click();
+    expect(await visible()).toEqual(compact);
+  });
+
+  it('draws retrievers and profiles in two operating-curve panels, the legend beside the plot, below the title, without floor markers', async () => {
+    const panels = await page.evaluate(() => {
+      const w = window as unknown as { Chart: { getChart(c: HTMLCanvasElement): any } };
+      return ['chart-operating-curve', 'chart-operating-curve-profiles'].map((id) => {
+        const c = w.Chart.getChart(document.getElementById(id) as HTMLCanvasElement);
+        return {
+          id,
+          items: c.legend.legendItems.map((i: { text: string }) => i.text) as string[],
+          legend: { left: c.legend.left, top: Math.min(...c.legend.legendHitBoxes.map((b: { top: number }) => b.top)) },
+          area: { right: c.chartArea.right },
+          titleBottom: c.titleBlock.bottom,
+          strategies: [...new Set(c.data.datasets.map((d: { strategy?: string }) => d.strategy))] as string[],
+        };
+      });
+    });
+    const [retrievers, profiles] = panels;
+    for (const p of panels) {
+      expect(p!.legend.left, p!.id).toBeGreaterThanOrEqual(p!.area.right);
+      expect(p!.legend.top, p!.id).toBeGreaterThanOrEqual(p!.titleBottom);
+      expect(
+        p!.items.some((t) => t.includes('calibrated floor')),
+        p!.id,
+      ).toBe(false);
+    }
+    for (const s of retrievers!.strategies) expect(MAIN_JOB_RETRIEVERS).toContain(s);
+    for (const s of profiles!.strategies) expect(MAIN_JOB_PROFILES).toContain(s);
+    expect(retrievers!.strategies.length).toBeGreaterThan(1);
+    expect(profiles!.strategies.length).toBeGreaterThan(1);
+  });
+
+  it("gives the explorer's request, gold and top-tools columns room to be read", async () => {
+    const widths = await page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll('#x-table thead th')].map((th) => [th.textContent, th.getBoundingClientRect().width])),
+    );
+    expect(widths.request).toBeGreaterThan(250);
+    expect(widths.gold).toBeGreaterThan(250);
+    expect(widths['top tools']).toBeGreaterThan(300);
   });
 });

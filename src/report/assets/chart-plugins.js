@@ -15,7 +15,9 @@
  *   [{ value, label }]` (vertical, at `value` on the x scale, labelled at the bottom) and `.y`
  *   (horizontal, labelled at the right);
  * - tooltips: `install` makes the tooltip's label the dataset's `tips[j]` where it has one (a
- *   string or an array of lines), chart.js's own label otherwise.
+ *   string or an array of lines), chart.js's own label otherwise;
+ * - legends: `install` leaves out of the legend a dataset with `hideInLegend: true` (a marker
+ *   whose series is already in the legend, such as a calibrated floor).
  *
  * Text is drawn on the canvas with fillText (never inserted into the DOM), so strategy names need
  * no escaping here. ES5, no DOM, no globals but `backpackChartPlugins`. Deterministic.
@@ -247,6 +249,13 @@ var backpackChartPlugins = (function () {
   function install(Chart) {
     if (!Chart || Chart.__backpackPlugins) return;
     Chart.register(errorBars, labels, lines);
+    var legend = Chart.defaults && Chart.defaults.plugins && Chart.defaults.plugins.legend;
+    if (legend && legend.labels) {
+      legend.labels.filter = function (item, data) {
+        var ds = data && data.datasets && data.datasets[item.datasetIndex];
+        return !(ds && ds.hideInLegend === true);
+      };
+    }
     var callbacks = Chart.defaults && Chart.defaults.plugins && Chart.defaults.plugins.tooltip && Chart.defaults.plugins.tooltip.callbacks;
     if (callbacks && typeof callbacks.label === 'function') {
       var base = callbacks.label;

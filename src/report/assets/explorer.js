@@ -77,7 +77,7 @@
       th.appendChild(button);
       tr.appendChild(th);
       tr.appendChild(el('td', c[1].length > 200 ? c[1].slice(0, 200) + '…' : c[1], 'request'));
-      tr.appendChild(el('td', c[3] === null ? 'skill-only' : c[3].length ? c[3].map(function (t) { return data.tools[t]; }).join(', ') : 'none (no-tool)'));
+      tr.appendChild(el('td', c[3] === null ? 'skill-only' : c[3].length ? c[3].map(function (t) { return data.tools[t]; }).join(', ') : 'none (no-tool)', 'gold'));
       var outcomes = [];
       for (var run = 0; run < data.runs.length; run++) outcomes.push(outcomeAt(run, s, i));
       tr.appendChild(el('td', outcomes.join(' → '), 'outcome'));

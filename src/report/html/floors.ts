@@ -39,5 +39,5 @@ export function floorsSection(r: Results, all: readonly StrategyView[]): string 
     return [{ html: `${esc(s.name)}${fitTag(s, r)}` }, text(floorText(floorOf(r, s.name))), ...cells];
   });
   const intro = `What each strategy keeps of recall@5 when its floor is set so that at most 5%, 10% or 20% of the requests that need no tool are shown one (read off its operating curve${all.some((s) => curveOf(s)) ? ', <a href="#figure-operating-curve">the chart above</a>' : ''}): pick a strategy and floor together. These figures are <strong>in-sample</strong>: the floor is read off the same cases it is scored on, so they are optimistic beside a floor calibrated on other cases (the floor column, <code>auto</code>), whose figures are the overview's. ${esc(NO_TOOL_DEFINITION)}`;
-  return section('floors', title, intro, table(columns, rows, { sortable: true, id: 'floors-table' }));
+  return section('floors', title, intro, table(columns, rows, { sortable: true, id: 'floors-table', className: 'floors' }));
 }

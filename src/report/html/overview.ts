@@ -4,7 +4,7 @@ import { higherIsBetter, metricLabel, metricTitle } from '../../metrics/ids.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
 import { bestValue, contextFit, figure, fitNote, headline, mayBeBest, NO_TOOL_DEFINITION, type StrategyView, THIN_CASES, thinness } from '../view.ts';
 import { fmtInt, fmtMetric, fmtMs, isNum } from './format.ts';
-import { absent, figureCell, fitTag, NA, numCell, section, table, thinTag, type Column } from './table.ts';
+import { absent, compactTable, figureCell, fitTag, NA, numCell, section, table, thinTag, type Column } from './table.ts';
 
 /** retriever, profile, or profile (no search). */
 export function kindOf(s: StrategyView): string {
@@ -45,6 +45,16 @@ function expands(all: readonly StrategyView[]): boolean {
   return all.some((s) => (s.results.metrics.overall.visibleByExpansion ?? 0) > 0);
 }
 
+/**
+ * The overview's compact view at 1440 px with 15 strategies: top-1, the headline recall, the first
+ * MRR, what reaches the model, the no-tool false positives, leaks, tokens and latency; the other
+ * columns are one click away ("all columns").
+ */
+function inCompactView(r: Results, metric: string, metrics: readonly string[]): boolean {
+  const mrr = metrics.find((m) => m.startsWith('mrr@'));
+  return ['top1', headline(r), mrr, 'visible', 'visibleByExpansion', 'noToolFalsePositiveRate', 'scopeLeakCount'].includes(metric);
+}
+
 /** The Overview section. */
 export function overviewTable(r: Results, all: readonly StrategyView[]): string {
   if (!all.length) return section('overview', 'Overview', '', absent('No strategy in this run.'));
@@ -52,7 +62,13 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
   const anyProfile = all.some((s) => s.profile);
   const columns: Column[] = [
     { label: 'strategy' },
-    ...metrics.map((m) => ({ label: metricLabel(m), title: `${m}: ${metricTitle(m)}`, num: true, lowFirst: higherIsBetter(m) === false })),
+    ...metrics.map((m) => ({
+      label: metricLabel(m),
+      title: `${m}: ${metricTitle(m)}`,
+      num: true,
+      lowFirst: higherIsBetter(m) === false,
+      ...(inCompactView(r, m, metrics) ? {} : { extra: true }),
+    })),
     ...(anyProfile
       ? [
           {
@@ -63,7 +79,13 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
           },
         ]
       : []),
-    ...LATENCY.map((m) => ({ label: metricLabel(m), title: metricTitle(m), num: true, lowFirst: higherIsBetter(m) === false })),
+    ...LATENCY.map((m) => ({
+      label: metricLabel(m),
+      title: metricTitle(m),
+      num: true,
+      lowFirst: higherIsBetter(m) === false,
+      ...(m === 'p50Ms' ? {} : { extra: true }),
+    })),
   ];
   const bests = new Map(metrics.map((m) => [m, bestValue(all, m)]));
   const rows = all.map((s) => [
@@ -95,5 +117,10 @@ export function overviewTable(r: Results, all: readonly StrategyView[]): string 
     notes.push(
       `<p class="note fit">Context window: ${unfit.map((s) => `${esc(s.name)} ${esc(fitNote(contextFit(s, r))!)}`).join('; ')}. A profile that does not fit every case is never bolded nor named best; its token figures are in the Tokens section.</p>`,
     );
-  return section('overview', 'Overview', intro, [table(columns, rows, { sortable: true, id: 'overview-table' }), ...notes].join('\n'));
+  return section(
+    'overview',
+    'Overview',
+    intro,
+    [compactTable('overview-table', columns, table(columns, rows, { sortable: true, id: 'overview-table' })), ...notes].join('\n'),
+  );
 }

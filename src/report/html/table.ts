@@ -4,7 +4,7 @@
  */
 import type { Results } from '../../eval/results.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { contextFit, fitNote, type Figure, type StrategyView } from '../view.ts';
+import { contextFit, fitMark, fitNote, type Figure, type StrategyView } from '../view.ts';
 import { fmtRate, isNum } from './format.ts';
 
 /** What an absent section says. */
@@ -26,6 +26,8 @@ export interface Column {
   num?: boolean;
   /** Sort ascending on the first click (lower is better). */
   lowFirst?: boolean;
+  /** Hidden in the table's compact view (class `extra`), shown with "all columns". */
+  extra?: boolean;
 }
 
 /** A text cell, a code cell, a numeric cell (sortable by its value). */
@@ -54,17 +56,24 @@ export function thinTag(reason: string | undefined): string {
 
 /** The context-fit tag of a profile that does not fit every case (empty otherwise). */
 export function fitTag(s: StrategyView, r: Results): string {
-  const note = fitNote(contextFit(s, r));
-  return note ? ` <span class="tag fit" title="${esc(`${note}: never bolded nor named best`)}">${esc(note)}</span>` : '';
+  const fit = contextFit(s, r);
+  const note = fitNote(fit);
+  return note ? ` <span class="tag fit" title="${esc(`${note}: never bolded nor named best`)}">${esc(fitMark(fit)!)}</span>` : '';
+}
+
+/** A header label, escaped, with a line-break opportunity inside camelCase (`namespace<wbr>Recall@5`): a header wraps between words, never inside one. */
+function headerLabel(label: string): string {
+  return esc(label).replace(/([a-z])([A-Z])/g, '$1<wbr>$2');
 }
 
 /** An HTML table: the first cell of each row is its header; `sortable` tables are sorted by the page script. */
 export function table(columns: readonly Column[], rows: readonly Cell[][], opts: { sortable?: boolean; id?: string; className?: string } = {}): string {
   const head = columns
     .map((c) => {
-      const attrs = [c.num ? ' class="num"' : '', c.title ? ` title="${esc(c.title)}"` : ''].join('');
-      if (!opts.sortable) return `<th scope="col"${attrs}>${esc(c.label)}</th>`;
-      return `<th scope="col"${attrs} data-type="${c.num ? 'num' : 'text'}"${c.lowFirst ? ' data-first="asc"' : ''} aria-sort="none"><button type="button">${esc(c.label)}<span class="arrow" aria-hidden="true"></span></button></th>`;
+      const cls = [c.num ? 'num' : '', c.extra ? 'extra' : ''].filter(Boolean).join(' ');
+      const attrs = [cls ? ` class="${cls}"` : '', c.title ? ` title="${esc(c.title)}"` : ''].join('');
+      if (!opts.sortable) return `<th scope="col"${attrs}>${headerLabel(c.label)}</th>`;
+      return `<th scope="col"${attrs} data-type="${c.num ? 'num' : 'text'}"${c.lowFirst ? ' data-first="asc"' : ''} aria-sort="none"><button type="button">${headerLabel(c.label)}<span class="arrow" aria-hidden="true"></span></button></th>`;
     })
     .join('');
   const body = rows
@@ -72,7 +81,8 @@ export function table(columns: readonly Column[], rows: readonly Cell[][], opts:
       (r) =>
         `<tr>${r
           .map((c, i) => {
-            const cls = (c.num ?? columns[i]?.num) ? ' class="num"' : '';
+            const names = [(c.num ?? columns[i]?.num) ? 'num' : '', columns[i]?.extra ? 'extra' : ''].filter(Boolean).join(' ');
+            const cls = names ? ` class="${names}"` : '';
             const v = c.v !== undefined ? ` data-v="${c.v}"` : '';
             const t = c.title ? ` title="${esc(c.title)}"` : '';
             return i === 0 ? `<th scope="row"${cls}${v}${t}>${c.html}</th>` : `<td${cls}${v}${t}>${c.html}</td>`;
@@ -82,6 +92,16 @@ export function table(columns: readonly Column[], rows: readonly Cell[][], opts:
     .join('\n');
   const classes = ['data', opts.sortable ? 'sortable' : '', opts.className ?? ''].filter(Boolean).join(' ');
   return `<div class="table-wrap"><table class="${classes}"${opts.id ? ` id="${esc(opts.id)}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+}
+
+/**
+ * A table's compact view: its `extra` columns hidden until the reader ticks "all columns" (a
+ * checkbox before the table; CSS alone shows them, so it works without the page script).
+ */
+export function compactTable(id: string, columns: readonly Column[], tableHtml: string): string {
+  const extra = columns.filter((c) => c.extra);
+  if (!extra.length) return tableHtml;
+  return `<input type="checkbox" class="show-all-columns" id="${esc(id)}-all"><label class="show-all-columns" for="${esc(id)}-all">all ${columns.length - 1} columns (also ${esc(extra.map((c) => c.label).join(', '))})</label>\n${tableHtml}`;
 }
 
 /** The note of a section the run has no figures for. */

@@ -3,7 +3,7 @@ import type { Results } from '../../eval/results.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
 import { contextFit, fitMark, fitNote, overall, type StrategyView } from '../view.ts';
 import { DASH, fmtCalls, fmtInt, fmtPct, isNum } from './format.ts';
-import { absent, type Cell, NA, NOT_IN_RUN, numCell, section, table, text, type Column } from './table.ts';
+import { absent, compactTable, type Cell, NA, NOT_IN_RUN, numCell, section, table, text, type Column } from './table.ts';
 
 /** The Tokens section. */
 export function tokensSection(r: Results, all: readonly StrategyView[]): string {
@@ -40,7 +40,7 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
     const columns: Column[] = [
       { label: 'profile' },
       { label: 'search', title: 'how a search result reaches the model (limit)' },
-      { label: 'eager tools', num: true },
+      { label: 'eager tools', num: true, extra: true },
       { label: 'before search', title: 'tokens before any search, unrestricted caller', num: true },
       ...(anyCore
         ? [
@@ -48,15 +48,16 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
               label: 'core tools',
               title: "the harness's own tools listed before any search (unrestricted caller): pinned for the no-tool false-positive rate",
               num: true,
+              extra: true,
             },
-            { label: 'core tokens', title: 'tokens of their definitions (part of before search)', num: true, lowFirst: true },
+            { label: 'core tokens', title: 'tokens of their definitions (part of before search)', num: true, lowFirst: true, extra: true },
           ]
         : []),
       { label: 'per search', num: true },
       { label: 'per request', title: 'before search (own caller) + the search', num: true },
       { label: 'visible', num: true },
-      { label: 'visible / 1k tokens', num: true },
-      { label: '12 turns uncached', num: true },
+      { label: 'visible / 1k tokens', num: true, extra: true },
+      { label: '12 turns uncached', num: true, extra: true },
       { label: '12 turns cached', num: true },
       ...(anyCalls
         ? [
@@ -74,8 +75,8 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
               num: true,
               lowFirst: true,
             },
-            { label: 'searches / request', num: true, lowFirst: true },
-            { label: 'calls / 12 turns', title: 'a 12-turn session: 12 × the mean calls per session turn', num: true, lowFirst: true },
+            { label: 'searches / request', num: true, lowFirst: true, extra: true },
+            { label: 'calls / 12 turns', title: 'a 12-turn session: 12 × the mean calls per session turn', num: true, lowFirst: true, extra: true },
           ]
         : []),
       ...(anyWire
@@ -86,14 +87,15 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
                 'definitions that cross the wire before any search without the model reading them (admitted deferred definitions); not in the other token figures',
               num: true,
               lowFirst: true,
+              extra: true,
             },
           ]
         : []),
       ...(anyFit
         ? [
             { label: 'fits context', title: 'share of the tool-labelled cases whose prompt (before search + the search) fits the context window', num: true },
-            { label: 'context window', title: 'tokens', num: true },
-            { label: 'overflow cases', title: 'tool-labelled cases whose prompt does not fit', num: true, lowFirst: true },
+            { label: 'context window', title: 'tokens', num: true, extra: true },
+            { label: 'overflow cases', title: 'tool-labelled cases whose prompt does not fit', num: true, lowFirst: true, extra: true },
           ]
         : []),
     ];
@@ -131,7 +133,9 @@ export function tokensSection(r: Results, all: readonly StrategyView[]): string 
           : []),
       ];
     });
-    parts.push(`<h3>What each profile puts in front of the model</h3>\n${table(columns, body, { sortable: true, id: 'profiles-table' })}`);
+    parts.push(
+      `<h3>What each profile puts in front of the model</h3>\n${compactTable('profiles-table', columns, table(columns, body, { sortable: true, id: 'profiles-table' }))}`,
+    );
   } else parts.push(`<h3>What each profile puts in front of the model</h3>\n${absent(`${NOT_IN_RUN}: no profile was evaluated.`)}`);
   return section('tokens', 'Tokens', '', parts.join('\n'));
 }
