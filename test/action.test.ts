@@ -101,7 +101,7 @@ describe('action.yml and the example workflow', () => {
     };
     expect(run('tools.tgz')).toEqual([`npm install --global --no-audit --no-fund --loglevel=error ${join(dir, 'tools.tgz')} (in ${dir})`]);
     const built = run('');
-    expect(built[0]).toBe(`npm ci --no-audit --no-fund --loglevel=error (in ${join(dir, 'action')})`);
+    expect(built[0]).toBe(`npm ci --ignore-scripts --no-audit --no-fund --loglevel=error (in ${join(dir, 'action')})`);
     expect(built[1]).toMatch(/^npm pack --silent --pack-destination .*backpack-package/);
     expect(built[2]).toBe(
       `npm install --global --no-audit --no-fund --loglevel=error ${join(dir, 'tmp', 'backpack-package', 'backpack-eval-0.1.0.tgz')} (in ${dir})`,
@@ -241,6 +241,10 @@ describe("the action's steps on a pull request that removes one tool and renames
   it('gate gives a verdict (0 or 100) against the base run, diff 100, and the job fails last', () => {
     expect(['0', '100']).toContain(first.byId.gate!.outputs.code);
     expect(first.calls.find((c) => c[0] === 'gate')).toContain('--baseline');
+    // the gate names the removed and the renamed gold (the run's warnings, in its table's notes)
+    const gate = readFileSync(join(first.byId.prepare!.outputs.out!, 'gate.md'), 'utf8');
+    expect(gate).toContain(REMOVED.replaceAll('_', '\\_'));
+    expect(gate).toContain(RENAMED[1].replaceAll('_', '\\_'));
     expect(first.byId.diff!.outputs.code).toBe('100');
     const last = first.steps.get(steps.at(-1)!)!;
     expect(last.outcome).toBe('failure');

@@ -132,7 +132,7 @@ export function figureChart(view: HistoryView, figure: string, colours: Readonly
           ...errorBarsOption(datasets),
         },
         scales: {
-          x: { title: { display: true, text: 'run (recorded order)' }, ticks: { autoSkip: false, maxRotation: 40, minRotation: 0 } },
+          x: { title: { display: true, text: 'run (recorded order)' }, offset: true, ticks: { autoSkip: false, maxRotation: 40, minRotation: 0 } },
           y: { title: { display: true, text: figure } },
         },
       },
