@@ -1,4 +1,5 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { ajv2020Class } from '../util/ajv.ts';
 import { InputError, MAX_REPORTED_PROBLEMS, ProblemCollector } from '../util/errors.ts';
 import type { Located } from '../util/jsonl.ts';
 import { normaliseSchemaDraft, type SchemaForm } from './schema-drafts.ts';
@@ -11,7 +12,12 @@ export function located<T>(value: T, file: string, where: string): Located<T> {
   return { value, file, where };
 }
 
-const ajv2020 = new Ajv2020({ strict: false, validateFormats: false });
+let meta: Ajv2020 | undefined;
+/** The meta-schema checker, made on first use. */
+function ajv2020(): Ajv2020 {
+  meta ??= new (ajv2020Class())({ strict: false, validateFormats: false });
+  return meta;
+}
 
 /**
  * Why a tool input schema is not acceptable, or `undefined` if it is. It must be a JSON Schema
@@ -27,8 +33,9 @@ export function inputSchemaProblem(schema: unknown): string | undefined {
 function normalisedSchemaProblem(s: JsonSchema): string | undefined {
   if (s.type !== undefined && s.type !== 'object') return `input schema must describe an object (type is ${JSON.stringify(s.type)})`;
   const { $schema: _ignored, ...body } = s;
-  if (ajv2020.validateSchema(body) === true) return undefined;
-  const err = ajv2020.errors?.[0];
+  const checker = ajv2020();
+  if (checker.validateSchema(body) === true) return undefined;
+  const err = checker.errors?.[0];
   if (!err) return 'invalid JSON Schema';
   const at = err.instancePath ? err.instancePath.replace(/\//g, '.').replace(/^\./, '') : '';
   return `invalid JSON Schema${at ? ` at ${at}` : ''}: ${err.message ?? 'does not match the meta-schema'}`;

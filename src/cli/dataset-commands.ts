@@ -14,7 +14,6 @@ import { loadCases } from '../catalog/loaders/cases.ts';
 import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import { formatRealism, formatSummary, formatSurface, summarize } from '../catalog/summary.ts';
-import { REALISM_REFERENCE, surfaceOf } from '../eval/realism-reference.ts';
 import { sessionSurface } from '../eval/request-surface.ts';
 import { PRESETS } from '../generate/presets.ts';
 import { withSkills } from '../eval/input.ts';
@@ -87,7 +86,7 @@ export function registerDatasetCommands(program: Command, io: Io): void {
       ),
     )
     .action(
-      (
+      async (
         dataset: string | undefined,
         opts: { catalog?: string; cases?: string; skills?: string; format?: string; server?: string; json?: boolean; realism?: boolean },
       ) => {
@@ -107,13 +106,13 @@ export function registerDatasetCommands(program: Command, io: Io): void {
           const cases = opts.cases !== undefined ? loadCases(opts.cases, catalog) : [];
           if (opts.realism) {
             if (opts.cases === undefined) throw new InputError('--realism measures requests: give --cases FILE with --catalog');
-            return printRealism(opts.catalog, catalog, cases, null, opts.json === true, io);
+            return await printRealism(opts.catalog, catalog, cases, null, opts.json === true, io);
           }
           summary = summarize(opts.catalog, catalog, cases);
         } else {
           const d = loadDataset(dataset!, { onWarning: (w) => io.err(`warning: ${w}\n`) });
           summary = summarize(d.name, d.catalog, d.cases, d.manifest, readRealism(d.dir));
-          if (opts.realism) return printRealism(d.name, d.catalog, d.cases, summary.realism ?? null, opts.json === true, io);
+          if (opts.realism) return await printRealism(d.name, d.catalog, d.cases, summary.realism ?? null, opts.json === true, io);
         }
         io.out(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatSummary(summary)}\n`);
       },
@@ -124,9 +123,11 @@ export function registerDatasetCommands(program: Command, io: Io): void {
  * `inspect --realism`: the dataset's realism.json when it has the surface figures (generator 3.0
  * on); otherwise the surface and session figures measured now with the same rule, beside the
  * reference. BM25's expansion leak is measured against the generator's own tables, so it is only
- * in a generated dataset's realism.json.
+ * in a generated dataset's realism.json. The reference (and the generator vocabulary it reads) is
+ * imported here, not when the command line starts.
  */
-function printRealism(name: string, catalog: Catalog, cases: readonly Case[], realism: Realism | null, json: boolean, io: Io): void {
+async function printRealism(name: string, catalog: Catalog, cases: readonly Case[], realism: Realism | null, json: boolean, io: Io): Promise<void> {
+  const { REALISM_REFERENCE, surfaceOf } = await import('../eval/realism-reference.ts');
   const surface = realism?.surface ?? surfaceOf(catalog, cases);
   const sessions = realism?.sessions ?? sessionSurface(catalog, cases);
   if (json) {

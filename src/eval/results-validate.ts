@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { ajv2020Class } from '../util/ajv.ts';
 import { InputError } from '../util/errors.ts';
 import { PACKAGE_ROOT } from '../util/version.ts';
 import type { QueryDetail, Results } from './results.ts';
@@ -23,7 +24,7 @@ let compiled: ValidateFunction | undefined;
 function validator(): ValidateFunction {
   if (compiled === undefined) {
     const schema = JSON.parse(readFileSync(join(PACKAGE_ROOT, RESULTS_SCHEMA_PATH), 'utf8')) as Record<string, unknown>;
-    compiled = new Ajv2020({ strict: false, allowUnionTypes: true, allErrors: true }).compile(schema);
+    compiled = new (ajv2020Class())({ strict: false, allowUnionTypes: true, allErrors: true }).compile(schema);
   }
   return compiled;
 }

@@ -12,7 +12,8 @@
  */
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvClass } from '../util/ajv.ts';
 import { Document, isMap, isScalar, LineCounter, parseDocument, type Node } from 'yaml';
 import { checkNesting, checkConfigSize, MAX_TEXT_BYTES, MAX_CONFIG_BYTES, readTextFile, yamlErrorMessage, yamlValue } from '../util/bounded.ts';
 import { InputError } from '../util/errors.ts';
@@ -35,8 +36,12 @@ export interface LoadedRegression {
   doc?: Document;
 }
 
-const ajv = new Ajv({ allErrors: false, verbose: true, strict: true });
-const validate = ajv.compile(REGRESSION_SCHEMA);
+let compiled: ValidateFunction | undefined;
+/** The regression file's validator, compiled on first use. */
+function validator(): ValidateFunction {
+  compiled ??= new (ajvClass())({ allErrors: false, verbose: true, strict: true }).compile(REGRESSION_SCHEMA);
+  return compiled;
+}
 
 /** The format of a regression file, from its extension. */
 export function formatOf(path: string): RegressionFormat {
@@ -136,6 +141,7 @@ export function parseRegression(text: string, path: string, format: RegressionFo
       });
     }
   }
+  const validate = validator();
   if (!validate(data)) {
     const e = validate.errors![0]!;
     const segs = segmentsOf(e.instancePath);

@@ -2,7 +2,8 @@
  * One schema for every data file of the generator (`data/generator-data.schema.json`, one
  * definition per kind): the vocabulary, frames and shapes are data, checked when they load.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { ajv2020Class } from '../util/ajv.ts';
 import schema from './data/generator-data.schema.json' with { type: 'json' };
 
 /** The kinds of generator data file, by their definition in the schema. */
@@ -20,12 +21,19 @@ export type GeneratorDataKind =
   | 'plugins'
   | 'voice';
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-ajv.addSchema(schema);
+let loaded: Ajv2020 | undefined;
+/** Ajv with the generator data schema, made on first use. */
+function ajv(): Ajv2020 {
+  if (!loaded) {
+    loaded = new (ajv2020Class())({ strict: false, allErrors: true });
+    loaded.addSchema(schema);
+  }
+  return loaded;
+}
 
 /** Errors of `data` against the schema's definition for `kind` (empty when it validates). */
 export function generatorDataErrors(kind: GeneratorDataKind, data: unknown): string[] {
-  const validate = ajv.getSchema(`${schema.$id}#/$defs/${kind}`);
+  const validate = ajv().getSchema(`${schema.$id}#/$defs/${kind}`);
   if (!validate) throw new Error(`generator-data.schema.json has no definition "${kind}"`);
   if (validate(data)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
