@@ -9,6 +9,19 @@ import { catalogHash } from '../src/catalog/manifest.ts';
 import type { EvalInput } from '../src/eval/input.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 
+/** The charts of a full run (every section present), in report order: the ids `chartsOf` gives and the PNG file names. */
+export const FULL_RUN_CHART_IDS: readonly string[] = [
+  'recall-at-k',
+  'operating-curve',
+  'operating-curve-profiles',
+  'recall-vs-tokens',
+  'recall-vs-calls',
+  'slices',
+  'token-table',
+  'skills',
+  'sessions',
+];
+
 /** Absolute path of `fixtures/` (with a trailing slash). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 

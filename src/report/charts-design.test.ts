@@ -9,6 +9,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
 import type { Results } from '../eval/results.ts';
 import { chartsOf, logBounds, type ChartSpec } from './charts.ts';
+import { FULL_RUN_CHART_IDS } from '../../test/helpers.ts';
 import { FIXED_STYLE_NAMES, reportColours, STRATEGY_PALETTE, strategyColours, strategyStyles } from './colours.ts';
 import { chartPlugins, renderPng } from './png.ts';
 import { handBuilt } from './test-results.ts';
@@ -123,16 +124,7 @@ describe('colours', () => {
     const r = many();
     const colours = reportColours(r);
     const charts = chartsOf(r);
-    expect(charts.map((c) => c.id)).toEqual([
-      'recall-at-k',
-      'operating-curve',
-      'operating-curve-profiles',
-      'recall-vs-tokens',
-      'recall-vs-calls',
-      'slices',
-      'skills',
-      'sessions',
-    ]); // no token table: handBuilt has no rows
+    expect(charts.map((c) => c.id)).toEqual(FULL_RUN_CHART_IDS.filter((id) => id !== 'token-table')); // no token table: handBuilt has no rows
     const seen = new Map<string, Set<string>>();
     for (const c of charts) {
       const inChart = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval, type EvalRun } from '../eval/run.ts';
-import { tinyInput } from '../../test/helpers.ts';
+import { FULL_RUN_CHART_IDS, tinyInput } from '../../test/helpers.ts';
 import { CASE_A, CASE_B, EVIL_NS, EVIL_REQUEST, EVIL_SLICE, hostileInput, PAYLOADS } from '../../test/hostile.ts';
 import { chartsOf } from './charts.ts';
 import { chartJsSource, htmlReport, jsonForScript, scriptSafe } from './html.ts';
@@ -35,17 +35,7 @@ describe('htmlReport on a real run', () => {
 
   it('has a canvas and an escaped JSON configuration per chart, and the chart.js build inlined', () => {
     const specs = chartsOf(run.results);
-    expect(specs.map((s) => s.id)).toEqual([
-      'recall-at-k',
-      'operating-curve',
-      'operating-curve-profiles',
-      'recall-vs-tokens',
-      'recall-vs-calls',
-      'slices',
-      'token-table',
-      'skills',
-      'sessions',
-    ]);
+    expect(specs.map((s) => s.id)).toEqual(FULL_RUN_CHART_IDS);
     for (const s of specs) {
       expect(html).toContain(`<canvas id="chart-${s.id}"`);
       expect(html).toContain(`<h3>${e(s.title)}</h3>`);
