@@ -20,7 +20,7 @@ import { MAIN_JOB_PROFILES, MAIN_JOB_RETRIEVERS } from '../eval/main-job.ts';
 import { isResultsDir, writeRunDir } from '../eval/files.ts';
 import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
 import { parseProfileList } from '../profiles/registry.ts';
-import { REPORT_FORMATS, writeReport } from '../report/write.ts';
+import { parseFormats, REPORT_FORMATS, type ReportFormat, writeReport } from '../report/write.ts';
 import type { QueryStyle } from '../profiles/types.ts';
 import { QUERY_STYLES } from '../profiles/keyword-query.ts';
 import { lockFolder } from '../util/file-lock.ts';
@@ -83,6 +83,12 @@ export function registerRunCommand(program: Command, io: Io): void {
         "what each search receives: raw (the request as it is) or keywords (the short keyword query a model writes into a search tool); default: each profile's own (keywords where the model writes the search query, raw where the harness searches with the request; raw for retrievers): see docs/profiles.md",
       ).choices([...QUERY_STYLES]),
     )
+    .option(
+      '--format <list>',
+      `report formats to write: ${REPORT_FORMATS.join(',')} (e.g. html,md to skip the PNG charts in CI)`,
+      checked(parseFormats),
+      REPORT_FORMATS.join(','),
+    )
     .option('--quiet', 'no progress output')
     .action(
       async (
@@ -98,6 +104,7 @@ export function registerRunCommand(program: Command, io: Io): void {
           floor: string;
           calibrateOn: string;
           split: string;
+          format: string | ReportFormat[];
           queryStyle?: QueryStyle;
           quiet?: boolean;
         },
@@ -191,21 +198,22 @@ export function registerRunCommand(program: Command, io: Io): void {
           failpoint('evaluate');
           // Results, report and timings are written into one temporary folder, swapped in by one rename:
           // a kill at any stage leaves the previous complete run or the new complete one.
-          let written: { pngs: number; timings: ReturnType<typeof runTimings> } | undefined;
+          let written: { pngs: number; files: string[]; timings: ReturnType<typeof runTimings> } | undefined;
           writeRunDir(out, run, input.cases, input.catalog, {}, (tmp) => {
             lap('writeResultsMs');
             failpoint('results');
             io.err('writing the report\n');
-            const report = writeReport(run, join(tmp, 'report'), REPORT_FORMATS, { cases: input.cases, catalog: input.catalog });
+            const formats = typeof opts.format === 'string' ? parseFormats(opts.format) : opts.format;
+            const report = writeReport(run, join(tmp, 'report'), formats, { cases: input.cases, catalog: input.catalog });
             lap('writeReportMs');
             const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
             writeFileSync(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
             failpoint('timings');
-            written = { pngs: report.files.filter((f) => f.endsWith('.png') && !f.endsWith('@2x.png')).length, timings };
+            written = { pngs: report.files.filter((f) => f.endsWith('.png') && !f.endsWith('@2x.png')).length, files: report.files, timings };
           });
           io.out(
             `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
-              `report:  ${displayPath(join(out, 'report', 'report.html'))}  (+ ${written!.pngs} PNG charts at 1× and 2×, summary.md, junit.xml)  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
+              `report:  ${displayPath(join(out, 'report', written!.files.includes('report.html') ? 'report.html' : ''))}  (${reportFilesText(written!.files, written!.pngs)})  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
               `stages:  ${formatStages(written!.timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
           );
         } finally {
@@ -249,6 +257,13 @@ function runTimings(run: EvalRun, stages: Record<string, number | null>, totalMs
     ]),
   );
   return { totalMs, stages, peakRssMb: peakRssMb(), workers, strategies };
+}
+
+/** What the report folder holds besides report.html: "+ 9 PNG charts at 1× and 2×, summary.md, junit.xml". */
+function reportFilesText(files: readonly string[], pngs: number): string {
+  const others = files.filter((f) => !f.endsWith('.png') && f !== 'report.html');
+  const parts = [...(pngs ? [`${pngs} PNG charts at 1× and 2×`] : []), ...others];
+  return parts.length ? `+ ${parts.join(', ')}` : 'no other file';
 }
 
 function formatStages(t: RunTimings): string {
