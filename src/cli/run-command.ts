@@ -18,7 +18,8 @@ import { PRESETS } from '../generate/presets.ts';
 import { inputOfDataset } from '../eval/input.ts';
 import { MAIN_JOB_PROFILES, MAIN_JOB_RETRIEVERS } from '../eval/main-job.ts';
 import { isResultsDir, writeRunDir } from '../eval/files.ts';
-import { makeConfig, peakRssMb, runEval, type EvalRun } from '../eval/run.ts';
+import { makeConfig, peakRssMb, runEval, type EvalRun, type EvalTimings } from '../eval/run.ts';
+import type { StrategyPhase } from '../eval/strategy.ts';
 import { parseProfileList } from '../profiles/registry.ts';
 import { parseFormats, REPORT_FORMATS, type ReportFormat, writeReport } from '../report/write.ts';
 import type { QueryStyle } from '../profiles/types.ts';
@@ -214,7 +215,8 @@ export function registerRunCommand(program: Command, io: Io): void {
           io.out(
             `${formatRunSummary(run.results)}\nresults: ${displayPath(join(out, 'results.json'))}\n` +
               `report:  ${displayPath(join(out, 'report', written!.files.includes('report.html') ? 'report.html' : ''))}  (${reportFilesText(written!.files, written!.pngs)})  ${((Date.now() - t0) / 1000).toFixed(1)} s in all\n` +
-              `stages:  ${formatStages(written!.timings)}  (${displayPath(join(out, 'timings.json'))})\n`,
+              `stages:  ${formatStages(written!.timings)}  (${displayPath(join(out, 'timings.json'))})\n` +
+              (written!.timings.evaluate ? `${formatEvaluate(written!.timings.evaluate)}\n` : ''),
           );
         } finally {
           release();
@@ -238,25 +240,104 @@ function reusable(dir: string, params: GenerateParams, generatorVersion: string)
   }
 }
 
-/** What `run` writes to `timings.json`: each stage's wall time, the process's peak memory, and each strategy's index and search time. */
+/**
+ * What `run` writes to `timings.json`: each stage's wall time, the process's peak memory, each
+ * strategy's index and search time and (since issue 33) its thread and phases, and `evaluate`:
+ * where the evaluate stage's wall time went.
+ */
 export interface RunTimings {
   totalMs: number;
   /** generateMs is null when the dataset was reused. */
   stages: Record<string, number | null>;
   peakRssMb: number;
   workers: number;
-  strategies: Record<string, { indexMs: number; searchMs: number }>;
+  strategies: Record<string, { indexMs: number; searchMs: number; thread?: number; phases?: Record<StrategyPhase, number> }>;
+  evaluate?: EvaluateBreakdown;
+}
+
+/**
+ * The evaluate stage (`runEval`'s wall time) taken apart: the strategies (on every thread: each
+ * thread's busy time is its input load plus its strategies' phases, and the busiest thread is what
+ * the wall waits for), the skill comparison, the token table and putting the results together.
+ * `namedMs` is what those items explain of `evaluateMs` (the busiest thread counted, not the idle
+ * time of the others); `largest` the ten largest items.
+ */
+export interface EvaluateBreakdown {
+  evaluateMs: number;
+  namedMs: number;
+  namedShare: number;
+  strategiesMs: number;
+  skillsMs: number;
+  tokenTableMs: number;
+  assembleMs: number;
+  workerLoadMs: number[];
+  threads: Array<{ thread: number; busyMs: number; strategies: string[] }>;
+  largest: Array<{ item: string; ms: number }>;
+}
+
+/** The evaluate stage's breakdown from the run's timings (undefined for a run without them). */
+export function evaluateBreakdown(t: EvalTimings | undefined, evaluateMs: number): EvaluateBreakdown | undefined {
+  if (!t) return undefined;
+  const threads = new Map<number, { busyMs: number; strategies: string[] }>();
+  const thread = (n: number) => threads.get(n) ?? threads.set(n, { busyMs: n === 0 ? 0 : (t.workerLoadMs[n - 1] ?? 0), strategies: [] }).get(n)!;
+  const items: Array<{ item: string; ms: number }> = [];
+  for (const [name, s] of Object.entries(t.strategies)) {
+    const th = thread(s.thread);
+    th.strategies.push(name);
+    for (const [phase, ms] of Object.entries(s.phases)) {
+      th.busyMs += ms;
+      items.push({ item: `${name} ${phase}`, ms });
+    }
+  }
+  t.workerLoadMs.forEach((ms, i) => items.push({ item: `thread ${i + 1}: input loaded`, ms }));
+  items.push({ item: 'skill comparison', ms: t.skillsMs }, { item: 'token table', ms: t.tokenTableMs }, { item: 'results assembled', ms: t.assembleMs });
+  const busiest = Math.max(0, ...[...threads.values()].map((x) => x.busyMs));
+  const namedMs = Math.min(t.strategiesMs, busiest) + t.skillsMs + t.tokenTableMs + t.assembleMs;
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  return {
+    evaluateMs,
+    namedMs: r1(namedMs),
+    namedShare: evaluateMs > 0 ? Math.round((namedMs / evaluateMs) * 1000) / 1000 : 1,
+    strategiesMs: t.strategiesMs,
+    skillsMs: t.skillsMs,
+    tokenTableMs: t.tokenTableMs,
+    assembleMs: t.assembleMs,
+    workerLoadMs: t.workerLoadMs,
+    threads: [...threads].sort(([a], [b]) => a - b).map(([n, x]) => ({ thread: n, busyMs: r1(x.busyMs), strategies: x.strategies })),
+    largest: items
+      .filter((x) => x.ms > 0)
+      .sort((a, b) => b.ms - a.ms || (a.item < b.item ? -1 : 1))
+      .slice(0, 10)
+      .map((x) => ({ item: x.item, ms: r1(x.ms) })),
+  };
 }
 
 function runTimings(run: EvalRun, stages: Record<string, number | null>, totalMs: number, workers: number): RunTimings {
   const all = { ...run.results.retrievers, ...run.results.profiles };
   const strategies = Object.fromEntries(
-    Object.entries(all).map(([name, r]) => [
-      name,
-      { indexMs: Math.round(r.latency.indexMs), searchMs: Math.round((run.details[name] ?? []).reduce((a, d) => a + d.ms, 0)) },
-    ]),
+    Object.entries(all).map(([name, r]) => {
+      const t = run.timings?.strategies[name];
+      return [
+        name,
+        {
+          indexMs: Math.round(r.latency.indexMs),
+          searchMs: Math.round((run.details[name] ?? []).reduce((a, d) => a + d.ms, 0)),
+          ...(t ? { thread: t.thread, phases: t.phases } : {}),
+        },
+      ];
+    }),
   );
-  return { totalMs, stages, peakRssMb: peakRssMb(), workers, strategies };
+  const evaluate = evaluateBreakdown(run.timings, stages.evaluateMs ?? 0);
+  return { totalMs, stages, peakRssMb: peakRssMb(), workers, strategies, ...(evaluate ? { evaluate } : {}) };
+}
+
+/** The line on where the evaluate stage went: its named share and the largest items. */
+function formatEvaluate(e: EvaluateBreakdown): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return `evaluate: ${Math.round(e.namedShare * 100)}% named; largest ${e.largest
+    .slice(0, 5)
+    .map((x) => `${x.item} ${s(x.ms)}`)
+    .join(', ')}`;
 }
 
 /** What the report folder holds besides report.html: "+ 9 PNG charts at 1× and 2×, summary.md, junit.xml". */

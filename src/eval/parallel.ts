@@ -49,7 +49,7 @@ export interface WorkerJob {
 /** What a worker thread posts back. */
 export type WorkerMessage =
   | { kind: 'outcome'; index: number; outcome: StrategyOutcome }
-  | { kind: 'done' }
+  | { kind: 'done'; loadMs: number }
   | { kind: 'error'; message: string; stack?: string };
 
 export const SLOT = 4;
@@ -107,12 +107,13 @@ export interface ParallelRun {
 }
 
 /** Run `tasks` on this thread and `workers - 1` worker threads; outcomes in task order. */
-export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]> {
+export async function runInWorkers(run: ParallelRun): Promise<{ outcomes: StrategyOutcome[]; workerLoadMs: number[] }> {
   const { input, cases, config, opts, tasks, workers } = run;
   const order = claimOrder(tasks);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const progress = new Int32Array(new SharedArrayBuffer(4 * SLOT * workers));
   const outcomes: Array<StrategyOutcome | undefined> = new Array(tasks.length);
+  const workerLoadMs: number[] = new Array(workers - 1).fill(0);
   const report = () => {
     if (!opts.progress) return;
     const running: string[] = [];
@@ -158,8 +159,10 @@ export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]>
         let ok = false;
         w.on('message', (m: WorkerMessage) => {
           if (m.kind === 'outcome') outcomes[m.index] = m.outcome;
-          else if (m.kind === 'done') ok = true;
-          else reject(Object.assign(new Error(`worker thread ${slot}: ${m.message}`), m.stack ? { stack: m.stack } : {}));
+          else if (m.kind === 'done') {
+            ok = true;
+            workerLoadMs[slot - 1] = m.loadMs;
+          } else reject(Object.assign(new Error(`worker thread ${slot}: ${m.message}`), m.stack ? { stack: m.stack } : {}));
         });
         w.on('error', reject);
         w.on('exit', (code) => (ok ? resolve() : reject(new Error(`worker thread ${slot} stopped (exit code ${code}) before finishing`))));
@@ -171,7 +174,7 @@ export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]>
   all.catch(() => {});
   try {
     const own = slotProgress(progress, 0, report);
-    const runner = new StrategyRunner(input, cases, config, { ...opts, ...own.options });
+    const runner = new StrategyRunner(input, cases, config, { ...opts, ...own.options, thread: 0 });
     await claimAndRun(runner, order, tasks, counter, (i, o) => (outcomes[i] = o), own.onTask);
     own.clear();
     const timer = setInterval(report, 250);
@@ -187,5 +190,5 @@ export async function runInWorkers(run: ParallelRun): Promise<StrategyOutcome[]>
   }
   const missing = outcomes.findIndex((o) => o === undefined);
   if (missing >= 0) throw new Error(`no result for strategy ${tasks[missing]!.name}`);
-  return outcomes as StrategyOutcome[];
+  return { outcomes: outcomes as StrategyOutcome[], workerLoadMs };
 }

@@ -24,7 +24,7 @@ import {
 } from './results.ts';
 import { catalogTokenTable } from './profile-figures.ts';
 import { casesOfShard, type Shard } from './shard.ts';
-import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome } from './strategy.ts';
+import { StrategyRunner, strategyTasks, type StrategyOptions, type StrategyOutcome, type StrategyTiming } from './strategy.ts';
 
 export { peakRssMb } from './strategy.ts';
 
@@ -45,6 +45,24 @@ export interface EvalRun {
   results: Results;
   /** Per retriever, per case in dataset order. */
   details: Record<string, QueryDetail[]>;
+  /** Where the evaluation's time went (for timings.json; never written to results.json); absent on a run read from a folder. */
+  timings?: EvalTimings;
+}
+
+/** Where `runEval`'s wall time went, in milliseconds. */
+export interface EvalTimings {
+  /** The strategies, on every thread (from the first start to the last outcome). */
+  strategiesMs: number;
+  /** The skill comparison (skill listings against the searched skill index). */
+  skillsMs: number;
+  /** The tool-block token table. */
+  tokenTableMs: number;
+  /** The results envelope put together (the run's figures summed, floors and warnings recorded). */
+  assembleMs: number;
+  /** Per worker thread (threads 1…n−1): loading and checking its own copy of the input before its first strategy. */
+  workerLoadMs: number[];
+  /** Per strategy: its thread and phases. */
+  strategies: Record<string, StrategyTiming>;
 }
 
 /** Resolve the cut-offs and depth: ks ascending and unique, depth = max(ks, 10). */
@@ -80,13 +98,16 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const tasks = strategyTasks(config);
   const workers = Math.max(1, Math.min(opts.workers ?? 1, tasks.length));
   let outcomes: StrategyOutcome[];
+  let workerLoadMs: number[] = [];
+  const t0 = performance.now();
   if (workers > 1 && opts.workerSource && !opts.create && !opts.createProfile) {
-    outcomes = await runInWorkers({ input, cases, config, opts, tasks, workers, source: opts.workerSource });
+    ({ outcomes, workerLoadMs } = await runInWorkers({ input, cases, config, opts, tasks, workers, source: opts.workerSource }));
   } else {
     const runner = new StrategyRunner(input, cases, config, opts);
     outcomes = [];
     for (const task of tasks) outcomes.push(await runner.run(task));
   }
+  const strategiesMs = performance.now() - t0;
   // Calibrated floors are chosen inside each strategy's evaluation; the results record them.
   const floors = { ...config.floors };
   for (const o of outcomes) if (o.floor) floors[o.task.name] = o.floor;
@@ -102,40 +123,51 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
     ...(opts.calibration ? { calibration: calibrationInfo(opts.calibration) } : {}),
     ...(skillConfig ? { skills: skillConfig } : {}),
   };
-  const results: Results['retrievers'] = {};
+  const retrievers: Results['retrievers'] = {};
   const profiles: NonNullable<Results['profiles']> = {};
   const details: Record<string, QueryDetail[]> = {};
   for (const o of outcomes) {
-    if (o.task.kind === 'retriever') results[o.task.name] = o.result;
+    if (o.task.kind === 'retriever') retrievers[o.task.name] = o.result;
     else profiles[o.task.name] = o.result as ProfileResults;
     details[o.task.name] = o.details;
   }
   // Over the whole input, also in a shard: the skill comparison searches skills, not tools, so it is
   // not sharded; every shard carries the run's (`merge` takes it from them).
+  const t1 = performance.now();
   const skills = await skillsOfRun(input.catalog, input.cases, config.contextWindow ?? DEFAULT_CONTEXT_WINDOW, skillConfig);
-  return {
-    results: envelope({
-      dataset: {
-        name: input.name,
-        source: input.source,
-        catalogSha256: input.catalogSha256,
-        // with --renames, the hash of the cases as the file gave them: the run pairs with runs over the old catalog
-        casesSha256: input.casesAsGivenSha256 ?? casesHash(input.cases),
-        tools: input.catalog.tools.length,
-        cases: cases.length,
-        ...(input.reSigned ? { reSigned: input.reSigned } : {}),
-        ...goldRemovedOf(input.catalog, input.cases),
-        ...(input.goldRenamed ? { goldRenamed: input.goldRenamed } : {}),
-      },
-      ...(warnings.length ? { warnings } : {}),
-      config: finalConfig,
-      shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
-      retrievers: results,
-      ...(config.profiles?.length ? { profiles } : {}),
-      tokenTable: catalogTokenTable(input.catalog),
-      ...(skills ? { skills } : {}),
-      timings: { startedAt, durationMs: Date.now() - started },
-    }),
-    details,
+  const t2 = performance.now();
+  const tokenTable = catalogTokenTable(input.catalog);
+  const t3 = performance.now();
+  const results = envelope({
+    dataset: {
+      name: input.name,
+      source: input.source,
+      catalogSha256: input.catalogSha256,
+      // with --renames, the hash of the cases as the file gave them: the run pairs with runs over the old catalog
+      casesSha256: input.casesAsGivenSha256 ?? casesHash(input.cases),
+      tools: input.catalog.tools.length,
+      cases: cases.length,
+      ...(input.reSigned ? { reSigned: input.reSigned } : {}),
+      ...goldRemovedOf(input.catalog, input.cases),
+      ...(input.goldRenamed ? { goldRenamed: input.goldRenamed } : {}),
+    },
+    ...(warnings.length ? { warnings } : {}),
+    config: finalConfig,
+    shard: opts.shard && opts.shard.count > 1 ? { ...opts.shard } : null,
+    retrievers,
+    ...(config.profiles?.length ? { profiles } : {}),
+    tokenTable,
+    ...(skills ? { skills } : {}),
+    timings: { startedAt, durationMs: Date.now() - started },
+  });
+  const ms = (x: number) => Math.round(x * 10) / 10;
+  const timings: EvalTimings = {
+    strategiesMs: ms(strategiesMs),
+    skillsMs: ms(t2 - t1),
+    tokenTableMs: ms(t3 - t2),
+    assembleMs: ms(t1 - t0 - strategiesMs + (performance.now() - t3)),
+    workerLoadMs,
+    strategies: Object.fromEntries(outcomes.map((o) => [o.task.name, o.timing])),
   };
+  return { results, details, timings };
 }

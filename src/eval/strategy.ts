@@ -41,6 +41,49 @@ export interface StrategyOptions {
   indexProgress?: (retriever: string, done: number, total: number) => void;
   /** Calibration cases (`--calibrate-on`): calibrated floors and retrievers that fit their scores use them, never the scored cases. */
   calibration?: CalibrationSet;
+  /** The thread this runner is on (0: the main one), recorded in each outcome's timing. */
+  thread?: number;
+}
+
+/** The phases a strategy's evaluation is timed in (timings.json; never results.json). */
+export const STRATEGY_PHASES = ['index', 'calibration', 'search', 'sessions', 'tokens', 'figures'] as const;
+export type StrategyPhase = (typeof STRATEGY_PHASES)[number];
+
+/**
+ * Where one strategy's evaluation spent its time, in milliseconds: `index` (the catalog indexed,
+ * a profile's exposure set up), `calibration` (a fusion fitted, a floor calibrated), `search` (the
+ * scored cases searched), `sessions` (the session cases searched again under the other
+ * stickiness), `tokens` (tokens in front of the model counted: per turn, eager listings), `figures`
+ * (metrics, intervals, curves and the other figures of its results entry). `startedMs` and
+ * `endedMs` are epoch milliseconds, comparable across threads.
+ */
+export interface StrategyTiming {
+  thread: number;
+  startedMs: number;
+  endedMs: number;
+  phases: Record<StrategyPhase, number>;
+}
+
+/** A stopwatch that adds the time since its last lap to a phase. */
+function phaseClock(): { lap: (phase: StrategyPhase) => void; phases: Record<StrategyPhase, number> } {
+  const phases = Object.fromEntries(STRATEGY_PHASES.map((p) => [p, 0])) as Record<StrategyPhase, number>;
+  let t = performance.now();
+  return {
+    phases,
+    lap: (phase) => {
+      const now = performance.now();
+      phases[phase] += now - t;
+      t = now;
+    },
+  };
+}
+
+/** Epoch milliseconds with sub-millisecond precision, comparable across threads. */
+const epochMs = (): number => performance.timeOrigin + performance.now();
+
+/** A timing's phases rounded to 0.1 ms. */
+function rounded(phases: Record<StrategyPhase, number>): Record<StrategyPhase, number> {
+  return Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v * 10) / 10])) as Record<StrategyPhase, number>;
 }
 
 export type StrategyKind = 'retriever' | 'profile';
@@ -57,6 +100,8 @@ export interface StrategyOutcome {
   details: QueryDetail[];
   /** The strategy's calibrated floor, when its floor is `auto`. */
   floor?: AutoFloor;
+  /** Where its time went (timings.json only). */
+  timing: StrategyTiming;
 }
 
 /** The strategies of a run, retrievers first, in the configuration's order. */
@@ -104,10 +149,13 @@ export class StrategyRunner {
   private async retriever(task: StrategyTask): Promise<StrategyOutcome> {
     const { input, cases, config, opts } = this;
     const name = task.name;
+    const startedMs = epochMs();
+    const clock = phaseClock();
     const retriever = this.create(name);
-    const indexMs = await this.timedIndex(name, retriever, () => this.calibrateScores(retriever));
+    const indexMs = await this.timedIndex(name, retriever, clock, () => this.calibrateScores(retriever));
     const style = config.queryStyle ?? 'raw';
     const auto = await this.autoFloor(name, retriever, config.depth, style);
+    clock.lap('calibration');
     const floor = auto ? floorValue(auto) : floorValue(config.floors[name]);
     const plan: SearchPlan = {
       name,
@@ -120,8 +168,11 @@ export class StrategyRunner {
       sticky: isSticky(config, null),
     };
     const list = await searchCases(cases, { ...plan, ...(opts.progress ? { progress: opts.progress } : {}) });
+    clock.lap('search');
     await otherMode(cases, list, plan, () => ({ exposure: null, policy: new Policy(input.catalog) }));
+    clock.lap('sessions');
     recordTurnTokens(cases, list, retrieverTokens(this.meterFor('anthropic', DEFAULT_COUNTER)));
+    clock.lap('tokens');
     const result = retrieverResult({
       cases,
       details: list,
@@ -136,16 +187,23 @@ export class StrategyRunner {
         cache: config.cache ?? DEFAULT_CACHE_PRICES,
       },
     });
-    return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
+    clock.lap('figures');
+    return { task, result, details: list, ...(auto ? { floor: auto } : {}), timing: this.timing(startedMs, clock.phases) };
   }
 
-  /** Index the catalog for strategy `name` (its progress reported to `opts.indexProgress`), then `prepare`: the milliseconds both took. */
-  private async timedIndex(name: string, strategy: Retriever | Profile, prepare?: () => Promise<void>): Promise<number> {
+  private timing(startedMs: number, phases: Record<StrategyPhase, number>): StrategyTiming {
+    return { thread: this.opts.thread ?? 0, startedMs: Math.round(startedMs), endedMs: Math.round(epochMs()), phases: rounded(phases) };
+  }
+
+  /** Index the catalog for strategy `name` (its progress reported to `opts.indexProgress`), then `prepare`: the milliseconds both took (the clock's index and calibration phases). */
+  private async timedIndex(name: string, strategy: Retriever | Profile, clock: ReturnType<typeof phaseClock>, prepare?: () => Promise<void>): Promise<number> {
     const t0 = performance.now();
     const report = this.opts.indexProgress;
     if (report) wireIndexProgress(strategy, (done, total) => report(name, done, total));
     await strategy.index(this.input.catalog);
+    clock.lap('index');
     await prepare?.();
+    clock.lap('calibration');
     return performance.now() - t0;
   }
 
@@ -165,13 +223,18 @@ export class StrategyRunner {
   private async profile(task: StrategyTask): Promise<StrategyOutcome> {
     const { input, cases, config, opts } = this;
     const name = task.name;
+    const startedMs = epochMs();
+    const clock = phaseClock();
     const profile = this.makeProfile(name);
-    const indexMs = await this.timedIndex(name, profile);
+    const indexMs = await this.timedIndex(name, profile, clock);
     const searcher = profile.searcher();
     await this.calibrateScores(searcher);
+    clock.lap('calibration');
     const exposure = new ExposureTally(profile, new Policy(input.catalog), input.catalog, searcher !== null, this.meterFor);
+    clock.lap('index');
     const style = config.queryStyle ?? profile.queryStyle;
     const auto = await this.autoFloor(name, searcher, Math.min(config.depth, exposure.searchLimit), style);
+    clock.lap('calibration');
     // A floor the run configures (a score, none, auto) wins; a profile's documented default applies only when the run says nothing about it.
     const floor = auto ? floorValue(auto) : Object.prototype.hasOwnProperty.call(config.floors, name) ? floorValue(config.floors[name]) : profile.defaultFloor;
     // A profile's tally has its own (fresh) policy: searches and exposure then share the caller
@@ -188,27 +251,37 @@ export class StrategyRunner {
       sticky: isSticky(config, exposure),
     };
     const list = await searchCases(cases, { ...plan, ...(opts.progress ? { progress: opts.progress } : {}) });
+    clock.lap('search');
     await otherMode(cases, list, plan, () => {
       const t = tally();
       return { exposure: t, policy: t.policy };
     });
+    clock.lap('sessions');
+    // in the order the result's fields were always computed: the description and latency, then the exposure
+    const own = profile.describe();
+    const latency = latencyOf(list, cases, indexMs, searcher ?? profile);
+    const exposed = { ...exposure.summary(list), queryStyle: style };
+    const before = exposure.unrestrictedTokens();
+    const meta = exposure.tokenMeta();
+    clock.lap('tokens');
     const result = profileResult({
       cases,
       details: list,
       facts: this.facts,
       config,
-      own: profile.describe(),
-      latency: latencyOf(list, cases, indexMs, searcher ?? profile),
+      own,
+      latency,
       ...(opts.traces ? { traces: opts.traces } : {}),
       sessions: { sticky: isSticky(config, exposure), placement: profile.placement ?? 'history', cache: config.cache ?? DEFAULT_CACHE_PRICES },
       searches: searcher !== null,
-      exposure: { ...exposure.summary(list), queryStyle: style },
-      before: exposure.unrestrictedTokens(),
-      meta: exposure.tokenMeta(),
+      exposure: exposed,
+      before,
+      meta,
       tokenCache: config.cache ?? DEFAULT_CACHE_PRICES,
       protocol: profile.calls,
     });
-    return { task, result, details: list, ...(auto ? { floor: auto } : {}) };
+    clock.lap('figures');
+    return { task, result, details: list, ...(auto ? { floor: auto } : {}), timing: this.timing(startedMs, clock.phases) };
   }
 }
 

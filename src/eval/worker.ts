@@ -15,6 +15,7 @@ const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 
 const counts = useTokenCountCache(job.tokenCacheDir);
 try {
+  const t0 = performance.now();
   const input = loadEvalInput(job.source);
   const cases = casesOfShard(input.cases, job.shard);
   if (input.catalogSha256 !== job.catalogSha256 || cases.length !== job.caseIds.length || cases.some((c, i) => c.id !== job.caseIds[i])) {
@@ -28,11 +29,14 @@ try {
     ...(job.profileOptions ? { profileOptions: job.profileOptions } : {}),
     ...(job.calibration ? { calibration: job.calibration } : {}),
     ...own.options,
+    thread: job.slot,
   });
+  // this thread's copy of the input: loaded and checked before its first strategy (timings.json names it)
+  const loadMs = Math.round(performance.now() - t0);
   await claimAndRun(runner, job.order, job.tasks, counter, (index, outcome) => post({ kind: 'outcome', index, outcome }), own.onTask);
   own.clear();
   counts.flush();
-  post({ kind: 'done' });
+  post({ kind: 'done', loadMs });
 } catch (err) {
   post({ kind: 'error', message: err instanceof Error ? err.message : String(err), ...(err instanceof Error && err.stack ? { stack: err.stack } : {}) });
 }
