@@ -9,7 +9,8 @@
  *   shards       `eval --shard 1/2`, `--shard 2/2` and `merge` against one unsharded `eval`, for the
  *                CI-matrix recipe in docs/sharding.md (merge overhead)
  *
- * Each run's stages come from the `timings.json` that `run` writes. Writes reports/bench/pipeline.json.
+ * Each run's stages (and, since issue 33, the evaluate stage's breakdown: every strategy's phases,
+ * the ten largest items) come from the `timings.json` that `run` writes. Writes reports/bench/pipeline.json.
  * Never asserted in tests. `BACKPACK_PIPELINE_SKIP_SHARDS=1` leaves out the shard runs.
  */
 import { spawnSync } from 'node:child_process';
@@ -102,6 +103,10 @@ try {
     },
   });
   console.log(`worker threads: ${result.workersSpeedup}× end to end, ${result.evaluateSpeedup}× on the evaluation stage`);
+  // where the warm evaluate stage went (timings.json's evaluate breakdown)
+  const e = warm.timings.evaluate;
+  if (e)
+    console.log(`warm evaluate: ${Math.round(e.namedShare * 100)}% named; largest ${e.largest.map((x) => `${x.item} ${round(x.ms / 1000, 1)} s`).join(', ')}`);
   if (shards) console.log(`shards: ${JSON.stringify(shards)}`);
   console.log('→ reports/bench/pipeline.json');
 } finally {
