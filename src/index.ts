@@ -15,7 +15,8 @@
  * docs/results-format.md) are the same. Bad input throws an {@link InputError}.
  */
 import { loadEvalInput, portableRef, type EvalInput } from './eval/input.ts';
-import type { DatasetSource, FloorSetting } from './eval/results.ts';
+import type { DatasetSource } from './eval/results.ts';
+import { floorsFor, profileDefaultFloors } from './eval/floors.ts';
 import { makeConfig, runEval, type EvalRun, type RunOptions } from './eval/run.ts';
 import { parseProfileList } from './profiles/registry.ts';
 import { parseRetrieverList } from './retrievers/registry.ts';
@@ -71,7 +72,12 @@ export interface EvaluateOptions {
   profiles?: string[];
   /** Cut-offs for recall@k and friends; default 1, 3, 5, 10. */
   ks?: number[];
-  /** A floor score for every strategy, or per strategy name; default none. */
+  /**
+   * A floor score for every strategy whose design has a floor (every retriever, and the profiles
+   * that declare one; a harness profile only when named), or per strategy name; `null` for none.
+   * Default: none, but a profile's documented default floor (semantic-retrieval's) — as
+   * `backpack eval` without `--floor`.
+   */
   floor?: number | null | Record<string, number | null>;
   /** Passed to `runEval` (threads, shard, progress). */
   run?: RunOptions;
@@ -88,11 +94,13 @@ export async function evaluate(options: EvaluateOptions): Promise<{ run: EvalRun
   const profiles = options.profiles?.length ? parseProfileList(options.profiles.join(',')) : [];
   const ks = options.ks ?? [1, 3, 5, 10];
   if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1)) throw new InputError(`ks must be whole numbers ≥ 1 (got ${JSON.stringify(ks)})`);
-  const floors: Record<string, FloorSetting> = {};
-  for (const name of [...retrievers, ...profiles]) {
-    const f = options.floor;
-    floors[name] = f === undefined || f === null ? null : typeof f === 'number' ? f : (f[name] ?? null);
-  }
+  // the command line's rule (eval/floors.ts): a floor for every strategy reaches the designs that have one,
+  // and a profile's documented default floor stands where the option says nothing about it
+  const strategies = [...retrievers, ...profiles];
+  if (options.floor !== null && typeof options.floor === 'object')
+    for (const name of Object.keys(options.floor))
+      if (!strategies.includes(name)) throw new InputError(`floor: "${name}" is not one of the strategies evaluated (${strategies.join(', ')})`);
+  const floors = floorsFor(strategies, options.floor, profileDefaultFloors(profiles, options.run?.calibration !== undefined));
   const input = loadEvalInput(source);
   const run = await runEval(input, makeConfig(retrievers, ks, floors, null, false, profiles), options.run ?? {});
   return { run, input };

@@ -4,8 +4,6 @@
  * of the evaluated cases, or a cases file over the same catalog). Every refusal is an `InputError`
  * (exit 2) that names the flag or the file, raised before anything is written.
  */
-import { createProfile, floorInDesign } from '../profiles/registry.ts';
-import type { ProfileOptions } from '../profiles/types.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../util/errors.ts';
@@ -14,16 +12,14 @@ import { caseSplit } from '../catalog/dataset-files.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { calibrationSet, DEFAULT_FLOOR_TARGET, type CalibrationSet } from '../eval/calibrate.ts';
+import { autoFloor, floorsFor, profileDefaultFloors } from '../eval/floors.ts';
+
+export { profileDefaultFloors };
 import { removedGoldWarning } from '../eval/input.ts';
 import { goldRemovedOf, isAutoFloor, type DatasetSource, type FloorSetting } from '../eval/results.ts';
 
 /** Below this many no-tool calibration cases, a calibrated floor is flagged as a rough estimate. */
 export const FEW_NO_TOOL_CASES = 30;
-
-/** An auto floor before calibration fills it in. */
-function autoFloor(target: number): FloorSetting {
-  return { mode: 'auto', target, value: null, calibratedOn: '', calibrationFalsePositiveRate: null, calibrationNoToolCases: 0 };
-}
 
 /**
  * `--floor 2.5` (every strategy with a floor in its design), `--floor auto` / `auto:0.05` (the
@@ -42,9 +38,7 @@ export function parseFloors(
   strategies: readonly string[],
   defaults: Readonly<Record<string, FloorSetting>> = {},
 ): Record<string, FloorSetting> {
-  // a profile's documented default floor stands where --floor says nothing about it (recorded in the config as the score it is)
-  const floors: Record<string, FloorSetting> = Object.fromEntries(strategies.map((r) => [r, defaults[r] ?? null]));
-  if (text === undefined) return floors;
+  if (text === undefined) return floorsFor(strategies, undefined, defaults);
   const value = (v: string): FloorSetting => {
     const t = v.trim();
     if (t === 'none') return null;
@@ -60,20 +54,17 @@ export function parseFloors(
     if (t === '' || !Number.isFinite(x)) throw new InputError(`--floor: "${v}" is not a number, "none" or "auto[:TARGET]"`);
     return x;
   };
-  if (!text.includes('=')) {
-    const x = value(text);
-    for (const r of strategies) if (floorInDesign(r)) floors[r] = x;
-    return floors;
-  }
+  if (!text.includes('=')) return floorsFor(strategies, value(text), defaults);
+  const named: Record<string, FloorSetting> = {};
   for (const part of text.split(',')) {
     const eq = part.indexOf('=');
     const name = eq < 0 ? undefined : part.slice(0, eq).trim();
     if (name === undefined || !strategies.includes(name)) {
       throw new InputError(`--floor: "${part}" must be name=value for one of the strategies evaluated (${strategies.join(', ')})`);
     }
-    floors[name] = value(part.slice(eq + 1));
+    named[name] = value(part.slice(eq + 1));
   }
-  return floors;
+  return floorsFor(strategies, named, defaults);
 }
 
 /** Whether any strategy's floor is calibrated. */
@@ -172,18 +163,4 @@ export function resolveCalibration(
   const { goldRemoved } = file ? goldRemovedOf(catalog, cases) : {};
   if (goldRemoved) warnings.push(`warning: ${label}: ${removedGoldWarning(new Map(Object.entries(goldRemoved)), catalog)}`);
   return { set, warnings };
-}
-
-/**
- * The default floors of the named profiles that have one (`Profile.defaultFloor`): calibrated on
- * the calibration cases (`auto` at the default target) when the run has them, else the profile's
- * documented score.
- */
-export function profileDefaultFloors(profiles: readonly string[], calibrating = false, options: ProfileOptions = {}): Record<string, FloorSetting> {
-  const out: Record<string, FloorSetting> = {};
-  for (const name of profiles) {
-    const f = createProfile(name, options).defaultFloor;
-    if (f !== undefined) out[name] = calibrating ? autoFloor(DEFAULT_FLOOR_TARGET) : f;
-  }
-  return out;
 }
