@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handBuilt } from '../report/test-results.ts';
+import { handBuilt } from '../../test/results-fixtures.ts';
 import { formatRunSummary } from './summary.ts';
 
 describe('the console summary', () => {

@@ -28,6 +28,15 @@ import { InputError } from '../util/errors.ts';
 import { parseJson, parseJsonLines } from '../util/jsonl.ts';
 import { recordsCalls, schemaTokens } from './audit.ts';
 
+/**
+ * A case as a results folder keeps it (`cases.jsonl`): the case's own shape, so the readers of
+ * results folders (report, gate) type on this and import no catalog module.
+ */
+export type CaseRecord = Case;
+
+/** The case records as their file gave them, before renames (`dataset.goldRenamed`) mapped gold to new ids: what a run over the old catalog scored. */
+export { unrenamed } from '../catalog/renames.ts';
+
 export const CASES_FILE = 'cases.jsonl';
 export const TOOLS_FILE = 'tools.jsonl';
 export const SHARD_POSITIONS_FILE = 'shard-positions.json';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputError } from '../../test/helpers.ts';
-import { asOlder, handBuilt } from '../report/test-results.ts';
+import { asOlder, handBuilt } from '../../test/results-fixtures.ts';
 import { checkDetails, checkResults, detailProblem } from './results-validate.ts';
 
 describe('results.json against schemas/results.schema.json', () => {

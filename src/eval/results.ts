@@ -9,6 +9,9 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { operatingCurve, recallAtRates, type AbstentionCase, type CurvePoint, type RatePoint } from '../metrics/abstention.ts';
 import { evaluate } from '../metrics/aggregate.ts';
 import { DEFAULT_CONTEXT_WINDOW, type QueryStyle } from '../profiles/types.ts';
+
+/** The context window a results file's profile figures were computed for when its config does not record one (results written before it did). */
+export { DEFAULT_CONTEXT_WINDOW };
 import type { CallFigures, CaseCalls } from './calls.ts';
 import type { CaseLabel, CaseResult, CatalogFacts, Evaluation } from '../metrics/types.ts';
 import type { SessionFigures } from './sessions.ts';
@@ -21,10 +24,9 @@ import { agentMetrics, type AgentMetrics, type Trace } from './traces.ts';
 /** Bump when a field of results.json changes meaning or moves. Readers accept this version and older ones. */
 export const RESULTS_SCHEMA_VERSION = 1;
 
-/** Where the cases and catalog came from, so `merge` (and people) can find them again. */
-export type DatasetSource =
-  | { kind: 'dataset'; ref: string; split: string | null }
-  | { kind: 'files'; catalog: string; cases: string; format: string | null; skills?: string | null };
+import type { DatasetSource } from '../catalog/source.ts';
+
+export type { DatasetSource };
 
 /**
  * A floor chosen by calibration (`--floor auto[:TARGET]`): the lowest floor whose no-tool

@@ -34,7 +34,7 @@ import { loadEvalInput, type EvalInput } from '../eval/input.ts';
 import { catalogFacts, type DatasetSource, perCaseScores } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
 import type { CatalogFacts } from '../metrics/types.ts';
-import type { Case } from '../catalog/types.ts';
+import type { CaseRecord as Case } from '../eval/case-records.ts';
 import { factsOfRecords, readCaseRecords } from '../eval/case-records.ts';
 import { figureValue, isPerCaseMean, strategyNames, type Direction } from './figures.ts';
 import { readRegressionFile } from './file.ts';

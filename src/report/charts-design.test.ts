@@ -3,7 +3,7 @@
  * intervals, labelled scatter points on axes that hold them, the context-window line, every
  * category label, titles with the dataset and k, the skills chart on a small catalog, and the
  * plugins both renderers share (they draw, deterministically, at 1× and 2×). Results are built by
- * hand (test-results.ts) with many strategies; each test states the figures it checks.
+ * hand (test/results-fixtures.ts) with many strategies; each test states the figures it checks.
  */
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { chartsOf, logBounds, type ChartSpec } from './charts.ts';
 import { FULL_RUN_CHART_IDS } from '../../test/helpers.ts';
 import { FIXED_STYLE_NAMES, reportColours, STRATEGY_PALETTE, strategyColours, strategyStyles } from './colours.ts';
 import { chartPlugins, renderPng } from './png.ts';
-import { handBuilt } from './test-results.ts';
+import { handBuilt } from '../../test/results-fixtures.ts';
 
 type Table = Record<string, number>;
 type Dataset = Record<string, unknown> & { label: string; strategy?: string; data: unknown[] };

@@ -10,7 +10,7 @@
  * a non-pinned tool reached the model, else `ok`; `na` when the strategy has no figure for the case
  * (a skill-only case, a profile without a search is judged on `visible`).
  */
-import type { Case } from '../catalog/types.ts';
+import type { CaseRecord as Case } from '../eval/case-records.ts';
 import type { ToolRecord } from '../eval/case-records.ts';
 import { factsOfRecords } from '../eval/case-records.ts';
 import { perCaseScores, type QueryDetail, type Results } from '../eval/results.ts';

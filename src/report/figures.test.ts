@@ -1,6 +1,6 @@
 /**
  * The operating curve, the floors table, context fit, figures that do not apply and the no-tool
- * definition, in every format, on results built by hand (src/report/test-results.ts): each test
+ * definition, in every format, on results built by hand (test/results-fixtures.ts): each test
  * states the figures it reasons about. Older results (without these fields) still render.
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { chartJsSource, htmlReport, scriptSafe } from './html.ts';
 import { junitXml } from './junit.ts';
 import { markdownSummary } from './markdown.ts';
 import { renderPng, writePngs } from './png.ts';
-import { asOlder, curve, handBuilt, PROFILE_TOKEN_COLUMNS } from './test-results.ts';
+import { asOlder, curve, handBuilt, PROFILE_TOKEN_COLUMNS } from '../../test/results-fixtures.ts';
 import { NO_TOOL_DEFINITION } from './view.ts';
 
 const tmp = tempDir('figures');

@@ -6,7 +6,8 @@
  * and checks it writes exactly the files it declares, which the README names.
  */
 import { join } from 'node:path';
-import type { Case, Catalog } from '../catalog/types.ts';
+import type { CaseRecord as Case } from '../eval/case-records.ts';
+import type { Catalog } from '../catalog/types.ts';
 import type { ToolRecord } from '../eval/case-records.ts';
 import type { Audit } from '../eval/audit.ts';
 import type { EvalRun } from '../eval/run.ts';

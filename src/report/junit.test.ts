@@ -4,7 +4,7 @@ import type { EvalInput } from '../eval/input.ts';
 import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
 import { defaultChecks, junitXml, thresholdChecks, type Check } from './junit.ts';
-import { EVIL_DESC, EVIL_ID, hostileDataset } from './test-results.ts';
+import { EVIL_DESC, EVIL_ID, hostileDataset } from '../../test/results-fixtures.ts';
 import { tinyInput } from '../../test/helpers.ts';
 
 interface Failure {

@@ -5,7 +5,7 @@ import type { Results } from '../eval/results.ts';
 import { makeConfig, runEval } from '../eval/run.ts';
 import { escapeMarkdown } from '../util/escape.ts';
 import { formatInt, headlineMetrics, markdownSummary } from './markdown.ts';
-import { EVIL_DESC, EVIL_ID, hostileDataset, PROFILE_TOKEN_COLUMNS, QUALITY_IDS } from './test-results.ts';
+import { EVIL_DESC, EVIL_ID, hostileDataset, PROFILE_TOKEN_COLUMNS, QUALITY_IDS } from '../../test/results-fixtures.ts';
 import { tinyInput } from '../../test/helpers.ts';
 
 /** Pipes GFM splits a table row on: those not escaped by a backslash. */

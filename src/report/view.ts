@@ -4,10 +4,9 @@
  * Sections the run did not produce (profiles, tokens, skills, sessions) are simply absent, so a
  * report of one retriever and a report of twenty go through the same code.
  */
-import type { ProfileResults, Results, RetrieverResults } from '../eval/results.ts';
+import { DEFAULT_CONTEXT_WINDOW, type ProfileResults, type Results, type RetrieverResults } from '../eval/results.ts';
 import { REPORTED_RATES } from '../metrics/abstention.ts';
 import { casesBehind, higherIsBetter, isMetricKind, metricLabel, METRICS } from '../metrics/ids.ts';
-import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 
 export interface StrategyView {
   name: string;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { CATALOG_FORMATS } from '../catalog/loaders/registry.ts';
 import type { Catalog } from '../catalog/types.ts';
-import type { DatasetSource } from '../eval/results.ts';
+import type { DatasetSource } from '../catalog/source.ts';
 import { bundleCatalog, bundleText, type SnapshotBundle } from './bundle.ts';
 import { chooseServersFromFlags, noServerError, readMcpConfig } from './config.ts';
 import { InputError } from '../util/errors.ts';

@@ -11,7 +11,7 @@
  * of later turns never arise.
  */
 import { cutToBytes, utf8Bytes } from '../../util/unicode.ts';
-import { compareCodePoints } from '../strings.ts';
+import { compareCodePoints } from '../../util/py-strings.ts';
 
 /** The whole fragment, `<tools>` and `</tools>` included. */
 export const MAX_RENDERED_FRAGMENT_BYTES = 4 * 1024;

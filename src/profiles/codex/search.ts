@@ -9,7 +9,7 @@ import { checkedMask } from '../../retrievers/rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../../retrievers/types.ts';
 import { isDeferrable } from '../deferral.ts';
 import { describeWith } from '../facts.ts';
-import { compareCodePoints } from '../strings.ts';
+import { compareCodePoints } from '../../util/py-strings.ts';
 import { CODEX_SEARCH_FACTS, CODEX_SEARCH_TEXT_LABEL } from './facts.ts';
 
 /** `TOOL_SEARCH_TOOL_NAME` (`codex-rs/tools/src/tool_discovery.rs` @c209bfab). */

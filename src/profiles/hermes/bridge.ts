@@ -8,7 +8,7 @@ import { charCount, cutToChars } from '../../util/unicode.ts';
 import type { ToolDefinition } from '../types.ts';
 import { hermesSourceKind, hermesToolset } from './config.ts';
 import type { ListingForm } from './listing.ts';
-import { compareCodePoints, pyJson } from '../strings.ts';
+import { compareCodePoints, pyJson } from '../../util/py-strings.ts';
 
 export const TOOL_SEARCH_NAME = 'tool_search';
 export const TOOL_DESCRIBE_NAME = 'tool_describe';

@@ -1,4 +1,4 @@
-export * from '../strings.ts';
+export * from '../../util/py-strings.ts';
 export * from './config.ts';
 export * from './search.ts';
 export * from './listing.ts';

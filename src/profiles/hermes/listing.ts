@@ -4,33 +4,15 @@
  * tools grouped by source label, degraded along a ladder (full → names → groups collapsed to
  * summaries, largest first → none) until it fits the budget at chars/4.
  */
-import { charCount, cutToChars } from '../../util/unicode.ts';
+import { charCount } from '../../util/unicode.ts';
+import { SHORT_DESCRIPTION_CHARS, shortDescription } from '../../util/short-description.ts';
 import { TOOL_CALL_NAME, TOOL_DESCRIBE_NAME, TOOL_SEARCH_NAME } from './bridge.ts';
 import { CHARS_PER_TOKEN } from './config.ts';
-import { compareCodePoints, normalizeWhitespace, PY_WS } from '../strings.ts';
+import { compareCodePoints } from '../../util/py-strings.ts';
 
-/** `_short_desc` max_chars. */
-export const SHORT_DESCRIPTION_CHARS = 60;
+export { SHORT_DESCRIPTION_CHARS, shortDescription };
 
 export const LISTING_HEADER = `Deferred tool catalog (call schemas via \`${TOOL_DESCRIBE_NAME}\`, invoke via \`${TOOL_CALL_NAME}\`):`;
-
-const SENTENCE_END = new RegExp(`(?<!(?<![\\p{L}\\p{N}_])e\\.g)(?<!(?<![\\p{L}\\p{N}_])i\\.e)(?<!(?<![\\p{L}\\p{N}_])etc)[.!?](?=[${PY_WS}]|$)`, 'u');
-
-/**
- * `_short_desc`: whitespace normalised, cut after the first sentence end (`.`, `!` or `?` followed by
- * whitespace or the end, not in `e.g.`/`i.e.`/`etc.`); if still over `maxChars` characters: the first
- * `maxChars`, cut back to the last space, trailing `,;: ` stripped, `…` appended.
- */
-export function shortDescription(description: string, maxChars: number = SHORT_DESCRIPTION_CHARS): string {
-  let text = normalizeWhitespace(description ?? '');
-  const m = SENTENCE_END.exec(text);
-  if (m) text = text.slice(0, m.index + 1);
-  if (charCount(text) <= maxChars) return text;
-  let clipped = cutToChars(text, maxChars);
-  const space = clipped.lastIndexOf(' ');
-  if (space >= 0) clipped = clipped.slice(0, space);
-  return `${clipped.replace(/[,;: ]+$/, '')}…`;
-}
 
 /** `full`, `names`, `mixed` (some groups summarised), `groups` (all summarised) or `none` (no listing). */
 export type ListingForm = 'full' | 'names' | 'mixed' | 'groups' | 'none';

@@ -14,7 +14,7 @@ import { deferrablePositions } from '../deferral.ts';
 import { EXACT_NAME_SCORE, HERMES_DEFERRAL, hermesToolset, listingGroupLabel } from './config.ts';
 import { describeWith } from '../facts.ts';
 import { HERMES_SEARCH_FACTS, HERMES_VARIANTS } from './facts.ts';
-import { normalizeWhitespace, pyStrip } from '../strings.ts';
+import { normalizeWhitespace, pyStrip } from '../../util/py-strings.ts';
 
 export { EXACT_NAME_SCORE } from './config.ts';
 

@@ -9,9 +9,7 @@
  * The first run is the base; every later run is compared with it. Runs over different case sets
  * are refused (an `InputError`): a per-case comparison needs the same cases.
  */
-import type { Case } from '../../catalog/types.ts';
-import { unrenamed } from '../../catalog/renames.ts';
-import { factsOfRecords, type ToolRecord } from '../../eval/case-records.ts';
+import { type CaseRecord as Case, factsOfRecords, type ToolRecord, unrenamed } from '../../eval/case-records.ts';
 import { casesHash, perCaseScores, type Results } from '../../eval/results.ts';
 import type { EvalRun } from '../../eval/run.ts';
 import { bootstrapIntervals, type Interval } from '../../metrics/bootstrap.ts';

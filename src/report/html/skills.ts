@@ -1,5 +1,8 @@
 /** The Skills section: how each harness lists skills to the model, against a searched skill index. */
-import type { SkillComparison } from '../../skills/compare.ts';
+import type { Results } from '../../eval/results.ts';
+
+/** The skill comparison a results file holds. */
+type SkillComparison = NonNullable<Results['skills']>;
 import { escapeHtml as esc } from '../../util/escape.ts';
 import { DASH, fmtInt, fmtRate } from './format.ts';
 import { absent, NOT_IN_RUN, numCell, section, table, text, type Column } from './table.ts';

@@ -1,5 +1,14 @@
 /** The Worst misses section: graded cases where the best strategy put no gold tool in its top k, worst first. */
-import type { Case, Tool } from '../../catalog/types.ts';
+import type { CaseRecord as Case } from '../../eval/case-records.ts';
+
+/**
+ * What a report reads of a catalog: each tool's id and, when known, its summary and description.
+ * A catalog is one, and so are a results folder's tool records (`tools.jsonl`): the report needs
+ * no catalog module.
+ */
+export interface ReportCatalog {
+  tools: ReadonlyArray<{ id: string; summary?: string; description?: string }>;
+}
 import type { QueryDetail, Results } from '../../eval/results.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
 import { headline, type StrategyView, winner, winnerHtml } from '../view.ts';
@@ -13,7 +22,7 @@ export interface MissInputs {
   /** The run's cases: request texts and gold tools of the worst misses. */
   cases?: readonly Case[];
   /** The gold tools' descriptions, from the catalog or a results folder's `tools.jsonl` (`summary`, else `description`). */
-  catalog?: { tools: ReadonlyArray<Pick<Tool, 'id'> & Partial<Pick<Tool, 'summary' | 'description'>>> };
+  catalog?: ReportCatalog;
 }
 
 /** How many misses the section lists, and how much of a gold tool's description each shows. */

@@ -1,6 +1,7 @@
 /** Hermes Agent's skills index (`agent/prompt_builder.py`, with `tool_search_catalog.py`'s short description). */
 import type { Skill } from '../../catalog/types.ts';
-import { normalizeWhitespace, shortDescription } from '../../profiles/hermes/index.ts';
+import { normalizeWhitespace } from '../../util/py-strings.ts';
+import { shortDescription } from '../../util/short-description.ts';
 import { charCount, compareStrings } from '../../util/unicode.ts';
 import { byName, invocable, unbudgetedListing, type SkillListing, type SkillListingOptions } from './common.ts';
 

@@ -5,11 +5,11 @@
  * context fit looked like, and {@link hostileDataset}, a small dataset with hostile text. Not used
  * by the reporters themselves.
  */
-import { catalogHash } from '../catalog/manifest.ts';
-import { makeTool } from '../catalog/model.ts';
-import type { Case, Catalog, Tool } from '../catalog/types.ts';
-import type { EvalInput } from '../eval/input.ts';
-import type { Results } from '../eval/results.ts';
+import { catalogHash } from '../src/catalog/manifest.ts';
+import { makeTool } from '../src/catalog/model.ts';
+import type { Case, Catalog, Tool } from '../src/catalog/types.ts';
+import type { EvalInput } from '../src/eval/input.ts';
+import type { Results } from '../src/eval/results.ts';
 
 type Table = Record<string, number>;
 

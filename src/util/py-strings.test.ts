@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareCodePoints, normalizeWhitespace, pyJson, pyStrip } from './strings.ts';
+import { compareCodePoints, normalizeWhitespace, pyJson, pyStrip } from './py-strings.ts';
 
 describe('upstream string semantics', () => {
   it('orders strings by code point, as Python str and Rust String do', () => {
