@@ -14,7 +14,7 @@
  * hand-written) is audited on its gold labels instead, each gold tool of a case counted as one
  * call: `basis` says which.
  */
-import type { Case, Catalog } from '../catalog/types.ts';
+import type { Case, Tool } from '../catalog/types.ts';
 import { countTokens } from '../tokens/count.ts';
 import { serializeTool } from '../tokens/serialize.ts';
 
@@ -96,7 +96,15 @@ export function schemaTokens(t: { id: string; description: string; inputSchema: 
 }
 
 /** The audit's view of every tool of a catalog. */
-export function auditTools(catalog: Pick<Catalog, 'tools'>): AuditTool[] {
+/**
+ * What the audit (and a report that shows it) reads of a catalog's tools: a `Catalog` is one, and
+ * the readers of results type on this instead of on the catalog.
+ */
+export interface AuditedCatalog {
+  tools: ReadonlyArray<Pick<Tool, 'id' | 'namespace' | 'description' | 'inputSchema'> & Partial<Pick<Tool, 'pinned' | 'standIn' | 'idOnly' | 'summary'>>>;
+}
+
+export function auditTools(catalog: AuditedCatalog): AuditTool[] {
   return catalog.tools.map((t) => ({
     id: t.id,
     namespace: t.namespace,

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { CaseRecord as Case } from '../eval/case-records.ts';
-import type { Catalog } from '../catalog/types.ts';
+import type { AuditedCatalog } from '../eval/audit.ts';
 import type { ToolRecord } from '../eval/case-records.ts';
 import type { Audit } from '../eval/audit.ts';
 import type { EvalRun } from '../eval/run.ts';
@@ -58,7 +58,8 @@ export const DEFAULT_MIN_CASES = 10;
  */
 export interface ReportInput {
   cases?: readonly Case[];
-  catalog?: Catalog;
+  /** The catalog (a `Catalog` is one): tool texts for the worst misses and the explorer, definitions for the Tool use section. */
+  catalog?: AuditedCatalog;
   tools?: readonly ToolRecord[];
 }
 
