@@ -95,7 +95,6 @@ export function schemaTokens(t: { id: string; description: string; inputSchema: 
   return countTokens(serializeTool({ name: t.id, description: t.description, inputSchema: t.inputSchema }, 'anthropic'));
 }
 
-/** The audit's view of every tool of a catalog. */
 /**
  * What the audit (and a report that shows it) reads of a catalog's tools: a `Catalog` is one, and
  * the readers of results type on this instead of on the catalog.
@@ -104,6 +103,7 @@ export interface AuditedCatalog {
   tools: ReadonlyArray<Pick<Tool, 'id' | 'namespace' | 'description' | 'inputSchema'> & Partial<Pick<Tool, 'pinned' | 'standIn' | 'idOnly' | 'summary'>>>;
 }
 
+/** The audit's view of every tool of a catalog. */
 export function auditTools(catalog: AuditedCatalog): AuditTool[] {
   return catalog.tools.map((t) => ({
     id: t.id,

@@ -26,7 +26,7 @@ export const RESULTS_SCHEMA_VERSION = 1;
 
 import type { DatasetSource } from '../catalog/source.ts';
 
-export type { DatasetSource };
+export type { DatasetSource } from '../catalog/source.ts';
 
 /**
  * A floor chosen by calibration (`--floor auto[:TARGET]`): the lowest floor whose no-tool
