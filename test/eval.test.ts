@@ -415,7 +415,7 @@ describe('scope leaks wherever they happen', () => {
   const mask = new Policy(input.catalog).allowedMask(restricted.callerScopes)!;
   const forbidden = input.catalog.tools.find((t, i) => mask[i] !== 1 && !t.pinned)!.id;
   const permitted = input.catalog.tools.find((t, i) => mask[i] === 1 && !t.pinned)!.id;
-  type Plant = 'eager' | 'callable' | 'wire' | 'advertisement' | 'loaded' | 'none';
+  type Plant = 'eager' | 'callable' | 'wire' | 'advertisement' | 'long advertisement' | 'loaded' | 'none';
   const planted =
     (where: Plant) =>
     (name: string): Profile => ({
@@ -431,7 +431,13 @@ describe('scope leaks wherever they happen', () => {
         return {
           eager: where === 'eager' ? leak : [],
           metaTools: [SEARCH_TOOLS],
-          advertisement: where === 'advertisement' ? `Deferred tools:\n- ${leak.join('\n- ')}: does things\n` : '',
+          advertisement:
+            where === 'advertisement'
+              ? `Deferred tools:\n- ${leak.join('\n- ')}: does things\n`
+              : where === 'long advertisement'
+                ? // over 20,000 characters: scanned line by line, each distinct line once
+                  `Deferred tools:\n${`- ${permitted}: does things\n`.repeat(800)}- ${leak.join('\n- ')}: does things\n${`- ${permitted}: does things\n`.repeat(800)}`
+                : '',
           ...(where === 'callable' ? { callable: leak } : {}),
           ...(where === 'wire' ? { wire: leak } : {}),
         };
@@ -440,7 +446,7 @@ describe('scope leaks wherever they happen', () => {
       describe: () => ({}),
     });
 
-  it.each(['eager', 'callable', 'wire', 'advertisement', 'loaded'] as const)(
+  it.each(['eager', 'callable', 'wire', 'advertisement', 'long advertisement', 'loaded'] as const)(
     'a tool the scopes forbid, planted in %s, is a leak of the restricted case',
     async (where) => {
       const run = await runEval({ ...input, cases: [restricted] }, makeConfig([], [1, 5], {}, null, false, ['leaky']), { createProfile: planted(where) });

@@ -14,6 +14,10 @@ import { exposureMeans } from './profile-figures.ts';
 import { caseCalls } from './calls.ts';
 import type { TokenMeter } from './tokens.ts';
 
+/** Advertisements longer than this are scanned for names line by line (see `namedIn`). */
+const LINE_SCANNED_CHARS = 20_000;
+const LINE_CACHE_LIMIT = 1 << 20;
+
 /** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
 export type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
 
@@ -117,20 +121,45 @@ export class ExposureTally {
     return [...out];
   }
 
+  /** Per-line names of long advertisements (rebuilt for every caller, they share most lines). */
+  private readonly lineNames = new Map<string, readonly string[]>();
+
   /**
    * Catalog ids named in a text (an advertisement): its words, split at whitespace, quotes, brackets
    * and list punctuation, with a trailing `:` or `.` dropped, looked up in the catalog. A plain
    * word (letters only) that happens to be a tool id (`bash`, `read`) is more likely prose and is
-   * not taken for a name: ids with a separator or a digit are (`mcp__github__create_issue`).
+   * not taken for a name: ids with a separator or a digit are (`mcp__github__create_issue`). A long
+   * text (an advertisement listing the catalog, rebuilt for each caller) is read line by line, each
+   * distinct line once per profile: a newline separates words, so the names and their order are the
+   * same.
    */
   private namedIn(text: string): string[] {
     const out: string[] = [];
     if (!text) return out;
+    if (text.length <= LINE_SCANNED_CHARS) {
+      this.scanNames(text, out);
+      return out;
+    }
+    for (const line of text.split('\n')) {
+      let names = this.lineNames.get(line);
+      if (names === undefined) {
+        const found: string[] = [];
+        this.scanNames(line, found);
+        names = found;
+        if (this.lineNames.size >= LINE_CACHE_LIMIT) this.lineNames.clear();
+        this.lineNames.set(line, names);
+      }
+      for (const n of names) out.push(n);
+    }
+    return out;
+  }
+
+  /** The catalog ids a text names (see {@link namedIn}), appended to `out` in order. */
+  private scanNames(text: string, out: string[]): void {
     for (const raw of text.split(/[\s"'`()[\]{}<>|*,;]+/)) {
       const word = raw.replace(/[:.]+$/, '');
       if (word && !/^\p{L}+$/u.test(word) && this.position.has(word)) out.push(word);
     }
-    return out;
   }
 
   /**
