@@ -96,11 +96,7 @@ export async function evaluate(options: EvaluateOptions): Promise<{ run: EvalRun
   if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1)) throw new InputError(`ks must be whole numbers ≥ 1 (got ${JSON.stringify(ks)})`);
   // the command line's rule (eval/floors.ts): a floor for every strategy reaches the designs that have one,
   // and a profile's documented default floor stands where the option says nothing about it
-  const strategies = [...retrievers, ...profiles];
-  if (options.floor !== null && typeof options.floor === 'object')
-    for (const name of Object.keys(options.floor))
-      if (!strategies.includes(name)) throw new InputError(`floor: "${name}" is not one of the strategies evaluated (${strategies.join(', ')})`);
-  const floors = floorsFor(strategies, options.floor, profileDefaultFloors(profiles, options.run?.calibration !== undefined));
+  const floors = floorsFor([...retrievers, ...profiles], options.floor, profileDefaultFloors(profiles, options.run?.calibration !== undefined));
   const input = loadEvalInput(source);
   const run = await runEval(input, makeConfig(retrievers, ks, floors, null, false, profiles), options.run ?? {});
   return { run, input };

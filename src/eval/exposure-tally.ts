@@ -12,11 +12,7 @@ import type { Provider } from '../tokens/serialize.ts';
 import type { ExposureSummary, QueryDetail } from './results.ts';
 import { exposureMeans } from './profile-figures.ts';
 import { caseCalls } from './calls.ts';
-import type { TokenMeter } from './tokens.ts';
-
-/** Advertisements longer than this are scanned for names line by line (see `namedIn`). */
-const LINE_SCANNED_CHARS = 20_000;
-const LINE_CACHE_LIMIT = 1 << 20;
+import { LINE_CACHE_LIMIT, LINE_SUMMED_CHARS, type TokenMeter } from './tokens.ts';
 
 /** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
 export type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
@@ -136,7 +132,8 @@ export class ExposureTally {
   private namedIn(text: string): string[] {
     const out: string[] = [];
     if (!text) return out;
-    if (text.length <= LINE_SCANNED_CHARS) {
+    // the token meter's threshold: the texts it counts line by line are the ones scanned line by line
+    if (text.length <= LINE_SUMMED_CHARS) {
       this.scanNames(text, out);
       return out;
     }

@@ -9,6 +9,7 @@
 import { createProfile, floorInDesign } from '../profiles/registry.ts';
 import type { ProfileOptions } from '../profiles/types.ts';
 import { DEFAULT_FLOOR_TARGET } from './calibrate.ts';
+import { InputError } from '../util/errors.ts';
 import type { FloorSetting } from './results.ts';
 
 /** An auto floor before calibration fills it in. */
@@ -29,7 +30,7 @@ export function profileDefaultFloors(profiles: readonly string[], calibrating = 
 /**
  * The floor of every strategy: `setting` undefined — the defaults (else none); one setting — every
  * strategy whose design has a floor gets it, the others their default; by name — those named get
- * theirs (an unknown name is the caller's to refuse), the others their default.
+ * theirs, the others their default; a name not evaluated is an `InputError`.
  */
 export function floorsFor(
   strategies: readonly string[],
@@ -42,7 +43,10 @@ export function floorsFor(
     for (const r of strategies) if (floorInDesign(r)) floors[r] = setting as FloorSetting;
     return floors;
   }
-  for (const [name, value] of Object.entries(setting)) floors[name] = value;
+  for (const [name, value] of Object.entries(setting)) {
+    if (!strategies.includes(name)) throw new InputError(`floor: "${name}" is not one of the strategies evaluated (${strategies.join(', ')})`);
+    floors[name] = value;
+  }
   return floors;
 }
 

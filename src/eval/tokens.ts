@@ -16,7 +16,8 @@ import { serializeTool, serializeTools, type Definition, type Provider } from '.
 
 /** Texts longer than this are counted line by line (see {@link TokenMeter.text}). */
 export const LINE_SUMMED_CHARS = 20_000;
-const LINE_CACHE_LIMIT = 1 << 20;
+/** Distinct lines a per-line cache keeps before it starts again (bounded memory on any catalog). */
+export const LINE_CACHE_LIMIT = 1 << 20;
 
 export class TokenMeter {
   private readonly perTool: Int32Array;

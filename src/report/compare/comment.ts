@@ -8,7 +8,7 @@
 import { metricLabel } from '../../metrics/ids.ts';
 import { escapeMarkdown as md, markdownId } from '../../util/escape.ts';
 import { goldRemovedCases } from '../view.ts';
-import { signed, verdictText } from './markdown.ts';
+import { fmt, signed, verdictText } from './markdown.ts';
 import type { Comparison, FigureChange, RunComparison } from './model.ts';
 
 /** Moved figures listed per later run (the rest are counted). */
@@ -18,7 +18,6 @@ export const COMMENT_CASES = 5;
 /** A request longer than this is cut. */
 const REQUEST_CHARS = 100;
 
-const fmt = (x: number | undefined): string => (x === undefined ? '–' : x.toFixed(3));
 const ORDER: Record<FigureChange['verdict'], number> = { worse: 0, changed: 1, better: 2, same: 3, 'n/a': 4 };
 const moved = (f: FigureChange): boolean => f.verdict === 'worse' || f.verdict === 'better' || f.verdict === 'changed';
 

@@ -18,7 +18,8 @@ const DASH = '–';
 
 /** The change rule in one paragraph (the comparison's Markdown and HTML, and docs/report.md). */
 export const CHANGE_RULE = `Change: head − base. Interval: paired bootstrap over the cases both runs scored (1,000 resamples), descriptive. Verdict: the rule the gate uses — with ${minChangedForTest()} or more changed cases, the paired randomization test decides (better or worse at p < 0.05, else within noise); with fewer, no test can reach p < 0.05, so the changed cases are named and decide.`;
-const fmt = (x: number | undefined): string => (x === undefined ? DASH : x.toFixed(3));
+/** A figure to three decimals, or a dash when it does not apply. */
+export const fmt = (x: number | undefined): string => (x === undefined ? DASH : x.toFixed(3));
 /** A change with its sign (`+0.012`, `−0.004`, `0.000`), or a dash when it does not apply. */
 export const signed = (x: number | undefined): string => (x === undefined ? DASH : x === 0 ? '0' : `${x > 0 ? '+' : '−'}${Math.abs(x).toFixed(4)}`);
 const code = (s: string): string => `\`${s.replace(/`/g, "'").replace(/[\r\n]/g, ' ')}\``;
