@@ -13,6 +13,7 @@ import type { ExposureSummary, QueryDetail } from './results.ts';
 import { exposureMeans } from './profile-figures.ts';
 import { caseCalls } from './calls.ts';
 import { LINE_CACHE_LIMIT, LINE_SUMMED_CHARS, type TokenMeter } from './tokens.ts';
+import { forEachLine, LineMemo } from '../util/line-cache.ts';
 
 /** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
 export type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
@@ -118,7 +119,7 @@ export class ExposureTally {
   }
 
   /** Per-line names of long advertisements (rebuilt for every caller, they share most lines). */
-  private readonly lineNames = new Map<string, readonly string[]>();
+  private readonly lineNames = new LineMemo<readonly string[]>(LINE_CACHE_LIMIT);
 
   /**
    * Catalog ids named in a text (an advertisement): its words, split at whitespace, quotes, brackets
@@ -137,17 +138,14 @@ export class ExposureTally {
       this.scanNames(text, out);
       return out;
     }
-    for (const line of text.split('\n')) {
-      let names = this.lineNames.get(line);
-      if (names === undefined) {
-        const found: string[] = [];
-        this.scanNames(line, found);
-        names = found;
-        if (this.lineNames.size >= LINE_CACHE_LIMIT) this.lineNames.clear();
-        this.lineNames.set(line, names);
-      }
-      for (const n of names) out.push(n);
-    }
+    const scan = (l: string): readonly string[] => {
+      const found: string[] = [];
+      this.scanNames(l, found);
+      return found;
+    };
+    forEachLine(text, (line) => {
+      for (const n of this.lineNames.of(line, scan)) out.push(n);
+    });
     return out;
   }
 

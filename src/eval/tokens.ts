@@ -13,6 +13,7 @@ import type { Catalog } from '../catalog/types.ts';
 import type { BeforeSearch, SearchAddition } from '../profiles/types.ts';
 import { countTokens, type TokenCounterName } from '../tokens/count.ts';
 import { serializeTool, serializeTools, type Definition, type Provider } from '../tokens/serialize.ts';
+import { forEachLine, LineMemo } from '../util/line-cache.ts';
 
 /** Texts longer than this are counted line by line (see {@link TokenMeter.text}). */
 export const LINE_SUMMED_CHARS = 20_000;
@@ -51,7 +52,7 @@ export class TokenMeter {
   }
 
   /** Per-line counts of long texts (advertisements rebuilt for each caller share most lines). */
-  private readonly lineCache = new Map<string, number>();
+  private readonly lineCounts = new LineMemo<number>(LINE_CACHE_LIMIT);
 
   /**
    * Tokens of a text. A long one (over {@link LINE_SUMMED_CHARS} characters: a catalog listing
@@ -62,18 +63,11 @@ export class TokenMeter {
    */
   text(text: string): number {
     if (text.length <= LINE_SUMMED_CHARS) return countTokens(text, this.counter);
-    const lines = text.split('\n');
     let sum = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const line = i < lines.length - 1 ? `${lines[i]}\n` : lines[i]!;
-      let n = this.lineCache.get(line);
-      if (n === undefined) {
-        n = countTokens(line, this.counter);
-        if (this.lineCache.size >= LINE_CACHE_LIMIT) this.lineCache.clear();
-        this.lineCache.set(line, n);
-      }
-      sum += n;
-    }
+    const count = (l: string): number => countTokens(l, this.counter);
+    forEachLine(text, (line) => {
+      sum += this.lineCounts.of(line, count);
+    });
     return sum;
   }
 

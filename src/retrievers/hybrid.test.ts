@@ -794,3 +794,72 @@ async function expectSameRankings(
   }
   expect(compared).toBeGreaterThan(100);
 }
+
+describe('CalibratedHybridRetriever on a catalog larger than its candidate depth', () => {
+  type Dense = { scores: Float64Array; returned: Uint8Array };
+  /** A child with fixed dense scores per request. */
+  const denseChild = (name: string, of: (request: string) => Dense): Retriever & { denseScores: (r: string) => Promise<Dense> } => ({
+    name,
+    index: async () => {},
+    search: async () => {
+      throw new Error('the dense path should be taken');
+    },
+    denseScores: async (request: string) => of(request),
+  });
+  const N = 700;
+  const big = catalogOf(Array.from({ length: N }, (_, i) => tool(`t${String(i).padStart(4, '0')}`)));
+
+  /** Scores by request: 'sparse' (a BM25-like child: few tools, ties), 'flat' (everyone alike but a few), 'random' (every tool). */
+  function scores(kind: string, seed: number): Dense {
+    const rand = prng(seed);
+    const s = new Float64Array(N);
+    const returned = new Uint8Array(N);
+    for (let p = 0; p < N; p++) {
+      if (kind === 'sparse') {
+        if (rand() < 0.1) {
+          returned[p] = 1;
+          s[p] = Math.floor(rand() * 4) * 2.5;
+        }
+      } else if (kind === 'flat') {
+        returned[p] = 1;
+        s[p] = p % 97 === 0 ? 0.9 : 0.1;
+      } else {
+        returned[p] = 1;
+        s[p] = rand() * 2 - 1;
+      }
+    }
+    return { scores: s, returned };
+  }
+
+  it('returns the first k of the whole union, scores included, whatever k, mask, features and coefficient signs', async () => {
+    const masks: (Uint8Array | undefined)[] = [undefined, Uint8Array.from({ length: N }, (_, p) => (p % 3 === 0 ? 0 : 1))];
+    const betas = [undefined, [-2, -0.4, 3, 0.5, -0.7, 0.1, -0.2], [0, 1, 1, 0, 0, 0, 0]];
+    let checked = 0;
+    for (const features of ['zscore', 'rrf'] as const)
+      for (const beta of betas)
+        for (const [ka, kb] of [
+          ['sparse', 'random'],
+          ['sparse', 'flat'],
+          ['random', 'random'],
+          ['flat', 'flat'],
+        ]) {
+          const h = new CalibratedHybridRetriever(
+            'h',
+            denseChild('a', (r) => scores(ka!, 1 + r.length)),
+            denseChild('b', (r) => scores(kb!, 100 + r.length)),
+            { features, ...(beta ? { coefficients: beta } : {}) },
+          );
+          await h.index(big);
+          for (const request of ['q', 'qq', 'qqq'])
+            for (const allowed of masks) {
+              // k = N: fewer candidates than k, so every tool of the union is scored
+              const all = await h.search(request, { k: N, ...(allowed ? { allowed } : {}) });
+              for (const k of [1, 5, 10, 37]) {
+                expect(await h.search(request, { k, ...(allowed ? { allowed } : {}) }), `${features} ${ka}/${kb} k ${k}`).toEqual(all.slice(0, k));
+                checked++;
+              }
+            }
+        }
+    expect(checked).toBe(2 * 3 * 4 * 3 * 2 * 4);
+  });
+});

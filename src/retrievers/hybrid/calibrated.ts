@@ -216,12 +216,77 @@ export class CalibratedHybridRetriever extends FusedPair implements Describable,
     const { floor: _floor, k: _k, ...rest } = context;
     const dense = await this.denseOf(request, rest, total);
     const m = this.features(dense, allowed, total);
+    const fast = this.candidateSearch(dense, k, m);
     const { union, fused } = this.work;
+    if (fast !== undefined) return fast.map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
+    this.fillAll(dense, m);
     for (let j = 0; j < m; j++) {
       const p = union[j]!;
       fused[p] = sigmoid(this.logit(p));
     }
     return topByScore(fused, this.idRank, k, union.subarray(0, m)).map((p) => ({ id: this.ids[p]!, score: fused[p]! }));
+  }
+
+  /**
+   * The first `k` tools of the union by fused score, found without scoring every tool; undefined
+   * when that cannot be shown exact (the caller then scores the whole union, same answer).
+   *
+   * The candidates (each child's best `depth` tools) are scored first; the k-th of them has logit
+   * τ. Outside the candidates a tool's features are linear in its two raw scores (the standard
+   * score is, and a rank past `rankDepth` gives 0), so its logit is L̃ = c + w_a·a + w_b·b, one
+   * pass over the union without writing features. The tools with L̃ ≥ τ − margin are scored too;
+   * every other tool has a logit below τ (the margin covers rounding), and the answer stands if
+   * the largest of their L̃ (plus the margin) maps to a fused score below the k-th's: no tool left
+   * out can reach or tie it.
+   */
+  private candidateSearch(dense: readonly [Dense, Dense], k: number, m: number): number[] | undefined {
+    const w = this.work;
+    const { union, candidates, fused, mark, ok, stats } = w;
+    let c = w.candidateCount;
+    for (let j = 0; j < c; j++) fused[candidates[j]!] = sigmoid(this.logit(candidates[j]!));
+    if (c === m) return topByScore(fused, this.idRank, k, candidates.subarray(0, c));
+    if (c < k) return undefined;
+    const seed = topByScore(fused, this.idRank, k, candidates.subarray(0, c));
+    const tau = this.logit(seed[k - 1]!);
+    const co = this.coefficients;
+    const zscore = this.options.features === 'zscore';
+    let level = co[0]!;
+    let scale = Math.abs(co[0]!);
+    const weight = [0, 0];
+    const raw = [dense[0].scores, dense[1].scores] as const;
+    for (let ch = 0; ch < 2; ch++) {
+      const { mean, sd, best, absent, low, high } = stats[ch]!;
+      const z = zscore && sd > 0 ? co[3 + ch]! / sd : 0;
+      weight[ch] = co[1 + ch]! + z;
+      level += co[5 + ch]! * best - z * mean;
+      const big = Math.max(Math.abs(low), Math.abs(high), Math.abs(absent));
+      scale += Math.abs(co[1 + ch]!) * big + Math.abs(z) * (big + Math.abs(mean)) + Math.abs(co[5 + ch]! * best);
+    }
+    const margin = 1e-9 * (scale + 1);
+    const cut = tau - margin;
+    const [w0, w1] = weight as [number, number];
+    const [ok0, ok1] = ok;
+    const [s0, s1] = raw;
+    const a0 = stats[0].absent;
+    const a1 = stats[1].absent;
+    for (let j = 0; j < c; j++) mark[candidates[j]!] = 1;
+    let left = -Infinity;
+    const first = c;
+    for (let j = 0; j < m; j++) {
+      const p = union[j]!;
+      if (mark[p] === 1) continue;
+      const est = level + w0 * (ok0[p] === 1 ? s0[p]! : a0) + w1 * (ok1[p] === 1 ? s1[p]! : a1);
+      if (est >= cut) candidates[c++] = p;
+      else if (est > left) left = est;
+    }
+    for (let j = 0; j < first; j++) mark[candidates[j]!] = 0;
+    if (c > first) {
+      this.fill(dense, candidates.subarray(first, c), c - first);
+      for (let j = first; j < c; j++) fused[candidates[j]!] = sigmoid(this.logit(candidates[j]!));
+    }
+    const top = c > first ? topByScore(fused, this.idRank, k, candidates.subarray(0, c)) : seed;
+    if (left !== -Infinity && !(fused[top[k - 1]!]! > sigmoid(left + margin))) return undefined;
+    return top;
   }
 
   async calibrate(cases: readonly CalibrationCase[]): Promise<void> {
@@ -301,74 +366,142 @@ export class CalibratedHybridRetriever extends FusedPair implements Describable,
   }
 
   /**
-   * The features of every tool either child returned (allowed, finite): into `work.feat` (by
-   * position), the union into `work.union` (catalog order; its length is returned), each child's
-   * first max(topN, rankDepth) tools by rankStable into `work.top`. Sums run in catalog order.
+   * The statistics of both children over the allowed tools and the features of the candidates.
+   * Into `work`: the union of the tools either child returned (allowed, finite) in catalog order
+   * (`union`; its length is returned), each child's first max(topN, rankDepth) tools by rankStable
+   * (`top`), their union (`candidates`, the tools a search scores first) and the candidates'
+   * features (`feat`, by position); {@link fillAll} adds the features of the rest of the union.
+   * Sums run in catalog order, so a feature is the same whichever tools are scored.
    */
   private features(dense: readonly [Dense, Dense], allowed: Uint8Array | undefined, total: number): number {
     const n = this.n;
-    const { feat, union, ok, top, topCount, candidates } = this.work;
-    const count = [0, 0];
-    const low = [0, 0];
-    const high = [-Infinity, -Infinity];
-    const sum = [0, 0];
+    const w = this.work;
+    const { union, ok, top, topCount, candidates, mark, stats } = w;
+    const [ok0, ok1] = ok;
+    const [d0, d1] = dense;
+    const r0 = d0.returned;
+    const r1 = d1.returned;
+    const s0 = d0.scores;
+    const s1 = d1.scores;
+    let count0 = 0;
+    let count1 = 0;
+    let low0 = 0;
+    let low1 = 0;
+    let high0 = -Infinity;
+    let high1 = -Infinity;
+    let sum0 = 0;
+    let sum1 = 0;
     let m = 0;
     for (let p = 0; p < n; p++) {
-      if (allowed !== undefined && allowed[p] !== 1) continue;
-      let any = 0;
-      for (let c = 0; c < 2; c++) {
-        const { scores, returned } = dense[c]!;
-        let t = 0;
-        if (returned[p] === 1) {
-          const v = scores[p]!;
-          if (Number.isFinite(v)) {
-            t = 1;
-            count[c]!++;
-            if (v < low[c]!) low[c] = v;
-            if (v > high[c]!) high[c] = v;
-            sum[c] = sum[c]! + v;
-          }
-        }
-        ok[c]![p] = t;
-        any |= t;
+      if (allowed !== undefined && allowed[p] !== 1) {
+        ok0[p] = 0;
+        ok1[p] = 0;
+        continue;
       }
-      if (any === 1) union[m++] = p;
+      let t0 = 0;
+      if (r0[p] === 1) {
+        const v = s0[p]!;
+        // finite (NaN and ±∞ give NaN)
+        if (v - v === 0) {
+          t0 = 1;
+          count0++;
+          if (v < low0) low0 = v;
+          if (v > high0) high0 = v;
+          sum0 += v;
+        }
+      }
+      let t1 = 0;
+      if (r1[p] === 1) {
+        const v = s1[p]!;
+        if (v - v === 0) {
+          t1 = 1;
+          count1++;
+          if (v < low1) low1 = v;
+          if (v > high1) high1 = v;
+          sum1 += v;
+        }
+      }
+      ok0[p] = t0;
+      ok1[p] = t1;
+      if ((t0 | t1) === 1) union[m++] = p;
     }
+    // Means over the allowed tools (an absent tool scores `absent`), then the squared deviations of
+    // both children in one pass, each sum in catalog order.
+    const total0 = total - count0;
+    const total1 = total - count1;
+    const mean0 = (sum0 + total0 * low0) / total;
+    const mean1 = (sum1 + total1 * low1) / total;
+    let squares0 = total0 * (low0 - mean0) * (low0 - mean0);
+    let squares1 = total1 * (low1 - mean1) * (low1 - mean1);
+    for (let p = 0; p < n; p++) {
+      if (ok0[p] === 1) {
+        const d = s0[p]! - mean0;
+        squares0 += d * d;
+      }
+      if (ok1[p] === 1) {
+        const d = s1[p]! - mean1;
+        squares1 += d * d;
+      }
+    }
+    const count = [count0, count1];
+    const low = [low0, low1];
+    const high = [high0, high1];
+    const mean = [mean0, mean1];
+    const squares = [squares0, squares1];
     const depth = Math.max(this.options.topN, this.options.rankDepth);
-    for (let c = 0; c < 2; c++) {
-      const { scores } = dense[c]!;
-      const okc = ok[c]!;
-      const missing = total - count[c]!;
-      const absent = low[c]!;
-      const mean = (sum[c]! + missing * absent) / total;
-      let squares = missing * (absent - mean) * (absent - mean);
-      let k = 0;
-      for (let j = 0; j < m; j++) {
-        const p = union[j]!;
-        if (okc[p] === 1) {
-          const d = scores[p]! - mean;
-          squares += d * d;
-          candidates[k++] = p;
-        }
-      }
-      const sd = Math.sqrt(squares / total);
-      const first = topByScore(scores, this.idRank, depth, candidates.subarray(0, k));
-      top[c]!.set(first);
-      topCount[c] = first.length;
-      const best = count[c]! > 0 ? high[c]! : 0;
-      for (let j = 0; j < m; j++) {
-        const p = union[j]!;
-        const raw = okc[p] === 1 ? scores[p]! : absent;
-        feat[p * FEATURES + c] = raw;
-        feat[p * FEATURES + 2 + c] = this.options.features === 'zscore' ? (sd > 0 ? (raw - mean) / sd : 0) : 0;
-        feat[p * FEATURES + 4 + c] = best;
-      }
-      if (this.options.features === 'rrf') {
-        const { rrfK, rankDepth } = this.options;
-        for (let r = 0; r < Math.min(rankDepth, first.length); r++) feat[first[r]! * FEATURES + 2 + c] = 1 / (rrfK + r + 1);
+    let c = 0;
+    for (let ch = 0; ch < 2; ch++) {
+      const { scores } = dense[ch]!;
+      const okc = ok[ch]!;
+      const sd = Math.sqrt(squares[ch]! / total);
+      const first = topByScore(scores, this.idRank, depth, { mask: okc });
+      top[ch]!.set(first);
+      topCount[ch] = first.length;
+      const st = stats[ch]!;
+      st.mean = mean[ch]!;
+      st.sd = sd;
+      st.absent = low[ch]!;
+      st.low = low[ch]!;
+      st.high = count[ch]! > 0 ? high[ch]! : 0;
+      st.best = count[ch]! > 0 ? high[ch]! : 0;
+      for (const p of first) {
+        if (mark[p] === 1) continue;
+        mark[p] = 1;
+        candidates[c++] = p;
       }
     }
+    for (let j = 0; j < c; j++) mark[candidates[j]!] = 0;
+    w.candidateCount = c;
+    this.fill(dense, candidates, c);
     return m;
+  }
+
+  /** The features of every tool of the union (after {@link features}, which gave the candidates'). */
+  private fillAll(dense: readonly [Dense, Dense], m: number): void {
+    this.fill(dense, this.work.union, m);
+  }
+
+  /** The features of the tools `list[0 … m−1]` from the children's statistics. */
+  private fill(dense: readonly [Dense, Dense], list: Int32Array, m: number): void {
+    const { feat, ok, top, topCount, stats } = this.work;
+    const zscore = this.options.features === 'zscore';
+    for (let ch = 0; ch < 2; ch++) {
+      const { scores } = dense[ch]!;
+      const okc = ok[ch]!;
+      const { mean, sd, absent, best } = stats[ch]!;
+      for (let j = 0; j < m; j++) {
+        const p = list[j]!;
+        const raw = okc[p] === 1 ? scores[p]! : absent;
+        feat[p * FEATURES + ch] = raw;
+        feat[p * FEATURES + 2 + ch] = zscore ? (sd > 0 ? (raw - mean) / sd : 0) : 0;
+        feat[p * FEATURES + 4 + ch] = best;
+      }
+      if (!zscore) {
+        const { rrfK, rankDepth } = this.options;
+        const first = top[ch]!;
+        for (let r = 0; r < Math.min(rankDepth, topCount[ch]!); r++) feat[first[r]! * FEATURES + 2 + ch] = 1 / (rrfK + r + 1);
+      }
+    }
   }
 }
 
@@ -387,13 +520,36 @@ function round(v: number): number {
   return Number(v.toPrecision(6));
 }
 
+/** A child's statistics over the allowed tools in one search. */
+interface ChildStats {
+  mean: number;
+  sd: number;
+  /** The score of a tool the child did not return: min(0, the lowest it returned). */
+  absent: number;
+  /** The lowest and highest finite score it returned (0 and 0 when none). */
+  low: number;
+  high: number;
+  /** The highest score it returned (0 when none): the feature â / b̂. */
+  best: number;
+}
+
+function childStats(): ChildStats {
+  return { mean: 0, sd: 0, absent: 0, low: 0, high: 0, best: 0 };
+}
+
 /** The working arrays of the calibrated fusion for a catalog of n tools. */
 function calibratedWork(n: number) {
   return {
     feat: new Float64Array(n * FEATURES),
     fused: new Float64Array(n),
     union: new Int32Array(n),
+    /** Each child's first max(topN, rankDepth) tools, each once (`candidateCount` of them). */
     candidates: new Int32Array(n),
+    candidateCount: 0,
+    /** Scratch: 1 while a position is among the candidates being gathered. */
+    mark: new Uint8Array(n),
+    /** Per child: its statistics over the allowed tools in the last search. */
+    stats: [childStats(), childStats()] as [ChildStats, ChildStats],
     ok: [new Uint8Array(n), new Uint8Array(n)] as [Uint8Array, Uint8Array],
     top: [new Int32Array(n), new Int32Array(n)] as [Int32Array, Int32Array],
     topCount: [0, 0] as [number, number],
