@@ -16,8 +16,8 @@
  */
 import { loadEvalInput, portableRef, type EvalInput } from './eval/input.ts';
 import type { DatasetSource } from './eval/results.ts';
-import { floorsFor, profileDefaultFloors } from './eval/floors.ts';
-import { makeConfig, runEval, type EvalRun, type RunOptions } from './eval/run.ts';
+import { planCalibration, planEvaluation, runPlanned } from './eval/pipeline.ts';
+import type { EvalRun, RunOptions } from './eval/run.ts';
 import { parseProfileList } from './profiles/registry.ts';
 import { parseRetrieverList } from './retrievers/registry.ts';
 import { InputError } from './util/errors.ts';
@@ -79,6 +79,12 @@ export interface EvaluateOptions {
    * `backpack eval` without `--floor`.
    */
   floor?: number | null | Record<string, number | null>;
+  /**
+   * Calibration cases, never scored: a split of the evaluated cases (`train`) or a cases file over
+   * the same catalog, as `backpack eval --calibrate-on`; the hybrid fusions fit their score scale on
+   * them and a profile's documented default floor is calibrated on them.
+   */
+  calibrateOn?: string;
   /** Passed to `runEval` (threads, shard, progress). */
   run?: RunOptions;
 }
@@ -94,12 +100,21 @@ export async function evaluate(options: EvaluateOptions): Promise<{ run: EvalRun
   const profiles = options.profiles?.length ? parseProfileList(options.profiles.join(',')) : [];
   const ks = options.ks ?? [1, 3, 5, 10];
   if (!ks.length || ks.some((k) => !Number.isInteger(k) || k < 1)) throw new InputError(`ks must be whole numbers ≥ 1 (got ${JSON.stringify(ks)})`);
-  // the command line's rule (eval/floors.ts): a floor for every strategy reaches the designs that have one,
-  // and a profile's documented default floor stands where the option says nothing about it
-  const floors = floorsFor([...retrievers, ...profiles], options.floor, profileDefaultFloors(profiles, options.run?.calibration !== undefined));
+  const { calibration: given, ...run } = options.run ?? {};
+  const calibrateOn = options.calibrateOn ?? given;
+  // the command line's pipeline (eval/pipeline.ts): floors resolved once, then calibration, then the run
+  const plan = planEvaluation({
+    retrievers,
+    profiles,
+    ks,
+    floor: options.floor,
+    ...(calibrateOn !== undefined ? { calibrateOn } : {}),
+    names: { calibrateOn: 'calibrateOn', floorAuto: 'an auto floor' },
+  });
   const input = loadEvalInput(source);
-  const run = await runEval(input, makeConfig(retrievers, ks, floors, null, false, profiles), options.run ?? {});
-  return { run, input };
+  const calibration = planCalibration(plan, { input, scoredLabel: source.kind === 'dataset' && source.split !== null ? `split ${source.split}` : 'all cases' });
+  const { run: result } = await runPlanned(input, plan, calibration ? { calibration: calibration.set } : {}, run);
+  return { run: result, input };
 }
 
 function sourceOf(o: EvaluateOptions): DatasetSource {

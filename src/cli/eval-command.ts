@@ -2,9 +2,8 @@
  * `backpack eval`: evaluate retrievers and profiles on labelled cases into a results folder.
  */
 import { helpList } from './help-text.ts';
-import { thinCalibrationWarnings } from '../eval/calibrate.ts';
 import { retrieverCapabilities } from '../retrievers/registry.ts';
-import { atLeastOne, checked, displayPath, floorNamed, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
+import { atLeastOne, checked, displayPath, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
 import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
@@ -18,7 +17,6 @@ import { loadEvalInput, portableRef } from '../eval/input.ts';
 import { isResultsDir, writeRunDir } from '../eval/files.ts';
 import { sha256 } from '../util/hash.ts';
 import { DEFAULT_CACHE_PRICES, type DatasetSource } from '../eval/results.ts';
-import { makeConfig, runEval } from '../eval/run.ts';
 import { parseShard } from '../eval/shard.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { parseProfileList, profileEntries, profileNames, profileUsesModel } from '../profiles/registry.ts';
@@ -28,7 +26,8 @@ import { QUERY_STYLES } from '../profiles/keyword-query.ts';
 import { lockFolder } from '../util/file-lock.ts';
 import { parseRetrieverList, retrieverEntries } from '../retrievers/registry.ts';
 import { snapshotForEval } from '../snapshot/for-catalog.ts';
-import { parseFloors, profileDefaultFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
+import { parseFloorOption } from './calibration.ts';
+import { planCalibration, planEvaluation, runPlanned } from '../eval/pipeline.ts';
 import { progressReporter } from './progress.ts';
 
 /** Add `eval` to the program. */
@@ -150,22 +149,22 @@ export function registerEvalCommand(program: Command, io: Io): void {
       const source = evalSource(opts);
       const profiles = opts.profiles !== undefined ? parseProfileList(opts.profiles) : [];
       const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
-      const ks = parseKs(opts.k);
-      const floors = parseFloors(
-        opts.floor,
-        [...retrievers, ...profiles],
-        profileDefaultFloors(profiles, opts.calibrateOn !== undefined, opts.model !== undefined ? { model: opts.model } : {}),
-      );
-      if (opts.model !== undefined && opts.calibrateOn === undefined) {
-        const bare = profiles.filter((p) => profileUsesModel(p) && floors[p] === null && !floorNamed(opts.floor, p));
-        if (bare.length)
-          io.err(
-            `warning: no default floor for ${bare.join(', ')} with --model (the documented default is on the offline encoder's scale): give --floor NAME=X or --calibrate-on SPLIT\n`,
-          );
-      }
-      if (wantsCalibration(floors) && opts.calibrateOn === undefined)
-        throw new InputError(
-          '--floor auto needs --calibrate-on SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. --split test --calibrate-on train',
+      // floors resolved once, here, for the whole run (eval/pipeline.ts)
+      const plan = planEvaluation({
+        retrievers,
+        profiles,
+        ks: parseKs(opts.k),
+        floor: parseFloorOption(opts.floor, [...retrievers, ...profiles]),
+        ...(opts.calibrateOn !== undefined ? { calibrateOn: opts.calibrateOn } : {}),
+        ...(opts.model !== undefined ? { model: opts.model } : {}),
+        sticky: opts.sticky === true,
+        ...(opts.contextWindow !== DEFAULT_CONTEXT_WINDOW ? { contextWindow: opts.contextWindow } : {}),
+        cache: { writeRatio: opts.cacheWriteRatio, readRatio: opts.cacheReadRatio },
+        ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}),
+      });
+      if (plan.unfloored.length)
+        io.err(
+          `warning: no default floor for ${plan.unfloored.join(', ')} with --model (the documented default is on the offline encoder's scale): give --floor NAME=X or --calibrate-on SPLIT\n`,
         );
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
       if (opts.model !== undefined && !retrievers.some((r) => retrieverCapabilities(r).usesModel) && !profiles.some(profileUsesModel)) {
@@ -204,32 +203,18 @@ export function registerEvalCommand(program: Command, io: Io): void {
         examples = { from: opts.examplesFrom, perTool: opts.examplesPerTool, added: a.added };
       }
       assertEvaluable(input, source);
-      const calibration =
-        opts.calibrateOn !== undefined
-          ? resolveCalibration(
-              opts.calibrateOn,
-              source,
-              input.catalog,
-              input.cases,
-              source.kind === 'dataset' && source.split !== null ? `--split ${source.split}` : 'all cases',
-              wantsCalibration(floors),
-            )
-          : undefined;
+      const calibration = planCalibration(plan, {
+        input: { ...input, source },
+        scoredLabel: source.kind === 'dataset' && source.split !== null ? `--split ${source.split}` : 'all cases',
+      });
       for (const w of calibration?.warnings ?? []) io.err(`${w}\n`);
       if (calibration && opts.examplesFrom !== undefined && opts.calibrateOn === opts.examplesFrom) {
         io.err(
           `warning: --calibrate-on ${opts.calibrateOn} is also --examples-from ${opts.examplesFrom}: its requests are in the index as examples, so fitted scores (hybrid) are over-confident there; calibrate on other cases for figures you ship\n`,
         );
       }
-      const traces = opts.traces !== undefined ? loadTraces(opts.traces, input.cases, input.catalog) : undefined;
-      const base = makeConfig(retrievers, ks, floors, opts.traces !== undefined ? sha256(readFileSync(opts.traces)) : null, opts.sticky === true, profiles);
-      const config = {
-        ...base,
-        ...(base.cache ? { cache: { writeRatio: opts.cacheWriteRatio, readRatio: opts.cacheReadRatio } } : {}),
-        ...(opts.contextWindow !== DEFAULT_CONTEXT_WINDOW ? { contextWindow: opts.contextWindow } : {}),
-        ...(examples ? { examples } : {}),
-        ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}),
-      };
+      const traces =
+        opts.traces !== undefined ? { byCase: loadTraces(opts.traces, input.cases, input.catalog), sha256: sha256(readFileSync(opts.traces)) } : undefined;
       const out = resolve(opts.out ?? join('reports', input.name));
       assertReplaceable(out, 'results folder', isResultsDir);
       // one writer per results folder: a second eval into it stops here (exit 2)
@@ -241,18 +226,20 @@ export function registerEvalCommand(program: Command, io: Io): void {
         const reproducible = opts.examplesFrom === undefined && opts.roles === undefined;
         if (opts.workers > 1 && !reproducible)
           io.err('note: --workers is ignored with --examples-from or --roles (the threads could not load the same input)\n');
-        const run = await runEval(input, config, {
-          shard,
-          workers: opts.workers,
-          ...(reproducible ? { workerSource: snap?.loadSource ?? source } : {}),
-          ...(traces ? { traces } : {}),
-          ...(calibration ? { calibration: calibration.set } : {}),
-          ...(opts.model !== undefined ? { retrieverOptions: { model: opts.model } } : {}),
-          progress: (name, done, total) => progress.update(name, done, total),
-          indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
-        });
+        const { run, warnings } = await runPlanned(
+          input,
+          plan,
+          { ...(calibration ? { calibration: calibration.set } : {}), ...(traces ? { traces } : {}), ...(examples ? { examples } : {}) },
+          {
+            shard,
+            workers: opts.workers,
+            ...(reproducible ? { workerSource: snap?.loadSource ?? source } : {}),
+            progress: (name, done, total) => progress.update(name, done, total),
+            indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
+          },
+        );
         progress.stop();
-        for (const w of thinCalibrationWarnings(run.results.config.floors)) io.err(`warning: ${w}\n`);
+        for (const w of warnings) io.err(`warning: ${w}\n`);
         if (shard && run.results.dataset.cases === 0)
           io.err(
             `warning: shard ${shard.index}/${shard.count} holds none of the ${input.cases.length} cases: its figures are n/a; merge the shards for the run's figures\n`,

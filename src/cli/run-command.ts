@@ -1,7 +1,3 @@
-/**
- * `backpack run`: the main job on the built-in default (generate, evaluate, report) and its defaults.
- */
-import { thinCalibrationWarnings } from '../eval/calibrate.ts';
 import { atLeastOne, checked, displayPath, floorSyntax, wholeNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
 import { failpoint } from '../util/failpoint.ts';
@@ -18,7 +14,7 @@ import { PRESETS } from '../generate/presets.ts';
 import { inputOfDataset } from '../eval/input.ts';
 import { MAIN_JOB_PROFILES, MAIN_JOB_RETRIEVERS } from '../eval/main-job.ts';
 import { isResultsDir, writeRunDir } from '../eval/files.ts';
-import { makeConfig, peakRssMb, runEval, type EvalRun, type EvalTimings } from '../eval/run.ts';
+import { peakRssMb, type EvalRun, type EvalTimings } from '../eval/run.ts';
 import type { StrategyPhase } from '../eval/strategy.ts';
 import { parseProfileList } from '../profiles/registry.ts';
 import { parseFormats, REPORT_FORMATS, type ReportFormat, writeReport } from '../report/write.ts';
@@ -26,7 +22,8 @@ import type { QueryStyle } from '../profiles/types.ts';
 import { QUERY_STYLES } from '../profiles/keyword-query.ts';
 import { lockFolder } from '../util/file-lock.ts';
 import { parseRetrieverList } from '../retrievers/registry.ts';
-import { parseFloors, profileDefaultFloors, resolveCalibration, wantsCalibration } from './calibration.ts';
+import { parseFloorOption } from './calibration.ts';
+import { planCalibration, planEvaluation, runPlanned } from '../eval/pipeline.ts';
 import { progressReporter } from './progress.ts';
 
 /** The main job's default thread count: both cores of a 2-core machine, at most 2 (each thread holds a copy of the catalog). */
@@ -123,7 +120,6 @@ export function registerRunCommand(program: Command, io: Io): void {
         const out = resolve(opts.results ?? join('reports', given !== undefined ? basename(given) : `${opts.preset}-${opts.seed}`));
         const retrievers = parseRetrieverList(opts.retrievers);
         const profiles = opts.profiles.trim() === '' ? [] : parseProfileList(opts.profiles);
-        const floors = parseFloors(opts.floor, [...retrievers, ...profiles], profileDefaultFloors(profiles, true));
         if (opts.calibrateOn === opts.split)
           throw new InputError(
             `--calibrate-on ${opts.calibrateOn} and --split ${opts.split} name the same cases: calibration and scoring need different splits`,
@@ -169,32 +165,33 @@ export function registerRunCommand(program: Command, io: Io): void {
           // a dataset of one's own may have no calibration split (one imported session): floors cannot be
           // calibrated then; with fixed floors the run goes on, the fusions on their default score scale
           const calibrates = given === undefined || d.cases.some((c) => caseSplit(c) === opts.calibrateOn);
-          if (!calibrates && wantsCalibration(floors))
+          // floors resolved once, here, for the whole run (eval/pipeline.ts): calibrated on the calibration split when there is one
+          const plan = planEvaluation({
+            retrievers,
+            profiles,
+            floor: parseFloorOption(opts.floor, [...retrievers, ...profiles]),
+            calibrateOn: opts.calibrateOn,
+            ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}),
+          });
+          if (!calibrates && plan.calibrates)
             throw new InputError(
               `no case is in split "${opts.calibrateOn}", which the floors are calibrated on (--floor auto): import more sessions (backpack import splits by session), or give --floor none`,
               { file: dir },
             );
           if (!calibrates)
             io.err(`note: no case is in split "${opts.calibrateOn}": nothing is calibrated (the hybrid fusions use their default score scale)\n`);
-          const calibration = calibrates
-            ? resolveCalibration(opts.calibrateOn, input.source, d.catalog, input.cases, `--split ${opts.split}`, wantsCalibration(floors), d.cases)
-            : undefined;
+          const calibration = calibrates ? planCalibration(plan, { input, scoredLabel: `--split ${opts.split}`, loaded: d.cases }) : undefined;
           for (const w of calibration?.warnings ?? []) io.err(`${w}\n`);
           lap('loadMs');
           failpoint('load');
-          const run = await runEval(
-            input,
-            { ...makeConfig(retrievers, [1, 3, 5, 10], floors, null, false, profiles), ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}) },
-            {
-              workers: opts.workers,
-              workerSource: input.source,
-              ...(calibration ? { calibration: calibration.set } : {}),
-              progress: (name, done, total) => progress.update(name, done, total),
-              indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
-            },
-          );
+          const { run, warnings } = await runPlanned(input, plan, calibration ? { calibration: calibration.set } : {}, {
+            workers: opts.workers,
+            workerSource: input.source,
+            progress: (name, done, total) => progress.update(name, done, total),
+            indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
+          });
           progress.stop();
-          for (const w of thinCalibrationWarnings(run.results.config.floors)) io.err(`warning: ${w}\n`);
+          for (const w of warnings) io.err(`warning: ${w}\n`);
           lap('evaluateMs');
           failpoint('evaluate');
           // Results, report and timings are written into one temporary folder, swapped in by one rename:

@@ -14,7 +14,9 @@ import type { Case, Catalog } from '../catalog/types.ts';
 import { floorForRate, topUnpinned } from '../metrics/abstention.ts';
 import { clopperPearson } from '../metrics/clopper-pearson.ts';
 import { Policy } from '../retrievers/policy.ts';
-import { isPrefetching, type CalibrationCase, type Retriever } from '../retrievers/types.ts';
+import type { CalibrationCase, Retriever } from '../retrievers/types.ts';
+import type { QueryStyle } from '../profiles/types.ts';
+import { searchCases } from './search.ts';
 import { isAutoFloor, type AutoFloor, type CalibrationInfo, type FloorSetting } from './results.ts';
 
 /** The no-tool false-positive rate `--floor auto` aims at when no target is given. */
@@ -54,9 +56,6 @@ export function calibrationInfo(set: CalibrationSet): CalibrationInfo {
   };
 }
 
-/** Requests a prefetching searcher prepares at once during calibration (as in the scored run). */
-const BLOCK = 64;
-
 /**
  * The calibrated floor of one strategy. `searcher` null (a profile with no search) or a depth of 0:
  * floors do not apply (`value: null`). Profiles are calibrated on what their search returns (the
@@ -68,7 +67,7 @@ export async function calibrateFloor(
   set: CalibrationSet,
   depth: number,
   target: number,
-  query: (request: string) => string = (r) => r,
+  style: QueryStyle = 'raw',
 ): Promise<AutoFloor> {
   const noTool = set.cases.filter((c) => c.expectedTools.length === 0);
   const floor = (value: number | null, rate: number | null, reason?: string): AutoFloor => ({
@@ -83,28 +82,19 @@ export async function calibrateFloor(
   });
   if (!searcher || depth <= 0) return floor(null, null, 'no search: a floor does not apply');
   const pinned = new Set(catalog.tools.filter((t) => t.pinned).map((t) => t.id));
-  const policy = new Policy(catalog);
-  const tops: number[] = [];
-  for (let i = 0; i < noTool.length; i++) {
-    if (i % BLOCK === 0 && isPrefetching(searcher))
-      await searcher.prefetch(
-        noTool
-          .slice(i, i + BLOCK)
-          .map((c) => query(c.request))
-          .filter((q) => q !== ''),
-      );
-    const c = noTool[i]!;
-    const caller = { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
-    const q = query(c.request);
-    // no keyword to search for: the model issues no search, so nothing is shown (the lowest top)
-    const found = q === '' ? { ranked: [] } : await policy.expose(searcher, q, caller, { depth });
-    tops.push(
-      topUnpinned(
-        found.ranked.map((h) => [h.id, h.score] as const),
-        pinned,
-      ),
-    );
-  }
+  // the runner's search loop: the no-tool cases as the scored ones are searched, without a floor,
+  // per turn (a request with no keyword issues no search, so nothing is shown: the lowest top)
+  const found = await searchCases(noTool, {
+    name: 'calibration',
+    searcher,
+    exposure: null,
+    policy: new Policy(catalog),
+    depth,
+    floor: undefined,
+    style,
+    sticky: false,
+  });
+  const tops = found.map((d) => topUnpinned(d.ranked, pinned));
   const f = floorForRate(tops, target);
   // floorForRate is undefined only for no case (refused before a run starts) or +∞ tops (none here)
   if (!f) return floor(null, null, 'no no-tool calibration case');

@@ -182,7 +182,7 @@ export class ExposureTally {
    * its set (no search).
    */
   record(
-    c: Case,
+    c: Pick<Case, 'goldMode'> & { readonly expectedTools?: readonly string[] },
     caller: { callerScopes?: readonly string[]; role?: string },
     ranked: readonly Hit[],
     query: string,

@@ -10,6 +10,7 @@ import { REALISM_SCHEMA_VERSION, type PhraseUse, type Realism, type RealismFigur
 import type { Case, Catalog, Dataset } from '../catalog/types.ts';
 import { recallAtK } from '../metrics/ranking.ts';
 import { Policy } from '../retrievers/policy.ts';
+import { rankCases } from './search.ts';
 import { createRetriever } from '../retrievers/registry.ts';
 import { ARCHETYPES } from '../generate/vocab/archetypes.ts';
 import { FILLERS, OPERATIONS } from '../generate/vocab/operations.ts';
@@ -235,28 +236,30 @@ function phraseUse(requests: readonly string[], phrases: readonly string[]): Phr
 async function bm25Recalls(catalog: Catalog, cases: readonly Case[], expanded: readonly Case[]): Promise<[Map<string, number>, Map<string, number>]> {
   const retriever = createRetriever('bm25');
   await retriever.index(catalog);
-  const policy = new Policy(catalog);
+  // the runner's search loop (`rankCases`: the request as the query, no floor, per turn), graded cases only
+  const graded = cases.flatMap((c, i) => (c.expectedTools?.length ? [{ c, x: expanded[i]! }] : []));
+  const recalls = (found: readonly { ranked: readonly [string, number][] }[], of: readonly Case[]) =>
+    found.map((d, j) =>
+      recallAtK(
+        d.ranked.map(([id]) => id),
+        of[j]!.expectedTools!,
+        5,
+        of[j]!.goldMode ?? 'all',
+      ),
+    );
+  const scored = graded.map((g) => g.c);
+  const plainRecalls = recalls(await rankCases(retriever, new Policy(catalog), scored, 10), scored);
+  // A request the tables add nothing to scores the same: not searched again.
+  const changed = graded.flatMap((g, j) => (g.x.request === g.c.request ? [] : [j]));
+  const widened = changed.map((j) => ({ ...graded[j]!.c, request: graded[j]!.x.request }));
+  const wideFound = recalls(await rankCases(retriever, new Policy(catalog), widened, 10), widened);
   const plain = new Map<string, number>();
   const wide = new Map<string, number>();
-  for (let i = 0; i < cases.length; i++) {
-    const c = cases[i]!;
-    if (!c.expectedTools?.length) continue;
-    const caller = { ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}), ...(c.role !== undefined ? { role: c.role } : {}) };
-    const recall = async (request: string): Promise<number> => {
-      const found = await policy.expose(retriever, request, caller, { depth: 10 });
-      return recallAtK(
-        found.ranked.map((h) => h.id),
-        c.expectedTools!,
-        5,
-        c.goldMode ?? 'all',
-      );
-    };
-    const r = await recall(c.request);
-    plain.set(c.id, r);
-    // A request the tables add nothing to scores the same: not searched again.
-    const x = expanded[i]!.request;
-    wide.set(c.id, x === c.request ? r : await recall(x));
-  }
+  graded.forEach((g, j) => {
+    plain.set(g.c.id, plainRecalls[j]!);
+    wide.set(g.c.id, plainRecalls[j]!);
+  });
+  changed.forEach((j, w) => wide.set(graded[j]!.c.id, wideFound[w]!));
   return [plain, wide];
 }
 

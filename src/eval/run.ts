@@ -65,26 +65,61 @@ export interface EvalTimings {
   strategies: Record<string, StrategyTiming>;
 }
 
-/** Resolve the cut-offs and depth: ks ascending and unique, depth = max(ks, 10). */
+/** What a run's configuration is made from ({@link makeConfig}). */
+export interface ConfigOptions {
+  retrievers: readonly string[];
+  /** Harness profiles (default none). */
+  profiles?: readonly string[];
+  /** Cut-offs for recall@k and friends (default 1, 3, 5, 10). */
+  ks?: readonly number[];
+  /** Floors by strategy name, as resolved (`eval/floors.ts`); default none. */
+  floors?: Record<string, FloorSetting>;
+  /** The sha256 of a replayed traces file (default null: none). */
+  traces?: string | null;
+  /** Sticky-per-task retrieval (default false). */
+  sticky?: boolean;
+}
+
+/**
+ * A run's configuration: the cut-offs ascending and unique, depth = max(ks, 10), profiles with
+ * the default cache prices. Takes named options; the positional form (retrievers, ks, floors,
+ * traces, sticky, profiles) is kept for programs written against it.
+ */
+export function makeConfig(options: ConfigOptions): EvalConfig;
 export function makeConfig(
   retrievers: string[],
   ks: number[],
   floors: Record<string, FloorSetting>,
   traces: string | null,
-  sticky = false,
-  profiles: string[] = [],
+  sticky?: boolean,
+  profiles?: string[],
+): EvalConfig;
+export function makeConfig(
+  first: ConfigOptions | string[],
+  ks?: number[],
+  floors?: Record<string, FloorSetting>,
+  traces?: string | null,
+  sticky?: boolean,
+  profiles?: string[],
 ): EvalConfig {
-  const sorted = [...new Set(ks)].sort((a, b) => a - b);
+  const o: ConfigOptions = Array.isArray(first)
+    ? { retrievers: first, ks: ks ?? [], floors: floors ?? {}, traces: traces ?? null, sticky: sticky ?? false, profiles: profiles ?? [] }
+    : first;
+  const sorted = [...new Set(o.ks ?? DEFAULT_KS)].sort((a, b) => a - b);
+  const named = o.profiles ?? [];
   return {
-    retrievers,
-    ...(profiles.length ? { profiles, cache: { ...DEFAULT_CACHE_PRICES } } : {}),
+    retrievers: [...o.retrievers],
+    ...(named.length ? { profiles: [...named], cache: { ...DEFAULT_CACHE_PRICES } } : {}),
     ks: sorted,
     depth: Math.max(10, sorted[sorted.length - 1] ?? 10),
-    floors,
-    ...(sticky ? { sticky: true } : {}),
-    traces,
+    floors: o.floors ?? {},
+    ...(o.sticky ? { sticky: true } : {}),
+    traces: o.traces ?? null,
   };
 }
+
+/** The cut-offs a run reports when none are given. */
+export const DEFAULT_KS: readonly number[] = [1, 3, 5, 10];
 
 /**
  * Evaluate every strategy of `config` on `input`: each case searched through the policy layer,

@@ -7,10 +7,16 @@ import type { Case } from '../catalog/types.ts';
 import { queryFor } from '../profiles/keyword-query.ts';
 import type { QueryStyle } from '../profiles/types.ts';
 import { blockAt, progressDue, startsBlock } from '../retrievers/blocks.ts';
-import type { Policy } from '../retrievers/policy.ts';
+import { callerOf, type Policy } from '../retrievers/policy.ts';
 import { isPrefetching, type Retriever } from '../retrievers/types.ts';
 import type { ExposureTally } from './exposure-tally.ts';
 import type { QueryDetail } from './results.ts';
+
+/** What the search loop reads of a case (a scored case, or a calibration case). */
+export type SearchCase = Pick<Case, 'id' | 'request' | 'sessionId' | 'turn' | 'role' | 'goldMode'> & {
+  readonly expectedTools?: readonly string[];
+  readonly callerScopes?: readonly string[];
+};
 
 /** How one strategy searches its cases. */
 export interface SearchPlan {
@@ -39,7 +45,7 @@ export interface SearchPlan {
  * tally (profiles), each case also records the gold tools the profile sends eagerly, and the tally
  * adds up what was put in front of the model.
  */
-export async function searchCases(cases: readonly Case[], plan: SearchPlan): Promise<QueryDetail[]> {
+export async function searchCases(cases: readonly SearchCase[], plan: SearchPlan): Promise<QueryDetail[]> {
   const { name, searcher, exposure, policy, depth, floor, style, sticky } = plan;
   const list: QueryDetail[] = [];
   // A retriever that prefetches prepares each block of 64 cases' requests in one pass (the same
@@ -64,11 +70,7 @@ export async function searchCases(cases: readonly Case[], plan: SearchPlan): Pro
       list.push({ caseId: c.id, ranked: [], pinned: [], leaks: [], ms: 0 });
       continue;
     }
-    const caller = {
-      ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
-      ...(c.role !== undefined ? { role: c.role } : {}),
-      ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
-    };
+    const caller = callerOf(c);
     // The query the search receives: the request, or the keywords a model writes (none: the model issues no search).
     const query = queryFor(c.request, style);
     const q0 = performance.now();
@@ -109,7 +111,7 @@ export async function searchCases(cases: readonly Case[], plan: SearchPlan): Pro
 export function rankCases(
   retriever: Retriever,
   policy: Policy,
-  cases: readonly Case[],
+  cases: readonly SearchCase[],
   depth: number,
   progress?: (done: number, total: number) => void,
 ): Promise<QueryDetail[]> {

@@ -10,7 +10,6 @@ import { ExposureTally, type MeterFor } from './exposure-tally.ts';
 import { indexCounters, wireIndexProgress } from '../retrievers/composite.ts';
 import type { Case } from '../catalog/types.ts';
 import { createProfile } from '../profiles/registry.ts';
-import { queryFor } from '../profiles/keyword-query.ts';
 import { round3, type SearchPlan, searchCases } from './search.ts';
 import type { Profile, ProfileOptions, QueryStyle } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
@@ -217,7 +216,7 @@ export class StrategyRunner {
     const setting = this.config.floors[name];
     if (!isAutoFloor(setting)) return undefined;
     if (!this.opts.calibration) throw new Error(`the floor of ${name} is auto, but no calibration cases were given`);
-    return calibrateFloor(searcher, this.input.catalog, this.opts.calibration, depth, setting.target, (request) => queryFor(request, style));
+    return calibrateFloor(searcher, this.input.catalog, this.opts.calibration, depth, setting.target, style);
   }
 
   private async profile(task: StrategyTask): Promise<StrategyOutcome> {

@@ -18,6 +18,15 @@ export interface CallerContext {
   session?: { id: string; turn: number };
 }
 
+/** The caller a case searches as: its scopes, its role and, when it has one, its session turn (built here only). */
+export function callerOf(c: { callerScopes?: readonly string[]; role?: string; sessionId?: string; turn?: number }): CallerContext {
+  return {
+    ...(c.callerScopes ? { callerScopes: c.callerScopes } : {}),
+    ...(c.role !== undefined ? { role: c.role } : {}),
+    ...(c.sessionId !== undefined ? { session: { id: c.sessionId, turn: c.turn ?? 0 } } : {}),
+  };
+}
+
 export interface Exposure {
   /**
    * Ranked hits that passed the scope check and the floor, at most `depth`, best first. For a

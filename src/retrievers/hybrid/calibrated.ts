@@ -4,6 +4,7 @@
  */
 import { sha256 } from '../../util/hash.ts';
 import { fitLogistic, sigmoid, type LogisticFit } from '../logistic.ts';
+import { blockAt, PREFETCH_BLOCK } from '../blocks.ts';
 import { Policy } from '../policy.ts';
 import { topByScore } from '../rank.ts';
 import { hasDenseScores, type Calibrating, type CalibrationCase, type Describable, type Hit, type Retriever, type SearchContext } from '../types.ts';
@@ -298,8 +299,9 @@ export class CalibratedHybridRetriever extends FusedPair implements Describable,
     const y: number[] = [];
     const noTool: number[] = [];
     const { topN } = this.options;
-    for (let s = 0; s < chosen.length; s += 64) {
-      const block = chosen.slice(s, s + 64);
+    // prepared in blocks as the runner's search loop prepares them
+    for (let s = 0; s < chosen.length; s += PREFETCH_BLOCK) {
+      const block = blockAt(chosen, s);
       await this.prefetch(block.map((c) => c.request));
       for (const c of block) {
         const allowed = policy.allowedMask(c.callerScopes);
