@@ -24,7 +24,9 @@ try {
   process.stderr.write('build: tsc failed; dist/ has no .built-from-src stamp, so bin/backpack.js will not run it\n');
   process.exit(typeof e.status === 'number' ? e.status : 1);
 }
-for (const dir of ASSETS) cpSync(new URL(`../src/${dir}/`, import.meta.url), new URL(`../dist/${dir}/`, import.meta.url), { recursive: true });
+// declaration files among them only type-check the assets (tsconfig.assets.json): not copied
+for (const dir of ASSETS)
+  cpSync(new URL(`../src/${dir}/`, import.meta.url), new URL(`../dist/${dir}/`, import.meta.url), { recursive: true, filter: (src) => !src.endsWith('.d.ts') });
 const stamp = `${dist}.built-from-src`;
 writeFileSync(stamp, `${started.toISOString()}\n`);
 utimesSync(stamp, started, started);

@@ -22,36 +22,68 @@
  * Text is drawn on the canvas with fillText (never inserted into the DOM), so strategy names need
  * no escaping here. ES5, no DOM, no globals but `backpackChartPlugins`. Deterministic.
  */
+// biome-ignore lint/correctness/noUnusedVariables: the script's one global, read by report.js and the PNG renderer
 var backpackChartPlugins = (function () {
   'use strict';
   var INK = '#1d1f23';
   var HALO = 'rgba(255, 255, 255, 0.9)';
 
+  /**
+   * @param {unknown} v
+   * @returns {v is unknown[]}
+   */
   function isArray(v) {
     return Object.prototype.toString.call(v) === '[object Array]';
   }
+  /**
+   * @param {unknown} v
+   * @returns {v is number}
+   */
   function finite(v) {
     return typeof v === 'number' && isFinite(v);
   }
+  /** @param {BackpackChart} chart */
   function family(chart) {
     var f = chart.options && chart.options.font;
     return (f && f.family) || 'sans-serif';
   }
+  /**
+   * @param {BackpackChart} chart
+   * @param {{ font?: BackpackFont } | undefined} opts
+   * @param {number} fallbackSize
+   */
   function font(chart, opts, fallbackSize) {
     var f = (opts && opts.font) || {};
     var size = finite(f.size) ? f.size : fallbackSize;
     return { css: (f.weight ? f.weight + ' ' : '') + size + 'px ' + (f.family || family(chart)), size: size };
   }
+  /**
+   * @param {BackpackChart} chart
+   * @param {import('chart.js').ChartMeta} meta
+   * @param {'x' | 'y'} axis
+   * @returns {import('chart.js').Scale | undefined}
+   */
   function scaleOf(chart, meta, axis) {
-    return chart.scales[axis === 'x' ? meta.xAxisID : meta.yAxisID];
+    // chart.js sets both axis ids of a dataset's meta before it draws (an unset one would find no scale)
+    return chart.scales[/** @type {string} */ (axis === 'x' ? meta.xAxisID : meta.yAxisID)];
   }
+  /** @typedef {{ x: number, y: number, w: number, h: number }} Rect */
+  /**
+   * @param {Rect} a
+   * @param {Rect} b
+   */
   function overlaps(a, b) {
     return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
   }
+  /**
+   * @param {Rect} a
+   * @param {import('chart.js').ChartArea} area
+   */
   function inside(a, area) {
     return a.x >= area.left && a.x + a.w <= area.right && a.y >= area.top && a.y + a.h <= area.bottom;
   }
 
+  /** @type {BackpackPlugin<{ display?: unknown }>} */
   var errorBars = {
     id: 'backpackErrorBars',
     afterDatasetsDraw: function (chart, _args, opts) {
@@ -60,7 +92,7 @@ var backpackChartPlugins = (function () {
       var datasets = chart.data.datasets || [];
       ctx.save();
       for (var i = 0; i < datasets.length; i++) {
-        var ds = datasets[i];
+        var ds = /** @type {BackpackDataset} */ (datasets[i]);
         if (!isArray(ds.errorBars) || !chart.isDatasetVisible(i)) continue;
         var meta = chart.getDatasetMeta(i);
         var y = scaleOf(chart, meta, 'y');
@@ -72,7 +104,7 @@ var backpackChartPlugins = (function () {
         var offset = finite(ds.errorBarOffset) ? ds.errorBarOffset : 0;
         for (var j = 0; j < ds.errorBars.length; j++) {
           var bar = ds.errorBars[j];
-          var el = meta.data[j];
+          var el = /** @type {BackpackElement} */ (meta.data[j]);
           if (!isArray(bar) || !finite(bar[0]) || !finite(bar[1]) || !el || el.skip || !finite(el.x)) continue;
           var lo = y.getPixelForValue(bar[0]);
           var hi = y.getPixelForValue(bar[1]);
@@ -94,6 +126,7 @@ var backpackChartPlugins = (function () {
     },
   };
 
+  /** @type {BackpackPlugin<{ display?: unknown, font?: BackpackFont, gap?: unknown, colour?: unknown }>} */
   var labels = {
     id: 'backpackLabels',
     afterDatasetsDraw: function (chart, _args, opts) {
@@ -108,10 +141,10 @@ var backpackChartPlugins = (function () {
       var items = [];
       for (var i = 0; i < datasets.length; i++) {
         if (!chart.isDatasetVisible(i)) continue;
-        var ds = datasets[i];
+        var ds = /** @type {BackpackDataset} */ (datasets[i]);
         var meta = chart.getDatasetMeta(i);
         for (var j = 0; j < meta.data.length; j++) {
-          var el = meta.data[j];
+          var el = /** @type {BackpackElement} */ (meta.data[j]);
           if (!el || el.skip || !finite(el.x) || !finite(el.y)) continue;
           var r = el.options && finite(el.options.radius) ? el.options.radius : 3;
           obstacles.push({ x: el.x - r, y: el.y - r, w: 2 * r, h: 2 * r });
@@ -178,6 +211,7 @@ var backpackChartPlugins = (function () {
     },
   };
 
+  /** @type {BackpackPlugin<{ font?: BackpackFont, x?: unknown, y?: unknown }>} */
   var lines = {
     id: 'backpackLines',
     beforeDatasetsDraw: function (chart, _args, opts) {
@@ -193,7 +227,7 @@ var backpackChartPlugins = (function () {
       var ys = isArray(opts.y) ? opts.y : [];
       for (var i = 0; i < xs.length + ys.length; i++) {
         var vertical = i < xs.length;
-        var line = vertical ? xs[i] : ys[i - xs.length];
+        var line = /** @type {{ value?: unknown, label?: unknown, colour?: unknown } | null | undefined} */ (vertical ? xs[i] : ys[i - xs.length]);
         var scale = vertical ? scales.x : scales.y;
         if (!line || !scale || !finite(line.value)) continue;
         var at = scale.getPixelForValue(line.value);
@@ -237,22 +271,31 @@ var backpackChartPlugins = (function () {
     },
   };
 
-  /** The tooltip text of an item: its dataset's `tips[j]`, or undefined (chart.js's own then). */
+  /**
+   * The tooltip text of an item: its dataset's `tips[j]`, or undefined (chart.js's own then).
+   * @param {{ dataset?: BackpackDataset, dataIndex: number }} item
+   * @returns {string | string[] | undefined}
+   */
   function tipOf(item) {
     var ds = item && item.dataset;
     if (!ds || !isArray(ds.tips)) return undefined;
     var t = ds.tips[item.dataIndex];
-    return typeof t === 'string' || isArray(t) ? t : undefined;
+    // the specs' tips are strings, or arrays of strings (lines)
+    return typeof t === 'string' || isArray(t) ? /** @type {string | string[]} */ (t) : undefined;
   }
 
-  /** Registers the plugins on a chart.js `Chart` and routes tooltip labels through `tips` (once per Chart). */
+  /**
+   * Registers the plugins on a chart.js `Chart` and routes tooltip labels through `tips` (once per Chart).
+   * @param {BackpackChartClass} Chart
+   */
   function install(Chart) {
     if (!Chart || Chart.__backpackPlugins) return;
     Chart.register(errorBars, labels, lines);
     var legend = Chart.defaults && Chart.defaults.plugins && Chart.defaults.plugins.legend;
     if (legend && legend.labels) {
       legend.labels.filter = function (item, data) {
-        var ds = data && data.datasets && data.datasets[item.datasetIndex];
+        // a legend of data points (a pie's) has no datasetIndex: then no dataset, and the item stays
+        var ds = /** @type {BackpackDataset | undefined} */ (data && data.datasets && data.datasets[/** @type {number} */ (item.datasetIndex)]);
         return !(ds && ds.hideInLegend === true);
       };
     }

@@ -4,11 +4,12 @@
   // outcome and searchable text in data attributes; the controls hide the rows that do not match.
   // Text is compared with textContent and attributes, never parsed as markup. A case id opens the
   // case explorer's dialog (explorer.js): every strategy's ranking in both runs.
-  var search = document.getElementById('case-search');
-  var strategy = document.getElementById('case-strategy');
-  var outcome = document.getElementById('case-outcome');
+  // the controls src/report/compare/html.ts writes above the table (none when no case changed)
+  var search = /** @type {HTMLInputElement | null} */ (document.getElementById('case-search'));
+  var strategy = /** @type {HTMLSelectElement | null} */ (document.getElementById('case-strategy'));
+  var outcome = /** @type {HTMLSelectElement | null} */ (document.getElementById('case-outcome'));
   var count = document.getElementById('case-count');
-  var rows = document.querySelectorAll('table.cases tbody tr');
+  var rows = /** @type {NodeListOf<HTMLTableRowElement>} */ (document.querySelectorAll('table.cases tbody tr'));
   function apply() {
     var q = search ? search.value.trim().toLowerCase() : '';
     var s = strategy ? strategy.value : '';
@@ -27,6 +28,7 @@
   }
   var buttons = document.querySelectorAll('table.cases button.open-case');
   for (var k = 0; k < buttons.length; k++) {
+    /** @param {Element} button */
     (function (button) {
       button.addEventListener('click', function () {
         if (window.backpackExplorer) window.backpackExplorer.openId(button.getAttribute('data-case'));
@@ -34,6 +36,6 @@
     })(buttons[k]);
   }
   var controls = [search, strategy, outcome];
-  for (var c = 0; c < controls.length; c++) if (controls[c]) controls[c].addEventListener('input', apply);
+  for (var c = 0; c < controls.length; c++) if (controls[c]) /** @type {HTMLElement} */ (controls[c]).addEventListener('input', apply);
   apply();
 })();

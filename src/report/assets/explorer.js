@@ -5,31 +5,66 @@
   // text comes from the page's JSON block and is set with textContent (never parsed as markup).
   var block = document.getElementById('x-data');
   if (!block) return;
+  /** @type {ExplorerData} */
   var data = JSON.parse(block.textContent);
   var PAGE = 100;
-  var $ = function (id) { return document.getElementById(id); };
-  var search = $('x-search'), strategy = $('x-strategy'), outcome = $('x-outcome'), slice = $('x-slice'), namespace = $('x-namespace');
-  var count = $('x-count'), body = $('x-table').tBodies[0], more = $('x-more'), dialog = $('x-dialog');
+  /** @param {string} id */
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
+  // the explorer's markup (explorerHtml in src/report/explorer.ts) is on the page with its data
+  var search = /** @type {HTMLInputElement} */ ($('x-search')),
+    strategy = /** @type {HTMLSelectElement} */ ($('x-strategy')),
+    outcome = /** @type {HTMLSelectElement} */ ($('x-outcome')),
+    slice = /** @type {HTMLSelectElement} */ ($('x-slice')),
+    namespace = /** @type {HTMLSelectElement} */ ($('x-namespace'));
+  var count = /** @type {HTMLElement} */ ($('x-count')),
+    body = /** @type {HTMLTableElement} */ ($('x-table')).tBodies[0],
+    more = /** @type {HTMLButtonElement} */ ($('x-more')),
+    dialog = /** @type {HTMLDialogElement} */ ($('x-dialog'));
   var last = data.runs.length - 1;
+  /** @type {string[] | null} */
   var texts = null;
+  /** @type {number[]} */
   var matches = [];
   var shown = 0;
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string | null} [text]
+   * @param {string} [cls]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, text, cls) {
     var e = document.createElement(tag);
     if (text !== undefined && text !== null) e.textContent = text;
     if (cls) e.className = cls;
     return e;
   }
-  function runOf(run, s) { return data.perRun[run][s]; }
+  /**
+   * @param {number} run
+   * @param {number} s
+   */
+  function runOf(run, s) {
+    return data.perRun[run][s];
+  }
+  /**
+   * @param {number} run
+   * @param {number} s
+   * @param {number} i
+   */
   function outcomeAt(run, s, i) {
     var r = runOf(run, s);
     return r ? data.outcomes[Number(r[0].charAt(i))] : 'na';
   }
+  /** @param {number} i */
   function searchText(i) {
     if (!texts) {
       texts = data.cases.map(function (c, j) {
         var parts = [c[0], c[1]];
-        (c[3] || []).forEach(function (t) { parts.push(data.tools[t]); });
+        (c[3] || []).forEach(function (t) {
+          parts.push(data.tools[t]);
+        });
         for (var run = 0; run < data.runs.length; run++)
           for (var s = 0; s < data.strategies.length; s++) {
             var r = runOf(run, s);
@@ -77,7 +112,21 @@
       th.appendChild(button);
       tr.appendChild(th);
       tr.appendChild(el('td', c[1].length > 200 ? c[1].slice(0, 200) + '…' : c[1], 'request'));
-      tr.appendChild(el('td', c[3] === null ? 'skill-only' : c[3].length ? c[3].map(function (t) { return data.tools[t]; }).join(', ') : 'none (no-tool)', 'gold'));
+      tr.appendChild(
+        el(
+          'td',
+          c[3] === null
+            ? 'skill-only'
+            : c[3].length
+              ? c[3]
+                  .map(function (t) {
+                    return data.tools[t];
+                  })
+                  .join(', ')
+              : 'none (no-tool)',
+          'gold',
+        ),
+      );
       var outcomes = [];
       for (var run = 0; run < data.runs.length; run++) outcomes.push(outcomeAt(run, s, i));
       tr.appendChild(el('td', outcomes.join(' → '), 'outcome'));
@@ -90,6 +139,10 @@
     count.textContent = matches.length + ' of ' + data.cases.length + ' cases match' + (matches.length > shown ? ' (' + shown + ' shown)' : '');
     more.hidden = shown >= matches.length;
   }
+  /**
+   * @param {number[] | null} ranked
+   * @param {number[]} gold
+   */
   function rankingList(ranked, gold) {
     if (!ranked || !ranked.length) return el('span', 'nothing', 'absent');
     var ol = el('ol', null, 'ranking');
@@ -102,11 +155,12 @@
     }
     return ol;
   }
+  /** @param {number} i */
   function open(i) {
     var c = data.cases[i];
     var gold = c[3] || [];
-    $('x-dialog-title').textContent = c[0];
-    var box = $('x-dialog-body');
+    /** @type {HTMLElement} */ ($('x-dialog-title')).textContent = c[0];
+    var box = /** @type {HTMLElement} */ ($('x-dialog-body'));
     box.textContent = '';
     box.appendChild(el('p', c[1], 'request'));
     box.appendChild(el('h3', c[3] === null ? 'A skill-only case: no tool is labelled' : gold.length ? 'Gold tools' : 'No tool is needed (a no-tool case)'));
@@ -124,7 +178,9 @@
     var table = el('table', null, 'data rankings');
     var head = el('tr');
     head.appendChild(el('th', 'strategy'));
-    data.runs.forEach(function (label) { head.appendChild(el('th', label)); });
+    data.runs.forEach(function (label) {
+      head.appendChild(el('th', label));
+    });
     var thead = el('thead');
     thead.appendChild(head);
     table.appendChild(thead);
@@ -151,12 +207,16 @@
     else dialog.setAttribute('open', '');
   }
   body.addEventListener('click', function (e) {
-    var t = e.target.closest ? e.target.closest('button.open-case') : null;
+    // the target of a click in the table body is an element
+    var t = /** @type {Element} */ (e.target).closest ? /** @type {Element} */ (e.target).closest('button.open-case') : null;
     if (t) open(Number(t.getAttribute('data-i')));
   });
   more.addEventListener('click', render);
-  [search, strategy, outcome, slice, namespace].forEach(function (x) { x.addEventListener('input', apply); });
+  [search, strategy, outcome, slice, namespace].forEach(function (x) {
+    x.addEventListener('input', apply);
+  });
   // open a case by its id (the comparison's changed-case rows use this)
+  /** @param {string | null} id */
   function openId(id) {
     for (var i = 0; i < data.cases.length; i++) if (data.cases[i][0] === id) return open(i);
   }

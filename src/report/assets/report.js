@@ -10,21 +10,28 @@
     }
     for (var i = 0; i < blocks.length; i++) {
       var block = blocks[i];
-      var canvas = document.getElementById(block.getAttribute('data-chart'));
+      // the block's selector asks for data-chart; it names the chart's canvas (src/report/html/charts-section.ts)
+      var canvas = /** @type {HTMLCanvasElement | null} */ (document.getElementById(/** @type {string} */ (block.getAttribute('data-chart'))));
       if (!canvas) continue;
       try {
         if (typeof Chart === 'undefined') throw new Error('chart.js is not available');
         new Chart(canvas, JSON.parse(block.textContent));
       } catch (err) {
-        var message = err && err.message ? err.message : String(err);
+        var message = err && /** @type {Error} */ (err).message ? /** @type {Error} */ (err).message : String(err);
         console.error('chart ' + block.getAttribute('data-chart') + ' could not be drawn: ' + message);
         var note = document.createElement('p');
         note.className = 'chart-error';
         note.textContent = 'This chart could not be drawn: ' + message;
-        canvas.parentNode.insertBefore(note, canvas);
+        /** @type {Node} */ (canvas.parentNode).insertBefore(note, canvas);
       }
     }
   }
+  /**
+   * A cell's sort key: its `data-v` number (numeric columns), else its text in lower case; null when empty.
+   * @param {HTMLTableCellElement | undefined} cell
+   * @param {boolean} numeric
+   * @returns {number | string | null}
+   */
   function keyOf(cell, numeric) {
     if (!cell) return null;
     if (numeric) {
@@ -33,6 +40,11 @@
     }
     return cell.textContent.trim().toLowerCase();
   }
+  /**
+   * @param {HTMLTableElement} table
+   * @param {HTMLTableCellElement} th
+   * @param {number} col
+   */
   function sortBy(table, th, col) {
     var numeric = th.getAttribute('data-type') === 'num';
     var current = th.getAttribute('aria-sort');
@@ -40,6 +52,7 @@
     var dir = current === 'none' || current === null ? first : current === 'ascending' ? 'descending' : 'ascending';
     var sign = dir === 'ascending' ? 1 : -1;
     var body = table.tBodies[0];
+    /** @type {HTMLTableRowElement[]} */
     var rows = Array.prototype.slice.call(body.rows);
     rows.sort(function (a, b) {
       var ka = keyOf(a.cells[col], numeric);
@@ -47,28 +60,36 @@
       if (ka === null && kb !== null) return 1;
       if (kb === null && ka !== null) return -1;
       if (ka !== null && kb !== null && ka !== kb) {
-        if (numeric) return sign * (ka - kb);
+        // biome-ignore format: the formatter would move the first cast out of the parentheses, onto the difference
+        if (numeric) return sign * (/** @type {number} */ (ka) - /** @type {number} */ (kb));
         return sign * (ka < kb ? -1 : 1);
       }
       return Number(a.getAttribute('data-i')) - Number(b.getAttribute('data-i'));
     });
     for (var i = 0; i < rows.length; i++) body.appendChild(rows[i]);
-    var ths = table.tHead.rows[0].cells;
+    var ths = /** @type {HTMLTableSectionElement} */ (table.tHead).rows[0].cells;
     for (var j = 0; j < ths.length; j++) ths[j].setAttribute('aria-sort', 'none');
     th.setAttribute('aria-sort', dir);
   }
+  /** @param {HTMLTableElement} table a sortable table: a head row and one body (src/report/html/table.ts) */
   function makeSortable(table) {
     var rows = table.tBodies[0].rows;
     for (var i = 0; i < rows.length; i++) rows[i].setAttribute('data-i', String(i));
-    var ths = table.tHead.rows[0].cells;
+    var ths = /** @type {HTMLTableSectionElement} */ (table.tHead).rows[0].cells;
     for (var c = 0; c < ths.length; c++) {
+      /**
+       * @param {HTMLTableCellElement} th
+       * @param {number} col
+       */
       (function (th, col) {
         var button = th.querySelector('button');
-        (button || th).addEventListener('click', function () { sortBy(table, th, col); });
+        (button || th).addEventListener('click', function () {
+          sortBy(table, th, col);
+        });
       })(ths[c], c);
     }
   }
-  var tables = document.querySelectorAll('table.sortable');
+  var tables = /** @type {NodeListOf<HTMLTableElement>} */ (document.querySelectorAll('table.sortable'));
   for (var t = 0; t < tables.length; t++) makeSortable(tables[t]);
   drawCharts();
 })();
