@@ -109,7 +109,6 @@ export async function evaluate(options: EvaluateOptions): Promise<{ run: EvalRun
     ks,
     floor: options.floor,
     ...(calibrateOn !== undefined ? { calibrateOn } : {}),
-    names: { calibrateOn: 'calibrateOn', floorAuto: 'an auto floor' },
   });
   const input = loadEvalInput(source);
   const calibration = planCalibration(plan, { input, scoredLabel: source.kind === 'dataset' && source.split !== null ? `split ${source.split}` : 'all cases' });

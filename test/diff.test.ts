@@ -39,7 +39,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
       return { code: e.exitCode, out, err };
     }
     if (e instanceof CommanderError) return { code: e.exitCode === 0 ? 0 : 2, out, err };
-    if (isInputError(e)) return { code: 2, out, err: err + e.describe() };
+    if (isInputError(e)) return { code: 2, out, err: err + e.describe('cli') };
     throw e;
   }
 }

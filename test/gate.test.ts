@@ -38,7 +38,7 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
     if (e instanceof GateFailed) code = e.exitCode;
     else if (e instanceof CommanderError) code = e.exitCode === 0 ? 0 : 2;
     else if (isInputError(e)) {
-      io.err(`error: ${e.describe()}\n`);
+      io.err(`error: ${e.describe('cli')}\n`);
       code = 2;
     } else {
       io.err(`backpack failed: ${e instanceof Error ? e.stack : String(e)}\n`);

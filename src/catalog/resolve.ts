@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { caseSplit, readDataset, type LoadedDataset, type ReadOptions } from './dataset-files.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { isMetaToolDir, loadMetaTool } from './loaders/metatool.ts';
 import { didYouMean } from '../util/suggest.ts';
 
@@ -45,7 +45,7 @@ export function resolveDatasetPath(nameOrDir: string): string {
   if (named !== null) return named;
   if (existsSync(direct))
     throw new InputError(
-      `"${nameOrDir}" is a file, not a dataset folder: for a catalog file (MCP tools/list, OpenAI or Anthropic tools, a bundle…) use --catalog ${nameOrDir}${/\.(csv|jsonl)$/i.test(nameOrDir) ? ' (a cases file goes with --cases)' : ''}`,
+      `"${nameOrDir}" is a file, not a dataset folder: for a catalog file (MCP tools/list, OpenAI or Anthropic tools, a bundle…) use ${setting('catalog')} ${nameOrDir}${/\.(csv|jsonl)$/i.test(nameOrDir) ? ` (a cases file goes with ${setting('cases')})` : ''}`,
     );
   const known = namedDatasets();
   throw new InputError(

@@ -201,7 +201,7 @@ export function loadConfigFile(file: string, program: Command, label: string = f
     checkTextFile(file, MAX_CONFIG_BYTES, 'config file');
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    if (isInputError(err)) throw new InputError(err.message === 'file not found' ? 'cannot read the config file: no such file' : err.message, { file: path });
+    if (isInputError(err)) throw new InputError(err.message === 'file not found' ? 'cannot read the config file: no such file' : err.template, { file: path });
     throw new InputError(`cannot read the config file: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, {
       file: path,
     });
@@ -280,7 +280,9 @@ function fileValue(opts: Option[], raw: unknown, dir: string, fail: (message: st
       // A parser rejects with commander's InvalidArgumentError, or with an InputError of its own.
       // `--floor: "x" is not a number` reads `--floor <…>: "x" is not a number` (the flag once).
       if (err instanceof CommanderError || isInputError(err))
-        throw fail(`${flag}: ${err.message.replace(/^error: /, '').replace(`${opt.long}: `, (m, at: number) => (at === 0 ? '' : m))}`);
+        throw fail(
+          `${flag}: ${(isInputError(err) ? err.text('cli') : err.message).replace(/^error: /, '').replace(`${opt.long}: `, (m, at: number) => (at === 0 ? '' : m))}`,
+        );
       throw err;
     }
   };

@@ -90,7 +90,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return err.exitCode === 0 ? EXIT.ok : EXIT.badInput;
     }
     if (isInputError(err)) {
-      io.err(`error: ${err.describe()}\n`);
+      io.err(`error: ${err.describe('cli')}\n`);
       return EXIT.badInput;
     }
     if (err instanceof GateFailed) return err.exitCode;

@@ -11,7 +11,7 @@
 import type { RoleMap } from '../catalog/roles.ts';
 import { catalogHash } from '../catalog/manifest.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import type { Retriever, RetrieverOptions } from '../retrievers/types.ts';
 import { DEFAULT_RANKINGS_DIR } from './cache.ts';
 import { catalogChanges, statusMap, type CatalogChanges } from './changes.ts';
@@ -111,8 +111,8 @@ export async function diffCatalogs(input: DiffInput, options: DiffOptions = {}):
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const similarity = options.similarity ?? DEFAULT_SIMILARITY;
   if (!Number.isInteger(k) || k < 1 || k > 1000) throw new InputError(`--k must be a whole number from 1 to 1000 (got ${k})`);
-  if (!Number.isInteger(threshold) || threshold < 1) throw new InputError(`--threshold must be a whole number ≥ 1 (got ${threshold})`);
-  if (!(similarity > 0 && similarity <= 1)) throw new InputError(`--similarity must be a number in (0, 1] (got ${similarity})`);
+  if (!Number.isInteger(threshold) || threshold < 1) throw new InputError(`${setting('threshold')} must be a whole number ≥ 1 (got ${threshold})`);
+  if (!(similarity > 0 && similarity <= 1)) throw new InputError(`${setting('similarity')} must be a number in (0, 1] (got ${similarity})`);
   const depth = Math.max(10, k);
   const changes = catalogChanges(input.old.catalog, input.new.catalog);
   const status = statusMap(changes, input.new.catalog);

@@ -1,11 +1,11 @@
 /**
  * Where calibration cases come from: a split of the evaluated cases, or a cases file over the same
- * catalog, checked against the scored cases. Messages name the setting as the caller calls it
+ * catalog, checked against the scored cases. Messages name the setting with `setting()`
  * (`--calibrate-on` on the command line, `calibrateOn` in the API).
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { caseSplit } from '../catalog/dataset-files.ts';
 import { loadDataset } from '../catalog/resolve.ts';
@@ -14,17 +14,11 @@ import { calibrationSet, type CalibrationSet } from './calibrate.ts';
 import { removedGoldWarning } from './input.ts';
 import { goldRemovedOf, type DatasetSource } from './results.ts';
 
+const CALIBRATE_ON = setting('calibrateOn');
+const FLOOR_AUTO = `${setting('floor')} auto`;
+
 /** Below this many no-tool calibration cases, a calibrated floor is flagged as a rough estimate. */
 export const FEW_NO_TOOL_CASES = 30;
-
-/** How messages name the settings: the calibration cases and a calibrated floor. */
-export interface CalibrationNames {
-  calibrateOn: string;
-  floorAuto: string;
-}
-
-/** The command line's names (the default). */
-export const CLI_CALIBRATION_NAMES: Readonly<CalibrationNames> = Object.freeze({ calibrateOn: '--calibrate-on', floorAuto: '--floor auto' });
 
 /** What a calibration setting names: a file when one exists at that path (or it looks like one), else a split. */
 function isFileSpec(spec: string): boolean {
@@ -33,17 +27,14 @@ function isFileSpec(spec: string): boolean {
 }
 
 /** The cases of one split of the evaluation source (`loaded`: every case of a dataset already in memory). */
-function splitCases(spec: string, source: DatasetSource, catalog: Catalog, loaded: readonly Case[] | undefined, names: CalibrationNames): Case[] {
+function splitCases(spec: string, source: DatasetSource, catalog: Catalog, loaded: readonly Case[] | undefined): Case[] {
   if (source.kind === 'dataset') {
     const all = loaded ?? loadDataset(source.ref, { verify: false }).cases;
     const cases = all.filter((c) => caseSplit(c) === spec);
     if (!cases.length)
-      throw new InputError(
-        `${names.calibrateOn}: no case is in split "${spec}"; splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`,
-        {
-          file: source.ref,
-        },
-      );
+      throw new InputError(`${CALIBRATE_ON}: no case is in split "${spec}"; splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`, {
+        file: source.ref,
+      });
     return cases;
   }
   // the scored load already warned of gold the catalog lacks, over the same file
@@ -51,7 +42,7 @@ function splitCases(spec: string, source: DatasetSource, catalog: Catalog, loade
   const cases = all.filter((c) => caseSplit(c) === spec);
   if (!cases.length)
     throw new InputError(
-      `${names.calibrateOn}: no case is in split "${spec}" (and no file has that name); splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`,
+      `${CALIBRATE_ON}: no case is in split "${spec}" (and no file has that name); splits here: ${[...new Set(all.map(caseSplit))].sort().join(', ') || 'none'}`,
       { file: source.cases },
     );
   return cases;
@@ -81,13 +72,12 @@ export function resolveCalibration(
   scoredLabel: string,
   needsNoTool: boolean,
   loaded?: readonly Case[],
-  names: CalibrationNames = CLI_CALIBRATION_NAMES,
 ): { set: CalibrationSet; warnings: string[] } {
   const file = isFileSpec(spec);
   if (file && !existsSync(spec))
-    throw new InputError(`${names.calibrateOn}: no such cases file (give a split name such as train, or a CSV/JSONL cases file)`, { file: spec });
-  const cases = file ? loadCases(spec, catalog, { acceptRemovedGold: true }) : splitCases(spec, source, catalog, loaded, names);
-  const label = file ? `${names.calibrateOn} ${spec}` : `${names.calibrateOn} ${spec} (split "${spec}")`;
+    throw new InputError(`${CALIBRATE_ON}: no such cases file (give a split name such as train, or a CSV/JSONL cases file)`, { file: spec });
+  const cases = file ? loadCases(spec, catalog, { acceptRemovedGold: true }) : splitCases(spec, source, catalog, loaded);
+  const label = file ? `${CALIBRATE_ON} ${spec}` : `${CALIBRATE_ON} ${spec} (split "${spec}")`;
   const scoredIds = new Set(scored.map((c) => c.id));
   const sameId = cases.filter((c) => scoredIds.has(c.id)).map((c) => c.id);
   if (sameId.length)
@@ -109,7 +99,7 @@ export function resolveCalibration(
   if (!set.cases.length) throw new InputError(`${label} has no case labelled for tools`, file ? { file: spec } : {});
   if (needsNoTool && !set.cases.some((c) => c.expectedTools.length === 0)) {
     throw new InputError(
-      `${label} has no no-tool case (expected: []): ${names.floorAuto} picks the floor from the calibration cases' no-tool false-positive rate`,
+      `${label} has no no-tool case (expected: []): ${FLOOR_AUTO} picks the floor from the calibration cases' no-tool false-positive rate`,
       file ? { file: spec } : {},
     );
   }

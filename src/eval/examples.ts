@@ -4,7 +4,7 @@
  * an example is never scored: the two splits are disjoint by construction, and `augmentCatalog`
  * refuses to run on overlapping ones.
  */
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { makeTool } from '../catalog/model.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 
@@ -27,7 +27,9 @@ export function augmentCatalog(
   scoreSplit: string,
 ): { catalog: Catalog; scored: Case[]; added: number } {
   if (examples.from === scoreSplit)
-    throw new InputError(`--examples-from ${examples.from} and --split ${scoreSplit} are the same split: every scored case would also be an example`);
+    throw new InputError(
+      `${setting('examplesFrom')} ${examples.from} and ${setting('split')} ${scoreSplit} are the same split: every scored case would also be an example`,
+    );
   const byTool = new Map<string, string[]>();
   for (const c of cases) {
     if ((c.split ?? 'test') !== examples.from || c.expectedTools?.length !== 1) continue;

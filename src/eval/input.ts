@@ -1,5 +1,5 @@
 /** What an evaluation runs on: a catalog, its labelled cases, and where they came from. */
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { type AppliedRenames, applyRenames, readRenames } from '../catalog/renames.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
@@ -91,7 +91,7 @@ function loadInput(source: DatasetSource, onWarning: (message: string) => void, 
   }
   if (opts.reSign) note('--re-sign applies to dataset folders (--dataset); a catalog file has no manifest to re-sign');
   if (opts.renames !== undefined && source.kind !== 'files')
-    throw new InputError('--renames applies to --catalog with --cases (a registry change), not to a dataset folder');
+    throw new InputError(`${setting('renames')} applies to ${setting('catalog')} with ${setting('cases')} (a registry change), not to a dataset folder`);
   const catalog = withSkills(loadCatalog(source.catalog, { ...(source.format !== null ? { format: source.format } : {}), onWarning }), source.skills ?? null);
   const given = loadCases(source.cases, catalog, { acceptRemovedGold: true });
   let cases = given;

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { readTextFile } from '../util/bounded.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { parseJson } from '../util/jsonl.ts';
 import { describeJson, isObject } from '../catalog/loaders/common.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
@@ -173,7 +173,7 @@ export async function mergeRuns(
   const seenShards = new Set<number>();
   for (const { dir, run, records } of shards) {
     const r = run.results;
-    if (!r.shard) throw new InputError('holds an unsharded run; merge takes the results of --shard i/n runs', { file: dir });
+    if (!r.shard) throw new InputError(`holds an unsharded run; merge takes the results of ${setting('shard')} i/n runs`, { file: dir });
     if (r.configHash !== first.configHash)
       throw new InputError(`was run with another configuration (configHash ${r.configHash.slice(0, 12)}… vs ${first.configHash.slice(0, 12)}…)`, { file: dir });
     if (r.dataset.catalogSha256 !== first.dataset.catalogSha256)

@@ -5,12 +5,12 @@
  * {@link planEvaluation} and {@link runPlanned}; none builds floors, a configuration or a
  * calibration set another way.
  */
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import type { Case } from '../catalog/types.ts';
 import { profileUsesModel } from '../profiles/registry.ts';
 import type { QueryStyle } from '../profiles/types.ts';
 import { thinCalibrationWarnings, type CalibrationSet } from './calibrate.ts';
-import { CLI_CALIBRATION_NAMES, resolveCalibration, type CalibrationNames } from './calibration-source.ts';
+import { resolveCalibration } from './calibration-source.ts';
 import { floorsFor, profileDefaultFloors } from './floors.ts';
 import type { EvalInput } from './input.ts';
 import { isAutoFloor, type CachePrices, type EvalConfig, type FloorSetting } from './results.ts';
@@ -37,8 +37,6 @@ export interface EvaluationSettings {
   /** Profiles' session prices, when not the default. */
   cache?: CachePrices;
   queryStyle?: QueryStyle;
-  /** How messages name the settings (default: the command line's). */
-  names?: CalibrationNames;
 }
 
 /** What the run adds once its input is loaded: replayed traces, examples added to the catalog. */
@@ -94,9 +92,8 @@ export function planEvaluation(settings: EvaluationSettings): EvaluationPlan {
   };
   const calibrates = Object.values(floors).some(isAutoFloor);
   if (calibrates && !calibrating) {
-    const names = settings.names ?? CLI_CALIBRATION_NAMES;
     throw new InputError(
-      `${names.floorAuto} needs ${names.calibrateOn} SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. the train split when the test split is scored`,
+      `${setting('floor')} auto needs ${setting('calibrateOn')} SPLIT|FILE: the calibration cases the floors are chosen on (never the scored ones), e.g. the train split when the test split is scored`,
     );
   }
   return { settings, floors, config, calibrates, unfloored };
@@ -125,16 +122,7 @@ export function planCalibration(plan: EvaluationPlan, ctx: CalibrationContext): 
   const spec = plan.settings.calibrateOn;
   if (spec === undefined) return undefined;
   if (typeof spec !== 'string') return { set: spec, warnings: [] };
-  return resolveCalibration(
-    spec,
-    ctx.input.source,
-    ctx.input.catalog,
-    ctx.input.cases,
-    ctx.scoredLabel,
-    plan.calibrates,
-    ctx.loaded,
-    plan.settings.names ?? CLI_CALIBRATION_NAMES,
-  );
+  return resolveCalibration(spec, ctx.input.source, ctx.input.catalog, ctx.input.cases, ctx.scoredLabel, plan.calibrates, ctx.loaded);
 }
 
 /**

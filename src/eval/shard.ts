@@ -1,4 +1,4 @@
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import type { Case } from '../catalog/types.ts';
 
 export interface Shard {
@@ -12,7 +12,7 @@ export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new InputError(`--shard must be i/n with 1 ≤ i ≤ n (got "${text}")`);
+  if (!m || count < 1 || index < 1 || index > count) throw new InputError(`${setting('shard')} must be i/n with 1 ≤ i ≤ n (got "${text}")`);
   return { index, count };
 }
 

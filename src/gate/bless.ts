@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { readRunDir } from '../eval/files.ts';
 import type { Results } from '../eval/results.ts';
@@ -96,8 +96,9 @@ function headCommit(dir: string): string | null {
 /** Bless: see the module comment. Throws `InputError` without a reason, on a bad file or folder, or an unknown strategy. */
 export function bless(opts: BlessOptions): BlessReport {
   const reason = opts.reason?.trim();
-  if (reason === undefined || reason === '') throw new InputError('--reason is required: say why the expected figures change (it goes into the log)');
-  if (/[\r\n]/.test(reason)) throw new InputError('--reason must be one line (it becomes one line of the log)');
+  if (reason === undefined || reason === '')
+    throw new InputError(`${setting('reason')} is required: say why the expected figures change (it goes into the log)`);
+  if (/[\r\n]/.test(reason)) throw new InputError(`${setting('reason')} must be one line (it becomes one line of the log)`);
   formatOf(opts.expect);
   if (!existsSync(dirname(resolve(opts.expect)))) throw new InputError('the folder of the regression file does not exist', { file: opts.expect });
   const run = readRunDir(opts.results);
@@ -111,14 +112,16 @@ export function bless(opts: BlessOptions): BlessReport {
     names = [...new Set(opts.strategies)];
     for (const n of names)
       if (!inResults.includes(n))
-        throw new InputError(`--strategies: "${n}" is not in the results (${inResults.join(', ')})${didYouMean(n, inResults)}`, { file: opts.results });
+        throw new InputError(`${setting('strategies')}: "${n}" is not in the results (${inResults.join(', ')})${didYouMean(n, inResults)}`, {
+          file: opts.results,
+        });
   } else if (existing) {
     const inFile = Object.keys(existing.spec.strategies);
     names = inFile.filter((n) => inResults.includes(n));
     for (const n of inFile) if (!inResults.includes(n)) warnings.push(`strategy "${n}" is not in the results: its figures are kept as they were`);
     if (!names.length)
       throw new InputError(
-        `none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ')}); name new ones with --strategies`,
+        `none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ')}); name new ones with ${setting('strategies')}`,
         { file: opts.results },
       );
   } else {

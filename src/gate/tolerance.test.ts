@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { parseFigure } from './figures.ts';
 import { allowance, judge } from './gate.ts';
 import { denominatorOf, matchesPattern, overrideFor, parseToleranceOverrides, rateTolerance, roundUp3 } from './tolerance.ts';
@@ -90,7 +90,7 @@ describe('--tolerance', () => {
   });
 
   it.each(['top1=1e999', 'top1=rel:1e999', 'top1=1e999%', 'top1=-0.1', 'top1=abs:-1e-3', 'tokens.*=-2%'])('refuses %j as not a finite number ≥ 0', (text) => {
-    expect(() => parseToleranceOverrides(text)).toThrow(new InputError(`--tolerance: "${text}": not a finite number ≥ 0`));
+    expect(() => parseToleranceOverrides(text)).toThrow(new InputError(`${setting('tolerance')}: "${text}": not a finite number ≥ 0`));
   });
 
   it('matches figures by name or * pattern, the last entry winning', () => {

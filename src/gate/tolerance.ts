@@ -27,7 +27,7 @@
  * written value is never tighter than the rule's.
  */
 import type { Results } from '../eval/results.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { casesBehindKind, METRICS } from '../metrics/ids.ts';
 import type { Figure } from './figures.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
@@ -87,10 +87,10 @@ function toleranceValue(text: string, entry: string): Tolerance | 'auto' {
   if (t === 'auto') return 'auto';
   const m = /^(?:(abs|rel):)?([-+]?[0-9]*\.?[0-9]+(?:e[-+]?\d+)?)(%?)$/i.exec(t);
   if (!m || (m[1] !== undefined && m[3] === '%'))
-    throw new InputError(`--tolerance: "${entry}": the value must be a number (absolute), abs:X, rel:X, X% (relative) or auto`);
+    throw new InputError(`${setting('tolerance')}: "${entry}": the value must be a number (absolute), abs:X, rel:X, X% (relative) or auto`);
   const x = Number(m[2]);
   // 1e999 reads as Infinity: a tolerance the file could not even hold (JSON has no Infinity).
-  if (!Number.isFinite(x) || x < 0) throw new InputError(`--tolerance: "${entry}": not a finite number ≥ 0`);
+  if (!Number.isFinite(x) || x < 0) throw new InputError(`${setting('tolerance')}: "${entry}": not a finite number ≥ 0`);
   if (m[3] === '%') return { rel: x / 100 };
   return m[1]?.toLowerCase() === 'rel' ? { rel: x } : { abs: x };
 }
@@ -103,7 +103,7 @@ export function parseToleranceOverrides(text: string): ToleranceOverride[] {
     .map((s) => s.trim())
     .filter(Boolean)) {
     const eq = entry.lastIndexOf('=');
-    if (eq <= 0) throw new InputError(`--tolerance: "${entry}" is not figure=value (e.g. top1=0.01, tokens.*=2%, recall@5=auto)`);
+    if (eq <= 0) throw new InputError(`${setting('tolerance')}: "${entry}" is not figure=value (e.g. top1=0.01, tokens.*=2%, recall@5=auto)`);
     out.push({ pattern: entry.slice(0, eq).trim(), tolerance: toleranceValue(entry.slice(eq + 1), entry) });
   }
   return out;

@@ -48,9 +48,9 @@ describe('resolveParams', () => {
   it('rejects unknown presets, bad seeds and out-of-range overrides', () => {
     expect(() => resolveParams('huge', 1)).toThrow(GenerateParamsError);
     expect(() => resolveParams('tiny', -1)).toThrow(/seed/);
-    expect(() => resolveParams('tiny', 1, { skills: 99_999 })).toThrow(/--skills/);
-    expect(() => resolveParams('tiny', 1, { tools: 3 })).toThrow(/--tools/);
-    expect(() => resolveParams('tiny', 1, { cases: 5 })).toThrow(/--cases/);
+    expect(() => resolveParams('tiny', 1, { skills: 99_999 })).toThrow(/^skills must/);
+    expect(() => resolveParams('tiny', 1, { tools: 3 })).toThrow(/^tools must/);
+    expect(() => resolveParams('tiny', 1, { cases: 5 })).toThrow(/^cases must/);
   });
 
   it('turns --tools into MCP tools after core and plugin tools', () => {

@@ -7,6 +7,7 @@ import { sliceStats } from '../catalog/overlap.ts';
 import type { Catalog, Dataset } from '../catalog/types.ts';
 import { generateCases } from './cases.ts';
 import { GenerateParamsError } from './errors.ts';
+import { setting } from '../util/errors.ts';
 import { PRESETS, type GenerateParams, type Overrides, type PresetName } from './presets.ts';
 import { Rng } from '../util/rng.ts';
 import { assignRoles, companyRoles } from './roles.ts';
@@ -31,7 +32,7 @@ export { GenerateParamsError };
 /** Resolve a preset, a seed and overrides into the full parameter set, checking ranges. */
 export function resolveParams(preset: string, seed: number, overrides: Overrides = {}): GenerateParams {
   if (!(preset in PRESETS)) throw new GenerateParamsError(`unknown preset "${preset}" (presets: ${Object.keys(PRESETS).join(', ')})`);
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new GenerateParamsError(`seed must be a whole number ≥ 0 (got ${seed})`);
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new GenerateParamsError(`${setting('seed')} must be a whole number ≥ 0 (got ${seed})`);
   const p = PRESETS[preset as PresetName];
   const pluginToolCount = PLUGINS.slice(0, p.plugins).reduce((a, pl) => a + pl.tools.length, 0);
   let mcpTools: number = p.mcpTools;
@@ -40,7 +41,7 @@ export function resolveParams(preset: string, seed: number, overrides: Overrides
     const min = p.coreTools + pluginToolCount + 7;
     if (!Number.isSafeInteger(overrides.tools) || overrides.tools < min) {
       throw new GenerateParamsError(
-        `--tools must be a whole number ≥ ${min} for preset ${preset} (${p.coreTools} core + ${pluginToolCount} plugin tools + at least one per server)`,
+        `${setting('tools')} must be a whole number ≥ ${min} for preset ${preset} (${p.coreTools} core + ${pluginToolCount} plugin tools + at least one per server)`,
       );
     }
     mcpTools = overrides.tools - p.coreTools - pluginToolCount;
@@ -49,9 +50,9 @@ export function resolveParams(preset: string, seed: number, overrides: Overrides
   const skills = overrides.skills ?? p.skills;
   const cap = skillCapacity(servers);
   if (!Number.isSafeInteger(skills) || skills < 0 || skills > cap)
-    throw new GenerateParamsError(`--skills must be a whole number from 0 to ${cap} for ${servers} servers (got ${skills})`);
+    throw new GenerateParamsError(`${setting('skills')} must be a whole number from 0 to ${cap} for ${servers} servers (got ${skills})`);
   const cases = overrides.cases ?? p.cases;
-  if (!Number.isSafeInteger(cases) || cases < 20) throw new GenerateParamsError(`--cases must be a whole number ≥ 20 (got ${cases})`);
+  if (!Number.isSafeInteger(cases) || cases < 20) throw new GenerateParamsError(`${setting('cases')} must be a whole number ≥ 20 (got ${cases})`);
   return { preset: preset as PresetName, seed, mcpTools, servers, plugins: p.plugins, coreTools: p.coreTools, skills, cases };
 }
 

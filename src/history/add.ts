@@ -3,7 +3,7 @@
  * row in `runs` and one row per figure in `figures`. A label already recorded is refused unless
  * `replace` is set; a replaced run keeps its place among runs recorded at the same time.
  */
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { readRunDir } from '../eval/files.ts';
 import { runRecord, type RunRecord } from './record.ts';
 import type { SqlDatabase } from './sqlite.ts';
@@ -37,9 +37,12 @@ export interface AddReport {
 export function insertRun(db: SqlDatabase, record: RunRecord, replace: boolean, file: string): boolean {
   const found = db.exec('SELECT id FROM runs WHERE label = ?', [record.label])[0]?.values[0]?.[0];
   if (found !== undefined && !replace)
-    throw new InputError(`already has a run labelled ${JSON.stringify(record.label)}: give another --label, or --replace to record this run in its place`, {
-      file,
-    });
+    throw new InputError(
+      `already has a run labelled ${JSON.stringify(record.label)}: give another ${setting('label')}, or ${setting('replace')} to record this run in its place`,
+      {
+        file,
+      },
+    );
   const facts = [
     record.recordedAt,
     record.dataset,

@@ -12,7 +12,7 @@
  * figure) when the results have it; token figures and counts have none.
  */
 import { execFileSync } from 'node:child_process';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import type { Results } from '../eval/results.ts';
 import { logFileOf } from '../gate/bless.ts';
 import { readRegressionFile } from '../gate/file.ts';
@@ -125,9 +125,9 @@ export interface RecordOptions {
 /** Checks a run label: not empty, one line, at most 200 characters. */
 export function checkLabel(label: string): string {
   const t = label.trim();
-  if (t === '') throw new InputError('--label is empty: name the run (a registry version, a commit, a date)');
-  if (/[\r\n\u0085\u2028\u2029]/.test(t)) throw new InputError('--label must be one line');
-  if (t.length > 200) throw new InputError(`--label is ${t.length} characters long; at most 200`);
+  if (t === '') throw new InputError(`${setting('label')} is empty: name the run (a registry version, a commit, a date)`);
+  if (/[\r\n\u0085\u2028\u2029]/.test(t)) throw new InputError(`${setting('label')} must be one line`);
+  if (t.length > 200) throw new InputError(`${setting('label')} is ${t.length} characters long; at most 200`);
   return t;
 }
 

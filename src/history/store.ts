@@ -14,7 +14,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { lockCacheFile } from '../util/file-lock.ts';
 import { loadSqlJs, selectRows, type SqlDatabase, type SqlJs } from './sqlite.ts';
 
@@ -91,7 +91,8 @@ function createSchema(db: SqlDatabase): void {
 function checkSchema(db: SqlDatabase, file: string): void {
   const tables = selectRows(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((r) => String(r.name));
   const want = Object.keys(HISTORY_TABLES);
-  const other = (why: string) => new InputError(`is a SQLite database with another schema (${why}); history keeps its own file: give another --db`, { file });
+  const other = (why: string) =>
+    new InputError(`is a SQLite database with another schema (${why}); history keeps its own file: give another ${setting('db')}`, { file });
   if (!tables.includes('meta')) throw other(`no meta table; its tables: ${tables.join(', ')}`);
   const version = selectRows(db, "SELECT value FROM meta WHERE key = 'schema_version'")[0]?.value;
   if (version === undefined) throw other('no schema_version in its meta table');
@@ -115,7 +116,7 @@ function checkSchema(db: SqlDatabase, file: string): void {
  */
 function openBytes(SQL: SqlJs, bytes: Uint8Array | null, file: string, create: boolean): SqlDatabase {
   if (bytes !== null && bytes.length > 0 && (bytes.length < 100 || !SQLITE_HEADER.equals(Buffer.from(bytes.subarray(0, 16))))) {
-    throw new InputError('is not a SQLite database (a history database is one: give another --db)', { file });
+    throw new InputError(`is not a SQLite database (a history database is one: give another ${setting('db')})`, { file });
   }
   let db: SqlDatabase;
   try {

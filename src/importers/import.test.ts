@@ -79,7 +79,7 @@ describe('importTranscripts', () => {
       ['what time is it', 0],
     ]);
     expect(r.manifest.import!.requests).toMatchObject({ read: 5, kept: 2, outsideWindow: 3 });
-    expect(() => importTranscripts([src], { ...base, since: new Date('2030-01-01') })).toThrow(/no typed request is left after --since/);
+    expect(() => importTranscripts([src], { ...base, since: new Date('2030-01-01') })).toThrow(/no typed request is left after since\/until/);
   });
 
   it('--sample N: exactly N cases of whole sessions drawn with the seed (the last one cut), the same for the same seed', () => {

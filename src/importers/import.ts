@@ -22,7 +22,7 @@ import { normaliseSchemaDraft } from '../catalog/schema-drafts.ts';
 import type { Case, Catalog, Dataset, JsonSchema, Server, Tool } from '../catalog/types.ts';
 import { inputSchemaProblem } from '../catalog/validate.ts';
 import { tooDeep } from '../util/bounded.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { sha256 } from '../util/hash.ts';
 import { Redactor } from '../util/redact.ts';
 import { Rng } from '../util/rng.ts';
@@ -86,7 +86,9 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
     const name = opts.from ?? detectTranscriptFormat(f.path);
     if (name === undefined) {
       if (f.explicit)
-        throw new InputError(`not a transcript in any format Backpack reads (${transcriptFormats.names().join(', ')}): name one with --from`, { file: f.path });
+        throw new InputError(`not a transcript in any format Backpack reads (${transcriptFormats.names().join(', ')}): name one with ${setting('from')}`, {
+          file: f.path,
+        });
       unrecognised++;
       if (unrecognisedNames.length < 3) unrecognisedNames.push(f.relative);
       return;
@@ -158,7 +160,8 @@ export function importTranscripts(sources: readonly string[], opts: ImportOption
   const namedTools = cleanNames(joined.main, advertised, names, skipped);
   const catalog = buildCatalog(joined.main, namedTools, opts, redactor, warn);
   const built = buildCases(joined.main, catalog, opts, redactor, uncounted);
-  if (built.cases.length === 0) throw new InputError('no typed request is left after --since/--until: nothing to import', { file: sources.join(', ') });
+  if (built.cases.length === 0)
+    throw new InputError(`no typed request is left after ${setting('since')}/${setting('until')}: nothing to import`, { file: sources.join(', ') });
 
   const formatNames = Object.keys(formats).sort();
   const record: ImportRecord = {

@@ -4,7 +4,7 @@
  * and takes the first format in table order whose `detect` says yes; `--from` names one instead.
  */
 import { statSync } from 'node:fs';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { Registry } from '../util/registry.ts';
 import { readTextFile } from '../util/bounded.ts';
 import { API_LOG_FORMAT } from './api-log.ts';
@@ -23,7 +23,7 @@ export const TRANSCRIPT_FORMAT_TABLE = {
 
 export const transcriptFormats = new Registry<TranscriptFormat>(TRANSCRIPT_FORMAT_TABLE, {
   kind: 'transcript format',
-  unknown: (name, names) => new InputError(`--from: unknown format "${name}"; formats: ${names.join(', ')}`),
+  unknown: (name, names) => new InputError(`${setting('from')}: unknown format "${name}"; formats: ${names.join(', ')}`),
 });
 
 /** A JSON document (not JSON Lines) is read whole for detection only up to this size. */

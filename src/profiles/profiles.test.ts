@@ -135,7 +135,7 @@ describe('namespace list', () => {
 describe('the profile registry', () => {
   it('rejects unknown names with a hint, and a retriever name with where it belongs', () => {
     expect(() => createProfile('statc')).toThrow(/did you mean static\?/);
-    expect(() => createProfile('bm25')).toThrow(/is a retriever: give it with --retrievers/);
+    expect(() => createProfile('bm25')).toThrow(/is a retriever: give it with retrievers\)/);
     expect(() => parseProfileList('static,static')).toThrow(/listed twice/);
     expect(() => parseProfileList(' , ')).toThrow(InputError);
     expect(parseProfileList('static, deferred')).toEqual(['static', 'deferred']);

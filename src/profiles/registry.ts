@@ -3,7 +3,7 @@
  * list`, the docs table and the shared profile contract test iterate it. Profile names never
  * collide with retriever names: results, details files and report columns are keyed by name.
  */
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { capabilitiesOf, retrieverCapabilities, retrieverNames } from '../retrievers/registry.ts';
 import type { StrategyCapabilities } from '../retrievers/types.ts';
@@ -130,10 +130,10 @@ const registry = new Registry<ProfileFactory & StrategyCapabilities>(PROFILES, {
   kind: 'profile',
   reserved: (name) => (retrieverNames().includes(name) ? `"${name}" is a retriever's name; profiles and retrievers share one namespace of names` : undefined),
   unknown: (name, names) => {
-    const hint = retrieverNames().includes(name) ? ` ("${name}" is a retriever: give it with --retrievers)` : didYouMean(name, names);
+    const hint = retrieverNames().includes(name) ? ` ("${name}" is a retriever: give it with ${setting('retrievers')})` : didYouMean(name, names);
     return new InputError(`unknown profile "${name}"${hint}; profiles: ${names.join(', ')}`);
   },
-  empty: () => 'no profile named (give --profiles static,…)',
+  empty: () => `no profile named (give ${setting('profiles')} static,…)`,
 });
 
 /** Add a profile at run time (plugins, tests). A name already taken by a profile or a retriever is an error. */

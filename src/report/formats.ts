@@ -12,7 +12,7 @@ import type { ToolRecord } from '../eval/case-records.ts';
 import type { Audit } from '../eval/audit.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { writeFileAtomic } from '../util/atomic-write.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { Registry } from '../util/registry.ts';
 import type { ChartSpec } from './charts.ts';
@@ -143,9 +143,9 @@ export const REPORT_FORMATS: readonly ReportFormat[] = Object.keys(REPORT_FORMAT
 
 export const reportFormats = new Registry<ReportFormatEntry>(REPORT_FORMAT_TABLE, {
   kind: 'report format',
-  unknown: (name, names) => new InputError(`--format: unknown format "${name}"; formats: ${names.join(', ')}`),
-  empty: (names) => `--format: name at least one of ${names.join(', ')}`,
-  twice: (name) => `--format: "${name}" is listed twice`,
+  unknown: (name, names) => new InputError(`${setting('format')}: unknown format "${name}"; formats: ${names.join(', ')}`),
+  empty: (names) => `${setting('format')}: name at least one of ${names.join(', ')}`,
+  twice: (name) => `${setting('format')}: "${name}" is listed twice`,
 });
 
 /** Parse `--format html,png,…`; an unknown or repeated format is an InputError. */

@@ -6,7 +6,7 @@
  * twice as well), or nothing inside matches, the search widens to every tool the scopes allow.
  * Callers with no role, or a role the map does not know, are not gated.
  */
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { roleMask, type RoleMap } from '../catalog/roles.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { Catalog } from '../catalog/types.ts';
@@ -35,7 +35,7 @@ export class GateRetriever implements Retriever, Describable {
 
   async index(catalog: Catalog): Promise<void> {
     const roles = this.options.roles;
-    if (!roles) throw new InputError('the gate retriever needs a role map: this dataset has no roles.json; give one with --roles FILE');
+    if (!roles) throw new InputError(`the gate retriever needs a role map: this dataset has no roles.json; give one with ${setting('roles')} FILE`);
     this.masks = new Map();
     for (const role of Object.keys(roles.roles)) this.masks.set(role, roleMask(roles, role, catalog.tools)!);
     await this.inner.index(catalog);

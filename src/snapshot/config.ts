@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { checkTextFile, MAX_CONFIG_BYTES } from '../util/bounded.ts';
 import { parseJson } from '../util/jsonl.ts';
 import { didYouMean } from '../util/suggest.ts';
@@ -278,9 +278,12 @@ function chooseByName(config: McpConfig, names: readonly string[]): ServerSpec[]
     const spec = config.servers.find((s) => s.key === n || s.name === n);
     if (!spec) {
       const why = config.disabled.includes(n) ? ' (it is disabled there)' : didYouMean(n, known);
-      throw new InputError(`--server: no server "${n}" in the configuration${why}; its servers: ${config.servers.map((s) => s.key).join(', ') || 'none'}`, {
-        file: config.file,
-      });
+      throw new InputError(
+        `${setting('server')}: no server "${n}" in the configuration${why}; its servers: ${config.servers.map((s) => s.key).join(', ') || 'none'}`,
+        {
+          file: config.file,
+        },
+      );
     }
     chosen.add(spec);
   }

@@ -16,7 +16,7 @@ import type { Catalog } from '../catalog/types.ts';
 import type { DatasetSource } from '../catalog/source.ts';
 import { bundleCatalog, bundleText, type SnapshotBundle } from './bundle.ts';
 import { chooseServersFromFlags, noServerError, readMcpConfig } from './config.ts';
-import { InputError } from '../util/errors.ts';
+import { InputError, setting } from '../util/errors.ts';
 import { EXIT_SNAPSHOT_FAILED, SnapshotIncomplete } from './errors.ts';
 import { failureLine, summaryLine, warningLines } from './report.ts';
 
@@ -54,7 +54,7 @@ export async function snapshotConfigFile(
       return { bundle: r.bundle, catalog: bundleCatalog(r.bundle, file), missing: r.failures.map((f) => f.name) };
     }
     throw new SnapshotIncomplete(
-      `${file}: ${r.failures.length} of ${chosen.length} servers could not be snapshotted (${r.failures.map((f) => f.name).join(', ')}); a catalog without them would mislead, so nothing was evaluated${opts.partial === undefined ? '' : opts.partial ? ' (--partial needs at least one server that answered)' : ''}`,
+      `${file}: ${r.failures.length} of ${chosen.length} servers could not be snapshotted (${r.failures.map((f) => f.name).join(', ')}); a catalog without them would mislead, so nothing was evaluated${opts.partial === undefined ? '' : opts.partial ? ` (${setting('partial')} needs at least one server that answered)` : ''}`,
       EXIT_SNAPSHOT_FAILED,
     );
   }
@@ -88,7 +88,9 @@ export async function snapshotForEval(
 ): Promise<EvalSnapshot | undefined> {
   if (source.kind !== 'files' || !isConfigCatalog(source.catalog, source.format)) {
     if (opts.servers?.length || opts.partial)
-      throw new InputError('--server and --partial apply to --catalog with an mcpServers configuration (a snapshot taken now)');
+      throw new InputError(
+        `${setting('server')} and ${setting('partial')} apply to ${setting('catalog')} with an mcpServers configuration (a snapshot taken now)`,
+      );
     return undefined;
   }
   const { bundle, missing } = await snapshotConfigFile(source.catalog, err, { quiet, ...opts });

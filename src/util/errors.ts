@@ -1,24 +1,56 @@
 /**
+ * How a message names a setting the user gave: as the API calls it (`calibrateOn`, the default) or
+ * as the command line does (`--calibrate-on`).
+ */
+export type SettingStyle = 'api' | 'cli';
+
+const SETTING = /\u0001([A-Za-z][A-Za-z0-9]*)\u0002/g;
+
+/**
+ * A setting named in a message of a core module (`setting('calibrateOn')`): the message reads
+ * `calibrateOn` from the API and `--calibrate-on` on the command line, so a module below the CLI
+ * never spells a flag. `InputError` keeps both readings ({@link InputError.describe}).
+ */
+export function setting(name: string): string {
+  return `\u0001${name}\u0002`;
+}
+
+/** A message with its settings named in `style` (see {@link setting}). */
+export function renderSettings(text: string, style: SettingStyle): string {
+  return text.replace(SETTING, (_, name: string) => (style === 'cli' ? `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : name));
+}
+
+/**
  * An error in what the user gave Backpack (a file, a flag, a label), as opposed to a defect in
- * Backpack. The CLI prints it as `error: <file>:<where>: <message>` and exits with code 2.
+ * Backpack. The CLI prints it as `error: <file>:<where>: <message>` and exits with code 2. A
+ * setting named with {@link setting} reads as the API names it in `message`, as a flag in
+ * `describe('cli')`.
  */
 export class InputError extends Error {
   /** The file (or dataset folder) at fault, when there is one. */
   readonly file: string | undefined;
   /** Where in the file: `line 12`, `$.tools[3].inputSchema`, `row 7`. */
   readonly where: string | undefined;
+  /** The message with its settings unrendered. */
+  readonly template: string;
 
   constructor(message: string, opts: { file?: string; where?: string; cause?: unknown } = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    super(renderSettings(message, 'api'), opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'InputError';
     this.file = opts.file;
     this.where = opts.where;
+    this.template = message;
   }
 
-  /** `file:where: message`, the one line the CLI prints. */
-  describe(): string {
+  /** The message with its settings named in `style`. */
+  text(style: SettingStyle = 'api'): string {
+    return renderSettings(this.template, style);
+  }
+
+  /** `file:where: message`, the one line the CLI prints (with `style` 'cli'). */
+  describe(style: SettingStyle = 'api'): string {
     const loc = [this.file, this.where].filter((s) => s !== undefined && s !== '').join(': ');
-    return loc ? `${loc}: ${this.message}` : this.message;
+    return loc ? `${loc}: ${this.text(style)}` : this.text(style);
   }
 }
 
@@ -50,13 +82,13 @@ export class InputErrors extends InputError {
     this.name = 'InputErrors';
   }
 
-  override describe(): string {
+  override describe(style: SettingStyle = 'api'): string {
     const lines = this.problems.map((p) => {
       const loc = [p.file === this.file ? undefined : p.file, p.where].filter((s) => s !== undefined && s !== '').join(': ');
-      return `  ${loc ? `${loc}: ` : ''}${p.message}`;
+      return `  ${loc ? `${loc}: ` : ''}${p.text(style)}`;
     });
     const more = this.total > this.problems.length ? [`  … and ${this.total - this.problems.length} more`] : [];
-    return [super.describe(), ...lines, ...more].join('\n');
+    return [super.describe(style), ...lines, ...more].join('\n');
   }
 }
 

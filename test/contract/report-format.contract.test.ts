@@ -55,9 +55,9 @@ describe.each(reportFormats.names())('report format %s', (name) => {
 describe('report format lists', () => {
   it('parses a list in the order given and keeps the errors of --format', () => {
     expect(parseFormats('md, html')).toEqual(['md', 'html']);
-    expect(inputError(() => parseFormats(' , ')).message).toBe(`--format: name at least one of ${REPORT_FORMATS.join(', ')}`);
-    expect(inputError(() => parseFormats('html,pdf')).message).toBe(`--format: unknown format "pdf"; formats: ${REPORT_FORMATS.join(', ')}`);
-    expect(inputError(() => parseFormats('md,md')).message).toBe('--format: "md" is listed twice');
+    expect(inputError(() => parseFormats(' , ')).describe('cli')).toBe(`--format: name at least one of ${REPORT_FORMATS.join(', ')}`);
+    expect(inputError(() => parseFormats('html,pdf')).describe('cli')).toBe(`--format: unknown format "pdf"; formats: ${REPORT_FORMATS.join(', ')}`);
+    expect(inputError(() => parseFormats('md,md')).message).toBe('format: "md" is listed twice');
   });
 
   it('writes the formats asked for in table order, the summary linking the HTML report only when it is written', () => {
