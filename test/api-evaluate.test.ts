@@ -60,4 +60,17 @@ describe('evaluate() and backpack eval', () => {
       /floor: "nope" is not one of the strategies evaluated/,
     );
   });
+
+  it("give the same results calibrated on the train split: semantic-retrieval's default floor calibrated in both, and the same errors", async () => {
+    const fromCli = await cli(join(tmp, 'cli-calibrated'), '--calibrate-on', 'train');
+    const { run } = await evaluate({ dataset: data, split: 'test', ...STRATEGIES, calibrateOn: 'train' });
+    expect(run.results.config.floors['semantic-retrieval']).toMatchObject({ mode: 'auto', calibratedOn: 'split:train' });
+    expect(run.results.config.calibration).toMatchObject({ source: 'split:train' });
+    expect(untimed(JSON.parse(JSON.stringify(run.results)) as Results)).toBe(untimed(fromCli));
+    // the same refusal, naming the setting as each side calls it
+    await expect(evaluate({ dataset: data, split: 'test', ...STRATEGIES, calibrateOn: 'test' })).rejects.toThrow(/^calibrateOn test \(split "test"\) overlaps/);
+    const r = await runCli('eval', '--dataset', data, '--split', 'test', '--calibrate-on', 'test', '--out', join(tmp, 'cli-overlap'), '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--calibrate-on test \(split "test"\) overlaps/);
+  });
 });
