@@ -38,13 +38,19 @@ function backpack(args: string[]): Timed {
   return { wallSeconds: round(wallSeconds, 2), code: r.status };
 }
 
-function mainJob(label: string, extra: string[] = []): Timed & { timings: RunTimings } {
+function mainJob(label: string, extra: string[] = []): Timed & { timings: RunTimings; p50Ms: Record<string, number> } {
   const results = join(work, `results-${label}`);
   console.log(`pipeline: ${label}…`);
   const t = backpack(['run', '--out', dataset, '--results', results, '--quiet', ...extra]);
   const timings = JSON.parse(readFileSync(join(results, 'timings.json'), 'utf8')) as RunTimings;
+  // each strategy's per-request p50 as results.json records it (the prefetch share included)
+  const recorded = JSON.parse(readFileSync(join(results, 'results.json'), 'utf8')) as {
+    retrievers: Record<string, { latency: { p50Ms: number } }>;
+    profiles?: Record<string, { latency: { p50Ms: number } }>;
+  };
+  const p50Ms = Object.fromEntries(Object.entries({ ...recorded.retrievers, ...recorded.profiles }).map(([name, r]) => [name, r.latency.p50Ms]));
   console.log(`  ${t.wallSeconds} s, peak ${timings.peakRssMb} MB, ${timings.workers} thread(s)`);
-  return { ...t, timings };
+  return { ...t, timings, p50Ms };
 }
 
 function round(x: number, digits: number): number {
@@ -86,6 +92,10 @@ try {
     workersSpeedup: round(warmOne.wallSeconds / warm.wallSeconds, 2),
     evaluateSpeedup: round((warmOne.timings.stages.evaluateMs ?? NaN) / (warm.timings.stages.evaluateMs ?? NaN), 2),
     peakRssMb: Math.max(cold.timings.peakRssMb, warm.timings.peakRssMb),
+    /** The warm run's per-request p50 of the calibrated hybrid (results.json's latency). */
+    hybridP50Ms: warm.p50Ms.hybrid ?? null,
+    /** The warm run's ten largest items of the evaluate stage (timings.json `evaluate.largest`). */
+    largestWarm: warm.timings.evaluate?.largest ?? null,
     runs: { cold, warm, 'warm-1': warmOne },
     shards,
   };
