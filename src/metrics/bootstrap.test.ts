@@ -55,6 +55,60 @@ describe('bootstrap intervals', () => {
     expect(bootstrapIntervals(cases, ['b', 'a'], 'overall')).toEqual({ b: one.b, a: one.a });
     expect(bootstrapIntervals(cases, ['a', 'b'], 'slice:x')).not.toEqual(one);
   });
+
+  /**
+   * The percentile bootstrap done the plain way: each resample's drawn cases, each figure's mean
+   * over those it applies to, summed in case order (what bootstrapIntervals computed before its
+   * draws were kept and its 0/1 figures summed over their smaller side).
+   */
+  function plainIntervals(cases: ReadonlyArray<Record<string, number>>, keys: readonly string[], label: string, resamples: number) {
+    const n = cases.length;
+    const rng = new Rng(BOOTSTRAP_SEED, label);
+    const drawn: number[][] = Array.from({ length: n }, () => new Array<number>(resamples).fill(0));
+    for (let b = 0; b < resamples; b++) for (let i = 0; i < n; i++) drawn[Math.floor((rng.nextU32() / 4294967296) * n)]![b]!++;
+    const out: Record<string, [number, number]> = {};
+    for (const key of keys) {
+      const means: number[] = [];
+      for (let b = 0; b < resamples; b++) {
+        let sum = 0;
+        let count = 0;
+        for (let i = 0; i < n; i++) {
+          const v = cases[i]![key];
+          if (v === undefined) continue;
+          count += drawn[i]![b]!;
+          if (v !== 0) sum += drawn[i]![b]! * v;
+        }
+        if (count > 0) means.push(sum / count);
+      }
+      if (!means.length) continue;
+      means.sort((a, b) => a - b);
+      out[key] = [Math.round(quantile(means, 0.025) * 1e4) / 1e4, Math.round(quantile(means, 0.975) * 1e4) / 1e4];
+    }
+    return out;
+  }
+
+  it('gives exactly the plain computation: 0/1 figures mostly 1 or mostly 0, fractions, missing figures; draws reused across calls', () => {
+    const rng = new Rng('bootstrap-test', 'tables');
+    const u = () => rng.nextU32() / 4294967296;
+    for (let t = 0; t < 12; t++) {
+      const n = 1 + Math.floor(u() * 120);
+      const cases = Array.from({ length: n }, () => {
+        const c: Record<string, number> = {};
+        const graded = u() < 0.8;
+        if (graded) {
+          c.mostlyOne = u() < 0.85 ? 1 : 0;
+          c.mostlyZero = u() < 0.1 ? 1 : 0;
+          c.fraction = u() < 0.3 ? 0 : Math.floor(u() * 10) / 7;
+        } else c.noTool = u() < 0.6 ? 1 : 0;
+        return c;
+      });
+      const keys = ['mostlyOne', 'mostlyZero', 'fraction', 'noTool', 'absent'];
+      const label = `table-${t % 4}`; // labels repeat: a second table of the same size reuses the draws
+      const want = plainIntervals(cases, keys, label, 200);
+      expect(bootstrapIntervals(cases, keys, label, 200), `table ${t}`).toEqual(want);
+      expect(bootstrapIntervals(cases, keys, label, 200), `table ${t}, again`).toEqual(want);
+    }
+  });
 });
 
 describe('evaluate with intervals', () => {
