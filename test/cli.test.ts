@@ -1,4 +1,4 @@
-import { runCli } from './helpers.ts';
+import { BACKPACK_BIN, runCli } from './helpers.ts';
 import { clopperPearson } from '../src/metrics/clopper-pearson.ts';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const run = runCli;
 
+// Budget: 90 s a test (measured 2026-12-07 on 2 cores: at most 4.6 s quiet — the main job end to
+// end, the bin as a process — and 41 s at load 12–17).
+const CLI_BUDGET = 90_000;
+
 /** The results.json of an eval output folder. */
 const readResults = (...dir: string[]) => JSON.parse(readFileSync(join(...dir, 'results.json'), 'utf8'));
 
@@ -23,7 +27,7 @@ const evalOk = async (out: string, ...args: string[]) => {
   return { r, results: readResults(out) };
 };
 
-describe('backpack CLI', () => {
+describe('backpack CLI', { timeout: CLI_BUDGET }, () => {
   const commands = buildProgram({ out: () => {}, err: () => {} }).commands.map((c) => c.name());
 
   it('has the subcommands the README promises', () => {
@@ -118,8 +122,10 @@ describe('backpack CLI', () => {
       data,
       '--results',
       results,
+      // a retriever, the fusion with the embedding model and a profile: the job's kinds of strategy (the
+      // figures of each are other tests'; two more profiles here doubled the evaluation)
       '--profiles',
-      'static,codex,deferred',
+      'deferred',
       '--retrievers',
       'bm25,hybrid',
       // the report without PNG charts (src/report/png.test.ts draws them all): the formats run writes are its --format
@@ -209,9 +215,11 @@ describe('backpack CLI', () => {
   });
 });
 
-describe('the installed bin', () => {
+// The bin of the checkout compiled as an installed package runs it (test/compiled-bin.ts): bin/backpack.js
+// itself, and which of dist/ and src/ it runs, are test/bin.test.ts's.
+describe('the installed bin', { timeout: CLI_BUDGET }, () => {
   it('runs as a real process: --version and a bad-input exit code', () => {
-    const bin = join(process.cwd(), 'bin', 'backpack.js');
+    const bin = BACKPACK_BIN;
     const v = spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8' });
     expect(v.status).toBe(0);
     expect(v.stdout.trim()).toBe(JSON.parse(readFileSync('package.json', 'utf8')).version);
@@ -221,7 +229,7 @@ describe('the installed bin', () => {
   });
 
   it('stops quietly when the reader closes the pipe early (`backpack eval --help | head`)', () => {
-    const bin = join(process.cwd(), 'bin', 'backpack.js');
+    const bin = BACKPACK_BIN;
     // `true` exits without reading, long before the bin has started: every write meets a closed pipe.
     const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${bin}" eval --help | true`], { encoding: 'utf8' });
     expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
@@ -229,7 +237,7 @@ describe('the installed bin', () => {
   });
 });
 
-describe('backpack eval and merge', () => {
+describe('backpack eval and merge', { timeout: CLI_BUDGET }, () => {
   const dataset = join(tmp, 'eval-tiny');
 
   it('evaluates a generated dataset and writes results, details and TREC runs', async () => {
@@ -450,7 +458,9 @@ describe('backpack eval and merge', () => {
   it("applies a profile's default floor unless --floor names it, calibrates it with --calibrate-on, and takes --query-style", async () => {
     const floors = async (...extra: string[]) => {
       const out = join(tmp, `floors-${extra.join('-').replace(/[^a-z0-9]/gi, '')}`);
-      return (await evalOk(out, '--dataset', dataset, '--profiles', 'gated-sticky-deferred,deferred', ...extra)).results;
+      // a quarter of the cases scored: what is checked is the configuration (floors, query styles), which
+      // a shard records as the whole run does (calibration reads the whole calibration split)
+      return (await evalOk(out, '--dataset', dataset, '--profiles', 'gated-sticky-deferred,deferred', '--shard', '1/4', ...extra)).results;
     };
     const def = createProfile('gated-sticky-deferred').defaultFloor!;
     const plain = await floors();
@@ -510,6 +520,9 @@ describe('backpack eval and merge', () => {
       '5',
       '--retrievers',
       'bm25',
+      // a fifth of the test split is scored (the examples come from the whole train split all the same)
+      '--shard',
+      '1/5',
     );
     expect(results.config.examples).toEqual({ from: 'train', perTool: 5, added: 995 });
     expect(results.dataset.cases).toBe(

@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { configSchema, findConfigFile, loadConfigFile, useConfigFile } from '../src/cli/config-file.ts';
 import { buildProgram } from '../src/cli/main.ts';
 import { PACKAGE_ROOT } from '../src/util/version.ts';
-import { inputError, tempDir, runCli } from './helpers.ts';
+import { BACKPACK_BIN, inputError, tempDir, runCli } from './helpers.ts';
 
 const tmp = tempDir('config');
 let folders = 0;
@@ -267,25 +267,38 @@ describe('config file: errors exit 2 naming the file and the JSON path', () => {
   });
 });
 
-describe('config file found in the working folder (a child process: the working folder is per process)', () => {
-  const bin = join(PACKAGE_ROOT, 'bin', 'backpack.js');
-  const backpack = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8' });
+// Budget: 60 s a test, each one `backpack generate` process (measured 2026-12-07 on 2 cores: about
+// 3 s quiet, 13–17 s at load 10–13; the three were one test of 10 s quiet and 87 s at load 12–17).
+describe('config file found in the working folder (a child process: the working folder is per process)', { timeout: 60_000 }, () => {
+  const backpack = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [BACKPACK_BIN, ...args], { cwd, encoding: 'utf8' });
+  /** A fresh working folder whose config file generates 20 cases of the tiny preset into `data`. */
+  const workingFolder = () => join(configFile('backpack.config.json', JSON.stringify({ generate: { preset: 'tiny', cases: 20, out: 'data' } })), '..');
 
-  it('is used and announced on stderr; --quiet silences the announcement; --no-config-file ignores it', () => {
-    const dir = join(configFile('backpack.config.json', JSON.stringify({ generate: { preset: 'tiny', cases: 20, out: 'data' } })), '..');
+  it('is used and announced on stderr', () => {
+    const dir = workingFolder();
     const first = backpack(dir, 'generate');
     expect(first.status, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/^using backpack\.config\.json$/m);
     expect(manifest(join(dir, 'data')).counts.cases).toBe(20);
+  });
+
+  it('--quiet silences the announcement, the file still used', () => {
+    const dir = workingFolder();
     const quiet = backpack(dir, 'generate', '--quiet');
-    expect(quiet.status).toBe(0);
+    expect(quiet.status, quiet.stderr).toBe(0);
     expect(quiet.stderr).not.toMatch(/using/);
+    expect(manifest(join(dir, 'data')).counts.cases).toBe(20);
+  });
+
+  it('--no-config-file ignores it', () => {
+    const dir = workingFolder();
     // without the file: its out (data) and cases (20) do not apply, the defaults do
     const ignored = backpack(dir, 'generate', '--no-config-file', '--preset', 'tiny', '--seed', '2');
     expect(ignored.status, ignored.stderr).toBe(0);
     expect(ignored.stderr).not.toMatch(/using/);
     expect(ignored.stdout).toMatch(/^wrote datasets\/tiny-2: /);
     expect(manifest(join(dir, 'datasets', 'tiny-2')).counts.cases).toBeGreaterThan(20);
+    expect(existsSync(join(dir, 'data'))).toBe(false);
   });
 });
 

@@ -19,7 +19,7 @@ import { contentWordForms } from '../src/diff/words.ts';
 import { generate, resolveParams } from '../src/generate/index.ts';
 import { Policy } from '../src/retrievers/policy.ts';
 import { createRetriever } from '../src/retrievers/registry.ts';
-import { FIXTURES, tempDir } from './helpers.ts';
+import { BACKPACK_BIN, FIXTURES, tempDir } from './helpers.ts';
 
 const tmp = tempDir('diff');
 
@@ -107,7 +107,7 @@ describe('backpack diff', () => {
     expect(lenient.code).toBe(0);
     expect(lenient.out).toMatch(/no review required/);
     // The real process keeps its exit code when its reader closes the pipe early (`… | head`).
-    const bin = join(process.cwd(), 'bin', 'backpack.js');
+    const bin = BACKPACK_BIN;
     const piped = spawnSync(
       'bash',
       ['-o', 'pipefail', '-c', `"${process.execPath}" "${bin}" diff --old "${oldDir}" --new "${dir}" --quiet --no-cache | true`],

@@ -22,6 +22,13 @@ export const FULL_RUN_CHART_IDS: readonly string[] = [
   'sessions',
 ];
 
+/**
+ * The `backpack` program to start as a process: this checkout compiled once per test run
+ * (test/global-setup.ts, test/compiled-bin.ts), or the checkout's `bin/backpack.js` (which runs the
+ * sources through tsx) where no test run set it up.
+ */
+export const BACKPACK_BIN: string = process.env.BACKPACK_TEST_BIN ?? fileURLToPath(new URL('../bin/backpack.js', import.meta.url));
+
 /** Absolute path of `fixtures/` (with a trailing slash). */
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 

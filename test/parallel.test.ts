@@ -17,7 +17,9 @@ function comparable(run: EvalRun): unknown {
   };
 }
 
-describe('strategies on worker threads', () => {
+// Budget: 90 s a test (measured 2026-12-07 on 2 cores: at most 8.9 s quiet — the strategies on one
+// thread and on worker threads, each loading the sources — and 40 s at load 12–17).
+describe('strategies on worker threads', { timeout: 90_000 }, () => {
   const dir = join(tempDir('parallel'), 'tiny');
   const { g } = tinyInput(11);
   writeDataset(dir, g.dataset, g.manifest);

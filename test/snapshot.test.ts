@@ -18,7 +18,7 @@ import { runInputSource } from '../src/eval/files.ts';
 import { loadEvalInput } from '../src/eval/input.ts';
 import type { Results } from '../src/eval/results.ts';
 import type { SnapshotBundle } from '../src/snapshot/bundle.ts';
-import { FIXTURES, tempDir } from './helpers.ts';
+import { BACKPACK_BIN, FIXTURES, tempDir } from './helpers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const BIN = join(ROOT, 'node_modules', '.bin');
@@ -483,11 +483,9 @@ describe('snapshot configuration handling', () => {
     const cfg = join(dir, 'stubborn.json');
     // The server ignores SIGTERM and the end of its stdin: only SIGKILL ends it.
     writeFileSync(cfg, JSON.stringify({ mcpServers: { stubborn: raw('stubborn', { RAW_PID_FILE: pidFile }) } }));
-    const child = spawn(
-      process.execPath,
-      [join(ROOT, 'bin', 'backpack.js'), 'snapshot', '--config', cfg, '--out', join(dir, 'stubborn-bundle.json'), '--timeout', '60'],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [BACKPACK_BIN, 'snapshot', '--config', cfg, '--out', join(dir, 'stubborn-bundle.json'), '--timeout', '60'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => void (stderr += c.toString()));
     const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));

@@ -25,6 +25,14 @@ if (missing) console.warn(`test/browser/compare.browser.test.ts: SKIPPED — ${C
 const STRATEGIES = ['--retrievers', 'bm25,bm25-plain', '--profiles', 'static,codex,deferred'];
 const CHANGED = 'mcp__slack__create_message';
 
+/** One Chromium for the file's two suites, started when the first asks for it, closed after the file. */
+let launched: Promise<Browser> | undefined;
+const chromiumOnce = () =>
+  (launched ??= chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] }));
+afterAll(async () => {
+  await (await launched)?.close();
+});
+
 describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px', () => {
   const tmp = tempDir('compare-browser');
   const base = join(tmp, 'base');
@@ -42,6 +50,8 @@ describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px'
     return page;
   }
 
+  // Budget: 120 s for the two evaluations, the reports and the browser (measured 2026-12-07 on 2
+  // cores: 10 s quiet, 45 s at load 10–13).
   beforeAll(async () => {
     const data = join(tmp, 'data');
     expect((await runCli('generate', '--preset', 'tiny', '--seed', '5', '--out', data, '--quiet')).code).toBe(0);
@@ -64,12 +74,8 @@ describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px'
     expect((await runCli('eval', '--dataset', data2, '--re-sign', ...STRATEGIES, '--out', head, '--quiet')).code).toBe(0);
     expect((await runCli('report', base, head, '--out', join(tmp, 'cmp'))).code).toBe(0);
     expect((await runCli('report', head, '--format', 'html')).code).toBe(0);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    browser = await chromiumOnce();
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   it('finds a changed case by search and opens it: request, gold tools, every strategy in both runs', async () => {
     const load = (dir: string) => {
@@ -151,15 +157,13 @@ describe.skipIf(missing)('the comparison report in headless Chromium at 1440 px'
   });
 });
 
-describe.skipIf(missing)('the case explorer at scale: 6,000 cases and 20 strategies', () => {
+// Budget: 90 s (measured 2026-12-07 on 2 cores: 6.6–7.5 s quiet, 31–43 s at load 10–17).
+describe.skipIf(missing)('the case explorer at scale: 6,000 cases and 20 strategies', { timeout: 90_000 }, () => {
   const tmp = tempDir('explorer-scale');
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
-  });
-  afterAll(async () => {
-    await browser?.close();
+    browser = await chromiumOnce();
   });
 
   it('loads, filters and opens a case quickly (times printed), and the page stays one offline file', async () => {

@@ -18,6 +18,14 @@ const CHROMIUM = '/usr/bin/chromium';
 const missing = !existsSync(CHROMIUM);
 if (missing) console.warn(`test/browser/report.browser.test.ts: SKIPPED — ${CHROMIUM} is absent (apt-get install -y chromium; .ci/run installs it).`);
 
+/** One Chromium for the file's two suites, started when the first asks for it, closed after the file. */
+let launched: Promise<Browser> | undefined;
+const chromiumOnce = () =>
+  (launched ??= chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] }));
+afterAll(async () => {
+  await (await launched)?.close();
+});
+
 const title = missing ? `the HTML report in headless Chromium — SKIPPED: ${CHROMIUM} is absent (.ci/run installs it)` : 'the HTML report in headless Chromium';
 
 describe.skipIf(missing)(title, () => {
@@ -54,7 +62,7 @@ describe.skipIf(missing)(title, () => {
     // The worst misses are bm25's (the only strategy with details given), whose misses the hostile cases are built to be.
     writeFileSync(path, htmlReport(run.results, { details: { bm25: run.details.bm25! }, cases: h.input.cases, catalog: h.input.catalog }));
     url = pathToFileURL(path).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    browser = await chromiumOnce();
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
@@ -70,10 +78,6 @@ describe.skipIf(missing)(title, () => {
       const w = window as unknown as { Chart?: { getChart(c: HTMLCanvasElement): unknown } };
       return w.Chart !== undefined && [...document.querySelectorAll('canvas')].filter((c) => w.Chart!.getChart(c)).length === n;
     }, chartIds.length);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
   });
 
   it('loads with no console error, no page error, and requests nothing but the file itself', () => {
@@ -170,6 +174,8 @@ describe.skipIf(missing)("the report of the main job's 15 strategies at 1440 px"
   let browser: Browser;
   let page: Page;
 
+  // Budget: 120 s for the evaluation of the 15 strategies and the page (measured 2026-12-07 on 2
+  // cores: 3.0 s quiet, 51 s at load 12–13).
   beforeAll(async () => {
     expect((await runCli('generate', '--preset', 'tiny', '--seed', '5', '--out', join(dir, 'data'), '--quiet')).code).toBe(0);
     // a small context window: some profiles fit only some cases, so their rows carry the fit tag
@@ -189,18 +195,14 @@ describe.skipIf(missing)("the report of the main job's 15 strategies at 1440 px"
     );
     expect(e.code, e.err).toBe(0);
     expect((await runCli('report', join(dir, 'run'), '--format', 'html', '--out', join(dir, 'report'))).code).toBe(0);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    browser = await chromiumOnce();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     await page.goto(pathToFileURL(join(dir, 'report', 'report.html')).href, { waitUntil: 'load' });
     await page.waitForFunction(() => {
       const w = window as unknown as { Chart?: { getChart(c: HTMLCanvasElement): unknown } };
       return w.Chart !== undefined && [...document.querySelectorAll('canvas')].every((c) => w.Chart!.getChart(c));
     });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  }, 120_000);
 
   it('fits every table in the window, and no header word runs into the next column', async () => {
     const over = await page.evaluate(() => [

@@ -21,10 +21,14 @@ const root = freshRoot('kinds');
 let main: Main;
 let bases: Bases;
 
+// Budget: 30 s a kind (measured 2026-12-07 on 2 cores: at most 1.0 s quiet, 10.4 s at load 12–17,
+// the 10,000-level YAML of a SKILL.md), 120 s for the good inputs they start from (7.6 s quiet,
+// 26 s at load 10–13).
+const KIND_BUDGET = 30_000;
 beforeAll(async () => {
   main = await loadMain(root);
   bases = await buildBases(main, root);
-});
+}, 120_000);
 afterAll(() => cleanup(root));
 
 interface Row {
@@ -41,9 +45,9 @@ const kinds = allKinds({ full: FULL })
   .filter(({ kind }) => process.env.BACKPACK_FUZZ_ONLY === undefined || kind.name.includes(process.env.BACKPACK_FUZZ_ONLY));
 const rows: Row[] = [];
 
-// One test per kind: each has the default timeout to itself, so a loaded machine slows the sweep
-// without failing it (a single test over the whole list missed the global timeout at load 10–35).
-describe('every kind of malformed input exits 0 or 2, with a message and no stack trace, and leaves no partial output', () => {
+// One test per kind: each has its budget to itself, so a loaded machine slows the sweep without
+// failing it (a single test over the whole list missed the global timeout at load 10–35).
+describe('every kind of malformed input exits 0 or 2, with a message and no stack trace, and leaves no partial output', { timeout: KIND_BUDGET }, () => {
   for (const { kind, i } of kinds)
     it(`${kind.category}: ${kind.name}`, async () => {
       const dir = join(root, 'cases', String(i));
