@@ -25,9 +25,10 @@ export const BOOTSTRAP_RESAMPLES = 1000;
 export const BOOTSTRAP_SEED = 'backpack-ci95';
 /**
  * Bytes of draws kept per thread for reuse (the oldest dropped first): every table of the monster
- * main job (overall, slices, namespaces; about 40 MB) fits, so the strategies after the first draw nothing.
+ * main job (overall, 10 slices, 135 namespaces: 22,254 case rows of 1,000 one-byte counts, 21 MB)
+ * fits, so the strategies after the first draw nothing.
  */
-export const DRAWS_CACHE_BYTES = 64 * 1024 * 1024;
+export const DRAWS_CACHE_BYTES = 32 * 1024 * 1024;
 /** Decimals an interval's bounds are rounded to (a thousand resamples do not resolve finer). */
 export const CI_DECIMALS = 4;
 
@@ -148,30 +149,37 @@ function addScaled(sums: Float64Array, drawn: Uint16Array, row: number, v: numbe
   for (; b < r; b++) sums[b]! += drawn[row + b]! * v;
 }
 
-/** Draws kept for reuse, oldest first, and their bytes. */
-const draws = new Map<string, Uint16Array>();
+/**
+ * Draws kept for reuse, oldest first, and their bytes: one byte a count where every count of the
+ * table is below 256 (in practice always: a case drawn 256 times in one resample is out of reach),
+ * else two.
+ */
+const draws = new Map<string, Uint8Array | Uint16Array>();
 let drawsBytes = 0;
 
 /**
  * How many times each of `n` cases is drawn in each of `resamples` resamples (case-major, so the
- * sums run over resamples in a tight loop), from the seeded stream `label` in resample order; the
- * same array for the same arguments while it is kept (read-only to callers).
+ * sums run over resamples in a tight loop), from the seeded stream `label` in resample order; drawn
+ * once while kept, and copied out of the kept bytes each time (the caller may not write to it).
  */
 function drawsOf(label: string, n: number, resamples: number): Uint16Array {
   const key = `${label}\u0000${n}\u0000${resamples}`;
   const kept = draws.get(key);
-  if (kept) return kept;
+  if (kept) return kept instanceof Uint16Array ? kept : new Uint16Array(kept);
   const rng = new Rng(BOOTSTRAP_SEED, label);
   const drawn = new Uint16Array(n * resamples);
   for (let b = 0; b < resamples; b++) for (let i = 0; i < n; i++) drawn[Math.floor((rng.nextU32() / 4294967296) * n) * resamples + b]!++;
-  if (drawn.byteLength <= DRAWS_CACHE_BYTES) {
+  let max = 0;
+  for (let j = 0; j < drawn.length; j++) if (drawn[j]! > max) max = drawn[j]!;
+  const keep = max < 256 ? new Uint8Array(drawn) : drawn;
+  if (keep.byteLength <= DRAWS_CACHE_BYTES) {
     for (const [k, d] of draws) {
-      if (drawsBytes + drawn.byteLength <= DRAWS_CACHE_BYTES) break;
+      if (drawsBytes + keep.byteLength <= DRAWS_CACHE_BYTES) break;
       draws.delete(k);
       drawsBytes -= d.byteLength;
     }
-    draws.set(key, drawn);
-    drawsBytes += drawn.byteLength;
+    draws.set(key, keep);
+    drawsBytes += keep.byteLength;
   }
   return drawn;
 }
