@@ -17,8 +17,9 @@
  * `rewriteRelativeImportExtensions` does (relative ones only).
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { transformSync } from 'esbuild';
+import { listFiles } from '../src/catalog/dataset-files.ts';
 
 /** Top-level folders of the checkout a running Backpack reads through its package root. */
 const LINKED = ['node_modules', 'datasets', 'models', 'fixtures', '.git'];
@@ -26,22 +27,11 @@ const LINKED = ['node_modules', 'datasets', 'models', 'fixtures', '.git'];
 /** Relative `.ts` specifiers of static imports and exports and of `import()`, rewritten to `.js`. */
 const RELATIVE_TS = /((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts\2/g;
 
-/** Every file under `dir`, as paths relative to it. */
-function filesUnder(dir: string, base = dir): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p, base));
-    else if (e.isFile()) out.push(relative(base, p));
-  }
-  return out;
-}
-
 /** Build the compiled package of the checkout at `checkout` into the empty folder `root`; returns its `bin/backpack.js`. */
 export function buildCompiledBin(checkout: string, root: string): string {
   const src = join(checkout, 'src');
   const dist = join(root, 'dist');
-  for (const rel of filesUnder(src)) {
+  for (const rel of listFiles(src)) {
     if (rel.endsWith('.test.ts') || rel.endsWith('.d.ts')) continue;
     const from = join(src, rel);
     if (rel.endsWith('.ts')) {
