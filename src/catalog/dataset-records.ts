@@ -9,8 +9,9 @@ import { checkInputSchema, requireText } from './validate.ts';
 
 /** A tool as its `corpus.jsonl` line: BEIR `_id`, `title`, `text`, then every `Tool` field. */
 export function toolRecord(t: Tool): Record<string, unknown> {
-  const { id, ...rest } = t;
-  return { _id: id, title: t.title ?? t.name, text: t.description, ...rest };
+  // `title` taken out of the rest: an absent title is an undefined key (every tool has every key), which must not undo the name put in its place
+  const { id, title, ...rest } = t;
+  return { _id: id, title: title ?? t.name, text: t.description, ...rest };
 }
 
 /** A skill as its `skills.jsonl` line: `_id` and `title` (the name), `text`, then every `Skill` field. */

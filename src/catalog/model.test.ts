@@ -58,3 +58,45 @@ describe('firstSentence', () => {
     expect(firstSentence('word '.repeat(60), 20)).toBe('word word word word…');
   });
 });
+
+describe('tool objects', () => {
+  it('all have every key in one order (one object shape), and absent fields are neither written nor hashed', () => {
+    const mcp = makeTool({ source: 'mcp', server: 's', name: 'a', summary: 'A.', description: 'A.' });
+    const titled = makeTool({ source: 'plugin', plugin: 'p', name: 'b', title: 'B', summary: 'B.', description: 'B.', annotations: { readOnlyHint: true } });
+    const core = makeTool({ source: 'core', name: 'bash', summary: 'Run.', description: 'Run.', pinned: true, idOnly: true });
+    expect(Object.keys(titled)).toEqual(Object.keys(mcp));
+    expect(Object.keys(core)).toEqual(Object.keys(mcp));
+    expect(JSON.parse(JSON.stringify(mcp))).toEqual({
+      id: 'mcp__s__a',
+      name: 'a',
+      source: 'mcp',
+      server: 's',
+      namespace: 's',
+      summary: 'A.',
+      description: 'A.',
+      inputSchema: { type: 'object', properties: {} },
+      examples: [],
+      scopes: [],
+      pinned: false,
+      hash: mcp.hash,
+    });
+    expect(Object.keys(JSON.parse(JSON.stringify(titled)))).toEqual([
+      'id',
+      'name',
+      'source',
+      'plugin',
+      'namespace',
+      'title',
+      'summary',
+      'description',
+      'inputSchema',
+      'examples',
+      'scopes',
+      'pinned',
+      'annotations',
+      'hash',
+    ]);
+    const { hash, ...rest } = mcp;
+    expect(hash).toBe(toolHash(JSON.parse(JSON.stringify(rest))));
+  });
+});

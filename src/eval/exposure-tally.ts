@@ -4,7 +4,8 @@
  * scope leaks among them, and their tokens.
  */
 import type { Case, Catalog, Tool } from '../catalog/types.ts';
-import type { Caller, Profile } from '../profiles/types.ts';
+import type { BeforeSearch, Caller, Profile } from '../profiles/types.ts';
+import { listingLength } from '../profiles/catalog-listing.ts';
 import { Policy } from '../retrievers/policy.ts';
 import type { Hit } from '../retrievers/types.ts';
 import { DEFAULT_COUNTER, type TokenCounterName } from '../tokens/count.ts';
@@ -17,6 +18,9 @@ import { forEachLine, LineMemo } from '../util/line-cache.ts';
 
 /** The run's token meter for a provider serialization and a counter (shared: each definition is counted once per run). */
 export type MeterFor = (provider: Provider, counter: TokenCounterName) => TokenMeter;
+
+const PINNED = 1;
+const CORE = 2;
 
 interface BeforeEntry {
   /** Eager or callable tools (a mask, not a set of ids: there may be hundreds of callers). */
@@ -42,6 +46,9 @@ export class ExposureTally {
   private readonly cache = new Map<string, BeforeEntry>();
   private readonly position = new Map<string, number>();
   private readonly tools: readonly Tool[];
+  private readonly ids: readonly string[];
+  /** Each catalog tool's kind by position: {@link PINNED}, {@link CORE} (the harness's own, not pinned) or 0. */
+  private readonly kind: Uint8Array;
   private readonly meter: TokenMeter;
   private readonly estimator: TokenMeter | undefined;
   private readonly placement: 'history' | 'prefix';
@@ -58,6 +65,9 @@ export class ExposureTally {
     this.placement = profile.placement ?? 'history';
     catalog.tools.forEach((t, i) => this.position.set(t.id, i));
     this.tools = catalog.tools;
+    // by position, so the per-caller walks along the catalog read arrays, not tool objects of many shapes
+    this.ids = catalog.tools.map((t) => t.id);
+    this.kind = Uint8Array.from(catalog.tools, (t) => (t.pinned ? PINNED : t.source === 'core' ? CORE : 0));
     this.meter = meterFor(profile.provider ?? 'anthropic', DEFAULT_COUNTER);
     this.estimator = profile.estimator ? meterFor(profile.provider ?? 'anthropic', profile.estimator) : undefined;
   }
@@ -81,10 +91,11 @@ export class ExposureTally {
       const shown = b.callable?.length ? this.idMask(b.callable, eager.slice()) : eager;
       let unpinned = 0;
       let core = 0;
+      const kind = this.kind;
       for (let p = 0; p < shown.length; p++) {
-        if (shown[p] !== 1 || this.tools[p]!.pinned) continue;
+        if (shown[p] !== 1 || kind[p] === PINNED) continue;
         unpinned++;
-        if (this.tools[p]!.source === 'core') core++;
+        if (kind[p] === CORE) core++;
       }
       let wire: number | undefined;
       if (b.wire?.length) {
@@ -92,7 +103,7 @@ export class ExposureTally {
         for (const id of b.wire) wire += this.meter.toolTokens(id);
       }
       const allowed = who.allowed;
-      const leaks = allowed ? this.outside(allowed, [...b.eager, ...(b.callable ?? []), ...(b.wire ?? []), ...this.namedIn(b.advertisement)]) : [];
+      const leaks = allowed ? this.leaksBefore(b, allowed) : [];
       entry = {
         shown,
         count: b.eager.length,
@@ -117,6 +128,35 @@ export class ExposureTally {
     }
     return [...out];
   }
+
+  /**
+   * The tools outside the caller's scopes among the eager, callable and on-the-wire ones and those
+   * the advertisement names, each once, in that order. A long listing is read piece by piece, each
+   * piece's names found once per profile (the same names, in the same order, as reading its text).
+   */
+  private leaksBefore(b: BeforeSearch, allowed: Uint8Array): string[] {
+    const l = b.listing;
+    if (!l || listingLength(l) <= LINE_SUMMED_CHARS)
+      return this.outside(allowed, [...b.eager, ...(b.callable ?? []), ...(b.wire ?? []), ...this.namedIn(b.advertisement)]);
+    const out = new Set(this.outside(allowed, [...b.eager, ...(b.callable ?? []), ...(b.wire ?? []), ...this.namedIn(l.head)]));
+    if (this.pieceNames?.pieces !== l.pieces) this.pieceNames = { pieces: l.pieces, named: new Array(l.pieces.length) };
+    const named = this.pieceNames.named;
+    for (const p of l.positions) {
+      let at = named[p];
+      if (at === undefined) {
+        const found: string[] = [];
+        this.scanNames(l.pieces[p]!, found);
+        at = Int32Array.from(found, (id) => this.position.get(id)!);
+        named[p] = at;
+      }
+      for (const q of at) if (allowed[q] !== 1) out.add(this.ids[q]!);
+    }
+    for (const id of this.outside(allowed, this.namedIn(l.tail))) out.add(id);
+    return [...out];
+  }
+
+  /** The catalog positions each listing piece names (see {@link leaksBefore}), for the last listing's pieces. */
+  private pieceNames: { pieces: readonly string[]; named: (Int32Array | undefined)[] } | undefined;
 
   /** Per-line names of long advertisements (rebuilt for every caller, they share most lines). */
   private readonly lineNames = new LineMemo<readonly string[]>(LINE_CACHE_LIMIT);
@@ -163,10 +203,10 @@ export class ExposureTally {
    * an id out of order falls back to the position map.
    */
   private idMask(ids: readonly string[], mask = new Uint8Array(this.tools.length)): Uint8Array {
-    const tools = this.tools;
+    const all = this.ids;
     let j = 0;
-    for (let p = 0; p < tools.length && j < ids.length; p++) {
-      if (tools[p]!.id === ids[j]) {
+    for (let p = 0; p < all.length && j < ids.length; p++) {
+      if (all[p] === ids[j]) {
         mask[p] = 1;
         j++;
       }

@@ -11,6 +11,7 @@
  */
 import type { Catalog } from '../catalog/types.ts';
 import type { BeforeSearch, SearchAddition } from '../profiles/types.ts';
+import { listingLength, listingText, type CatalogListing } from '../profiles/catalog-listing.ts';
 import { countTokens, type TokenCounterName } from '../tokens/count.ts';
 import { serializeTool, serializeTools, type Definition, type Provider } from '../tokens/serialize.ts';
 import { forEachLine, LineMemo } from '../util/line-cache.ts';
@@ -63,11 +64,47 @@ export class TokenMeter {
    */
   text(text: string): number {
     if (text.length <= LINE_SUMMED_CHARS) return countTokens(text, this.counter);
+    return this.linesOf(text);
+  }
+
+  /** The sum of a text's line counts, each line with its newline (each distinct line counted once per run). */
+  private linesOf(text: string): number {
     let sum = 0;
     const count = (l: string): number => countTokens(l, this.counter);
     forEachLine(text, (line) => {
       sum += this.lineCounts.of(line, count);
     });
+    return sum;
+  }
+
+  /** Per-piece counts of listings, by their pieces array (a profile renders its pieces once). */
+  private readonly pieceCounts = new WeakMap<readonly string[], Int32Array>();
+
+  /**
+   * Tokens of a listing advertisement: `text(listingText(l))` exactly. A long one is the sum of its
+   * lines, and its lines are the head's, each piece's (with the newline that follows it) and the
+   * tail's, since the head ends at a line end: so each piece is counted once per run, not once per
+   * caller.
+   */
+  listing(l: CatalogListing): number {
+    if (listingLength(l) <= LINE_SUMMED_CHARS || (l.head !== '' && !l.head.endsWith('\n'))) return this.text(listingText(l));
+    let counts = this.pieceCounts.get(l.pieces);
+    if (!counts) {
+      counts = new Int32Array(l.pieces.length).fill(-1);
+      this.pieceCounts.set(l.pieces, counts);
+    }
+    let sum = this.linesOf(l.head) + this.linesOf(l.tail);
+    for (const p of l.positions) {
+      let n = counts[p]!;
+      if (n < 0) {
+        n = 0;
+        forEachLine(`${l.pieces[p]}\n`, (line) => {
+          n += countTokens(line, this.counter);
+        });
+        counts[p] = n;
+      }
+      sum += n;
+    }
     return sum;
   }
 
@@ -92,7 +129,7 @@ export class TokenMeter {
       for (let i = 0; i < eagerMask.length; i++) if (eagerMask[i] === 1) eager += this.toolTokensAt(i);
     } else for (const id of b.eager) eager += this.toolTokens(id);
     const metaTools = this.definitionsTokens(b.metaTools);
-    const advertisement = this.text(b.advertisement);
+    const advertisement = b.listing ? this.listing(b.listing) : this.text(b.advertisement);
     return { eager, metaTools, advertisement, total: eager + metaTools + advertisement };
   }
 

@@ -10,6 +10,7 @@
  */
 import type { Catalog, JsonSchema } from '../catalog/types.ts';
 import type { Hit, Retriever } from '../retrievers/types.ts';
+import type { CatalogListing } from './catalog-listing.ts';
 
 /** A tool definition the harness itself puts in front of the model (a meta tool such as `tool_search`). */
 export interface ToolDefinition {
@@ -48,6 +49,11 @@ export interface BeforeSearch {
    * generated SDK): exactly as the model would read it, `''` when there is none.
    */
   advertisement: string;
+  /**
+   * The advertisement as a catalog listing (the same text, kept as per-tool pieces: see
+   * `catalog-listing.ts`), when it lists tools one piece each. Absent = only `advertisement`.
+   */
+  listing?: CatalogListing;
 }
 
 /** How a search result reaches the model. */

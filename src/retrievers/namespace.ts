@@ -233,8 +233,21 @@ export class NamespaceRetriever implements Retriever, Describable, NamespaceRout
     await this.routes.index(catalog);
     await this.toolBm25.index(catalog);
     this.n = catalog.tools.length;
+    this.allowedBy = new WeakMap();
     this.built = true;
   }
+
+  /** The namespaces with a tool `allowed` lets through, found once per mask object (the policy makes one per scope set and never changes it). */
+  private namespacesAllowed(allowed: Uint8Array): Uint8Array {
+    let found = this.allowedBy.get(allowed);
+    if (!found) {
+      found = this.routes.namespacesWith((p) => allowed[p] === 1);
+      this.allowedBy.set(allowed, found);
+    }
+    return found;
+  }
+
+  private allowedBy = new WeakMap<Uint8Array, Uint8Array>();
 
   lastRoute(): string[] {
     return this.routes.lastRoute();
@@ -254,7 +267,7 @@ export class NamespaceRetriever implements Retriever, Describable, NamespaceRout
     }
 
     // 1. Namespaces with at least one allowed tool.
-    const nsAllowed = allowed === undefined ? undefined : this.routes.namespacesWith((p) => allowed[p] === 1);
+    const nsAllowed = allowed === undefined ? undefined : this.namespacesAllowed(allowed);
     const opened = await this.routes.open(request, this.options.m, nsAllowed);
     if (!opened.length) return [];
 

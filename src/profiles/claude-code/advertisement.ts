@@ -56,9 +56,12 @@ export function toolSearchActive(mode: ToolSearchMode, deferrableTokens: number,
   return deferrableTokens * 100 >= mode.auto * contextWindow;
 }
 
+export const DEFERRED_TOOLS_OPEN = '<available-deferred-tools>';
+export const DEFERRED_TOOLS_CLOSE = '</available-deferred-tools>';
+
 /** The `<available-deferred-tools>` block, one id per line; `''` for none. */
 export function deferredToolsBlock(ids: readonly string[]): string {
-  return ids.length ? `<available-deferred-tools>\n${ids.join('\n')}\n</available-deferred-tools>` : '';
+  return ids.length ? `${DEFERRED_TOOLS_OPEN}\n${ids.join('\n')}\n${DEFERRED_TOOLS_CLOSE}` : '';
 }
 
 /** Claude Code's system-prompt section of MCP server instructions (wording [unverified]), each cut at 2 KB; `''` for none. */

@@ -48,8 +48,9 @@ import { isDeferrable } from '../deferral.ts';
 import { describeWith } from '../facts.ts';
 import type { BeforeSearch, Caller, CallProtocol, Profile, ProfileOptions, QueryStyle, SearchAddition } from '../types.ts';
 import {
+  DEFERRED_TOOLS_CLOSE,
+  DEFERRED_TOOLS_OPEN,
   definitionTokens,
-  deferredToolsBlock,
   loadedDefinition,
   serverInstructionsBlock,
   TOOL_SEARCH_NAME,
@@ -60,6 +61,7 @@ import {
 import { claudeCodeDeferral, resolveClaudeCodeOptions, type ClaudeCodeOptions, type ResolvedClaudeCodeOptions } from './config.ts';
 import { CLAUDE_CODE_CALLS, CLAUDE_CODE_FACTS } from './facts.ts';
 import { ClaudeCodeToolSearch } from './search.ts';
+import { withListing } from '../catalog-listing.ts';
 
 export class ClaudeCodeProfile implements Profile {
   readonly name: string;
@@ -96,12 +98,15 @@ export class ClaudeCodeProfile implements Profile {
     });
     this.deferrableCount = count;
     this.catalog = catalog;
+    this.ids = catalog.tools.map((t) => t.id);
     this.deferrableTokens = undefined;
     this.active = typeof this.o.toolSearch === 'object' ? toolSearchActive(this.o.toolSearch, this.tokens(), this.o.contextWindow) : this.o.toolSearch === 'on';
     if (this.active) await this.search.index(catalog);
   }
 
   private toolById = new Map<string, Tool>();
+  /** The catalog's ids by position: the pieces of the `<available-deferred-tools>` listing. */
+  private ids: string[] = [];
 
   private tools(): readonly Tool[] {
     if (!this.catalog) throw new Error(`profile "${this.name}": used before index()`);
@@ -142,19 +147,24 @@ export class ClaudeCodeProfile implements Profile {
     const ok = (p: number) => allowed === undefined || allowed[p] === 1;
     const eager: string[] = [];
     const admitted: string[] = [];
+    const positions = new Int32Array(tools.length);
     const seen = new Set<string>();
     const admittedMask = this.active ? this.search.admitted(allowed, caller.role).mask : undefined;
     tools.forEach((t, p) => {
       if (!ok(p)) return;
       if (!this.active || this.deferrable[p] === 0) eager.push(t.id);
-      else if (admittedMask![p] === 1) admitted.push(t.id);
+      else if (admittedMask![p] === 1) positions[admitted.push(t.id) - 1] = p;
       else return;
       if (t.server !== undefined) seen.add(t.server);
     });
     const servers = this.catalog!.servers.filter((s) => seen.has(s.name));
-    const advertisement = [deferredToolsBlock(admitted), serverInstructionsBlock(servers)].filter((s) => s !== '').join('\n\n');
-    if (!this.active) return { eager, metaTools: [], advertisement };
-    return { eager, metaTools: [TOOL_SEARCH_TOOL], wire: admitted, advertisement };
+    const instructions = serverInstructionsBlock(servers);
+    if (!this.active) return { eager, metaTools: [], advertisement: instructions };
+    const b = { eager, metaTools: [TOOL_SEARCH_TOOL], wire: admitted };
+    if (!admitted.length) return { ...b, advertisement: instructions };
+    // deferredToolsBlock(admitted), then the instructions after a blank line, as a listing of the ids
+    const tail = `${DEFERRED_TOOLS_CLOSE}${instructions ? `\n\n${instructions}` : ''}`;
+    return withListing(b, { head: `${DEFERRED_TOOLS_OPEN}\n`, positions: positions.slice(0, admitted.length), pieces: this.ids, tail });
   }
 
   /** `tool_reference` blocks for the hits; with tool search off there is no `ToolSearch`, and an empty search adds nothing. */

@@ -30,6 +30,7 @@ import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { StaticProfile } from '../seed/static.ts';
 import { DEEPSEEK_CODE_FACTS, DEEPSEEK_NATIVE_FACTS, DEEPSEEK_PRESELECT_FACTS } from './facts.ts';
 import { describeWith } from '../facts.ts';
+import { positionsWhere, withListing } from '../catalog-listing.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
 
 export const CODE_MODE_PRESELECT = 10;
@@ -83,9 +84,12 @@ export function sdkMember(t: Tool): string {
   return `  /** ${t.summary.replace(/\*\//g, '* /')} */\n  ${sdkName(t.id)}(args: ${schemaType(t.inputSchema)}): Promise<unknown>;`;
 }
 
+const SDK_HEAD = 'declare const tools: {\n';
+const SDK_TAIL = '};\n';
+
 /** The SDK around its member lines (`''` for none). */
 function sdkOf(members: readonly string[]): string {
-  return members.length ? `declare const tools: {\n${members.join('\n')}\n};\n` : '';
+  return members.length ? `${SDK_HEAD}${members.join('\n')}\n${SDK_TAIL}` : '';
 }
 
 /** The generated SDK for a tool set: one doc line and one signature per tool, in the given order. */
@@ -126,14 +130,13 @@ export class DeepSeekCodeProfile implements Profile {
   beforeSearch(caller: Caller): BeforeSearch {
     const tools = this.tools;
     if (!tools) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
-    const callable: string[] = [];
-    const members: string[] = [];
-    for (let i = 0; i < tools.length; i++) {
-      if (caller.allowed && caller.allowed[i] !== 1) continue;
-      callable.push(tools[i]!.id);
-      members.push(this.members[i]!);
-    }
-    return { eager: [], metaTools: [RUN_CODE], callable, advertisement: sdkOf(members) };
+    const allowed = caller.allowed;
+    const positions = positionsWhere(tools.length, (i) => !allowed || allowed[i] === 1);
+    const callable = Array.from(positions, (i) => tools[i]!.id);
+    const b = { eager: [], metaTools: [RUN_CODE], callable };
+    // the SDK as a listing: `sdkOf` of the allowed members, kept as its parts
+    if (!positions.length) return { ...b, advertisement: '' };
+    return withListing(b, { head: SDK_HEAD, positions, pieces: this.members, tail: SDK_TAIL });
   }
 
   afterSearch(): SearchAddition {

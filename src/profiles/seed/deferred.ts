@@ -12,6 +12,7 @@ import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { describeWith } from '../facts.ts';
 import { allowedIds, stringArgument, toolDefinition } from '../text.ts';
 import { DEFERRED_FACTS } from './facts.ts';
+import { positionsWhere, withListing } from '../catalog-listing.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
 
 /** How many tools one search_tools call returns. */
@@ -95,6 +96,9 @@ export class DeferredProfile extends SchemaLoadingProfile implements Profile {
     super(name, search);
   }
 
+  /** Each catalog tool's line of the advertisement, rendered once per catalog (by position). */
+  private lines: { tools: readonly Tool[]; pieces: string[] } | undefined;
+
   private tools(): readonly Tool[] {
     if (!this.catalog) throw new Error(`profile "${this.name}": used before index()`);
     return this.catalog.tools;
@@ -102,13 +106,14 @@ export class DeferredProfile extends SchemaLoadingProfile implements Profile {
 
   beforeSearch(caller: Caller): BeforeSearch {
     const tools = this.tools();
-    const eager = allowedIds(tools, caller.allowed, (t) => t.pinned);
-    const lines: string[] = [];
-    tools.forEach((t, i) => {
-      if (!t.pinned && (!caller.allowed || caller.allowed[i] === 1)) lines.push(`- ${t.id}: ${t.summary}`);
-    });
-    const advertisement = lines.length ? `Tool catalog (load a schema with load_tool_schema before calling):\n${lines.join('\n')}\n` : '';
-    return { eager, metaTools: [SEARCH_TOOLS, LOAD_TOOL_SCHEMA], advertisement };
+    const allowed = caller.allowed;
+    const eager = allowedIds(tools, allowed, (t) => t.pinned);
+    const b = { eager, metaTools: [SEARCH_TOOLS, LOAD_TOOL_SCHEMA] };
+    // `- id: summary` for each non-pinned tool the caller may use, under a heading (none: no text)
+    const positions = positionsWhere(tools.length, (i) => !tools[i]!.pinned && (!allowed || allowed[i] === 1));
+    if (!positions.length) return { ...b, advertisement: '' };
+    if (this.lines?.tools !== tools) this.lines = { tools, pieces: tools.map((t) => `- ${t.id}: ${t.summary}`) };
+    return withListing(b, { head: 'Tool catalog (load a schema with load_tool_schema before calling):\n', positions, pieces: this.lines.pieces, tail: '' });
   }
 
   afterSearch(hits: readonly Hit[]): SearchAddition {

@@ -33,6 +33,9 @@ export function namespaceList(catalog: Catalog, tools: readonly Tool[]): string 
   return `Tool namespaces:\n${lines.join('\n')}\n`;
 }
 
+/** The cache key of an unrestricted caller's namespaces. */
+const EVERYONE = {};
+
 /** The meta tool the model opens a namespace with (the seed's domain-level meta tools, as one tool). */
 export const OPEN_NAMESPACE: ToolDefinition = {
   name: 'open_namespace',
@@ -70,6 +73,7 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
     await this.routes.index(catalog);
     await this.inner.index(catalog);
     this.pinned = Uint8Array.from(catalog.tools, (t) => (t.pinned ? 1 : 0));
+    this.openableBy = new WeakMap();
     this.request = undefined;
   }
 
@@ -91,6 +95,22 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
     return this.routes.positionsOf(namespace);
   }
 
+  /**
+   * The namespaces with a `searchable` tool, found once per mask object (the policy makes one mask
+   * per scope set and never changes it; `EVERYONE` stands for no mask).
+   */
+  private openable(allowed: Uint8Array | undefined, searchable: (p: number) => boolean): Uint8Array {
+    const key = allowed ?? EVERYONE;
+    let found = this.openableBy.get(key);
+    if (!found) {
+      found = this.routes.namespacesWith(searchable);
+      this.openableBy.set(key, found);
+    }
+    return found;
+  }
+
+  private openableBy = new WeakMap<object, Uint8Array>();
+
   async prefetch(requests: readonly string[]): Promise<void> {
     if (isPrefetching(this.inner)) await this.inner.prefetch(requests);
   }
@@ -103,7 +123,7 @@ export class NamespaceOpener implements Retriever, Describable, NamespaceRouting
     this.routes.forget();
     if (!(k > 0)) return [];
     const searchable = (p: number) => this.pinned[p] !== 1 && (allowed === undefined || allowed[p] === 1);
-    const opened = await this.routes.open(request, this.options.m, this.routes.namespacesWith(searchable));
+    const opened = await this.routes.open(request, this.options.m, this.openable(allowed, searchable));
     if (!opened.length) return [];
     const mask = new Uint8Array(n);
     for (const ns of opened) for (const p of this.positionsOf(ns)) if (searchable(p)) mask[p] = 1;
