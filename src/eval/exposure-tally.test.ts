@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { makeTool } from '../catalog/model.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { listingLength, listingText, positionsWhere, withListing, type CatalogListing } from '../profiles/catalog-listing.ts';
+import { listingLength, listingText, withListing, type CatalogListing } from '../profiles/catalog-listing.ts';
 import type { BeforeSearch, Caller, Profile } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { countTokens, type TokenCounterName } from '../tokens/count.ts';
 import type { Provider } from '../tokens/serialize.ts';
 import { ExposureTally } from './exposure-tally.ts';
 import { LINE_SUMMED_CHARS, TokenMeter } from './tokens.ts';
+
+/** The positions `keep` accepts, in catalog order. */
+const positionsWhere = (n: number, keep: (p: number) => boolean): Int32Array => Int32Array.from({ length: n }, (_, p) => p).filter(keep);
 
 /** `n` tools over two scopes; every 50th summary names another tool (a listing that names what a caller may not use). */
 function catalogOf(n: number): Catalog {

@@ -158,26 +158,21 @@ export class ExposureTally {
   /** The catalog positions each listing piece names (see {@link leaksBefore}), for the last listing's pieces. */
   private pieceNames: { pieces: readonly string[]; named: (Int32Array | undefined)[] } | undefined;
 
-  /** Per-line names of long advertisements (rebuilt for every caller, they share most lines). */
+  /** Per-line names of advertisements (rebuilt for every caller, they share most lines). */
   private readonly lineNames = new LineMemo<readonly string[]>(LINE_CACHE_LIMIT);
 
   /**
    * Catalog ids named in a text (an advertisement): its words, split at whitespace, quotes, brackets
    * and list punctuation, with a trailing `:` or `.` dropped, looked up in the catalog. A plain
    * word (letters only) that happens to be a tool id (`bash`, `read`) is more likely prose and is
-   * not taken for a name: ids with a separator or a digit are (`mcp__github__create_issue`). A long
-   * text (an advertisement listing the catalog, rebuilt for each caller) is read line by line, each
-   * distinct line once per profile: a newline separates words, so the names and their order are the
-   * same.
+   * not taken for a name: ids with a separator or a digit are (`mcp__github__create_issue`). The
+   * text is read line by line, each distinct line once per profile (an advertisement is rebuilt for
+   * each caller, and callers' advertisements share most lines): a newline separates words, so the
+   * names and their order are those of the whole text.
    */
   private namedIn(text: string): string[] {
     const out: string[] = [];
     if (!text) return out;
-    // the token meter's threshold: the texts it counts line by line are the ones scanned line by line
-    if (text.length <= LINE_SUMMED_CHARS) {
-      this.scanNames(text, out);
-      return out;
-    }
     const scan = (l: string): readonly string[] => {
       const found: string[] = [];
       this.scanNames(l, found);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { listingLength, listingText, positionsWhere, withListing, type CatalogListing } from './catalog-listing.ts';
+import { listedPositions, listingLength, listingText, withListing, type CatalogListing } from './catalog-listing.ts';
+
+/** The positions `keep` accepts, in catalog order. */
+const positionsWhere = (n: number, keep: (p: number) => boolean): Int32Array => Int32Array.from({ length: n }, (_, p) => p).filter(keep);
 
 describe('a catalog listing', () => {
   it('joins head, each listed piece with its newline, and tail; its length without joining', () => {
@@ -7,7 +10,10 @@ describe('a catalog listing', () => {
     expect(listingText(l)).toBe('H\nc\nc\na\nT');
     expect(listingLength(l)).toBe(listingText(l).length);
     expect(listingText({ ...l, positions: new Int32Array(0) })).toBe('H\nT');
-    expect(Array.from(positionsWhere(6, (p) => p % 2 === 1))).toEqual([1, 3, 5]);
+    // a caller's positions: allowed, not pinned; every position without either mask
+    expect(Array.from(listedPositions(Uint8Array.of(1, 0, 1, 1, 0, 1), Uint8Array.of(0, 0, 1, 0, 0, 0)))).toEqual([0, 3, 5]);
+    expect(Array.from(listedPositions(undefined, Uint8Array.of(1, 0, 0)))).toEqual([1, 2]);
+    expect(Array.from(listedPositions(undefined, undefined, 3))).toEqual([0, 1, 2]);
   });
 
   it('gives the advertisement text when read, built once', () => {

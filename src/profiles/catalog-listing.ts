@@ -55,10 +55,14 @@ export function withListing(b: Omit<BeforeSearch, 'advertisement' | 'listing'>, 
   };
 }
 
-/** The positions `keep` accepts, in catalog order, as an `Int32Array`. */
-export function positionsWhere(n: number, keep: (p: number) => boolean): Int32Array {
+/**
+ * The positions a caller's listing holds, in catalog order: those `allowed` lets through (all
+ * without a mask) that `except` does not mark (pinned tools, listed elsewhere). `n`: the catalog's
+ * size, when neither mask is given.
+ */
+export function listedPositions(allowed: Uint8Array | undefined, except: Uint8Array | undefined, n = (allowed ?? except)?.length ?? 0): Int32Array {
   const out = new Int32Array(n);
   let m = 0;
-  for (let p = 0; p < n; p++) if (keep(p)) out[m++] = p;
+  for (let p = 0; p < n; p++) if ((allowed === undefined || allowed[p] === 1) && (except === undefined || except[p] !== 1)) out[m++] = p;
   return out.slice(0, m);
 }

@@ -13,6 +13,7 @@ import {
   HERMES_DEFERRAL,
   type HermesProfile,
   LISTING_HEADER,
+  searchResultObjectText,
   searchResultText,
   toolRecord,
   toolSearchDescription,
@@ -315,6 +316,40 @@ describe('hermes: the exposure model', () => {
     expect(searchResultText('q', [], [{ name: 'x', tool_count: 0 }])).toBe(
       '{"queries": ["q"], "total_available": 0, "results": [{"query": "q", "matches": []}], "tools": {}}',
     );
+  });
+
+  it('the search result written piece by piece is the whole object through pyJson, repeated tools, odd ids and sources included', () => {
+    const a = tool({ id: 'mcp__s__a', source: 'mcp', server: 's', description: 'Quote " and \\ and ünï 🙂 \n line.', required: ['x'] });
+    const b = tool({ id: 'plugin__p__b"q', source: 'plugin', plugin: 'p', description: 'd'.repeat(600) });
+    const numeric = tool({ id: '42', source: 'core', description: 'A core tool named by a number.' });
+    const proto = tool({ id: '__proto__', source: 'core', description: 'x' });
+    const sources = [
+      { name: 'zeta', tool_count: 3 },
+      { name: 'Alpha', tool_count: 0 },
+      { name: '\u{1F600} emoji', tool_count: 1 },
+      { name: '\uFFFD replacement', tool_count: 2 },
+      { name: 'alpha', tool_count: 5 },
+    ];
+    const cases: [string, Tool[], typeof sources][] = [
+      ['find "it"', [a, b, a], sources],
+      ['nothing', [], sources],
+      ['nothing, nowhere', [], [{ name: 'x', tool_count: 0 }]],
+      ['q', [b, numeric, a], sources],
+      ['q', [proto, a], sources],
+      ['', [a], []],
+    ];
+    for (const [q, hits, src] of cases) {
+      // twice: the second reads the per-tool and per-sources texts kept by the first
+      expect(searchResultText(q, hits, src)).toBe(searchResultObjectText(q, hits, src));
+      expect(searchResultText(q, hits, src)).toBe(searchResultObjectText(q, hits, src));
+    }
+    // sorted by code point: the emoji (a surrogate pair) after U+FFFD
+    expect(searchResultText('nothing', [], sources)).toContain(
+      '"available_sources": [{"name": "alpha", "tool_count": 5}, {"name": "zeta", "tool_count": 3}, {"name": "\uFFFD replacement"',
+    );
+    // an id that is an array index comes first in the object, and `__proto__` is not an own key
+    expect(searchResultText('q', [b, numeric, a], sources)).toMatch(/"tools": \{"42": /);
+    expect(searchResultText('q', [proto, a], sources)).toMatch(/"tools": \{"mcp__s__a": /);
   });
 });
 

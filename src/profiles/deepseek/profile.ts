@@ -30,7 +30,7 @@ import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { StaticProfile } from '../seed/static.ts';
 import { DEEPSEEK_CODE_FACTS, DEEPSEEK_NATIVE_FACTS, DEEPSEEK_PRESELECT_FACTS } from './facts.ts';
 import { describeWith } from '../facts.ts';
-import { positionsWhere, withListing } from '../catalog-listing.ts';
+import { listedPositions, withListing } from '../catalog-listing.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
 
 export const CODE_MODE_PRESELECT = 10;
@@ -131,7 +131,7 @@ export class DeepSeekCodeProfile implements Profile {
     const tools = this.tools;
     if (!tools) throw new Error(`profile "${this.name}": beforeSearch() called before index()`);
     const allowed = caller.allowed;
-    const positions = positionsWhere(tools.length, (i) => !allowed || allowed[i] === 1);
+    const positions = listedPositions(allowed, undefined, tools.length);
     const callable = Array.from(positions, (i) => tools[i]!.id);
     const b = { eager: [], metaTools: [RUN_CODE], callable };
     // the SDK as a listing: `sdkOf` of the allowed members, kept as its parts

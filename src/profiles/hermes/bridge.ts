@@ -166,6 +166,58 @@ export interface SourceCount {
  * listed, sorted by name, when nothing matched).
  */
 export function searchResultText(query: string, hits: readonly Tool[], sources: readonly SourceCount[]): string {
+  // Written piece by piece, each tool's record and the caller's sources once (a run answers
+  // thousands of searches over the same tools and callers); the same text as the whole object
+  // through `pyJson` (checked by a test). Ids an object would move or drop (array indices sort
+  // first, `__proto__` is no own key) take the plain path.
+  if (!hits.some((t) => ODD_KEY.test(t.id))) {
+    const q = JSON.stringify(query);
+    const seen = new Set<string>();
+    const records: string[] = [];
+    for (const t of hits) {
+      if (seen.has(t.id)) continue;
+      seen.add(t.id);
+      records.push(`${JSON.stringify(t.id)}: ${toolRecordJson(t)}`);
+    }
+    const s = sourcesJson(sources);
+    const empty = hits.length === 0 && s.available !== undefined ? `, "available_sources": ${s.available}, "hint": ${JSON.stringify(EMPTY_RESULT_HINT)}` : '';
+    const matches = hits.map((t) => JSON.stringify(t.id)).join(', ');
+    return `{"queries": [${q}], "total_available": ${s.total}, "results": [{"query": ${q}, "matches": [${matches}]${empty}}], "tools": {${records.join(', ')}}}`;
+  }
+  return searchResultObjectText(query, hits, sources);
+}
+
+/** Keys a JavaScript object does not keep in insertion order (array indices) or as own keys (`__proto__`). */
+const ODD_KEY = /^(?:0|[1-9]\d{0,9}|__proto__)$/;
+
+/** Each tool's search-result record as `pyJson` writes it (computed once per tool object). */
+const recordTexts = new WeakMap<Tool, string>();
+
+function toolRecordJson(t: Tool): string {
+  let text = recordTexts.get(t);
+  if (text === undefined) {
+    text = pyJson(toolRecord(t));
+    recordTexts.set(t, text);
+  }
+  return text;
+}
+
+/** A sources list's total and its `available_sources` text (undefined: none available), once per list (the profile's are cached per mask, never changed). */
+const sourceTexts = new WeakMap<readonly SourceCount[], { total: number; available: string | undefined }>();
+
+function sourcesJson(sources: readonly SourceCount[]): { total: number; available: string | undefined } {
+  let entry = sourceTexts.get(sources);
+  if (entry === undefined) {
+    const available = sources.filter((s) => s.tool_count > 0);
+    const sorted = [...available].sort((a, b) => compareCodePoints(a.name, b.name)).map(({ name, tool_count }) => ({ name, tool_count }));
+    entry = { total: available.reduce((n, s) => n + s.tool_count, 0), available: available.length ? pyJson(sorted) : undefined };
+    sourceTexts.set(sources, entry);
+  }
+  return entry;
+}
+
+/** {@link searchResultText} as one object through `pyJson` (the definition the piecewise text is checked against). */
+export function searchResultObjectText(query: string, hits: readonly Tool[], sources: readonly SourceCount[]): string {
   const tools: Record<string, ReturnType<typeof toolRecord>> = {};
   for (const t of hits) if (!Object.prototype.hasOwnProperty.call(tools, t.id)) tools[t.id] = toolRecord(t);
   const group: Record<string, unknown> = { query, matches: hits.map((t) => t.id) };

@@ -12,7 +12,7 @@ import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { describeWith } from '../facts.ts';
 import { allowedIds, stringArgument, toolDefinition } from '../text.ts';
 import { DEFERRED_FACTS } from './facts.ts';
-import { positionsWhere, withListing } from '../catalog-listing.ts';
+import { listedPositions, withListing } from '../catalog-listing.ts';
 import type { BeforeSearch, Caller, Profile, SearchAddition, ToolDefinition, CallProtocol, QueryStyle } from '../types.ts';
 
 /** How many tools one search_tools call returns. */
@@ -97,7 +97,7 @@ export class DeferredProfile extends SchemaLoadingProfile implements Profile {
   }
 
   /** Each catalog tool's line of the advertisement, rendered once per catalog (by position). */
-  private lines: { tools: readonly Tool[]; pieces: string[] } | undefined;
+  private lines: { tools: readonly Tool[]; pieces: string[]; pinned: Uint8Array } | undefined;
 
   private tools(): readonly Tool[] {
     if (!this.catalog) throw new Error(`profile "${this.name}": used before index()`);
@@ -110,9 +110,10 @@ export class DeferredProfile extends SchemaLoadingProfile implements Profile {
     const eager = allowedIds(tools, allowed, (t) => t.pinned);
     const b = { eager, metaTools: [SEARCH_TOOLS, LOAD_TOOL_SCHEMA] };
     // `- id: summary` for each non-pinned tool the caller may use, under a heading (none: no text)
-    const positions = positionsWhere(tools.length, (i) => !tools[i]!.pinned && (!allowed || allowed[i] === 1));
+    if (this.lines?.tools !== tools)
+      this.lines = { tools, pieces: tools.map((t) => `- ${t.id}: ${t.summary}`), pinned: Uint8Array.from(tools, (t) => (t.pinned ? 1 : 0)) };
+    const positions = listedPositions(allowed, this.lines.pinned);
     if (!positions.length) return { ...b, advertisement: '' };
-    if (this.lines?.tools !== tools) this.lines = { tools, pieces: tools.map((t) => `- ${t.id}: ${t.summary}`) };
     return withListing(b, { head: 'Tool catalog (load a schema with load_tool_schema before calling):\n', positions, pieces: this.lines.pieces, tail: '' });
   }
 
