@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listedPositions, listingLength, listingText, withListing, type CatalogListing } from './catalog-listing.ts';
 
-/** The positions `keep` accepts, in catalog order. */
-const positionsWhere = (n: number, keep: (p: number) => boolean): Int32Array => Int32Array.from({ length: n }, (_, p) => p).filter(keep);
-
 describe('a catalog listing', () => {
   it('joins head, each listed piece with its newline, and tail; its length without joining', () => {
     const l: CatalogListing = { head: 'H\n', positions: Int32Array.of(2, 0), pieces: ['a', 'b', 'c\nc'], tail: 'T' };
