@@ -22,7 +22,7 @@ import { Bm25Retriever } from '../../retrievers/bm25/index.ts';
 import { NAMESPACE_DEFAULT_OPTIONS } from '../../retrievers/namespace.ts';
 import type { Hit, Retriever } from '../../retrievers/types.ts';
 import { allowedIds, toolDefinition } from '../text.ts';
-import type { BeforeSearch, Caller, CallProtocol, Profile, QueryStyle, SearchAddition } from '../types.ts';
+import type { BeforeSearch, Caller, CallProtocol, Profile, QueryStyle, SearchAddition, ToolDefinition } from '../types.ts';
 import { NamespaceOpener, namespaceList, OPEN_NAMESPACE } from './namespaces.ts';
 import { describeWith } from '../facts.ts';
 import { NAMESPACE_ROUTING_FACTS } from './facts.ts';
@@ -43,6 +43,8 @@ export class NamespaceRoutingProfile implements Profile {
   private catalog: Catalog | undefined;
   private tools: readonly Tool[] = [];
   private byId = new Map<string, { tool: Tool; position: number }>();
+  /** Each catalog tool's definition, made the first time a namespace expands into it (by position). */
+  private definitions: ToolDefinition[] = [];
 
   constructor(name: string) {
     this.name = name;
@@ -58,6 +60,7 @@ export class NamespaceRoutingProfile implements Profile {
     this.catalog = catalog;
     this.tools = catalog.tools;
     this.byId = new Map(catalog.tools.map((t, i) => [t.id, { tool: t, position: i }]));
+    this.definitions = [];
   }
 
   searcher(): NamespaceOpener {
@@ -87,21 +90,25 @@ export class NamespaceRoutingProfile implements Profile {
     // so the floor governs the expansion as it governs any search result.
     if (!hits.length) return { form: 'schemas', loaded: [], text: '', namespacesOpened: 0 };
     const route = this.opener.routeFor(query) ?? [...new Set(hits.map((h) => this.byId.get(h.id)?.tool.namespace).filter((n): n is string => n !== undefined))];
-    const usable = (e: { tool: Tool; position: number } | undefined): e is { tool: Tool; position: number } =>
-      e !== undefined && !e.tool.pinned && route.includes(e.tool.namespace) && (!caller.allowed || caller.allowed[e.position] === 1);
-    const loaded = new Set<string>();
-    for (const h of hits) if (usable(this.byId.get(h.id))) loaded.add(h.id);
-    for (const ns of route)
-      for (const p of this.opener.positionsOf(ns)) {
-        const e = this.byId.get(this.tools[p]!.id);
-        if (usable(e)) loaded.add(e.tool.id);
-      }
-    const ids = [...loaded];
+    const allowed = caller.allowed;
+    const tools = this.tools;
+    // a tool the caller may use, not pinned (eager already), of an opened namespace
+    const usable = (p: number) => !tools[p]!.pinned && (!allowed || allowed[p] === 1);
+    const taken = new Set<number>();
+    const positions: number[] = [];
+    for (const h of hits) {
+      const e = this.byId.get(h.id);
+      if (e === undefined || taken.has(e.position) || !route.includes(e.tool.namespace) || !usable(e.position)) continue;
+      taken.add(e.position);
+      positions.push(e.position);
+    }
+    // the rest of each opened namespace (its positions: the tools whose namespace it is), in catalog order
+    for (const ns of route) for (const p of this.opener.positionsOf(ns)) if (!taken.has(p) && usable(p)) positions.push(p);
     return {
       form: 'schemas',
-      loaded: ids,
-      text: route.length ? `Opened ${route.join(', ')}: ${ids.length} tools.` : '',
-      definitions: ids.map((id) => toolDefinition(this.byId.get(id)!.tool)),
+      loaded: positions.map((p) => tools[p]!.id),
+      text: route.length ? `Opened ${route.join(', ')}: ${positions.length} tools.` : '',
+      definitions: positions.map((p) => (this.definitions[p] ??= toolDefinition(tools[p]!))),
       namespacesOpened: route.length,
     };
   }
