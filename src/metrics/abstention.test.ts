@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { floorForRate, nextUp, operatingCurve, recallAtRates, topUnpinned, type AbstentionCase } from './abstention.ts';
+import { recallAtK } from './ranking.ts';
 
 const none = new Set<string>();
 
@@ -113,6 +114,44 @@ describe('operatingCurve', () => {
     for (const p of c) expect(p.noToolFalsePositiveRate).toBe(1);
     expect(c[c.length - 1]!.searchNoToolFalsePositiveRate).toBe(0);
     expect(c[0]!.searchNoToolFalsePositiveRate).toBe(1);
+  });
+
+  it('gives, at every floor, the mean recall of ranking the hits each case keeps (random cases, ties, repeats, NaN, short lists)', () => {
+    let seed = 12345;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const many: AbstentionCase[] = Array.from({ length: 300 }, (_, i) => {
+      const hits = Array.from({ length: Math.floor(rand() * 9) }, () => [ids[Math.floor(rand() * ids.length)]!, Math.round(rand() * 8) / 8] as const);
+      if (i % 37 === 5 && hits.length > 1) hits[1] = [hits[1]![0], Number.NaN];
+      hits.sort((x, y) => y[1] - x[1]);
+      const expected = i % 4 === 0 ? [] : ids.filter(() => rand() < 0.3);
+      return { expected: expected.length || i % 4 === 0 ? expected : ['a'], goldMode: i % 3 === 0 ? ('any' as const) : ('all' as const), hits };
+    });
+    // the plain computation: keep each case's hits down to the first below the floor, rank, average
+    const plain = (k: number, floor: number) => {
+      let sum = 0;
+      let n = 0;
+      for (const c of many) {
+        if (!c.expected.length) continue;
+        const kept: string[] = [];
+        for (const [id, score] of c.hits) {
+          if (score < floor) break;
+          kept.push(id);
+        }
+        sum += recallAtK(kept, c.expected, k, c.goldMode);
+        n++;
+      }
+      return sum / n;
+    };
+    const curve = operatingCurve(many, none)!;
+    expect(curve.length).toBeGreaterThan(5);
+    for (const p of curve) {
+      expect(p['recall@1']).toBe(plain(1, p.floor));
+      expect(p['recall@5']).toBe(plain(5, p.floor));
+    }
   });
 
   it('does not apply without both graded and no-tool cases', () => {

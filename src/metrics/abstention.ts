@@ -94,19 +94,43 @@ function graded(c: AbstentionCase): boolean {
 
 /** Mean recall@k over the graded cases at floor `floor` (null: no floor). */
 function recallAt(cases: readonly AbstentionCase[], k: number, floor: number | null): number {
-  let sum = 0;
-  let n = 0;
+  return recallAtFloor(prefixRecalls(cases, k), floor);
+}
+
+/**
+ * The graded cases' recall@k for each count of hits a floor keeps: a floor keeps a prefix of a
+ * case's hits (best first, up to the first scoring below it) and recall@k reads the first k, so
+ * `at[j]` = recall@k of the first j hits (j = 0 … k) and the first k scores say which applies.
+ */
+interface PrefixRecalls {
+  k: number;
+  at: Float64Array[];
+  scores: number[][];
+}
+
+function prefixRecalls(cases: readonly AbstentionCase[], k: number): PrefixRecalls {
+  const at: Float64Array[] = [];
+  const scores: number[][] = [];
   for (const c of cases) {
     if (!graded(c)) continue;
-    const ids: string[] = [];
-    for (const [id, score] of c.hits) {
-      if (floor !== null && score < floor) break;
-      ids.push(id);
-    }
-    sum += recallAtK(ids, c.expected, k, c.goldMode ?? 'all');
-    n++;
+    const first = c.hits.slice(0, k);
+    const ids = first.map(([id]) => id);
+    at.push(Float64Array.from({ length: k + 1 }, (_, j) => recallAtK(ids.slice(0, j), c.expected, k, c.goldMode ?? 'all')));
+    scores.push(first.map(([, s]) => s));
   }
-  return n ? sum / n : 0;
+  return { k, at, scores };
+}
+
+/** Mean recall@k at `floor` (null: no floor) from {@link prefixRecalls}: the same sum, case by case, as ranking each case's kept hits. */
+function recallAtFloor(p: PrefixRecalls, floor: number | null): number {
+  let sum = 0;
+  for (let i = 0; i < p.at.length; i++) {
+    const s = p.scores[i]!;
+    let kept = 0;
+    while (kept < s.length && !(floor !== null && s[kept]! < floor)) kept++;
+    sum += p.at[i]![kept]!;
+  }
+  return p.at.length ? sum / p.at.length : 0;
 }
 
 /** Nearest-rank quantile of ascending `sorted`. */
@@ -142,6 +166,8 @@ export function operatingCurve(cases: readonly AbstentionCase[], pinned: Readonl
     floors.add(quantile(tops, i / 20));
   }
   const noToolTops = noTool.map((c) => topUnpinned(c.hits, pinned));
+  const at1 = prefixRecalls(cases, 1);
+  const at5 = prefixRecalls(cases, 5);
   return [...floors]
     .sort((a, b) => a - b)
     .map((floor) => {
@@ -154,8 +180,8 @@ export function operatingCurve(cases: readonly AbstentionCase[], pinned: Readonl
       });
       return {
         floor,
-        'recall@1': recallAt(cases, 1, floor),
-        'recall@5': recallAt(cases, 5, floor),
+        'recall@1': recallAtFloor(at1, floor),
+        'recall@5': recallAtFloor(at5, floor),
         noToolFalsePositiveRate: fp / noTool.length,
         ...(opts.search ? { searchNoToolFalsePositiveRate: searchFp / noTool.length } : {}),
       };
