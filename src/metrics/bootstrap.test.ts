@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../util/rng.ts';
 import { evaluate } from './aggregate.ts';
-import { BOOTSTRAP_SEED, bootstrapIntervals, quantile } from './bootstrap.ts';
+import { BOOTSTRAP_SEED, bootstrapIntervals, quantile, quantiles } from './bootstrap.ts';
 import type { CatalogFacts } from './types.ts';
 
 describe('quantile', () => {
@@ -11,6 +11,28 @@ describe('quantile', () => {
     expect(quantile([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.975)).toBeCloseTo(9.75, 12);
     expect(quantile([5], 0.025)).toBe(5);
     expect(quantile([], 0.5)).toBeNaN();
+  });
+});
+
+describe('quantiles', () => {
+  it('equal the quantiles of the sorted values, found without sorting (random sizes, duplicates, every position)', () => {
+    const rng = new Rng('quantiles-test', 'values');
+    for (let trial = 0; trial < 400; trial++) {
+      const n = trial < 20 ? trial + 1 : 1 + (rng.nextU32() % 1000);
+      const distinct = 1 + (rng.nextU32() % (trial % 3 === 0 ? 4 : 1000));
+      const values = Float64Array.from({ length: n }, () => (rng.nextU32() % distinct) / 7 - 3);
+      const sorted = Float64Array.from(values).sort();
+      for (const [q1, q2] of [
+        [0.025, 0.975],
+        [0, 1],
+        [0.5, 0.5],
+        [0.3, 0.31],
+      ] as const) {
+        expect(quantiles(Float64Array.from(values), q1, q2)).toEqual([quantile(sorted, q1), quantile(sorted, q2)]);
+      }
+    }
+    // a NaN: sorted as Float64Array sorts (NaN last)
+    expect(quantiles(Float64Array.of(3, Number.NaN, 1, 2), 0, 0.5)).toEqual([1, 2.5]);
   });
 });
 
