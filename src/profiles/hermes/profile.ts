@@ -115,6 +115,8 @@ export class HermesProfile implements Profile {
   private deferred = new Uint8Array(0);
   /** Deferred tools grouped by label (groups sorted by label, tools by (name, short description)). */
   private groups: { label: string; labelLen: number; tools: DeferredInfo[] }[] = [];
+  /** Each group's catalog positions, in its tools' order (the per-caller walks read these, not the tool records). */
+  private groupPositions: Int32Array[] = [];
   private byId = new Map<string, Tool>();
   /** The caller's deferred tools counted by group label, per mask object (`undefined` = unrestricted). */
   private sourceCounts = new WeakMap<Uint8Array, SourceCount[]>();
@@ -143,6 +145,7 @@ export class HermesProfile implements Profile {
       infos.push({ label, tool: { position, tool, label, prepared: prepareTool(tool.id, shortDescription(tool.description)) } });
     }
     this.groups = groupByLabel(infos, (a, b) => compareTools(a.prepared, b.prepared));
+    this.groupPositions = this.groups.map((g) => Int32Array.from(g.tools, (t) => t.position));
     this.deferred = deferred;
     this.byId = new Map(tools.map((t) => [t.id, t]));
     this.sourceCounts = new WeakMap();
@@ -154,9 +157,9 @@ export class HermesProfile implements Profile {
   private sources(allowed: Uint8Array | undefined): SourceCount[] {
     const cached = allowed === undefined ? this.allSources : this.sourceCounts.get(allowed);
     if (cached) return cached;
-    const sources: SourceCount[] = this.groups.map((g) => {
+    const sources: SourceCount[] = this.groups.map((g, j) => {
       let n = 0;
-      if (allowed) for (const t of g.tools) n += allowed[t.position] === 1 ? 1 : 0;
+      if (allowed) for (const p of this.groupPositions[j]!) n += allowed[p] === 1 ? 1 : 0;
       else n = g.tools.length;
       return { name: g.label, tool_count: n };
     });
@@ -179,10 +182,15 @@ export class HermesProfile implements Profile {
   private visibleDeferred(caller: Caller): DeferredInfo[][] {
     const allowed = caller.allowed;
     const out: DeferredInfo[][] = [];
-    for (const g of this.groups) {
-      const vis = allowed ? g.tools.filter((t) => allowed[t.position] === 1) : g.tools;
+    this.groups.forEach((g, j) => {
+      let vis = g.tools;
+      if (allowed) {
+        const positions = this.groupPositions[j]!;
+        vis = [];
+        for (let i = 0; i < positions.length; i++) if (allowed[positions[i]!] === 1) vis.push(g.tools[i]!);
+      }
       if (vis.length) out.push(vis);
-    }
+    });
     return out;
   }
 
