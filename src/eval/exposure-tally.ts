@@ -251,7 +251,11 @@ export class ExposureTally {
     const loadedSet = new Set(loaded);
     const expanded = gold.filter((id) => !rankedIds.has(id) && loadedSet.has(id) && !before.includes(id));
     let loadedUnpinned = 0;
-    for (const id of loaded) if (!rankedIds.has(id) && !this.tools[this.position.get(id) ?? -1]?.pinned) loadedUnpinned++;
+    for (const id of loaded) {
+      if (rankedIds.has(id)) continue;
+      const p = this.position.get(id);
+      if (p === undefined || this.kind[p] !== PINNED) loadedUnpinned++;
+    }
     const exposureLeaks = who.allowed ? [...new Set([...entry.leaks, ...this.outside(who.allowed, [...loaded, ...definedIds])])] : [];
     const calls = caseCalls(this.profile.calls, {
       gold,
