@@ -60,7 +60,7 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
  */
 export function quantiles(values: Float64Array, q1: number, q2: number): [number, number] {
   const n = values.length;
-  for (let i = 0; i < n; i++) if (values[i] !== values[i]) return quantilePair(values.sort(), q1, q2);
+  for (let i = 0; i < n; i++) if (Number.isNaN(values[i])) return quantilePair(values.sort(), q1, q2);
   const at = (q: number): [number, number, number] => {
     const pos = (n - 1) * q;
     const lo = Math.floor(pos);
@@ -90,7 +90,8 @@ function selectNth(a: Float64Array, k: number, lo: number, hi: number): void {
     const x = a[lo]!;
     const y = a[(lo + hi) >> 1]!;
     const z = a[hi]!;
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    // the median of the three
+    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), z));
     let i = lo;
     let j = hi;
     while (i <= j) {
