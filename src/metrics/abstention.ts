@@ -103,7 +103,6 @@ function recallAt(cases: readonly AbstentionCase[], k: number, floor: number | n
  * `at[j]` = recall@k of the first j hits (j = 0 … k) and the first k scores say which applies.
  */
 interface PrefixRecalls {
-  k: number;
   at: Float64Array[];
   scores: number[][];
 }
@@ -118,7 +117,7 @@ function prefixRecalls(cases: readonly AbstentionCase[], k: number): PrefixRecal
     at.push(Float64Array.from({ length: k + 1 }, (_, j) => recallAtK(ids.slice(0, j), c.expected, k, c.goldMode ?? 'all')));
     scores.push(first.map(([, s]) => s));
   }
-  return { k, at, scores };
+  return { at, scores };
 }
 
 /** Mean recall@k at `floor` (null: no floor) from {@link prefixRecalls}: the same sum, case by case, as ranking each case's kept hits. */
