@@ -412,6 +412,7 @@ describe('backpack eval and merge', { timeout: CLI_BUDGET }, () => {
     const warnings = readResults(tmp, 'beir-warned-out').warnings;
     // named relative to the dataset folder: the results do not depend on where it sits
     expect(warnings).toEqual([
+      'beir-warned has no manifest.json: read as an unsigned folder (no file of it is vouched for; its tools are checked and hashed as read)',
       'corpus.jsonl: 1 invalid UTF-8 byte sequence was replaced with U+FFFD (first on line 2)',
       expect.stringMatching(/^1 query of queries.jsonl has no judgement .*: q-unjudged$/),
     ]);

@@ -2,7 +2,7 @@
  * The `backpack` program the end-to-end tests start as a process: the sources of this checkout,
  * transpiled once per test run (esbuild, type-free: `npm test` type-checks them first) into a
  * temporary package laid out as an installed one — `bin/`, `dist/`, `package.json`, and links to
- * the checkout's `node_modules/`, `datasets/`, `models/`, `fixtures/` and `.git` — with no `src/`,
+ * the checkout's `node_modules/`, `datasets/`, `models/`, `fixtures/`, `schemas/` and `.git` — with no `src/`,
  * so `bin/backpack.js` runs `dist/` as it does in an installed package.
  *
  * Why: through tsx, every process started loads each of some 300 modules through loader hooks,
@@ -22,7 +22,7 @@ import { transformSync } from 'esbuild';
 import { listFiles } from '../src/catalog/dataset-files.ts';
 
 /** Top-level folders of the checkout a running Backpack reads through its package root. */
-const LINKED = ['node_modules', 'datasets', 'models', 'fixtures', '.git'];
+const LINKED = ['node_modules', 'datasets', 'models', 'fixtures', 'schemas', '.git'];
 
 /** Relative `.ts` specifiers of static imports and exports and of `import()`, rewritten to `.js`. */
 const RELATIVE_TS = /((?:\bfrom|\bimport)\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts\2/g;

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listFiles, QRELS_HEADER, readDataset, writeDataset, type ToolLineMemo } from './dataset-files.ts';
 import { InputError } from '../util/errors.ts';
 import { sha256 } from '../util/hash.ts';
+import { toolRecord } from './dataset-records.ts';
+import { catalogHash } from './manifest.ts';
 import { makeSkill, makeTool } from './model.ts';
 import type { Dataset } from './types.ts';
 
@@ -175,10 +177,21 @@ describe('writeDataset / readDataset', () => {
     // A description edited by hand: the stored tool hash no longer matches the definition.
     const corpus = editByHand(dir, null);
     expect(() => readDataset(dir, { verify: false })).toThrow(/stored hash does not match its definition/);
-    // The manifest re-signed to the edited bytes: the file is vouched for, so the tool hash is
-    // taken as stored, but the catalog hash computed from it must still match the manifest.
+    // The stored hash brought up to date by hand as well: the catalog hash computed from the tools
+    // must still match the manifest's.
     writeDataset(dir, sample(), manifestFields);
-    editByHand(dir, { catalogSha256: 'f'.repeat(64) });
+    editByHand(dir, {});
+    const fixed = readDataset(dir, { reSign: true });
+    writeDataset(dir, sample(), manifestFields);
+    const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    writeFileSync(
+      corpus,
+      readFileSync(corpus, 'utf8')
+        .replace(sample().catalog.tools[0]!.hash, fixed.catalog.tools[0]!.hash)
+        .replaceAll('Search code across repositories.', 'Search code everywhere.'),
+    );
+    m.files['corpus.jsonl'] = { sha256: sha256(readFileSync(corpus)), bytes: readFileSync(corpus).length };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(m));
     expect(() => readDataset(dir)).toThrow(/does not hash to manifest.json's catalogSha256/);
     // A bad input schema is caught when the file is not vouched for.
     const badSchema = readFileSync(corpus, 'utf8').replace('"inputSchema":{"type":"object"', '"inputSchema":{"type":"array"');
@@ -223,17 +236,27 @@ describe('writeDataset / readDataset', () => {
   });
 
   it("reuses a line only in a read of the same kind: a vouched line does not skip an unvouched read's checks", () => {
+    // A tool whose input schema is invalid, written with its true hash and a manifest that vouches
+    // for it (a vouched file's schemas are taken as checked when it was written).
     const a = join(tmp(), 'a');
     writeDataset(a, sample(), manifestFields);
-    // A description edited by hand (its stored hash is stale) and the manifest re-signed to the new bytes.
-    const edited = readFileSync(editByHand(a, {}), 'utf8');
+    const bad = makeTool({ ...sample().catalog.tools[0]!, inputSchema: { type: 'array' } as never });
+    const corpus = readFileSync(join(a, 'corpus.jsonl'), 'utf8').split('\n');
+    corpus[0] = JSON.stringify(toolRecord(bad));
+    writeFileSync(join(a, 'corpus.jsonl'), corpus.join('\n'));
+    const text = readFileSync(join(a, 'corpus.jsonl'));
+    const m = JSON.parse(readFileSync(join(a, 'manifest.json'), 'utf8'));
+    m.files['corpus.jsonl'] = { sha256: sha256(text), bytes: text.length };
+    m.catalogSha256 = catalogHash({ ...sample().catalog, tools: [bad, ...sample().catalog.tools.slice(1)] });
+    writeFileSync(join(a, 'manifest.json'), JSON.stringify(m));
+    // the same corpus without a manifest: every schema is checked
     const b = join(tmp(), 'b');
     writeDataset(b, sample(), manifestFields);
-    writeFileSync(join(b, 'corpus.jsonl'), edited);
+    writeFileSync(join(b, 'corpus.jsonl'), text);
     rmSync(join(b, 'manifest.json'));
     const memo: ToolLineMemo = new Map();
-    expect(readDataset(a, { toolLines: memo }).catalog.tools[0]!.description).toBe('Search code everywhere.');
-    expect(() => readDataset(b, { toolLines: memo })).toThrow(/stored hash does not match its definition/);
+    expect(readDataset(a, { toolLines: memo }).catalog.tools[0]!.inputSchema).toEqual({ type: 'array' });
+    expect(() => readDataset(b, { toolLines: memo })).toThrow(/input schema must describe an object/);
   });
 
   it('lends no tool to the memo from a dataset that fails its checks', () => {
@@ -281,11 +304,15 @@ describe('a plain BEIR folder with queries no qrels file judges', () => {
     const warnings: string[] = [];
     const d = readDataset(dir, { split: 'test', onWarning: (m) => warnings.push(m) });
     expect(d.cases.map((c) => c.id)).toEqual(['q1']);
-    expect(warnings).toEqual(['2 queries of queries.jsonl have no judgement in any qrels file and no "expected" field, so they are left out: q2, q3']);
+    const unsigned = expect.stringMatching(/has no manifest.json: read as an unsigned folder/);
+    expect(warnings).toEqual([
+      unsigned,
+      '2 queries of queries.jsonl have no judgement in any qrels file and no "expected" field, so they are left out: q2, q3',
+    ]);
     const all: string[] = [];
     expect(readDataset(dir, { onWarning: (m) => all.push(m) }).cases.map((c) => c.id)).toEqual(['q1', 'q4']);
-    expect(all).toHaveLength(1);
-    expect(all[0]).toMatch(/^2 queries .*q2, q3$/);
+    expect(all).toHaveLength(2);
+    expect(all[1]).toMatch(/^2 queries .*q2, q3$/);
   });
 });
 
@@ -399,13 +426,118 @@ describe('the manifest vouches for every file the loader reads (tamper evidence)
     expect(readDataset(dir).cases).toHaveLength(4);
   });
 
-  it('--re-sign still checks every record: a stale tool hash is an error, and the manifest is left as it was', () => {
+  it('--re-sign accepts an edited tool: its stored hash is rewritten in corpus.jsonl (only that line), said, and recorded', () => {
     const dir = join(tmp(), 'ds');
     writeDataset(dir, sample(), manifestFields);
-    editByHand(dir, null);
-    const before = readFileSync(join(dir, 'manifest.json'), 'utf8');
-    expect(() => readDataset(dir, { reSign: true })).toThrow(/stored hash does not match its definition/);
-    expect(readFileSync(join(dir, 'manifest.json'), 'utf8')).toBe(before);
+    const original = sample().catalog.tools[0]!.hash;
+    const corpus = editByHand(dir, null);
+    const edited = readFileSync(corpus, 'utf8').split('\n');
+    expect(() => readDataset(dir)).toThrow(/changed after it was written/);
+    const notes: string[] = [];
+    const d = readDataset(dir, { reSign: true, onNote: (n) => notes.push(n) });
+    const tool = d.catalog.tools.find((t) => t.id === 'mcp__github__search')!;
+    expect(tool.description).toBe('Search code everywhere.');
+    expect(tool.hash).not.toBe(original);
+    expect(notes.join('\n')).toMatch(/1 tool of corpus.jsonl had a stored hash .* \(mcp__github__search\)/);
+    const after = readFileSync(corpus, 'utf8').split('\n');
+    expect(after.filter((line, i) => line !== edited[i])).toEqual([edited[0]!.replace(original, tool.hash)]);
+    expect(d.reSigned).toEqual({ added: [], removed: [], changed: ['corpus.jsonl', 'manifest.json'] });
+    // the next plain read loads it, with the catalog hash of the edited tools
+    const again = readDataset(dir);
+    expect(again.catalogSha256).toBe(d.catalogSha256);
+    expect(again.catalog.tools[0]!.hash).toBe(tool.hash);
+  });
+
+  it('hashes every tool from its definition: an edit whose manifest entry was patched to match is an error naming the tool', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const sha = readDataset(dir).catalogSha256;
+    editByHand(dir, {}); // corpus.jsonl's sha256 and size patched in the manifest: the file is "vouched for"
+    const err = (() => {
+      try {
+        readDataset(dir);
+      } catch (e) {
+        return e;
+      }
+    })() as InputError;
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toMatch(/tool "mcp__github__search": stored hash does not match its definition/);
+    expect(err.file).toBe(join(dir, 'corpus.jsonl'));
+    expect(err.where).toBe('line 1');
+    // the catalog hash is that of the tools read, not one the manifest states
+    writeDataset(dir, sample(), manifestFields);
+    expect(readDataset(dir).catalogSha256).toBe(sha);
+    expect(readDataset(dir, { verify: false }).catalogSha256).toBe(sha);
+  });
+
+  it('takes stored hashes as checked only for the exact corpus bytes a caller already checked (contentChecked)', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    const first = readDataset(dir);
+    expect(first.corpusSha256).toBe(sha256(readFileSync(join(dir, 'corpus.jsonl'))));
+    const trusted = readDataset(dir, { contentChecked: new Set([first.corpusSha256!]) });
+    expect(trusted.catalog).toEqual(first.catalog);
+    expect(trusted.catalogSha256).toBe(first.catalogSha256);
+    // other bytes (an edit, the manifest patched): checked again, whatever the caller vouched for
+    editByHand(dir, {});
+    expect(() => readDataset(dir, { contentChecked: new Set([first.corpusSha256!]) })).toThrow(/stored hash does not match/);
+  });
+
+  it('keeps content hashes of roles.json and realism.json: an edit with its files entry patched is an error; --re-sign accepts it', () => {
+    const dir = join(tmp(), 'ds');
+    const role = (ns: string[]) => ({ schemaVersion: 1, roles: { reader: { description: 'reads', namespaces: ns, tools: [] } } });
+    const roles = JSON.stringify(role(['github']));
+    const realism = JSON.stringify({ schemaVersion: 1, overall: { cases: 4 } });
+    const extra = { 'roles.json': roles, 'realism.json': realism };
+    const m0 = writeDataset(dir, sample(), manifestFields, () => {}, extra);
+    // the hash of the canonical JSON (keys sorted, no spacing), written out by hand here
+    expect(m0.rolesSha256).toBe(sha256('{"roles":{"reader":{"description":"reads","namespaces":["github"],"tools":[]}},"schemaVersion":1}'));
+    expect(m0.realismSha256).toBe(sha256('{"overall":{"cases":4},"schemaVersion":1}'));
+    // spacing and key order are not content
+    writeFileSync(join(dir, 'roles.json'), JSON.stringify(JSON.parse(roles), null, 2));
+    editManifest(
+      dir,
+      (m) => (m.files['roles.json'] = { sha256: sha256(readFileSync(join(dir, 'roles.json'))), bytes: readFileSync(join(dir, 'roles.json')).length }),
+    );
+    expect(readDataset(dir).roles).toBeDefined();
+    const edits = [
+      [
+        'roles.json',
+        JSON.stringify(role(['github', 'slack'])),
+        'rolesSha256',
+        '{"roles":{"reader":{"description":"reads","namespaces":["github","slack"],"tools":[]}},"schemaVersion":1}',
+      ],
+      ['realism.json', JSON.stringify({ schemaVersion: 1, overall: { cases: 5 } }), 'realismSha256', '{"overall":{"cases":5},"schemaVersion":1}'],
+    ] as const;
+    for (const [file, text, key, canonical] of edits) {
+      writeDataset(dir, sample(), manifestFields, () => {}, extra);
+      writeFileSync(join(dir, file), text);
+      editManifest(dir, (m) => (m.files[file] = { sha256: sha256(Buffer.from(text)), bytes: Buffer.byteLength(text) }));
+      const err = (() => {
+        try {
+          readDataset(dir);
+        } catch (e) {
+          return e;
+        }
+      })() as InputError;
+      expect(err).toBeInstanceOf(InputError);
+      expect(err.file).toBe(join(dir, file));
+      expect(err.message).toContain(`manifest.json's ${key}`);
+      const d = readDataset(dir, { reSign: true });
+      expect(d.reSigned!.changed).toEqual(['manifest.json']);
+      expect(JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'))[key]).toBe(sha256(canonical));
+      expect(() => readDataset(dir)).not.toThrow();
+    }
+  });
+
+  it('reads a folder without a manifest as unsigned, with a warning', () => {
+    const dir = join(tmp(), 'ds');
+    writeDataset(dir, sample(), manifestFields);
+    rmSync(join(dir, 'manifest.json'));
+    const warnings: string[] = [];
+    const d = readDataset(dir, { onWarning: (w) => warnings.push(w) });
+    expect(d.manifest).toBeNull();
+    expect(warnings).toEqual(['ds has no manifest.json: read as an unsigned folder (no file of it is vouched for; its tools are checked and hashed as read)']);
   });
 });
 
@@ -431,11 +563,12 @@ describe('invalid UTF-8 is replaced with a counted warning, never silently', () 
     const d = readDataset(dir, { onWarning: (w) => warnings.push(w) });
     expect(d.catalog.tools.find((t) => t.id === 'beta')!.description).toContain('\uFFFD');
     // 3 "BAD"s × (0xff, 0xc3, 0x80) = 9 sequences; the encoded U+FFFD on line 1 is not one of them
-    expect(warnings).toEqual([`corpus.jsonl: 9 invalid UTF-8 byte sequences were replaced with U+FFFD (first on line 2)`]);
+    const unsigned = expect.stringMatching(/has no manifest.json: read as an unsigned folder/);
+    expect(warnings).toEqual([unsigned, `corpus.jsonl: 9 invalid UTF-8 byte sequences were replaced with U+FFFD (first on line 2)`]);
     const quiet: string[] = [];
     writeFileSync(join(dir, 'corpus.jsonl'), lines.replaceAll('BAD', 'ok'));
     readDataset(dir, { onWarning: (w) => quiet.push(w) });
-    expect(quiet).toEqual([]);
+    expect(quiet).toEqual([unsigned]);
   });
 });
 

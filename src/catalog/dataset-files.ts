@@ -18,16 +18,17 @@
  * The lines' records are `dataset-records.ts`'s, the manifest checks and re-signing
  * `manifest-check.ts`'s, and the safe replacement of a folder `replace-folder.ts`'s.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { decodeText, readTextFile, withTextWarnings } from '../util/bounded.ts';
 import { InputError } from '../util/errors.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { sha256 } from '../util/hash.ts';
+import { makeDirs, writeFileAtomic, writeFileNamed } from '../util/atomic-write.ts';
 import { nonBlankLines, parseJson, parseJsonLine, parseJsonLines } from '../util/jsonl.ts';
-import { caseFromRecord, caseRecord, isUnjudged, skillFromRecord, skillRecord, toolFromRecord, toolRecord } from './dataset-records.ts';
+import { caseFromRecord, caseRecord, isUnjudged, skillFromRecord, skillRecord, toolFromRecord, toolRecord, type StoredHashPolicy } from './dataset-records.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, REALISM_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift, type Realism } from './manifest.ts';
-import { isBackpackManifest, qrelsFiles, RE_SIGN_HINT, readManifest, reSign, verifyFiles } from './manifest-check.ts';
+import { checkContentHashes, contentHashes, isBackpackManifest, qrelsFiles, RE_SIGN_HINT, readManifest, reSign, verifyFiles } from './manifest-check.ts';
 import { toolHash } from './model.ts';
 import { checkRealism } from './realism-check.ts';
 import { assertReplaceable, replaceDir } from './replace-folder.ts';
@@ -100,7 +101,13 @@ export function writeDataset(
     const bytes = Buffer.from(files.get(path)!, 'utf8');
     entries[path] = { sha256: sha256(bytes), bytes: bytes.length };
   }
-  const full: Manifest = { schemaVersion: DATASET_SCHEMA_VERSION, ...manifest, catalogSha256: catalogHash(dataset.catalog), files: entries };
+  const full: Manifest = {
+    schemaVersion: DATASET_SCHEMA_VERSION,
+    ...manifest,
+    catalogSha256: catalogHash(dataset.catalog),
+    ...contentHashes((path) => files.get(path)),
+    files: entries,
+  };
   const target = resolve(dir);
   assertReplaceable(target, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
   const tmp = `${target}.tmp-${process.pid}`;
@@ -109,12 +116,12 @@ export function writeDataset(
     let written = 0;
     for (const [path, text] of files) {
       const p = join(tmp, path);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, text);
+      makeDirs(dirname(p));
+      writeFileNamed(p, text);
       onProgress(++written, files.size);
       failpoint('dataset-write');
     }
-    writeFileSync(join(tmp, 'manifest.json'), JSON.stringify(full, null, 2) + '\n');
+    writeFileNamed(join(tmp, 'manifest.json'), JSON.stringify(full, null, 2) + '\n');
     replaceDir(tmp, target);
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
@@ -153,6 +160,13 @@ export interface ReadOptions {
    * does not vouch for is an error.
    */
   reSign?: boolean;
+  /**
+   * sha256 of `corpus.jsonl` files whose stored tool hashes were already checked against the tools'
+   * definitions (`LoadedDataset.corpusSha256` of an earlier read, in this process or the one that
+   * started it): a vouched file with these exact bytes skips that check. Every other read computes
+   * each tool's hash from its definition.
+   */
+  contentChecked?: ReadonlySet<string>;
 }
 
 /** See `ReadOptions.toolLines`: corpus line → the tool parsed from it, and whether that read was vouched for. */
@@ -170,6 +184,10 @@ export interface LoadedDataset extends Dataset {
   reSigned?: ManifestDrift;
   /** With `ReadOptions.reSign`: whether this load rewrote the manifest (false: the files matched it). */
   reSignedNow?: boolean;
+  /** `catalogHash` of the catalog as read: its tools' hashes computed from their definitions (the manifest's, checked, when it has one). */
+  catalogSha256: string;
+  /** sha256 of the `corpus.jsonl` bytes read, when they were checked against their stored tool hashes (see `ReadOptions.contentChecked`). */
+  corpusSha256?: string;
 }
 
 /** Read a dataset folder written by `writeDataset`, or a plain BEIR folder. */
@@ -183,12 +201,16 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   if (!existsSync(join(root, 'corpus.jsonl'))) throw new InputError('not a dataset folder: corpus.jsonl is missing', { file: dir });
   const manifest = existsSync(join(root, 'manifest.json')) ? readManifest(root) : null;
   // Files that match the manifest are the bytes `writeDataset` wrote after checking every tool's
-  // input schema and content hash: those checks are not repeated (on a 50,000-tool corpus they are
-  // half the load time). The catalog hash, recomputed from the stored tool hashes, must still
-  // match the manifest's.
+  // input schema: that check is not repeated (on a 50,000-tool corpus it is a large share of the
+  // load). Every tool's hash is still computed from its definition as read, so the catalog hash
+  // means the tools evaluated, whatever the files' stored hashes and the manifest say.
   const vouched = manifest !== null && opts.verify !== false && opts.reSign !== true;
   if (opts.reSign && manifest === null)
     opts.onNote?.('--re-sign: the folder has no manifest.json, so there is nothing to re-sign (a plain BEIR folder is read as it is)');
+  if (manifest === null)
+    opts.onWarning?.(
+      `${root.split(/[\\/]/).pop() ?? dir} has no manifest.json: read as an unsigned folder (no file of it is vouched for; its tools are checked and hashed as read)`,
+    );
   // The bytes hashed are the bytes parsed: each file is read once.
   const verified = vouched ? verifyFiles(root, manifest) : new Map<string, Buffer>();
   const readJsonl = (name: string) => {
@@ -197,17 +219,26 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   };
   const optionalJsonl = (name: string) => (existsSync(join(root, name)) ? readJsonl(name) : []);
 
-  const { tools, parsed } = readTools(join(root, 'corpus.jsonl'), verified.get('corpus.jsonl'), vouched, opts.toolLines);
+  const corpusBytes = verified.get('corpus.jsonl');
+  const corpusSha256 = corpusBytes !== undefined ? manifest!.files['corpus.jsonl']!.sha256 : undefined;
+  const stale: string[] = [];
+  const hashes: StoredHashPolicy = {
+    trusted: corpusSha256 !== undefined && opts.contentChecked?.has(corpusSha256) === true,
+    ...(opts.reSign ? { onStale: (id: string) => stale.push(id) } : {}),
+  };
+  const { tools, parsed } = readTools(join(root, 'corpus.jsonl'), corpusBytes, vouched, hashes, opts.toolLines);
   const skills = optionalJsonl('skills.jsonl').map(({ value, file, where }) => located(skillFromRecord(value, file, where), file, where));
   const servers = optionalJsonl('servers.jsonl').map(({ value }) => value as unknown as Server);
   const plugins = optionalJsonl('plugins.jsonl').map(({ value }) => value as unknown as Plugin);
   const catalog: Catalog = assembleCatalog({ tools, skills, servers, plugins });
-  if (vouched && catalogHash(catalog) !== manifest.catalogSha256) {
+  const catalogSha256 = catalogHash(catalog);
+  if (vouched && catalogSha256 !== manifest.catalogSha256) {
     throw new InputError(
       `the catalog in corpus.jsonl, skills.jsonl, servers.jsonl and plugins.jsonl does not hash to manifest.json's catalogSha256; ${RE_SIGN_HINT}`,
       { file: join(root, 'manifest.json') },
     );
   }
+  if (vouched) checkContentHashes(root, manifest, verified);
 
   const qrels = readQrels(root, 'qrels', opts.split);
   const skillQrels = readQrels(root, 'skill-qrels', opts.split);
@@ -233,7 +264,14 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
   const roles = existsSync(join(root, 'roles.json')) ? readRoleMap(join(root, 'roles.json'), catalog) : undefined;
   const checked = checkCases(cases, catalog);
   // Only a dataset that passed every check lends its tools to the next read.
-  if (opts.toolLines) for (const [line, tool] of parsed) opts.toolLines.set(line, { tool, vouched });
+  // (a read that took stored hashes on trust, or accepted stale ones, lends nothing)
+  if (opts.toolLines && !hashes.trusted && !stale.length) for (const [line, tool] of parsed) opts.toolLines.set(line, { tool, vouched });
+  if (stale.length) {
+    rewriteStoredHashes(join(root, 'corpus.jsonl'), catalog);
+    opts.onNote?.(
+      `--re-sign: ${stale.length} ${stale.length === 1 ? 'tool' : 'tools'} of corpus.jsonl had a stored hash that no longer matched ${stale.length === 1 ? 'its' : 'their'} definition (${stale.slice(0, 3).join(', ')}${stale.length > 3 ? ', …' : ''}); corpus.jsonl now stores the hashes of the definitions as read`,
+    );
+  }
   const reSignedNow = opts.reSign === true && manifest !== null && reSign(root, manifest, catalog);
   const final = reSignedNow ? readManifest(root) : manifest;
   return {
@@ -245,6 +283,8 @@ function readDatasetFolder(dir: string, opts: ReadOptions): LoadedDataset {
     dir: root,
     ...(final?.reSigned ? { reSigned: final.reSigned } : {}),
     ...(opts.reSign ? { reSignedNow } : {}),
+    catalogSha256,
+    ...(corpusSha256 !== undefined ? { corpusSha256 } : {}),
   };
 }
 
@@ -256,6 +296,7 @@ function readTools(
   file: string,
   bytes: Buffer | undefined,
   vouched: boolean,
+  hashes: StoredHashPolicy,
   memo: ToolLineMemo | undefined,
 ): { tools: Array<Located<Tool>>; parsed: Array<[string, Tool]> } {
   const tools: Array<Located<Tool>> = [];
@@ -264,12 +305,34 @@ function readTools(
     const known = memo?.get(text);
     let tool = known !== undefined && known.vouched === vouched ? known.tool : undefined;
     if (tool === undefined) {
-      tool = toolFromRecord(parseJsonLine(text, file, where), file, where, vouched);
+      tool = toolFromRecord(parseJsonLine(text, file, where), file, where, vouched, hashes);
       if (memo) parsed.push([text, tool]);
     }
     tools.push(located(tool, file, where));
   }
   return { tools, parsed };
+}
+
+/**
+ * Rewrite the `hash` of every corpus line whose stored hash differs from its tool's (a re-sign
+ * accepting an edit), atomically; every other line of the file is kept as it was.
+ */
+function rewriteStoredHashes(file: string, catalog: Catalog): void {
+  const hashOf = new Map(catalog.tools.map((t) => [t.id, t.hash]));
+  const lines = readText(file).split('\n');
+  const out = lines.map((line) => {
+    if (line.trim() === '') return line;
+    const record = JSON.parse(line) as Record<string, unknown>;
+    const hash = hashOf.get(String(record._id));
+    if (typeof record.hash !== 'string' || hash === undefined || record.hash === hash) return line;
+    record.hash = hash;
+    return JSON.stringify(record) + (line.endsWith('\r') ? '\r' : '');
+  });
+  try {
+    writeFileAtomic(file, out.join('\n'));
+  } catch (err) {
+    throw new InputError(`cannot re-sign the dataset (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { file });
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * (BEIR `_id`, `title`, `text` plus every field of its own), and back, checked.
  */
 import { InputError } from '../util/errors.ts';
+import { RE_SIGN_HINT } from './manifest-check.ts';
 import { makeSkill, makeTool } from './model.ts';
 import type { Case, GoldMode, JsonSchema, Skill, Split, Tool, ToolSource } from './types.ts';
 import { checkInputSchema, requireText } from './validate.ts';
@@ -28,8 +29,27 @@ export function caseRecord(c: Case): Record<string, unknown> {
 
 const TOOL_SOURCES: readonly ToolSource[] = ['core', 'mcp', 'plugin'];
 
-/** A tool from its corpus record; `vouched`: the file matches its manifest, so a stored hash and schema are taken as checked. */
-export function toolFromRecord(r: Record<string, unknown>, file: string, where: string, vouched: boolean): Tool {
+/** How `toolFromRecord` treats a record's stored `hash`. */
+export interface StoredHashPolicy {
+  /**
+   * The bytes of this line were already checked against their stored hashes in this process
+   * (see `ReadOptions.contentChecked`): the stored hash is taken as computed. Otherwise every tool's
+   * hash is computed from its definition as read.
+   */
+  trusted?: boolean;
+  /**
+   * A stored hash that differs from the definition: reported here and replaced by the computed one
+   * (a re-sign accepting an edit). Without it, such a record is an `InputError` naming the tool.
+   */
+  onStale?: (id: string) => void;
+}
+
+/**
+ * A tool from its corpus record. `vouched`: the file matches its manifest, so its input schema was
+ * checked when it was written. The tool's hash is always that of its definition as read (unless
+ * `hashes.trusted`); a stored `hash` that differs is an error naming the tool (see {@link StoredHashPolicy}).
+ */
+export function toolFromRecord(r: Record<string, unknown>, file: string, where: string, vouched: boolean, hashes: StoredHashPolicy = {}): Tool {
   const id = requireText(r._id, '"_id"', file, where);
   const parsedId = /^mcp__(.+?)__(.+)$/.exec(id) ?? null;
   const source = (r.source ?? (parsedId ? 'mcp' : 'core')) as ToolSource;
@@ -37,8 +57,8 @@ export function toolFromRecord(r: Record<string, unknown>, file: string, where: 
   const description = typeof r.description === 'string' ? r.description : typeof r.text === 'string' ? r.text : '';
   const name = typeof r.name === 'string' ? r.name : (parsedId?.[2] ?? (typeof r.title === 'string' && r.title ? r.title : id));
   const inputSchema = (r.inputSchema ?? { type: 'object', properties: {} }) as JsonSchema;
-  const trusted = vouched && typeof r.hash === 'string' ? r.hash : undefined;
-  if (trusted === undefined) checkInputSchema(inputSchema, file, `${where}: inputSchema`);
+  const trusted = hashes.trusted === true && typeof r.hash === 'string' ? r.hash : undefined;
+  if (!vouched) checkInputSchema(inputSchema, file, `${where}: inputSchema`);
   const server = typeof r.server === 'string' ? r.server : parsedId?.[1];
   const tool = makeTool(
     {
@@ -62,7 +82,8 @@ export function toolFromRecord(r: Record<string, unknown>, file: string, where: 
     trusted,
   );
   if (trusted === undefined && typeof r.hash === 'string' && r.hash !== tool.hash) {
-    throw new InputError(`tool "${id}": stored hash does not match its definition (edited by hand?)`, { file, where });
+    if (hashes.onStale) hashes.onStale(id);
+    else throw new InputError(`tool "${id}": stored hash does not match its definition (edited by hand?); ${RE_SIGN_HINT}`, { file, where });
   }
   return tool;
 }

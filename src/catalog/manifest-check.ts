@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import { readTextFile } from '../util/bounded.ts';
 import { InputError } from '../util/errors.ts';
-import { sha256 } from '../util/hash.ts';
+import { canonicalJson, sha256 } from '../util/hash.ts';
 import { parseJson } from '../util/jsonl.ts';
 import { catalogHash, DATASET_SCHEMA_VERSION, type FileEntry, type Manifest, type ManifestDrift } from './manifest.ts';
 import type { Catalog } from './types.ts';
@@ -62,7 +62,9 @@ export function loaderFiles(root: string): string[] {
   for (const f of ['corpus.jsonl', 'skills.jsonl', 'servers.jsonl', 'plugins.jsonl', 'queries.jsonl', 'roles.json', 'realism.json']) {
     const p = join(root, f);
     if (!existsSync(p)) continue;
-    if (!statSync(p).isFile()) throw new InputError('is a folder, not a file: the loader reads this name as a file', { file: p });
+    const st = statSync(p);
+    if (st.isDirectory()) throw new InputError('is a folder, not a file: the loader reads this name as a file', { file: p });
+    if (!st.isFile()) throw new InputError('is not a regular file (a FIFO, socket or device): the loader reads this name as a file', { file: p });
     out.push(f);
   }
   for (const sub of ['qrels', 'skill-qrels']) for (const n of qrelsFiles(root, sub)) out.push(`${sub}/${n}`);
@@ -133,6 +135,51 @@ function readBytes(file: string): Buffer {
   }
 }
 
+/** The files whose content hash a manifest keeps besides their bytes' sha256, by manifest key. */
+const CONTENT_HASHED = [
+  ['roles.json', 'rolesSha256'],
+  ['realism.json', 'realismSha256'],
+] as const;
+
+/** sha256 of the canonical JSON of a JSON file's text as parsed (an unreadable text hashes as text: the loader reports it). */
+function jsonContentHash(text: string): string {
+  try {
+    return sha256(canonicalJson(JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)));
+  } catch {
+    return sha256(text);
+  }
+}
+
+/** The manifest's content hashes (`rolesSha256`, `realismSha256`) of the files `text` gives (undefined: the folder lacks it). */
+export function contentHashes(text: (path: string) => string | undefined): Pick<Manifest, 'rolesSha256' | 'realismSha256'> {
+  const out: Pick<Manifest, 'rolesSha256' | 'realismSha256'> = {};
+  for (const [path, key] of CONTENT_HASHED) {
+    const t = text(path);
+    if (t !== undefined) out[key] = jsonContentHash(t);
+  }
+  return out;
+}
+
+/**
+ * Throw if a file the manifest keeps a content hash of (`rolesSha256`, `realismSha256`) parses to
+ * other content: the file was edited and its `files` entry patched to match. `bytes`: the files
+ * as verified. A manifest without the key (written before 1.9) checks nothing for that file.
+ */
+export function checkContentHashes(root: string, manifest: Manifest, bytes: ReadonlyMap<string, Buffer>): void {
+  for (const [path, key] of CONTENT_HASHED) {
+    const expected = manifest[key];
+    const b = bytes.get(path);
+    if (expected === undefined || b === undefined) continue;
+    const actual = jsonContentHash(b.toString('utf8'));
+    if (actual !== expected) {
+      throw new InputError(
+        `content hash ${actual.slice(0, 12)}… differs from manifest.json's ${key} (${expected.slice(0, 12)}…): the file was edited and its "files" entry patched; ${RE_SIGN_HINT}`,
+        { file: join(root, path) },
+      );
+    }
+  }
+}
+
 /**
  * Re-sign a dataset folder the user changed on purpose: its manifest is rewritten (atomically)
  * to list every file the loader reads with its sha256 now, and the catalog hash of `catalog` (the
@@ -144,12 +191,21 @@ function readBytes(file: string): Buffer {
 export function reSign(root: string, manifest: Manifest, catalog: Catalog): boolean {
   const { bytes, drift } = checkFiles(root, manifest);
   const catalogSha256 = catalogHash(catalog);
+  const content = contentHashes((path) => bytes.get(path)?.toString('utf8'));
   if (catalogSha256 !== manifest.catalogSha256) drift.changed.push('manifest.json');
+  else if (CONTENT_HASHED.some(([, key]) => manifest[key] !== undefined && manifest[key] !== content[key])) drift.changed.push('manifest.json');
   if (!drift.added.length && !drift.removed.length && !drift.changed.length) return false;
   const files: Record<string, FileEntry> = {};
   for (const path of [...bytes.keys()].sort()) files[path] = { sha256: sha256(bytes.get(path)!), bytes: bytes.get(path)!.length };
   const union = (k: keyof ManifestDrift) => [...new Set([...(manifest.reSigned?.[k] ?? []), ...drift[k]])].sort();
-  const next: Manifest = { ...manifest, catalogSha256, files, reSigned: { added: union('added'), removed: union('removed'), changed: union('changed') } };
+  const { rolesSha256: _roles, realismSha256: _realism, ...kept } = manifest;
+  const next: Manifest = {
+    ...kept,
+    catalogSha256,
+    ...content,
+    files,
+    reSigned: { added: union('added'), removed: union('removed'), changed: union('changed') },
+  };
   const file = join(root, 'manifest.json');
   try {
     writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);

@@ -151,6 +151,14 @@ export interface Manifest {
   splits: Record<string, number>;
   /** `catalogHash` of the catalog: what results and regression files name the catalog by. */
   catalogSha256: string;
+  /**
+   * sha256 of the canonical JSON of `roles.json` as parsed (key order and spacing do not count),
+   * when the folder has one: a content hash the loader checks, so an edit to the file is caught
+   * even when its `files` entry was patched to match (manifests written before 1.9 lack it).
+   */
+  rolesSha256?: string;
+  /** The same for `realism.json`. */
+  realismSha256?: string;
   /** sha256 and size of every other file in the folder, by relative path, sorted. */
   files: Record<string, FileEntry>;
   /** Free text: where the data came from, its licence. */

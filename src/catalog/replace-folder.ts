@@ -2,11 +2,12 @@
  * Replacing a folder Backpack writes (a dataset, a results folder) safely: refuse a folder that is
  * not ours, tidy what an interrupted earlier write left beside it, and swap the new folder in.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../util/errors.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { processAlive } from '../util/file-lock.ts';
+import { makeDirs } from '../util/atomic-write.ts';
 
 /**
  * Refuse to write to `target` unless it is absent, an empty folder, or a folder `isOurs` accepts
@@ -38,7 +39,7 @@ function recoverInterrupted(target: string): void {
 
 /** Move `from` into place at `to`, removing what was at `to` only once the new folder is there. */
 export function replaceDir(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
+  makeDirs(dirname(to));
   if (existsSync(to)) {
     const old = `${to}.old-${process.pid}`;
     rmSync(old, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { caseSplit, readDataset, type LoadedDataset, type ReadOptions } from './dataset-files.ts';
+import { catalogHash } from './manifest.ts';
 import { InputError, setting } from '../util/errors.ts';
 import { isMetaToolDir, loadMetaTool } from './loaders/metatool.ts';
 import { didYouMean } from '../util/suggest.ts';
@@ -59,7 +60,7 @@ export function loadDataset(nameOrDir: string, opts: ReadOptions = {}): LoadedDa
   if (isMetaToolDir(dir)) {
     const d = loadMetaTool(dir);
     const cases = opts.split === undefined ? d.cases : d.cases.filter((c) => caseSplit(c) === opts.split);
-    return { ...d, cases, manifest: null, dir };
+    return { ...d, cases, manifest: null, dir, catalogSha256: catalogHash(d.catalog) };
   }
   return readDataset(dir, opts);
 }

@@ -6,7 +6,7 @@
  */
 import { helpList } from './help-text.ts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isDatasetDir, type ToolLineMemo } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
@@ -23,6 +23,7 @@ import { DEFAULT_SIMILARITY } from '../diff/near-duplicates.ts';
 import { createRetriever, retrieverCapabilities, retrieverEntries, retrieverNames } from '../retrievers/registry.ts';
 import { isConfigCatalog, snapshotConfigFile } from '../snapshot/for-catalog.ts';
 import { progressReporter } from './progress.ts';
+import { makeDirs, writeFileNamed } from '../util/atomic-write.ts';
 
 export interface DiffIo {
   out(s: string): void;
@@ -230,14 +231,14 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
       const timings = { ...result.timings, loadMs };
       if (opts.out !== undefined) {
         const dir = resolve(opts.out);
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'diff.json'), diffJson(report, opts.timings ? timings : undefined));
-        writeFileSync(join(dir, 'diff.md'), formatDiffMarkdown(report));
+        makeDirs(dir);
+        writeFileNamed(join(dir, 'diff.json'), diffJson(report, opts.timings ? timings : undefined));
+        writeFileNamed(join(dir, 'diff.md'), formatDiffMarkdown(report));
       }
       if (opts.renamesOut !== undefined) {
         const file = resolve(opts.renamesOut);
-        mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, `${JSON.stringify(Object.fromEntries(report.changes.renamed.map((x) => [x.from, x.to])), null, 2)}\n`);
+        makeDirs(dirname(file));
+        writeFileNamed(file, `${JSON.stringify(Object.fromEntries(report.changes.renamed.map((x) => [x.from, x.to])), null, 2)}\n`);
       }
       if (opts.json) io.out(diffJson(report, opts.timings ? timings : undefined));
       else io.out(formatDiffText(report, timings));

@@ -4,7 +4,7 @@
  * input or nothing could be evaluated (`InputError`).
  */
 import type { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
+
 import { InputError } from '../util/errors.ts';
 import { bless } from '../gate/bless.ts';
 import { GateFailed, runGate } from '../gate/gate.ts';
@@ -12,6 +12,7 @@ import { gateJson, gateJunit, gateLines, gateMarkdown } from '../gate/report.ts'
 import { parseToleranceOverrides } from '../gate/tolerance.ts';
 
 import { checked, type Io } from './options.ts';
+import { writeFileNamed } from '../util/atomic-write.ts';
 
 export { GateFailed } from '../gate/gate.ts';
 
@@ -55,7 +56,7 @@ export function registerGateCommands(program: Command, io: Io): void {
       ] as const) {
         if (file === undefined) continue;
         try {
-          writeFileSync(file, text());
+          writeFileNamed(file, text());
         } catch (err) {
           throw new InputError(`cannot write: ${(err as Error).message}`, { file });
         }

@@ -4,6 +4,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isInputError } from '../util/errors.ts';
+import { maskCredentials } from '../util/redact.ts';
+import { environmentFailure, environmentMessage } from './environment-errors.ts';
 import { GenerateParamsError } from '../generate/errors.ts';
 import { DEFAULT_TOKEN_CACHE_DIR, useTokenCountCache } from '../tokens/count.ts';
 import { profileEntries } from '../profiles/registry.ts';
@@ -79,7 +81,10 @@ export function buildProgram(io: Io): Command {
 }
 
 /** Run the command line; returns the exit code. */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], given: Io = defaultIo): Promise<number> {
+  // every message: a URL's credentials or a bearer token quoted by an error is masked (a backstop;
+  // the snapshot masks the values its configuration declares secret where it words a failure)
+  const io: Io = { out: given.out, err: (s) => given.err(maskCredentials(s)) };
   const program = buildProgram(io);
   const tokenCounts = useTokenCountCache(DEFAULT_TOKEN_CACHE_DIR);
   try {
@@ -105,6 +110,12 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     if (err instanceof GenerateParamsError) {
       io.err(`error: ${err.message}\n`);
       return EXIT.badInput;
+    }
+    const environment = environmentFailure(err);
+    if (environment !== undefined) {
+      io.err(`${environmentMessage(environment)}\n`);
+      if (process.env.BACKPACK_DEBUG === '1') io.err(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      return EXIT.failed;
     }
     io.err(`backpack failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return EXIT.failed;

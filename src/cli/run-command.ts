@@ -3,7 +3,7 @@ import { formatRunSummary } from './summary.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { availableParallelism } from 'node:os';
 import { type Command, Option } from 'commander';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { assertReplaceable, caseSplit, isBackpackManifest, readManifest, verifyFiles, writeDataset } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
@@ -25,6 +25,7 @@ import { parseRetrieverList } from '../retrievers/registry.ts';
 import { parseFloorOption } from './calibration.ts';
 import { planCalibration, planEvaluation, runPlanned } from '../eval/pipeline.ts';
 import { progressReporter } from './progress.ts';
+import { writeFileNamed } from '../util/atomic-write.ts';
 
 /** The main job's default thread count: both cores of a 2-core machine, at most 2 (each thread holds a copy of the catalog). */
 export const DEFAULT_RUN_WORKERS = Math.min(2, availableParallelism());
@@ -205,7 +206,7 @@ export function registerRunCommand(program: Command, io: Io): void {
             const report = writeReport(run, join(tmp, 'report'), formats, { cases: input.cases, catalog: input.catalog });
             lap('writeReportMs');
             const timings = runTimings(run, stages, Date.now() - t0, opts.workers);
-            writeFileSync(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+            writeFileNamed(join(tmp, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
             failpoint('timings');
             written = { pngs: report.files.filter((f) => f.endsWith('.png') && !f.endsWith('@2x.png')).length, files: report.files, timings };
           });

@@ -23,9 +23,9 @@
  * warning) and go to a temporary file renamed into place; a concurrent writer at worst loses the
  * other's entries. A save that fails (a read-only folder) is a warning, never an error.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.ts';
+import { makeDirs, writeFileAtomic } from '../util/atomic-write.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
 import { lockCacheFile } from '../util/file-lock.ts';
 import { cacheWarning, corruptWarning, crc32OfText } from '../util/record-log.ts';
@@ -133,7 +133,7 @@ export class RankingCache {
   save(): void {
     if (!this.dirty) return;
     try {
-      mkdirSync(this.dir, { recursive: true });
+      makeDirs(this.dir);
       const release = lockCacheFile(this.file, cacheWarning);
       if (release === null) return; // another writer for seconds: it writes rankings as good as these
       try {

@@ -18,9 +18,9 @@
  * asked for. Writes take `<file>.lock` (`lockCacheFile`: a busy lock skips the write, a stale one
  * is taken over with a warning) and go to a temporary file renamed into place.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.ts';
+import { makeDirs, writeFileAtomic } from '../util/atomic-write.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
 import { lockCacheFile } from '../util/file-lock.ts';
 import { cacheWarning, corruptWarning, crc32OfText } from '../util/record-log.ts';
@@ -134,7 +134,7 @@ export function writePairCache(dir: string, catalogSha256: string, ids: readonly
     pairs: analysis.pairs.flat(),
   };
   try {
-    mkdirSync(join(dir, 'near-duplicates'), { recursive: true });
+    makeDirs(join(dir, 'near-duplicates'));
     const release = lockCacheFile(file, cacheWarning);
     if (release === null) return; // another writer for seconds: it writes the same analysis
     try {

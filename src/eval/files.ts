@@ -19,7 +19,7 @@
  * empty has no line in the run (TREC has no way to write an empty ranking): evaluate with
  * `trec_eval -c` so it counts as a miss, as in results.json (docs/trec.md).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
@@ -32,6 +32,7 @@ import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 import { checkDetails, checkResults } from './results-validate.ts';
 import { type CaseRecords, CASES_FILE, casesJsonl, runRecords, SHARD_POSITIONS_FILE, shardPositionsJson, TOOLS_FILE, toolsJsonl } from './case-records.ts';
+import { makeDirs, writeFileNamed } from '../util/atomic-write.ts';
 
 /**
  * TREC run `qid Q0 docid rank score tag`, one line per ranked tool, cases in `details` order. A case
@@ -127,8 +128,8 @@ export function writeRunRecords(
   try {
     for (const [path, text] of files) {
       const p = join(tmp, path);
-      mkdirSync(dirname(p), { recursive: true });
-      writeFileSync(p, text);
+      makeDirs(dirname(p));
+      writeFileNamed(p, text);
     }
     fill?.(tmp);
     replaceDir(tmp, target);

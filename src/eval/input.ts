@@ -23,6 +23,8 @@ export interface EvalInput {
   catalog: Catalog;
   cases: Case[];
   catalogSha256: string;
+  /** sha256 of the dataset's `corpus.jsonl` when its stored tool hashes were checked against the tools (see `ReadOptions.contentChecked`). */
+  corpusSha256?: string;
   /** What loading warned of (see `Results.warnings`), in order; absent or empty when nothing. */
   warnings?: string[];
   /** The dataset folder was re-signed (`eval --re-sign`, on this load or before): what had changed. */
@@ -39,6 +41,8 @@ export interface EvalInput {
 export interface LoadInputOptions {
   /** Accept a dataset folder whose files differ from its manifest, and re-sign it (see `ReadOptions.reSign`). */
   reSign?: boolean;
+  /** See `ReadOptions.contentChecked`: corpus files whose stored tool hashes the caller already checked. */
+  contentChecked?: ReadonlySet<string>;
   /** A renames file (`eval --renames`): old tool id → new tool id, applied to the cases' gold (catalog and cases files only). */
   renames?: string;
 }
@@ -50,7 +54,8 @@ export function inputOfDataset(d: LoadedDataset, source: DatasetSource): EvalInp
     source,
     catalog: d.catalog,
     cases: d.cases,
-    catalogSha256: d.manifest?.catalogSha256 ?? catalogHash(d.catalog),
+    catalogSha256: d.catalogSha256,
+    ...(d.corpusSha256 !== undefined ? { corpusSha256: d.corpusSha256 } : {}),
     ...(d.roles ? { roles: d.roles } : {}),
   };
 }
@@ -79,6 +84,7 @@ function loadInput(source: DatasetSource, onWarning: (message: string) => void, 
       onWarning,
       onNote: note,
       ...(opts.reSign ? { reSign: true } : {}),
+      ...(opts.contentChecked ? { contentChecked: opts.contentChecked } : {}),
     });
     if (source.split !== null && d.cases.length === 0) {
       const all = loadDataset(source.ref, { verify: false });

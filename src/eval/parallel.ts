@@ -28,6 +28,8 @@ export function claimOrder(tasks: readonly StrategyTask[]): number[] {
 export interface WorkerJob {
   source: DatasetSource;
   catalogSha256: string;
+  /** sha256 of corpus files whose stored tool hashes the starting thread checked (`ReadOptions.contentChecked`). */
+  contentChecked?: string[];
   caseIds: string[];
   shard: Shard | null;
   config: EvalConfig;
@@ -131,6 +133,7 @@ export async function runInWorkers(run: ParallelRun): Promise<{ outcomes: Strate
   const job: Omit<WorkerJob, 'slot'> = {
     source: run.source,
     catalogSha256: input.catalogSha256,
+    ...(input.corpusSha256 !== undefined ? { contentChecked: [input.corpusSha256] } : {}),
     caseIds: cases.map((c) => c.id),
     shard: opts.shard ?? null,
     config,

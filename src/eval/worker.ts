@@ -16,7 +16,7 @@ const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 const counts = useTokenCountCache(job.tokenCacheDir);
 try {
   const t0 = performance.now();
-  const input = loadEvalInput(job.source);
+  const input = loadEvalInput(job.source, undefined, job.contentChecked ? { contentChecked: new Set(job.contentChecked) } : {});
   const cases = casesOfShard(input.cases, job.shard);
   if (input.catalogSha256 !== job.catalogSha256 || cases.length !== job.caseIds.length || cases.some((c, i) => c.id !== job.caseIds[i])) {
     throw new Error(`the input loaded from ${JSON.stringify(job.source)} is not the one being evaluated (catalog or cases differ)`);

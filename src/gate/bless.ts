@@ -18,9 +18,9 @@
  * `defaults.tolerance` (the person who wrote it chose); otherwise the rule's.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.ts';
+import { writeFileAtomic, writeFileNamed } from '../util/atomic-write.ts';
 import { InputError, setting } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { readRunDir } from '../eval/files.ts';
@@ -197,7 +197,7 @@ export function bless(opts: BlessOptions): BlessReport {
   const logLine = `${date} ${sha ? sha.slice(0, 12) : '-'} ${r.dataset.catalogSha256.slice(0, 12)} ${reason}`;
   const logFile = logFileOf(opts.expect);
   if (!existsSync(logFile)) {
-    writeFileSync(
+    writeFileNamed(
       logFile,
       `# Expected-figure log of ${basename(opts.expect)}\n\nOne line per \`backpack bless\`: date (UTC), git commit, catalog sha256 (12 digits), reason.\n\n`,
     );

@@ -7,7 +7,7 @@ import { sha256 } from '../util/hash.ts';
 import { roleSees } from '../catalog/roles.ts';
 import { GENERATED_SLICES } from '../catalog/types.ts';
 import { checkCases, inputSchemaProblem } from '../catalog/validate.ts';
-import { generate, GENERATOR, GenerateParamsError, resolveParams, RNG_LABEL } from './index.ts';
+import { checkFits, generate, GENERATOR, GenerateParamsError, resolveParams, RNG_LABEL } from './index.ts';
 import type { GenerateParams } from './presets.ts';
 import { answerableBy, noToolCatalog, noToolRequest, type NoToolRequest } from './no-tool.ts';
 import { Rng } from '../util/rng.ts';
@@ -54,6 +54,20 @@ describe('resolveParams', () => {
     expect(() => resolveParams('tiny', 1, { skills: 99_999 })).toThrow(/^skills must/);
     expect(() => resolveParams('tiny', 1, { tools: 3 })).toThrow(/^tools must/);
     expect(() => resolveParams('tiny', 1, { cases: 5 })).toThrow(/^cases must/);
+  });
+
+  it('refuses at once a company that cannot fit in the heap, naming the bound (no hour-long run that then fails)', () => {
+    // 1e9 tools need 6 TB at 6,000 bytes each: refused whatever this machine's heap limit
+    expect(() => resolveParams('monster', 7, { tools: 1_000_000_000 })).toThrow(
+      /^a company of 1,000,000,000 tools, 2,500 skills and 6,000 cases needs about 6000\.0 GB of memory; this process may use [\d.]+ GB \(Node's heap limit\): at most [\d,]+ tools with these cases/,
+    );
+    expect(() => resolveParams('monster', 7, { cases: 100_000_000 })).toThrow(/needs about 200\.\d GB .*, or [\d,]+ cases with these tools/);
+    // the bound by hand: 1 GB of heap, 1,000 skills (4 MB) and 2,000 cases (4 MB) leave 992 MB, 165,333 tools of 6,000 bytes;
+    // 165,334 tools (992,004,000 bytes) leave 3,996,000 bytes beside the skills: 1,998 cases of 2,000
+    expect(() => checkFits(165_333, 1_000, 2_000, 1e9)).not.toThrow();
+    expect(() => checkFits(165_334, 1_000, 2_000, 1e9)).toThrow(/at most 165,333 tools with these cases, or 1,998 cases with these tools/);
+    // the sizes this project runs fit in the default heap
+    expect(() => resolveParams('monster', 7, { tools: 500_000, skills: 500, cases: 600 })).not.toThrow();
   });
 
   it('turns --tools into MCP tools after core and plugin tools', () => {

@@ -2,6 +2,7 @@
  * The seeded monster-company generator: servers, tools, plugins, skills and labelled cases, as a
  * `Dataset` plus the manifest fields that describe it. Same seed and version → same bytes.
  */
+import { getHeapStatistics } from 'node:v8';
 import { datasetCounts, splitCounts, type Manifest } from '../catalog/manifest.ts';
 import { sliceStats } from '../catalog/overlap.ts';
 import type { Catalog, Dataset } from '../catalog/types.ts';
@@ -17,7 +18,7 @@ import { coreTools, planServers, pluginTools, serverRecord, serverTools, type To
 import { PLUGINS } from './vocab/plugins.ts';
 
 /** Bump when the generator's output changes for the same seed (it is part of every manifest). */
-export const GENERATOR = { name: 'backpack-monster', version: '3.0.0' } as const;
+export const GENERATOR = { name: 'backpack-monster', version: '3.0.1' } as const;
 
 /**
  * The label of the generator's random stream. It was the version (1.0.0) and is kept when a
@@ -53,7 +54,39 @@ export function resolveParams(preset: string, seed: number, overrides: Overrides
     throw new GenerateParamsError(`${setting('skills')} must be a whole number from 0 to ${cap} for ${servers} servers (got ${skills})`);
   const cases = overrides.cases ?? p.cases;
   if (!Number.isSafeInteger(cases) || cases < 20) throw new GenerateParamsError(`${setting('cases')} must be a whole number ≥ 20 (got ${cases})`);
+  checkFits(mcpTools + p.coreTools + pluginToolCount, skills, cases, heapLimitBytes());
   return { preset: preset as PresetName, seed, mcpTools, servers, plugins: p.plugins, coreTools: p.coreTools, skills, cases };
+}
+
+/**
+ * Heap bytes the generator needs per tool, skill and case, with its transient strings, at the
+ * peak of `generate` and `writeDataset` (measured on monster-7: ~2 KB of each tool and ~0.5 KB of
+ * each case stay live after generating; writing the files about doubles that; the estimates leave
+ * a margin on top).
+ */
+export const HEAP_BYTES_PER = { tool: 6_000, skill: 4_000, case: 2_000 } as const;
+
+/** V8's heap limit of this process (what `--max-old-space-size` sets). */
+export function heapLimitBytes(): number {
+  return getHeapStatistics().heap_size_limit;
+}
+
+/**
+ * Throw a {@link GenerateParamsError} (exit 2) when a company of this size cannot fit in `limit`
+ * bytes of heap: the generator holds the whole dataset in memory, so a size past the bound would
+ * run for hours and then fail (`generate --tools 1000000000`). The message names the bound.
+ */
+export function checkFits(tools: number, skills: number, cases: number, limit: number): void {
+  const need = tools * HEAP_BYTES_PER.tool + skills * HEAP_BYTES_PER.skill + cases * HEAP_BYTES_PER.case;
+  if (need <= limit) return;
+  const room = (spare: number, per: number) => Math.max(0, Math.floor(spare / per));
+  const maxTools = room(limit - skills * HEAP_BYTES_PER.skill - cases * HEAP_BYTES_PER.case, HEAP_BYTES_PER.tool);
+  const maxCases = room(limit - tools * HEAP_BYTES_PER.tool - skills * HEAP_BYTES_PER.skill, HEAP_BYTES_PER.case);
+  const gb = (b: number) => `${(b / 1e9).toFixed(1)} GB`;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  throw new GenerateParamsError(
+    `a company of ${fmt(tools)} tools, ${fmt(skills)} skills and ${fmt(cases)} cases needs about ${gb(need)} of memory; this process may use ${gb(limit)} (Node's heap limit): at most ${fmt(maxTools)} tools with these cases, or ${fmt(maxCases)} cases with these tools (${setting('tools')}, ${setting('cases')}; a larger heap: NODE_OPTIONS=--max-old-space-size=MB)`,
+  );
 }
 
 export interface Generated {

@@ -9,9 +9,9 @@
  * its invisible characters shown; text in the index is escaped as Markdown. (Before issue 32 it
  * wrote one single-colour PNG per strategy and figure.)
  */
-import { mkdirSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.ts';
+import { makeDirs, writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
 import { escapeMarkdown } from '../util/escape.ts';
 import { colour, errorBarsOption, type ChartSpec } from '../report/charts.ts';
@@ -69,7 +69,7 @@ function indexMarkdown(view: HistoryView, files: ReadonlyMap<string, string>): s
  */
 export function writeHistoryCharts(view: HistoryView, dir: string, size: PngSize = DEFAULT_PNG_SIZE): string[] {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (err) {
     throw new InputError(`cannot create the folder: ${(err as Error).message}`, { file: dir });
   }

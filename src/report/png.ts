@@ -15,11 +15,11 @@
  * nothing is tree-shaken away. Both chart.js and the canvas are loaded on the first render, so
  * commands that draw no chart do not pay for them.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
-import { writeFileAtomic } from '../util/atomic-write.ts';
+import { makeDirs, writeFileAtomic } from '../util/atomic-write.ts';
 import type { Results } from '../eval/results.ts';
 import { chartsOf, type ChartSpec } from './charts.ts';
 
@@ -148,7 +148,7 @@ export function renderPng(spec: ChartSpec, size: PngSize = DEFAULT_PNG_SIZE, pix
  */
 export function writePngs(results: Results, dir: string, size: PngSize = DEFAULT_PNG_SIZE, extra: readonly ChartSpec[] = []): string[] {
   checkSize(size);
-  mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const names: string[] = [];
   for (const spec of [...chartsOf(results), ...extra]) {
     for (const [name, ratio] of [

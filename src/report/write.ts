@@ -9,11 +9,12 @@
  * Reporters read results (never a retriever or a dataset): the request texts and gold tools of the
  * worst misses come from the results folder's `cases.jsonl` and `tools.jsonl`.
  */
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../util/errors.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { writeReportFormats, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
+import { makeDirs } from '../util/atomic-write.ts';
 
 export { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
 
@@ -43,7 +44,7 @@ export function writeReport(run: EvalRun, dir: string, formats: readonly ReportF
 }
 
 function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput, options: ReportOptions): WrittenReport {
-  mkdirSync(out, { recursive: true });
+  makeDirs(out);
   const files = writeReportFormats(run, out, formats, data, options);
   return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
 }

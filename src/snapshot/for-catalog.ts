@@ -8,7 +8,7 @@
  * record it as their catalog (format `mcp-bundle`), so `report`, `gate --baseline` and `merge`
  * reload the run's tools without starting any server.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { CATALOG_FORMATS } from '../catalog/loaders/registry.ts';
@@ -19,6 +19,7 @@ import { chooseServersFromFlags, noServerError, readMcpConfig } from './config.t
 import { InputError, setting } from '../util/errors.ts';
 import { EXIT_SNAPSHOT_FAILED, SnapshotIncomplete } from './errors.ts';
 import { failureLine, summaryLine, warningLines } from './report.ts';
+import { writeFileNamed } from '../util/atomic-write.ts';
 
 /** The file eval keeps the snapshot in, inside the results folder. */
 export const EVAL_SNAPSHOT_FILE = 'catalog-snapshot.json';
@@ -99,7 +100,7 @@ export async function snapshotForEval(
   const dispose = () => rmSync(dir, { recursive: true, force: true });
   process.once('exit', dispose);
   const file = join(dir, basename(source.catalog));
-  writeFileSync(file, text);
+  writeFileNamed(file, text);
   const rest = { cases: resolve(source.cases), skills: source.skills ? resolve(source.skills) : null };
   return {
     loadSource: { kind: 'files', catalog: file, format: 'mcp-bundle', cases: source.cases, skills: source.skills ?? null },

@@ -4,6 +4,7 @@
  * it the pending request is abandoned and the session closed (the child process ended).
  */
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { looksSecret, maskCredentials } from '../util/redact.ts';
 import type { ServerSpec } from './config.ts';
 import { openSession, type Session, type StderrTail, type TransportName } from './connect.ts';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -96,15 +97,23 @@ export async function snapshotServer(spec: ServerSpec, timeoutMs: number, now: (
       await addOptionalList('resources/list', 'resources');
       await addOptionalList('resources/templates/list', 'resourceTemplates');
     }
-    if (Object.keys(listErrors).length) out.listErrors = listErrors;
+    if (Object.keys(listErrors).length) {
+      const secrets = specSecrets(spec);
+      out.listErrors = Object.fromEntries(Object.entries(listErrors).map(([kind, why]) => [kind, maskCredentials(why, secrets)]));
+    }
     return out;
   };
   try {
     const snapshot = await Promise.race([work(), deadline]);
     return { ok: true, snapshot };
   } catch (err) {
-    const last = lastLine(stderr?.text() ?? '');
-    const reason = err instanceof Timeout ? `no answer within ${formatSeconds(timeoutMs)} (while ${stage})` : describeFailure(err, spec, stage);
+    // what a failure says can quote the server's URL or a header (the SDK's errors do): masked
+    const secrets = specSecrets(spec);
+    const last = maskCredentials(lastLine(stderr?.text() ?? ''), secrets);
+    const reason = maskCredentials(
+      err instanceof Timeout ? `no answer within ${formatSeconds(timeoutMs)} (while ${stage})` : describeFailure(err, spec, stage),
+      secrets,
+    );
     return { ok: false, failure: { name: spec.name, spec, reason, ...(last ? { stderr: last } : {}) } };
   } finally {
     clearTimeout(timer);
@@ -242,4 +251,15 @@ export function describeFailure(err: unknown, spec: ServerSpec, stage: string): 
   }
   const message = errorMessage(err);
   return message.startsWith(`${stage}:`) ? message : `${stage}: ${message}`;
+}
+
+/**
+ * The values a server's configuration gives that are to be masked in what is said of it: every
+ * header's, and the environment's whose name sounds secret or whose value looks it (`LOG_LEVEL=info` is left).
+ */
+function specSecrets(spec: ServerSpec): string[] {
+  if (spec.transport !== 'stdio') return Object.values(spec.headers);
+  return Object.entries(spec.env)
+    .filter(([name, value]) => /key|secret|token|pass|auth|cred|session|cookie/i.test(name) || looksSecret(value))
+    .map(([, value]) => value);
 }

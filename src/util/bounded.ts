@@ -121,6 +121,8 @@ export function checkTextFile(file: string, max = MAX_TEXT_BYTES, what = 'text f
   try {
     const st = statSync(file);
     if (st.isDirectory()) throw new InputError(`is a folder, not a ${what}`, { file });
+    // reading a FIFO waits for a writer that may never come; a device may never end
+    if (!st.isFile()) throw new InputError(`is not a regular file (a FIFO, socket or device), not a ${what}: Backpack reads files`, { file });
     size = st.size;
   } catch (err) {
     if (err instanceof InputError) throw err;

@@ -10,10 +10,11 @@
  * write (`lockCacheFile`), except that a cache never stops a run: a busy lock is waited for a few
  * seconds, then the write is skipped.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { InputError } from './errors.ts';
+import { makeDirs } from './atomic-write.ts';
 
 /** The lock file of an output folder. */
 export function lockPath(folder: string): string {
@@ -38,9 +39,14 @@ function createLock(file: string, holder: string): () => void {
   const fd = openSync(file, 'wx');
   try {
     writeSync(fd, holder);
-  } finally {
+  } catch (err) {
+    // a full disk: no empty lock left behind, and the error names the file (a failed write names none)
     closeSync(fd);
+    rmSync(file, { force: true });
+    if (err !== null && typeof err === 'object' && (err as { path?: unknown }).path === undefined) (err as { path?: string }).path = file;
+    throw err;
   }
+  closeSync(fd);
   let released = false;
   return () => {
     if (released) return;
@@ -60,7 +66,7 @@ function createLock(file: string, holder: string): () => void {
  */
 export function lockFolder(folder: string, warn: (message: string) => void = () => {}): () => void {
   const file = lockPath(folder);
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirs(dirname(file));
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       return createLock(file, `${process.pid}\n`);

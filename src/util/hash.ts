@@ -18,7 +18,8 @@ export function canonicalJson(value: unknown): string {
 function writeCanonical(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      // JSON.stringify's own quoting, skipped for the common string that needs no escape
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
     case 'number':
     case 'boolean':
       return JSON.stringify(value);
@@ -37,7 +38,7 @@ function writeCanonical(value: unknown): string | undefined {
       for (const key of keys) {
         const v = writeCanonical((value as Record<string, unknown>)[key]);
         if (v === undefined) continue;
-        out += (first ? '' : ',') + JSON.stringify(key) + ':' + v;
+        out += (first ? '' : ',') + quotedKey(key) + ':' + v;
         first = false;
       }
       return out + '}';
@@ -47,13 +48,36 @@ function writeCanonical(value: unknown): string | undefined {
   }
 }
 
+/** A character `JSON.stringify` escapes in a string: `"`, `\`, a control character, a surrogate (a lone one is escaped). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(key)`, memoised: a catalog repeats a few hundred keys (type, description, properties…) a million times. */
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS_LIMIT = 4096;
+function quotedKey(key: string): string {
+  let q = quotedKeys.get(key);
+  if (q === undefined) {
+    q = JSON.stringify(key);
+    if (quotedKeys.size < QUOTED_KEYS_LIMIT) quotedKeys.set(key, q);
+  }
+  return q;
+}
+
 /**
  * The order in which the sorted copy's keys came out of `JSON.stringify`: a JavaScript object lists
  * array-index keys ("0", "10") first, in numeric order, before its other keys. Kept, so that a
  * schema with numeric property names hashes as it always did.
  */
 function indicesFirst(sorted: string[]): string[] {
-  if (!sorted.some(isArrayIndex)) return sorted;
+  let any = false;
+  for (let i = 0; i < sorted.length; i++) {
+    const c = sorted[i]!.charCodeAt(0);
+    if (c >= 48 && c <= 57 && isArrayIndex(sorted[i]!)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return sorted;
   const indices = sorted.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
   return [...indices, ...sorted.filter((k) => !isArrayIndex(k))];
 }

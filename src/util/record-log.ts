@@ -22,10 +22,10 @@
  * (format 1 had no checksums) is therefore replaced, not reported as corrupt; so is a log whose
  * meta is missing or unreadable.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 as zlibCrc32 } from 'node:zlib';
-import { writeFileAtomic } from './atomic-write.ts';
+import { makeDirs, writeFileAtomic } from './atomic-write.ts';
 import { lockCacheFile } from './file-lock.ts';
 
 /** The record format of every log (in `meta.json`): 2 = records end with a CRC-32. */
@@ -212,7 +212,7 @@ export function readRecordLog<M>(file: string, metaFile: string, accepts: (meta:
  * stayed busy (nothing written); throws what the file system throws.
  */
 export function writeRecordLog(file: string, metaFile: string, meta: object, bytes: Uint8Array, recordBytes: number): boolean {
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirs(dirname(file));
   const release = lockCacheFile(file, cacheWarning);
   if (release === null) return false;
   try {

@@ -198,3 +198,30 @@ export class Redactor {
     return { ...this.tally };
   }
 }
+
+/** The credential rules of {@link Redactor} (user:password in a URL, token-like query parameters, bearer tokens). */
+const CREDENTIAL_RULES: readonly Rule[] = [
+  RULES[1]!,
+  RULES[2]!,
+  { kind: 'api-key', pattern: /\b(Bearer\s+)[^\s"'<>,;]{1,4096}/gi, replace: (_m, bearer) => `${bearer}${mark('api-key')}` },
+];
+
+/**
+ * `text` with the credentials of URLs and headers masked, for a message or a log line that may
+ * quote a server's address or an error carrying it: `http://user:pass@host` → `http://[REDACTED:url-credentials]@host`,
+ * `?token=…` and the like, `Bearer …`, and every one of `secrets` (the header and environment values a
+ * configuration gave, known to be secret whatever they look like; values under 4 characters are left,
+ * as they would mask ordinary words).
+ */
+export function maskCredentials(text: string, secrets: Iterable<string> = []): string {
+  let out = text;
+  for (const rule of CREDENTIAL_RULES) {
+    rule.pattern.lastIndex = 0;
+    out = out.replace(rule.pattern, (match: string, ...groups: unknown[]) =>
+      rule.replace ? rule.replace(match, ...(groups.filter((g) => typeof g === 'string') as string[])) : mark(rule.kind),
+    );
+  }
+  const known = [...new Set(secrets)].filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+  for (const value of known) out = out.split(value).join(mark('custom'));
+  return out;
+}

@@ -30,7 +30,7 @@ import { InputError } from '../../util/errors.ts';
 import { firstSentence, makeTool } from '../model.ts';
 import type { Catalog, Server, Tool } from '../types.ts';
 import { assembleCatalog, readInputSchema, requireText, type Located } from '../validate.ts';
-import { absentIfNull, describeJson, isDirectory, isObject, normaliseServerName, readJsonFile, requireExists } from './common.ts';
+import { absentIfNull, describeJson, isDirectory, isFile, isObject, normaliseServerName, readJsonFile, requireExists } from './common.ts';
 import { LoadNotes, type WarningSink } from './load-notes.ts';
 
 export interface McpFileOptions {
@@ -225,9 +225,16 @@ export function loadMcpToolsList(file: string, opts: McpFileOptions = {}): Catal
 export function loadMcpFolder(dir: string, opts: { onWarning?: WarningSink } = {}): Catalog {
   requireExists(dir);
   if (!isDirectory(dir)) throw new InputError('expected a folder of MCP tools/list files', { file: dir });
-  const names = readdirSync(dir)
+  const all = readdirSync(dir)
     .filter((n) => n.toLowerCase().endsWith('.json'))
     .sort();
+  // a FIFO, socket or device is skipped, never opened (reading a FIFO waits for a writer); said once
+  const notRegular = all.filter((n) => !isFile(join(dir, n)) && !isDirectory(join(dir, n)));
+  if (notRegular.length)
+    opts.onWarning?.(
+      `${notRegular.length} ${notRegular.length === 1 ? 'entry' : 'entries'} of ${dir.split(/[\\/]/).pop()} named *.json ${notRegular.length === 1 ? 'is' : 'are'} not a regular file (a FIFO, socket or device) and ${notRegular.length === 1 ? 'was' : 'were'} skipped: ${notRegular.slice(0, 3).join(', ')}${notRegular.length > 3 ? ', …' : ''}`,
+    );
+  const names = all.filter((n) => !notRegular.includes(n));
   if (names.length === 0) throw new InputError('no *.json files in this folder (expected one MCP tools/list file per server)', { file: dir });
   const notes = new LoadNotes();
   const parts = names.map((n) => {

@@ -4,9 +4,9 @@
  * for a pull-request comment), each atomically. PNG charts and JUnit
  * describe one run: `backpack report HEAD` writes them.
  */
-import { mkdirSync } from 'node:fs';
+
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../../util/atomic-write.ts';
+import { makeDirs, writeFileAtomic } from '../../util/atomic-write.ts';
 import { reportLink } from '../markdown.ts';
 import { explorerData } from '../explorer.ts';
 import { comparisonHtml } from './html.ts';
@@ -32,7 +32,7 @@ export function writeComparison(
 ): { dir: string; files: string[] } {
   const comparison = compareRuns(runs);
   const out = resolve(dir);
-  mkdirSync(out, { recursive: true });
+  makeDirs(out);
   const files: string[] = [];
   const title = opts.title !== undefined ? { title: opts.title } : {};
   if (formats.includes('html')) {

@@ -20,9 +20,10 @@
  *
  * Every file is a pure function of the spec, so building twice gives byte-identical folders.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { encodeOnnxModel, OnnxType, type OnnxModel, type OnnxNode, type OnnxTensor } from './onnx-writer.ts';
+import { makeDirs } from '../../util/atomic-write.ts';
 
 /** The special tokens every static model has, in this order at ids 0–4. */
 export const SPECIAL_TOKENS = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'] as const;
@@ -241,7 +242,7 @@ export function writeStaticModel(dir: string, spec: StaticModelSpec): string[] {
   const files = staticModelFiles(spec);
   for (const [rel, bytes] of files) {
     const path = join(dir, rel);
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirs(dirname(path));
     writeFileSync(path, bytes);
   }
   return [...files.keys()];
