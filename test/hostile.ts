@@ -67,3 +67,37 @@ export function hostileInput(name = `tiny ${PAYLOADS[0]} ${PAYLOADS[4]}`): { inp
   ];
   return { input: { name, source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) }, idA, idB };
 }
+
+/** Invisible characters planted by {@link invisibleInput}: a right-to-left override, an isolate pair, a zero-width space, a mark, a bell. */
+export const INVISIBLES = ['\u202E', '\u2066', '\u2069', '\u200B', '\u200F', '\u0007'] as const;
+
+/**
+ * The tiny dataset with invisible characters where third parties write: tool A's id ends in a
+ * right-to-left override (`…pay\u202Efdp.exe` reads as `…payexe.pdf`), its summary and description
+ * hold an isolate pair and a zero-width space; case INVISIBLE_CASE (its id has an override too)
+ * asks in A's own words, with a bell and a mark, so bm25 ranks A first, and is in a slice whose name
+ * has a mark. Every text the reports draw from data carries one of them.
+ */
+export const INVISIBLE_CASE = 'q\u202Eevil';
+export function invisibleInput(): { input: EvalInput; idA: string } {
+  const g = generate(resolveParams('tiny', 5));
+  const tools = g.dataset.catalog.tools;
+  const a = tools.find((t) => !t.pinned)!;
+  const idA = 'mcp__evil__pay\u202Efdp.exe';
+  const catalog: Catalog = {
+    ...g.dataset.catalog,
+    tools: tools.map((t) =>
+      t.id === a.id
+        ? { ...t, id: idA, summary: 'frobnicate the \u2066zanzibar\u2069 ledger', description: 'frobnicate the zanzibar\u200B ledger', examples: [] }
+        : t,
+    ),
+  };
+  const cases: Case[] = [
+    { id: INVISIBLE_CASE, request: 'please frobnicate the zanzibar ledger\u0007 now \u200F\u202Etxt.exe', expectedTools: [idA], slices: ['s\u200Flice'] },
+    ...g.dataset.cases.filter((c) => !(c.expectedTools ?? []).includes(a.id) && !(c.hardNegatives ?? []).includes(a.id)),
+  ];
+  return {
+    input: { name: 'tiny invisible', source: { kind: 'dataset', ref: 'tiny-5', split: null }, catalog, cases, catalogSha256: catalogHash(catalog) },
+    idA,
+  };
+}

@@ -15,6 +15,7 @@ import type { ToolRecord } from '../eval/case-records.ts';
 import { factsOfRecords } from '../eval/case-records.ts';
 import { perCaseScores, type QueryDetail, type Results } from '../eval/results.ts';
 import type { MetricTable } from '../metrics/types.ts';
+import { INVISIBLE_SOURCE } from '../util/escape.ts';
 import { jsonForScript } from './html/inline.ts';
 import { headline, strategies } from './view.ts';
 
@@ -93,6 +94,8 @@ export function explorerData(runs: readonly ExplorerRun[], cases: readonly Case[
   for (const c of cases) for (const g of c.expectedTools ?? []) summaries[idx(g)] = describe.get(g) ?? '';
   return {
     metric,
+    // the characters the page shows as [U+XXXX], as the static tables do (showInvisible)
+    invisible: INVISIBLE_SOURCE,
     depth: EXPLORER_DEPTH,
     outcomes: OUTCOMES,
     runs: runs.map((r) => r.label),

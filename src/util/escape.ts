@@ -15,6 +15,9 @@ const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD
  */
 const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 
+/** The source of the invisible-character class, for the reports' page scripts (explorer.js shows text as {@link showInvisible} does). */
+export const INVISIBLE_SOURCE: string = INVISIBLE.source;
+
 /** Each invisible character shown as a visible code point, `[U+202E]`, so a reader sees it is there and cannot be misled by it. */
 export function showInvisible(s: string): string {
   return String(s).replace(INVISIBLE, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);

@@ -12,7 +12,7 @@ import { chartsOf } from '../../src/report/charts.ts';
 import { htmlReport } from '../../src/report/html.ts';
 import { MAIN_JOB_PROFILES, MAIN_JOB_RETRIEVERS } from '../../src/eval/main-job.ts';
 import { runCli, tempDir } from '../helpers.ts';
-import { EVIL_REQUEST, hostileInput, PAYLOADS } from '../hostile.ts';
+import { EVIL_REQUEST, hostileInput, INVISIBLES, invisibleInput, PAYLOADS } from '../hostile.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const missing = !existsSync(CHROMIUM);
@@ -166,6 +166,62 @@ describe.skipIf(missing)(title, () => {
     expect(misses).toContain(EVIL_REQUEST);
     expect(misses).toContain(idB);
     expect(await page.title()).toBe(`Backpack report — tiny ${PAYLOADS[0]}`);
+  });
+});
+
+describe.skipIf(missing)('the case explorer shows invisible characters as the static tables do', () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    const { input } = invisibleInput();
+    const config = makeConfig({ retrievers: ['bm25'], ks: [1, 3, 5, 10], floors: { bm25: null } });
+    const run = await runEval(input, config);
+    const dir = tempDir('report-browser-invisible');
+    const path = join(dir, 'report.html');
+    writeFileSync(path, htmlReport(run.results, { details: { bm25: run.details.bm25! }, cases: input.cases, catalog: input.catalog }));
+    page = await (await chromiumOnce()).newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+  });
+
+  /** Every text node of the page outside script and style elements, with the invisible characters it holds. */
+  const textNodesWithInvisibles = () =>
+    page.evaluate(
+      (chars) => {
+        const out: string[] = [];
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const parent = n.parentElement?.tagName;
+          if (parent === 'SCRIPT' || parent === 'STYLE') continue;
+          const text = n.textContent ?? '';
+          if (chars.some((c) => text.includes(c))) out.push(`${parent}: ${JSON.stringify(text)}`);
+        }
+        return out;
+      },
+      [...INVISIBLES],
+    );
+
+  it('in the case row (open-case button, request, gold, top tools), the dialog, and every other text node', async () => {
+    await page.fill('#x-search', 'frobnicate');
+    const row = page.locator('#x-table tbody tr').first();
+    expect(await row.locator('button.open-case').innerText()).toBe('q[U+202E]evil');
+    expect(await row.locator('td.request').innerText()).toBe('please frobnicate the zanzibar ledger[U+0007] now [U+200F][U+202E]txt.exe');
+    expect(await row.locator('td.gold').innerText()).toBe('mcp__evil__pay[U+202E]fdp.exe');
+    expect(await row.locator('td.top').innerText()).toMatch(/^mcp__evil__pay\[U\+202E\]fdp\.exe/);
+    await row.locator('button.open-case').click();
+    const dialog = await page.locator('#x-dialog').innerText();
+    expect(dialog).toContain('q[U+202E]evil');
+    expect(dialog).toContain('frobnicate the [U+2066]zanzibar[U+2069] ledger');
+    expect(dialog).toContain('mcp__evil__pay[U+202E]fdp.exe');
+    // the slice filter still finds the case by the shown name of its slice
+    await page.keyboard.press('Escape');
+    await page.fill('#x-search', '');
+    await page.selectOption('#x-slice', { label: 's[U+200F]lice' });
+    expect(await page.locator('#x-table tbody tr').count()).toBe(1);
+    await page.locator('#x-table tbody button.open-case').first().click();
+    expect(await textNodesWithInvisibles()).toEqual([]);
+    // the comparison page's rows ask for a case by its id as shown
+    await page.evaluate(() => (window as unknown as { backpackExplorer: { openId(id: string): void } }).backpackExplorer.openId('q[U+202E]evil'));
+    expect(await page.locator('#x-dialog-title').innerText()).toBe('q[U+202E]evil');
   });
 });
 

@@ -2,12 +2,25 @@
   'use strict';
   // The case explorer: every scored case, searched and filtered in the page, rendered a page of
   // matches at a time; a case opens in a dialog with every strategy's ranking in every run. All
-  // text comes from the page's JSON block and is set with textContent (never parsed as markup).
+  // text comes from the page's JSON block and is set with textContent (never parsed as markup),
+  // each invisible character shown as [U+XXXX] as the static tables show it (show below).
   var block = document.getElementById('x-data');
   if (!block) return;
   /** @type {ExplorerData} */
   var data = JSON.parse(block.textContent);
   var PAGE = 100;
+  var invisible = new RegExp(data.invisible, 'g');
+  /**
+   * Text as the static tables show it: every bidirectional control, zero-width or control
+   * character as [U+XXXX] (showInvisible in src/util/escape.ts; the class comes with the data).
+   * @param {string} s
+   */
+  function show(s) {
+    return String(s).replace(invisible, function (c) {
+      var hex = c.charCodeAt(0).toString(16).toUpperCase();
+      return '[U+' + '0000'.slice(hex.length) + hex + ']';
+    });
+  }
   /** @param {string} id */
   var $ = function (id) {
     return document.getElementById(id);
@@ -37,7 +50,7 @@
    */
   function el(tag, text, cls) {
     var e = document.createElement(tag);
-    if (text !== undefined && text !== null) e.textContent = text;
+    if (text !== undefined && text !== null) e.textContent = show(text);
     if (cls) e.className = cls;
     return e;
   }
@@ -72,17 +85,28 @@
             var ranked = r[1][j];
             for (var k = 0; k < ranked.length; k += 2) parts.push(data.tools[ranked[k]]);
           }
-        return parts.join(' ').toLowerCase();
+        // searched as shown: what a reader can type is what the page shows
+        return show(parts.join(' ')).toLowerCase();
       });
     }
     return texts[i];
+  }
+  /**
+   * The index of the name an option stands for: the option's value is the name as shown (the
+   * markup escapes it as the static tables do), which differs from the name when it has an invisible character.
+   * @param {string[]} list
+   * @param {string} value
+   */
+  function indexOfShown(list, value) {
+    for (var j = 0; j < list.length; j++) if (list[j] === value || show(list[j]) === value) return j;
+    return -1;
   }
   function apply() {
     var q = search.value.trim().toLowerCase();
     var s = strategy.selectedIndex;
     var o = outcome.value;
-    var sl = slice.value === '' ? -1 : data.slices.indexOf(slice.value);
-    var ns = namespace.value === '' ? -1 : data.namespaces.indexOf(namespace.value);
+    var sl = slice.value === '' ? -1 : indexOfShown(data.slices, slice.value);
+    var ns = namespace.value === '' ? -1 : indexOfShown(data.namespaces, namespace.value);
     matches = [];
     for (var i = 0; i < data.cases.length; i++) {
       var c = data.cases[i];
@@ -159,7 +183,7 @@
   function open(i) {
     var c = data.cases[i];
     var gold = c[3] || [];
-    /** @type {HTMLElement} */ ($('x-dialog-title')).textContent = c[0];
+    /** @type {HTMLElement} */ ($('x-dialog-title')).textContent = show(c[0]);
     var box = /** @type {HTMLElement} */ ($('x-dialog-body'));
     box.textContent = '';
     box.appendChild(el('p', c[1], 'request'));
@@ -169,7 +193,7 @@
       gold.forEach(function (t) {
         var li = el('li');
         li.appendChild(el('code', data.tools[t]));
-        if (data.summaries[t]) li.appendChild(document.createTextNode(' — ' + data.summaries[t]));
+        if (data.summaries[t]) li.appendChild(document.createTextNode(' — ' + show(data.summaries[t])));
         ul.appendChild(li);
       });
       box.appendChild(ul);
@@ -215,10 +239,11 @@
   [search, strategy, outcome, slice, namespace].forEach(function (x) {
     x.addEventListener('input', apply);
   });
-  // open a case by its id (the comparison's changed-case rows use this)
+  // open a case by its id (the comparison's changed-case rows use this; their attribute holds the id
+  // as the static tables show it, so an id with an invisible character is matched in that form too)
   /** @param {string | null} id */
   function openId(id) {
-    for (var i = 0; i < data.cases.length; i++) if (data.cases[i][0] === id) return open(i);
+    for (var i = 0; i < data.cases.length; i++) if (data.cases[i][0] === id || show(data.cases[i][0]) === id) return open(i);
   }
   window.backpackExplorer = { open: open, openId: openId, apply: apply };
   apply();

@@ -74,6 +74,8 @@ type ExplorerStrategyRun = [outcomes: string, ranked: number[][]] | null;
 /** The case explorer's data: the JSON block `#x-data` (`explorerData` in src/report/explorer.ts). */
 interface ExplorerData {
   metric: string;
+  /** The source of the character class shown as `[U+XXXX]` (`INVISIBLE_SOURCE` in src/util/escape.ts). */
+  invisible: string;
   depth: number;
   outcomes: string[];
   runs: string[];
