@@ -137,7 +137,7 @@ describe('backpack CLI', { timeout: CLI_BUDGET }, () => {
     expect(r.out).toMatch(/^strategy .*recall@5/m);
     expect(r.out).toContain(`report:  ${join(results, 'report', 'report.html')}  (+ summary.md, junit.xml)`);
     const files = readdirSync(join(results, 'report')).sort();
-    expect(files).toEqual(['junit.xml', 'report.html', 'summary.md']);
+    expect(files).toEqual(['.backpack-report', 'junit.xml', 'report.html', 'summary.md']);
     expect((await run('run', '--preset', 'tiny', '--format', 'pdf')).err).toMatch(/unknown format "pdf"/);
     // backpack report rewrites a chosen subset elsewhere
     const out = join(tmp, 'md-only');

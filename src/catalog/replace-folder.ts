@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../util/errors.ts';
+import { checkOutputFolder } from '../util/output-path.ts';
 import { failpoint } from '../util/failpoint.ts';
 import { processAlive } from '../util/file-lock.ts';
 import { makeDirs } from '../util/atomic-write.ts';
@@ -12,10 +13,13 @@ import { makeDirs } from '../util/atomic-write.ts';
 /**
  * Refuse to write to `target` unless it is absent, an empty folder, or a folder `isOurs` accepts
  * (a Backpack dataset or results folder): a typo in `--out` must never delete someone's files.
+ * Never the file system's root or a folder holding the working folder, and never one of `inputs`,
+ * inside one or around one (`checkOutputFolder`).
  * Also tidies what an interrupted earlier write left beside it: a `.tmp-<pid>` folder of a
  * process that is gone, and a `.old-<pid>` folder it had not yet swapped back.
  */
-export function assertReplaceable(target: string, kind: string, isOurs: (dir: string) => boolean): void {
+export function assertReplaceable(target: string, kind: string, isOurs: (dir: string) => boolean, inputs: readonly string[] = []): void {
+  checkOutputFolder(target, kind, inputs);
   recoverInterrupted(target);
   if (!existsSync(target)) return;
   if (!statSync(target).isDirectory()) throw new InputError(`exists and is not a folder; cannot write a ${kind} there`, { file: target });

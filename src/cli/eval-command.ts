@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { assertReplaceable } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
+import { safeFolderName } from '../util/output-path.ts';
+import { resolveDatasetPath } from '../catalog/resolve.ts';
 import { readRoleMap } from '../catalog/roles.ts';
 import { CATALOG_FORMATS } from '../catalog/loaders/registry.ts';
 import { augmentCatalog } from '../eval/examples.ts';
@@ -172,7 +174,7 @@ export function registerEvalCommand(program: Command, io: Io): void {
           `--model applies to the embed, hybrid and hybrid-rrf retrievers and the profiles that embed (${profileNames().filter(profileUsesModel).join(', ')}), and none is evaluated`,
         );
       }
-      if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
+      if (opts.out !== undefined) assertReplaceable(resolve(opts.out), 'results folder', isResultsDir, sourcePaths(source));
       // Load with the paths as typed (errors name them so); record them so another machine can find them.
       if (opts.examplesFrom !== undefined && (source.kind !== 'dataset' || source.split === null))
         throw new InputError('--examples-from needs --dataset … --split SPLIT (the cases to score)');
@@ -215,8 +217,9 @@ export function registerEvalCommand(program: Command, io: Io): void {
       }
       const traces =
         opts.traces !== undefined ? { byCase: loadTraces(opts.traces, input.cases, input.catalog), sha256: sha256(readFileSync(opts.traces)) } : undefined;
-      const out = resolve(opts.out ?? join('reports', input.name));
-      assertReplaceable(out, 'results folder', isResultsDir);
+      // a dataset's name is data: a plain folder name before it names the folder (`../../x` → `x`)
+      const out = resolve(opts.out ?? join('reports', safeFolderName(input.name)));
+      assertReplaceable(out, 'results folder', isResultsDir, sourcePaths(source));
       // one writer per results folder: a second eval into it stops here (exit 2)
       const release = lockFolder(out, io.err);
       try {
@@ -312,4 +315,14 @@ function evalSource(opts: EvalOptions): DatasetSource {
 function portableSource(source: DatasetSource): DatasetSource {
   if (source.kind === 'dataset') return { ...source, ref: portableRef(source.ref) };
   return { ...source, catalog: resolve(source.catalog), cases: resolve(source.cases), skills: source.skills ? resolve(source.skills) : null };
+}
+
+/** The files and folders an evaluation reads, which its results folder must neither be, be in, nor hold. */
+function sourcePaths(source: DatasetSource): string[] {
+  if (source.kind === 'files') return [source.catalog, source.cases, ...(source.skills ? [source.skills] : [])];
+  try {
+    return [resolveDatasetPath(source.ref)];
+  } catch {
+    return []; // not found: the load says so
+  }
 }

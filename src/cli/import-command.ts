@@ -117,7 +117,8 @@ export function registerImportCommands(program: Command, io: Io): void {
     )
     .action(async (sources: string[], opts: ImportOptions) => {
       const out = resolve(opts.out);
-      assertReplaceable(out, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
+      // never over the transcripts it reads (nor a folder holding them)
+      assertReplaceable(out, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')), [...sources, ...(opts.catalog ? [opts.catalog] : [])]);
       const gold = parseGoldRule(opts.tools);
       const redact = (opts.redact ?? []).map((p) => {
         try {

@@ -19,6 +19,7 @@ import { mergeRuns, readShardFolder, shardSnapshot } from '../eval/merge.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { loadTraces } from '../eval/traces.ts';
 import { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, writeReport } from '../report/write.ts';
+import { assertReportFolder } from '../report/report-folder.ts';
 import { type Check, checkOutcomes, thresholdChecks } from '../report/junit.ts';
 import { headline } from '../report/view.ts';
 import type { ChartSpec } from '../report/charts.ts';
@@ -76,14 +77,18 @@ export function registerResultsCommands(program: Command, io: Io): void {
             io.err(
               `note: ${skipped.join(', ')} describe one run and are not written for a comparison (backpack report ${dirs[dirs.length - 1]} writes them)\n`,
             );
-          const written = writeComparison(runs, opts.out ?? join(dirs[dirs.length - 1]!, 'comparison'), formats, options);
+          const target = opts.out ?? join(dirs[dirs.length - 1]!, 'comparison');
+          assertReportFolder(target, dirs);
+          const written = writeComparison(runs, target, formats, options);
           io.out(`${written.files.map((f) => `wrote ${displayPath(join(written.dir, f))}`).join('\n')}\n`);
           return;
         }
         const dir = dirs[0]!;
+        const target = opts.out ?? join(dir, 'report');
+        assertReportFolder(target, [dir]);
         const run = readRunDir(dir, io.err);
         const history = opts.history !== undefined ? await historyCharts(opts.history, run.results) : undefined;
-        const report = writeReport(run, opts.out ?? join(dir, 'report'), formats, reportInput(dir, run, io), { ...options, ...(history ? { history } : {}) });
+        const report = writeReport(run, target, formats, reportInput(dir, run, io), { ...options, ...(history ? { history } : {}) });
         io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
         if (checks.length) {
           const missed = failedChecks(run.results, checks);
@@ -105,7 +110,8 @@ export function registerResultsCommands(program: Command, io: Io): void {
     .option('--dataset <dir|name>', "where the dataset is on this machine, recorded as the merged run's source (default: where the shards recorded it)")
     .option('--traces <csv>', 'the agent-trace file the shards replayed (required if they did)')
     .action(async (dirs: string[], opts: { out: string; dataset?: string; traces?: string }) => {
-      assertReplaceable(resolve(opts.out), 'results folder', isResultsDir);
+      // never over one of its shards (or a folder holding them): they are what it reads
+      assertReplaceable(resolve(opts.out), 'results folder', isResultsDir, dirs);
       const shards = dirs.map((dir) => readShardFolder(dir, io.err));
       // Shards of eval --catalog CONFIG: the snapshot they share goes into the merged folder.
       const snap = shardSnapshot(shards);

@@ -140,8 +140,9 @@ export function registerRunCommand(program: Command, io: Io): void {
           };
         })();
         const progress = progressReporter(process.stderr, opts.quiet === true);
-        if (given === undefined) assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
-        assertReplaceable(out, 'results folder', isResultsDir);
+        // the dataset (read, or written first) and the results are two folders, neither inside the other
+        if (given === undefined) assertReplaceable(dir, 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')), [out]);
+        assertReplaceable(out, 'results folder', isResultsDir, [dir]);
         // one writer per results folder: a second run into it stops here (exit 2)
         const release = lockFolder(out, io.err);
         try {

@@ -9,12 +9,12 @@
  * Reporters read results (never a retriever or a dataset): the request texts and gold tools of the
  * worst misses come from the results folder's `cases.jsonl` and `tools.jsonl`.
  */
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InputError } from '../util/errors.ts';
 import type { EvalRun } from '../eval/run.ts';
 import { writeReportFormats, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
 import { makeDirs } from '../util/atomic-write.ts';
+import { assertReportFolder, markReportFolder } from './report-folder.ts';
 
 export { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
 
@@ -33,7 +33,7 @@ export interface WrittenReport {
  */
 export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: ReportInput = {}, options: ReportOptions = {}): WrittenReport {
   const out = resolve(dir);
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new InputError('is a file, not a folder: give the report a folder to write into', { file: out });
+  assertReportFolder(out);
   const created = !existsSync(out);
   try {
     return writeReportFiles(run, out, formats, data, options);
@@ -46,5 +46,6 @@ export function writeReport(run: EvalRun, dir: string, formats: readonly ReportF
 function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput, options: ReportOptions): WrittenReport {
   makeDirs(out);
   const files = writeReportFormats(run, out, formats, data, options);
+  markReportFolder(out);
   return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
 }

@@ -8,6 +8,7 @@
 import { join, resolve } from 'node:path';
 import { makeDirs, writeFileAtomic } from '../../util/atomic-write.ts';
 import { reportLink } from '../markdown.ts';
+import { assertReportFolder, markReportFolder } from '../report-folder.ts';
 import { explorerData } from '../explorer.ts';
 import { comparisonHtml } from './html.ts';
 import { comparisonComment } from './comment.ts';
@@ -32,6 +33,7 @@ export function writeComparison(
 ): { dir: string; files: string[] } {
   const comparison = compareRuns(runs);
   const out = resolve(dir);
+  assertReportFolder(out);
   makeDirs(out);
   const files: string[] = [];
   const title = opts.title !== undefined ? { title: opts.title } : {};
@@ -56,5 +58,6 @@ export function writeComparison(
     writeFileAtomic(join(out, 'comment.md'), comparisonComment(comparison, opts.reportUrl ? { reportLink: reportLink(opts.reportUrl) } : {}));
     files.push('comment.md');
   }
+  markReportFolder(out);
   return { dir: out, files };
 }
