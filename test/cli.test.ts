@@ -143,7 +143,7 @@ describe('backpack CLI', { timeout: CLI_BUDGET }, () => {
     const out = join(tmp, 'md-only');
     const rep = await run('report', results, '--format', 'md,junit', '--out', out);
     expect(rep.code, rep.err).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['junit.xml', 'summary.md']);
+    expect(readdirSync(out).sort()).toEqual(['.backpack-report', 'junit.xml', 'summary.md']);
     // the same summary, without the pointer to an HTML report that this run of `report` did not write
     const withHtml = readFileSync(join(results, 'report', 'summary.md'), 'utf8');
     expect(withHtml).toContain('report.html');

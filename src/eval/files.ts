@@ -22,6 +22,8 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
+import { readCaseRecords } from './case-records.ts';
+import { checkRunConsistency } from './results-consistency.ts';
 import { InputError } from '../util/errors.ts';
 import { MAX_TEXT_BYTES, readTextFile } from '../util/bounded.ts';
 import { parseJson, parseJsonLines } from '../util/jsonl.ts';
@@ -216,5 +218,7 @@ export function readRunDir(dir: string, warn: (message: string) => void = () => 
     if (!existsSync(p)) throw new InputError('per-query details are missing', { file: p });
     details[name] = checkDetails(parseJsonLines(readTextFile(p), p), p);
   }
+  // the files agree with each other: rates, details one-to-one with cases.jsonl, figures recomputed
+  checkRunConsistency(dir, results, details, readCaseRecords(dir, undefined, results.dataset.goldRemoved));
   return { results, details };
 }

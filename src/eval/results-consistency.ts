@@ -53,7 +53,12 @@ export function checkRates(results: Results, file: string): void {
  * comment). `records`: the folder's case and tool records (a folder written before they were kept
  * has none, and only its rates are checked).
  */
-export function checkRunConsistency(dir: string, results: Results, details: Readonly<Record<string, readonly QueryDetail[]>>, records: CaseRecords | undefined): void {
+export function checkRunConsistency(
+  dir: string,
+  results: Results,
+  details: Readonly<Record<string, readonly QueryDetail[]>>,
+  records: CaseRecords | undefined,
+): void {
   checkRates(results, join(dir, 'results.json'));
   if (records === undefined) return;
   const caseIds = new Set(records.cases.map((c) => c.id));
@@ -67,7 +72,8 @@ export function checkRunConsistency(dir: string, results: Results, details: Read
       const where = `line ${i + 1}`;
       if (seen.has(d.caseId)) throw new InputError(`case "${d.caseId}" has two records`, { file, where });
       seen.add(d.caseId);
-      if (!caseIds.has(d.caseId)) throw new InputError(`case "${d.caseId}" is not in ${CASES_FILE} (details of another run, or ${CASES_FILE} cut short?)`, { file, where });
+      if (!caseIds.has(d.caseId))
+        throw new InputError(`case "${d.caseId}" is not in ${CASES_FILE} (details of another run, or ${CASES_FILE} cut short?)`, { file, where });
       for (const [id] of d.ranked)
         if (!toolIds.has(id)) throw new InputError(`ranks tool "${id}", which ${TOOLS_FILE} does not list (${TOOLS_FILE} cut short?)`, { file, where });
     });

@@ -400,6 +400,25 @@ export function scoredResults(
 }
 
 /**
+ * The overall figures of one strategy's `details` (one a case, in the order of `cases`), computed as
+ * the run computed `metrics.overall` (`scoredResults` without the intervals): what a results
+ * folder's consistency check recomputes.
+ */
+export function overallOfDetails(
+  cases: readonly Case[],
+  details: readonly QueryDetail[],
+  facts: CatalogFacts,
+  config: Pick<EvalConfig, 'ks' | 'contextWindow'>,
+): Record<string, number> {
+  return evaluate(
+    cases.map(caseLabel),
+    details.map((d) => caseResultOf(d, config)),
+    facts,
+    config.ks,
+  ).overall;
+}
+
+/**
  * Each case's own figures for one strategy's details (`evaluate`'s per-case tables), by case id:
  * what paired tests, comparisons and the case explorer read. A detail whose case is not in `cases`
  * (the dataset no longer has it) is left out. `ks`: the cut-offs (default: the run's).
