@@ -99,3 +99,25 @@ describe('output paths', () => {
     expect(e.err).toContain('inside this command’s input');
   });
 });
+
+describe('history charts', () => {
+  it('history show --out refuses a folder it did not write, the root, and a folder holding the working folder; rewrites its own', async () => {
+    const db = join(tmp, 'h.sqlite');
+    expect((await runCli('history', 'add', results, '--db', db, '--label', 'one')).code).toBe(0);
+    const charts = join(tmp, 'charts');
+    expect((await runCli('history', 'show', '--db', db, '--out', charts)).code).toBe(0);
+    expect((await runCli('history', 'show', '--db', db, '--out', charts)).code).toBe(0);
+    const foreign = join(tmp, 'someone');
+    mkdirSync(foreign);
+    writeFileSync(join(foreign, 'index.md'), '# my notes\n');
+    for (const [out, message] of [
+      [foreign, 'does not hold history charts'],
+      ['/', 'is the root of the file system'],
+    ] as const) {
+      const r = await runCli('history', 'show', '--db', db, '--out', out);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(message);
+    }
+    expect(readFileSync(join(foreign, 'index.md'), 'utf8')).toBe('# my notes\n');
+  });
+});

@@ -10,7 +10,9 @@
  * wrote one single-colour PNG per strategy and figure.)
  */
 
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkOutputFolder } from '../util/output-path.ts';
 import { makeDirs, writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
 import { escapeMarkdown } from '../util/escape.ts';
@@ -63,11 +65,22 @@ function indexMarkdown(view: HistoryView, files: ReadonlyMap<string, string>): s
   return `${lines.join('\n')}\n`;
 }
 
+/** True when `dir` holds charts `history show --out` wrote: its `index.md` begins with their title. */
+function isHistoryChartsDir(dir: string): boolean {
+  const index = join(dir, 'index.md');
+  return existsSync(index) && statSync(index).isFile() && readFileSync(index, 'utf8').startsWith('# Backpack history\n');
+}
+
 /**
  * One PNG per figure and `index.md` into `dir` (created), each file written atomically. Returns
  * the file names written, `index.md` last.
  */
 export function writeHistoryCharts(view: HistoryView, dir: string, size: PngSize = DEFAULT_PNG_SIZE): string[] {
+  // only a folder of its own: absent, empty, or charts written before (their index.md); never the
+  // root or a folder holding the working folder
+  checkOutputFolder(dir, 'folder of history charts');
+  if (existsSync(dir) && statSync(dir).isDirectory() && readdirSync(dir).length > 0 && !isHistoryChartsDir(dir))
+    throw new InputError('folder exists, is not empty and does not hold history charts (no index.md of them); refusing to write into it', { file: dir });
   try {
     makeDirs(dir);
   } catch (err) {

@@ -11,6 +11,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.ts';
 import { InputError } from '../util/errors.ts';
 import { checkOutputFolder, isWithin } from '../util/output-path.ts';
+import { recoverInterrupted } from '../util/replace-dir.ts';
 
 /** The marker file every report folder gets: a folder without it (or an older report) is not replaced. */
 export const REPORT_MARKER = '.backpack-report';
@@ -38,6 +39,7 @@ export function isReportDir(dir: string): boolean {
 export function assertReportFolder(out: string, results: readonly string[] = []): void {
   const target = resolve(out);
   checkOutputFolder(target, 'report');
+  recoverInterrupted(target); // a swap a kill interrupted: put back
   for (const r of results) {
     if (!isWithin(target, r)) continue;
     const inside = relative(resolve(r), target);

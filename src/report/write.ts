@@ -1,6 +1,6 @@
 /**
  * `backpack report`: read a results folder (results.json and the per-case details) and write the
- * formats a person looks at, into one folder, atomically per file:
+ * formats a person looks at, into one folder, swapped in whole:
  *   report.html     one self-contained file (chart.js inlined, no network)
  *   <chart>.png     one PNG per chart, 1600×900, white background; <chart>@2x.png the same at 3200×1800
  *   summary.md      a compact Markdown summary for $GITHUB_STEP_SUMMARY or a PR comment
@@ -9,11 +9,12 @@
  * Reporters read results (never a retriever or a dataset): the request texts and gold tools of the
  * worst misses come from the results folder's `cases.jsonl` and `tools.jsonl`.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EvalRun } from '../eval/run.ts';
 import { writeReportFormats, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
 import { makeDirs } from '../util/atomic-write.ts';
+import { replaceDir, tempFolder } from '../util/replace-dir.ts';
 import { assertReportFolder, markReportFolder } from './report-folder.ts';
 
 export { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
@@ -27,25 +28,30 @@ export interface WrittenReport {
 
 /**
  * Write the report of `run` into `dir` in `formats`; returns the files written (relative to `dir`).
- * Each file is written atomically (a temporary sibling, renamed; removed when writing fails). A
- * `dir` that is a file is refused (`InputError`); a folder this call created is removed again when
- * the report fails, so a failed report leaves no empty folder behind.
+ * The folder is written whole beside `dir` and swapped in by renames, so `dir` holds the previous
+ * report or this one, never a mix, and exactly this report's files (a folder reports were written
+ * into before is replaced, never one that holds other files: `assertReportFolder`). When the
+ * report fails, `dir` is left as it was and nothing is left beside it.
  */
 export function writeReport(run: EvalRun, dir: string, formats: readonly ReportFormat[], data: ReportInput = {}, options: ReportOptions = {}): WrittenReport {
   const out = resolve(dir);
   assertReportFolder(out);
-  const created = !existsSync(out);
+  // written beside it, then swapped in: a reader (or a kill) finds the previous report or this one, never a mix
+  const tmp = tempFolder(out);
+  rmSync(tmp, { recursive: true, force: true });
   try {
-    return writeReportFiles(run, out, formats, data, options);
+    const files = writeReportFiles(run, tmp, formats, data, options);
+    replaceDir(tmp, out);
+    return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
   } catch (err) {
-    if (created) rmSync(out, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
 }
 
-function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput, options: ReportOptions): WrittenReport {
+function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput, options: ReportOptions): string[] {
   makeDirs(out);
   const files = writeReportFormats(run, out, formats, data, options);
   markReportFolder(out);
-  return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
+  return files;
 }

@@ -76,6 +76,8 @@ interface Series {
   state(at: string): string | Promise<string>;
   previous: string;
   next: string;
+  /** Other states that are whole (run: the new dataset beside the previous results, between its two swaps). */
+  between?: string[];
   /** The new command's complete time, ms (the moments are drawn up to 1.2 × it). */
   ms: number;
 }
@@ -152,12 +154,21 @@ describe.skipIf(!ON)('kill series: every output is the previous or the new compl
     expect((await runCli(...runArgs(5, rPrev.dataset, rPrev.results))).code).toBe(0);
     const rTimed = await started(runArgs(6, rNext.dataset, rNext.results));
     expect(rTimed.code, rTimed.err).toBe(0);
+    // two folders, each swapped whole: the dataset first, the results (with their report) last
     const runState = (base: string) => {
       assertReplaceable(join(base, 'dataset'), 'dataset', (d) => isBackpackManifest(join(d, 'manifest.json')));
       recoverInterruptedSwap(join(base, 'results'));
       const d = readDataset(join(base, 'dataset'));
-      return `${sha256(JSON.stringify(d.manifest!.files))} ${resultsState(join(base, 'results'))} ${reportState(join(base, 'results', 'report'))}`;
+      // the report of a run names its timings, which differ run to run: whole, with the files of a report
+      const report = join(base, 'results', 'report');
+      expect(readFileSync(join(report, 'report.html'), 'utf8').trimEnd().endsWith('</html>'), `${report}: report.html is whole`).toBe(true);
+      return `${sha256(JSON.stringify(d.manifest!.files))} ${resultsState(join(base, 'results'))} ${sha256(listFiles(report).join('\n'))}`;
     };
+    const [prevDataset, prevResults] = (() => {
+      const st = runState(join(tmp, 'run-prev'));
+      return [st.slice(0, 64), st.slice(65)];
+    })();
+    const nextDataset = runState(join(tmp, 'run-next')).slice(0, 64);
     series.push({
       name: 'run',
       prepare: (i) => {
@@ -166,8 +177,9 @@ describe.skipIf(!ON)('kill series: every output is the previous or the new compl
         return { args: runArgs(6, join(at, 'dataset'), join(at, 'results')), at };
       },
       state: runState,
-      previous: runState(join(tmp, 'run-prev')),
+      previous: `${prevDataset} ${prevResults}`,
       next: runState(join(tmp, 'run-next')),
+      between: [`${nextDataset} ${prevResults}`],
       ms: rTimed.ms,
     });
 
@@ -262,7 +274,10 @@ describe.skipIf(!ON)('kill series: every output is the previous or the new compl
           t.finished++;
         }
         const state = await s.state(at);
-        expect([s.previous, s.next], `${name}, trial ${i}, killed after ${moment} ms: the output is one whole run`).toContain(state);
+        expect(
+          [s.previous, s.next, ...(s.between ?? [])],
+          `${name}, trial ${i}, killed after ${moment} ms: the output is one whole run (${state} of ${[s.previous, s.next, ...(s.between ?? [])].join(' | ')})`,
+        ).toContain(state);
         if (state === s.next) t.next++;
         else t.previous++;
         if (r.signal !== 'SIGKILL') expect(state, `${name}, trial ${i}: finished, so new`).toBe(s.next);

@@ -7,6 +7,7 @@
  * values. Each kind names the file it breaks and the command line that reads it.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { stringify as yamlStringify, parse as yamlParse } from 'yaml';
@@ -1628,6 +1629,82 @@ function withDeepValue(format: Format, text: string): string {
   return text.split(quoted).join(deepArray());
 }
 
+/**
+ * Inputs whose files are each well formed but contradict each other, and outputs that point where
+ * no command may write (issue 34): a results folder whose figures, details and case records
+ * disagree; a dataset whose tool was edited and its manifest entry patched to match; `--out` at
+ * the root or over a command's own input. Each must end in exit 2, nothing written.
+ */
+function contradictionKinds(): Kind[] {
+  const results = (name: string, edit: (dir: string) => void, argv: (r: string, dir: string, b: Bases) => string[]): Kind => ({
+    name: `results folder (contradictions): ${name}`,
+    category: 'results folder (contradictions)',
+    build: (dir, b) => {
+      const r = copy(b.results, join(dir, 'results'));
+      edit(r);
+      return argv(r, dir, b);
+    },
+  });
+  const report = (r: string, dir: string) => ['report', r, '--out', join(dir, 'report'), '--format', 'md'];
+  const gate = (r: string, _dir: string, b: Bases) => ['gate', '--results', r, '--expect', b.gateYaml];
+  const lines = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n');
+  const cut = (file: string, n: number) => writeFileSync(file, `${lines(file).slice(0, -n).join('\n')}\n`);
+  const editResults = (r: string, f: (v: Record<string, Record<string, Record<string, Record<string, Record<string, unknown>>>>>) => void) => {
+    const file = join(r, 'results.json');
+    const v = JSON.parse(readFileSync(file, 'utf8'));
+    f(v);
+    writeFileSync(file, JSON.stringify(v));
+  };
+  const swap = (r: string) => {
+    const a = join(r, 'details', 'bm25.jsonl');
+    const d = join(r, 'details', 'deferred.jsonl');
+    const text = readFileSync(a);
+    writeFileSync(a, readFileSync(d));
+    writeFileSync(d, text);
+  };
+  const kinds: Kind[] = [];
+  for (const [name, via] of [
+    ['report', report],
+    ['gate', gate],
+  ] as const) {
+    kinds.push(
+      results(`${name}: top1 = 7`, (r) => editResults(r, (v) => (v.retrievers!.bm25!.metrics!.overall!.top1 = 7)), via),
+      results(`${name}: the details of two strategies swapped`, swap, via),
+      results(`${name}: a strategy's details cut by one case`, (r) => cut(join(r, 'details', 'bm25.jsonl'), 1), via),
+      results(`${name}: cases.jsonl cut by one case`, (r) => cut(join(r, 'cases.jsonl'), 1), via),
+    );
+  }
+  kinds.push({
+    name: 'dataset (contradictions): a description edited, its manifest entry patched to match',
+    category: 'dataset (contradictions)',
+    build: (dir, b) => {
+      const d = copy(b.dataset, join(dir, 'dataset'));
+      const corpus = join(d, 'corpus.jsonl');
+      const l = lines(corpus);
+      l[0] = JSON.stringify({ ...JSON.parse(l[0]!), description: 'edited by hand' });
+      writeFileSync(corpus, `${l.join('\n')}\n`);
+      const manifest = JSON.parse(readFileSync(join(d, 'manifest.json'), 'utf8'));
+      const bytes = readFileSync(corpus);
+      manifest.files['corpus.jsonl'] = { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+      writeFileSync(join(d, 'manifest.json'), JSON.stringify(manifest));
+      return ['eval', '--dataset', d, '--retrievers', 'bm25', '--out', join(dir, 'out'), '--quiet'];
+    },
+  });
+  kinds.push(
+    { name: 'output path: report --out /', category: 'output path', build: (_dir, b) => ['report', b.results, '--out', '/', '--format', 'md'] },
+    {
+      name: 'output path: merge --out one of its shards',
+      category: 'output path',
+      build: (dir, b) => {
+        const s1 = copy(b.shards[0], join(dir, 's1'));
+        const s2 = copy(b.shards[1], join(dir, 's2'));
+        return ['merge', s1, s2, '--out', s1];
+      },
+    },
+  );
+  return kinds;
+}
+
 /** Every kind of the fixed list, in a fixed order. */
 export function allKinds(opts: { full?: boolean } = {}): Kind[] {
   const full = opts.full === true;
@@ -1680,7 +1757,7 @@ export function allKinds(opts: { full?: boolean } = {}): Kind[] {
       }
     }
   }
-  kinds.push(...transcriptDeepKinds(), ...hostileServerKinds(), ...flagKinds());
+  kinds.push(...transcriptDeepKinds(), ...hostileServerKinds(), ...flagKinds(), ...contradictionKinds());
   const seen = new Set<string>();
   for (const k of kinds) {
     if (seen.has(k.name)) throw new Error(`fuzz kind listed twice: ${k.name}`);

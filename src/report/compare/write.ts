@@ -6,7 +6,9 @@
  */
 
 import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
 import { makeDirs, writeFileAtomic } from '../../util/atomic-write.ts';
+import { replaceDir, tempFolder } from '../../util/replace-dir.ts';
 import { reportLink } from '../markdown.ts';
 import { assertReportFolder, markReportFolder } from '../report-folder.ts';
 import { explorerData } from '../explorer.ts';
@@ -32,8 +34,11 @@ export function writeComparison(
   opts: ComparisonOptions = {},
 ): { dir: string; files: string[] } {
   const comparison = compareRuns(runs);
-  const out = resolve(dir);
-  assertReportFolder(out);
+  const target = resolve(dir);
+  assertReportFolder(target);
+  // written beside it, then swapped in (as writeReport does)
+  const out = tempFolder(target);
+  rmSync(out, { recursive: true, force: true });
   makeDirs(out);
   const files: string[] = [];
   const title = opts.title !== undefined ? { title: opts.title } : {};
@@ -59,5 +64,6 @@ export function writeComparison(
     files.push('comment.md');
   }
   markReportFolder(out);
-  return { dir: out, files };
+  replaceDir(out, target);
+  return { dir: target, files };
 }
