@@ -14,6 +14,7 @@ import { assertReplaceable, isBackpackManifest, listFiles, readDataset } from '.
 import { readRunDir, recoverInterruptedSwap } from '../src/eval/files.ts';
 import { sha256 } from '../src/util/hash.ts';
 import { BACKPACK_BIN, runCli, tempDir } from './helpers.ts';
+import { tinyRunArgs } from './run-args.ts';
 
 const tmp = tempDir('kill');
 
@@ -21,32 +22,7 @@ const tmp = tempDir('kill');
 const STAGES = ['dataset-write', 'swap@1', 'load', 'evaluate', 'results', 'report', 'timings', 'swap@2'] as const;
 
 /** The arguments of `backpack run` on the tiny preset into `dataset` and `results`. */
-function runArgs(seed: number, dataset: string, results: string): string[] {
-  return [
-    'run',
-    '--preset',
-    'tiny',
-    '--seed',
-    String(seed),
-    '--out',
-    dataset,
-    '--results',
-    results,
-    // one retriever and one profile, fixed floors, no PNG charts: every stage is reached (the kill
-    // points do not depend on what is evaluated or drawn) at a fraction of the work
-    '--retrievers',
-    'bm25',
-    '--profiles',
-    'deferred',
-    '--floor',
-    'none',
-    '--workers',
-    '1',
-    '--format',
-    'html,md,junit',
-    '--quiet',
-  ];
-}
+const runArgs = (seed: number, dataset: string, results: string): string[] => tinyRunArgs(seed, dataset, results);
 
 /** `backpack run` (runArgs) as a real process, killed at `failpoint`. */
 function killedRun(

@@ -453,13 +453,7 @@ describe('the manifest vouches for every file the loader reads (tamper evidence)
     writeDataset(dir, sample(), manifestFields);
     const sha = readDataset(dir).catalogSha256;
     editByHand(dir, {}); // corpus.jsonl's sha256 and size patched in the manifest: the file is "vouched for"
-    const err = (() => {
-      try {
-        readDataset(dir);
-      } catch (e) {
-        return e;
-      }
-    })() as InputError;
+    const err = thrown(() => readDataset(dir))!;
     expect(err).toBeInstanceOf(InputError);
     expect(err.message).toMatch(/tool "mcp__github__search": stored hash does not match its definition/);
     expect(err.file).toBe(join(dir, 'corpus.jsonl'));
@@ -513,13 +507,7 @@ describe('the manifest vouches for every file the loader reads (tamper evidence)
       writeDataset(dir, sample(), manifestFields, () => {}, extra);
       writeFileSync(join(dir, file), text);
       editManifest(dir, (m) => (m.files[file] = { sha256: sha256(Buffer.from(text)), bytes: Buffer.byteLength(text) }));
-      const err = (() => {
-        try {
-          readDataset(dir);
-        } catch (e) {
-          return e;
-        }
-      })() as InputError;
+      const err = thrown(() => readDataset(dir))!;
       expect(err).toBeInstanceOf(InputError);
       expect(err.file).toBe(join(dir, file));
       expect(err.message).toContain(`manifest.json's ${key}`);

@@ -20,6 +20,7 @@ import { assertReportFolder } from '../../src/report/report-folder.ts';
 import { sha256 } from '../../src/util/hash.ts';
 import { BACKPACK_BIN, runCli, tempDir } from '../helpers.ts';
 import { prng } from '../prng.ts';
+import { tinyRunArgs } from '../run-args.ts';
 
 const ON = process.env.BACKPACK_FUZZ_KILLS === '1';
 const TRIALS = Number(process.env.BACKPACK_FUZZ_KILL_TRIALS ?? 20);
@@ -127,28 +128,7 @@ describe.skipIf(!ON)('kill series: every output is the previous or the new compl
     });
 
     // run: the tiny preset, seed 5 before, seed 6 after (dataset and results)
-    const runArgs = (seed: number, dataset: string, results: string) => [
-      'run',
-      '--preset',
-      'tiny',
-      '--seed',
-      String(seed),
-      '--out',
-      dataset,
-      '--results',
-      results,
-      '--retrievers',
-      'bm25',
-      '--profiles',
-      'deferred',
-      '--floor',
-      'none',
-      '--workers',
-      '1',
-      '--format',
-      'html,md',
-      '--quiet',
-    ];
+    const runArgs = (seed: number, dataset: string, results: string) => tinyRunArgs(seed, dataset, results, 'html,md');
     const rPrev = { dataset: join(tmp, 'run-prev', 'dataset'), results: join(tmp, 'run-prev', 'results') };
     const rNext = { dataset: join(tmp, 'run-next', 'dataset'), results: join(tmp, 'run-next', 'results') };
     expect((await runCli(...runArgs(5, rPrev.dataset, rPrev.results))).code).toBe(0);
