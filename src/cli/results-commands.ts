@@ -1,7 +1,7 @@
 /**
  * `backpack report` and `backpack merge`: commands that read results folders.
  */
-import { CASES_FILE, readCaseRecords, TOOLS_FILE } from '../eval/case-records.ts';
+import { type CaseRecords, CASES_FILE, TOOLS_FILE } from '../eval/case-records.ts';
 import type { ComparedRun } from '../report/compare/model.ts';
 import { COMPARISON_FORMATS, writeComparison } from '../report/compare/write.ts';
 import type { ReportInput } from '../report/write.ts';
@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { assertReplaceable } from '../catalog/dataset-files.ts';
 import { InputError } from '../util/errors.ts';
 import { loadEvalInput, portableRef } from '../eval/input.ts';
-import { isResultsDir, readRunDir, runInputSource, writeRunRecords } from '../eval/files.ts';
+import { isResultsDir, readRunFolder, runInputSource, writeRunRecords } from '../eval/files.ts';
 import { sha256 } from '../util/hash.ts';
 import { mergeRuns, readShardFolder, shardSnapshot } from '../eval/merge.ts';
 import type { EvalRun } from '../eval/run.ts';
@@ -86,9 +86,9 @@ export function registerResultsCommands(program: Command, io: Io): void {
         const dir = dirs[0]!;
         const target = opts.out ?? join(dir, 'report');
         assertReportFolder(target, [dir]);
-        const run = readRunDir(dir, io.err);
+        const { run, records } = readRunFolder(dir, io.err);
         const history = opts.history !== undefined ? await historyCharts(opts.history, run.results) : undefined;
-        const report = writeReport(run, target, formats, reportInput(dir, run, io), { ...options, ...(history ? { history } : {}) });
+        const report = writeReport(run, target, formats, reportInput(dir, run, records, io), { ...options, ...(history ? { history } : {}) });
         io.out(`${report.files.map((f) => `wrote ${displayPath(join(report.dir, f))}`).join('\n')}\n`);
         if (checks.length) {
           const missed = failedChecks(run.results, checks);
@@ -133,12 +133,7 @@ export function registerResultsCommands(program: Command, io: Io): void {
 
 /** A results folder read for a comparison: its run and the case records it keeps (required: cases are compared one by one). */
 function comparedRun(dir: string, io: Io): ComparedRun {
-  const run = readRunDir(dir, io.err);
-  const records = readCaseRecords(
-    dir,
-    Object.values(run.details)[0]?.map((d) => d.caseId),
-    run.results.dataset.goldRemoved,
-  );
+  const { run, records } = readRunFolder(dir, io.err);
   if (!records)
     throw new InputError(`keeps no ${CASES_FILE} and ${TOOLS_FILE} (written by an earlier Backpack): evaluate it again to compare it case by case`, {
       file: dir,
@@ -186,8 +181,7 @@ function checkUrl(text: string): string {
  * The results folder keeps them (`cases.jsonl`, `tools.jsonl`); a folder written before it did falls
  * back to its dataset, and without that the worst misses show tool ids only.
  */
-function reportInput(dir: string, run: EvalRun, io: Io): ReportInput {
-  const saved = readCaseRecords(dir, undefined, run.results.dataset.goldRemoved);
+function reportInput(dir: string, run: EvalRun, saved: CaseRecords | undefined, io: Io): ReportInput {
   if (saved) return { cases: saved.cases, tools: saved.tools };
   try {
     const input = loadEvalInput(runInputSource(dir, run.results));

@@ -22,7 +22,6 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { assertReplaceable, replaceDir } from '../catalog/dataset-files.ts';
-import { readCaseRecords } from './case-records.ts';
 import { checkRunConsistency } from './results-consistency.ts';
 import { InputError } from '../util/errors.ts';
 import { MAX_TEXT_BYTES, readTextFile } from '../util/bounded.ts';
@@ -33,7 +32,17 @@ import { processAlive } from '../util/file-lock.ts';
 import type { EvalRun } from './run.ts';
 import { RESULTS_SCHEMA_VERSION, type DatasetSource, type QueryDetail, type Results } from './results.ts';
 import { checkDetails, checkResults } from './results-validate.ts';
-import { type CaseRecords, CASES_FILE, casesJsonl, runRecords, SHARD_POSITIONS_FILE, shardPositionsJson, TOOLS_FILE, toolsJsonl } from './case-records.ts';
+import {
+  type CaseRecords,
+  CASES_FILE,
+  casesJsonl,
+  readCaseRecords,
+  runRecords,
+  SHARD_POSITIONS_FILE,
+  shardPositionsJson,
+  TOOLS_FILE,
+  toolsJsonl,
+} from './case-records.ts';
 import { makeDirs, writeFileNamed } from '../util/atomic-write.ts';
 
 /**
@@ -194,10 +203,19 @@ export function runInputSource(dir: string, results: Results): DatasetSource {
 /**
  * Read a results folder back: the envelope and the per-query details of every strategy, each
  * checked before anything uses it (results.json against schemas/results.schema.json, every details
- * line for the fields report, gate and merge read: see results-validate.ts). Anything else is an
- * `InputError` naming the file.
+ * line for the fields report, gate and merge read: see results-validate.ts), and the files checked
+ * against each other (results-consistency.ts). Anything else is an `InputError` naming the file.
  */
 export function readRunDir(dir: string, warn: (message: string) => void = () => {}): EvalRun {
+  return readRunFolder(dir, warn).run;
+}
+
+/**
+ * {@link readRunDir}, with the case and tool records it read and checked the run against
+ * (`cases.jsonl`, `tools.jsonl`; undefined for a folder written before they were kept): what
+ * report, gate and merge read next, so they are parsed once.
+ */
+export function readRunFolder(dir: string, warn: (message: string) => void = () => {}): { run: EvalRun; records: CaseRecords | undefined } {
   recoverInterruptedSwap(dir, warn);
   if (!existsSync(dir)) throw new InputError('no results.json here: no such folder (a results folder is what eval, merge or run wrote)', { file: dir });
   if (!statSync(dir).isDirectory()) throw new InputError('is a file, not a results folder (the folder eval, merge or run wrote)', { file: dir });
@@ -219,6 +237,7 @@ export function readRunDir(dir: string, warn: (message: string) => void = () => 
     details[name] = checkDetails(parseJsonLines(readTextFile(p), p), p);
   }
   // the files agree with each other: rates, details one-to-one with cases.jsonl, figures recomputed
-  checkRunConsistency(dir, results, details, readCaseRecords(dir, undefined, results.dataset.goldRemoved));
-  return { results, details };
+  const records = readCaseRecords(dir, undefined, results.dataset.goldRemoved);
+  checkRunConsistency(dir, results, details, records);
+  return { run: { results, details }, records };
 }

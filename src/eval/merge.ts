@@ -13,12 +13,12 @@ import { describeJson, isObject } from '../catalog/loaders/common.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
 import { EVAL_SNAPSHOT_FILE } from '../snapshot/for-catalog.ts';
 import type { Case } from '../catalog/types.ts';
-import { readRunDir, runInputSource } from './files.ts';
+import { readRunFolder, runInputSource } from './files.ts';
 import type { DatasetSource } from './results.ts';
 import { casesHash, DEFAULT_CACHE_PRICES, envelope, percentile, type QueryDetail } from './results.ts';
 import { exposureMeans } from './profile-figures.ts';
 import { profileResult, retrieverResult } from './assemble.ts';
-import { type CaseRecords, CASES_FILE, factsOfRecords, readCaseRecords, SHARD_POSITIONS_FILE, TOOLS_FILE, type ToolRecord } from './case-records.ts';
+import { type CaseRecords, CASES_FILE, factsOfRecords, SHARD_POSITIONS_FILE, TOOLS_FILE, type ToolRecord } from './case-records.ts';
 import type { EvalRun } from './run.ts';
 import type { Trace } from './traces.ts';
 
@@ -93,19 +93,11 @@ export interface ShardFolder {
   records: CaseRecords | undefined;
 }
 
-/** A shard's results folder, read and checked (`readRunDir`, `readCaseRecords`). */
+/** A shard's results folder, read and checked (`readRunFolder`). */
 export function readShardFolder(dir: string, warn?: (message: string) => void): ShardFolder {
-  const run = readRunDir(dir, warn);
-  const first = Object.values(run.details)[0];
-  return {
-    dir,
-    run,
-    records: readCaseRecords(
-      dir,
-      first?.map((d) => d.caseId),
-      run.results.dataset.goldRemoved,
-    ),
-  };
+  // the records readRunFolder checked the details against (every case id of the details among them)
+  const { run, records } = readRunFolder(dir, warn);
+  return { dir, run, records };
 }
 
 /** What a merge gives: the run an unsharded evaluation would have given, and the case and tool records of its folder. */

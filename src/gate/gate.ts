@@ -29,13 +29,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { InputError } from '../util/errors.ts';
-import { readRunDir, runInputSource } from '../eval/files.ts';
+import { readRunFolder, runInputSource } from '../eval/files.ts';
 import { loadEvalInput, type EvalInput } from '../eval/input.ts';
 import { catalogFacts, type DatasetSource, perCaseScores } from '../eval/results.ts';
 import type { EvalRun } from '../eval/run.ts';
 import type { CatalogFacts } from '../metrics/types.ts';
 import type { CaseRecord as Case } from '../eval/case-records.ts';
-import { factsOfRecords, readCaseRecords } from '../eval/case-records.ts';
+import { type CaseRecords, factsOfRecords } from '../eval/case-records.ts';
 import { figureValue, isPerCaseMean, strategyNames, type Direction } from './figures.ts';
 import { readRegressionFile } from './file.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
@@ -136,13 +136,8 @@ interface Scoring {
   facts: CatalogFacts;
 }
 
-/** The cases and tool facts the results folder `dir` keeps (`cases.jsonl`, `tools.jsonl`), if it does. */
-function savedScoring(dir: string, run: EvalRun): Scoring | undefined {
-  const saved = readCaseRecords(
-    dir,
-    Object.values(run.details)[0]?.map((d) => d.caseId),
-    run.results.dataset.goldRemoved,
-  );
+/** The cases and tool facts a results folder keeps (`cases.jsonl`, `tools.jsonl`, as `readRunFolder` read them), if it does. */
+function savedScoring(saved: CaseRecords | undefined): Scoring | undefined {
   return saved && { cases: saved.cases, facts: factsOfRecords(saved.tools) };
 }
 
@@ -178,7 +173,7 @@ function short(sha: string): string {
 /** Run the gate. Throws `InputError` on a bad file or folder, or when nothing could be evaluated. */
 export function runGate(opts: GateOptions): GateReport {
   const file = readRegressionFile(opts.expect);
-  const run = readRunDir(opts.results);
+  const { run, records } = readRunFolder(opts.results);
   const r = run.results;
   const spec = file.spec;
   const warnings = [...file.warnings];
@@ -235,11 +230,12 @@ export function runGate(opts: GateOptions): GateReport {
         : null;
   let paired: { base: EvalRun; current: Scoring; baseline: Scoring; ks: number[] } | undefined;
   let base: EvalRun | undefined;
+  let baseRecords: CaseRecords | undefined;
   if (baselineDir !== null) {
     if (opts.baseline === undefined && !existsSync(baselineDir)) {
       // The file's baseline is a convenience: a checkout without that folder gates without p-values.
       warnings.push(`significance skipped: the file's baseline ${baselineDir} does not exist`);
-    } else base = readRunDir(baselineDir);
+    } else ({ run: base, records: baseRecords } = readRunFolder(baselineDir));
   }
   const baseCases = base?.results.dataset.casesSha256;
   if (base && baseCases !== undefined && r.dataset.casesSha256 !== undefined && baseCases !== r.dataset.casesSha256) {
@@ -249,8 +245,8 @@ export function runGate(opts: GateOptions): GateReport {
   } else if (base) {
     // Each run is scored on the cases and tool facts its folder keeps; a folder written before it
     // kept them falls back to its dataset, loaded again (the current run's, for both runs).
-    const current = savedScoring(opts.results, run) ?? datasetScoring(opts, r, warnings);
-    if (current) paired = { base, current, baseline: savedScoring(baselineDir!, base) ?? current, ks: r.config.ks };
+    const current = savedScoring(records) ?? datasetScoring(opts, r, warnings);
+    if (current) paired = { base, current, baseline: savedScoring(baseRecords) ?? current, ks: r.config.ks };
   } else if (baselineDir === null && spec.significance?.require === true) {
     warnings.push("significance.require is set but no baseline run was given (--baseline or the file's baseline): drops beyond the margin fail untested");
   }

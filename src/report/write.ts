@@ -9,12 +9,10 @@
  * Reporters read results (never a retriever or a dataset): the request texts and gold tools of the
  * worst misses come from the results folder's `cases.jsonl` and `tools.jsonl`.
  */
-import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EvalRun } from '../eval/run.ts';
 import { writeReportFormats, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
-import { makeDirs } from '../util/atomic-write.ts';
-import { replaceDir, tempFolder } from '../util/replace-dir.ts';
+import { writeFolderWhole } from '../util/replace-dir.ts';
 import { assertReportFolder, markReportFolder } from './report-folder.ts';
 
 export { DEFAULT_MIN_CASES, parseFormats, REPORT_FORMATS, type ReportFormat, type ReportInput, type ReportOptions } from './formats.ts';
@@ -37,21 +35,10 @@ export function writeReport(run: EvalRun, dir: string, formats: readonly ReportF
   const out = resolve(dir);
   assertReportFolder(out);
   // written beside it, then swapped in: a reader (or a kill) finds the previous report or this one, never a mix
-  const tmp = tempFolder(out);
-  rmSync(tmp, { recursive: true, force: true });
-  try {
-    const files = writeReportFiles(run, tmp, formats, data, options);
-    replaceDir(tmp, out);
-    return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
-  } catch (err) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw err;
-  }
-}
-
-function writeReportFiles(run: EvalRun, out: string, formats: readonly ReportFormat[], data: ReportInput, options: ReportOptions): string[] {
-  makeDirs(out);
-  const files = writeReportFormats(run, out, formats, data, options);
-  markReportFolder(out);
-  return files;
+  const files = writeFolderWhole(out, (tmp) => {
+    const written = writeReportFormats(run, tmp, formats, data, options);
+    markReportFolder(tmp);
+    return written;
+  });
+  return { dir: out, files, ...(formats.includes('html') ? { html: join(out, 'report.html') } : {}) };
 }

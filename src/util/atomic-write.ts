@@ -23,7 +23,7 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     rmSync(tmp, { force: true });
     // the user named `file`, not its temporary sibling
     if (err !== null && typeof err === 'object' && (err as { path?: unknown }).path === tmp) (err as { path?: string }).path = file;
-    throw named(err, file);
+    throw withPath(err, file);
   }
 }
 
@@ -35,12 +35,12 @@ export function writeFileNamed(file: string, data: string | Uint8Array): void {
   try {
     writeFileSync(file, data);
   } catch (err) {
-    throw named(err, file);
+    throw withPath(err, file);
   }
 }
 
-/** `err` with `path` set to `file` when the file system left it out. */
-function named(err: unknown, file: string): unknown {
+/** `err` with `path` set to `file` when the file system left it out (a failed `write` names no path). */
+export function withPath(err: unknown, file: string): unknown {
   if (err !== null && typeof err === 'object' && typeof (err as { code?: unknown }).code === 'string' && (err as { path?: unknown }).path === undefined) {
     (err as { path?: string }).path = file;
   }

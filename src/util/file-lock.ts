@@ -14,7 +14,7 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from '
 import { dirname, resolve } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { InputError } from './errors.ts';
-import { makeDirs } from './atomic-write.ts';
+import { makeDirs, withPath } from './atomic-write.ts';
 
 /** The lock file of an output folder. */
 export function lockPath(folder: string): string {
@@ -43,8 +43,7 @@ function createLock(file: string, holder: string): () => void {
     // a full disk: no empty lock left behind, and the error names the file (a failed write names none)
     closeSync(fd);
     rmSync(file, { force: true });
-    if (err !== null && typeof err === 'object' && (err as { path?: unknown }).path === undefined) (err as { path?: string }).path = file;
-    throw err;
+    throw withPath(err, file);
   }
   closeSync(fd);
   let released = false;

@@ -44,3 +44,22 @@ export function replaceDir(from: string, to: string): void {
     renameSync(from, to);
   }
 }
+
+/**
+ * Write the folder `dir` whole: `fill` writes its files into a temporary sibling, which then
+ * replaces `dir` (`replaceDir`). When `fill` or the swap fails, the sibling is removed and `dir`
+ * is left as it was.
+ */
+export function writeFolderWhole<T>(dir: string, fill: (tmp: string) => T): T {
+  const tmp = tempFolder(dir);
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    makeDirs(tmp);
+    const out = fill(tmp);
+    replaceDir(tmp, dir);
+    return out;
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}

@@ -6,9 +6,8 @@
  */
 
 import { join, resolve } from 'node:path';
-import { rmSync } from 'node:fs';
-import { makeDirs, writeFileAtomic } from '../../util/atomic-write.ts';
-import { replaceDir, tempFolder } from '../../util/replace-dir.ts';
+import { writeFileAtomic } from '../../util/atomic-write.ts';
+import { writeFolderWhole } from '../../util/replace-dir.ts';
 import { reportLink } from '../markdown.ts';
 import { assertReportFolder, markReportFolder } from '../report-folder.ts';
 import { explorerData } from '../explorer.ts';
@@ -36,34 +35,33 @@ export function writeComparison(
   const comparison = compareRuns(runs);
   const target = resolve(dir);
   assertReportFolder(target);
-  // written beside it, then swapped in (as writeReport does)
-  const out = tempFolder(target);
-  rmSync(out, { recursive: true, force: true });
-  makeDirs(out);
-  const files: string[] = [];
-  const title = opts.title !== undefined ? { title: opts.title } : {};
-  if (formats.includes('html')) {
-    // the case explorer over every case, every strategy, every run: tool summaries from the last run's records (then the others')
-    const tools = new Map<string, ComparedRun['tools'][number]>();
-    for (const r of [...runs].reverse())
-      for (const t of r.tools) if (!tools.has(t.id) || (t.summary !== undefined && tools.get(t.id)!.summary === undefined)) tools.set(t.id, t);
-    const explorer = explorerData(
-      runs.map((r) => ({ label: r.label, results: r.run.results, details: r.run.details })),
-      runs[0]!.cases,
-      [...tools.values()],
-    );
-    writeFileAtomic(join(out, 'report.html'), comparisonHtml(comparison, { ...title, explorer }));
-    files.push('report.html');
-  }
-  if (formats.includes('md')) {
-    const link = opts.reportUrl ?? (formats.includes('html') ? 'report.html' : undefined);
-    writeFileAtomic(join(out, 'summary.md'), comparisonMarkdown(comparison, { ...title, ...(link ? { reportLink: reportLink(link) } : {}) }));
-    files.push('summary.md');
-    // a comment links only to where the HTML will be (a URL): a local path means nothing on a pull request
-    writeFileAtomic(join(out, 'comment.md'), comparisonComment(comparison, opts.reportUrl ? { reportLink: reportLink(opts.reportUrl) } : {}));
-    files.push('comment.md');
-  }
-  markReportFolder(out);
-  replaceDir(out, target);
+  // written beside it, then swapped in (as writeReport does); left as it was when writing fails
+  const files = writeFolderWhole(target, (out) => {
+    const written: string[] = [];
+    const title = opts.title !== undefined ? { title: opts.title } : {};
+    if (formats.includes('html')) {
+      // the case explorer over every case, every strategy, every run: tool summaries from the last run's records (then the others')
+      const tools = new Map<string, ComparedRun['tools'][number]>();
+      for (const r of [...runs].reverse())
+        for (const t of r.tools) if (!tools.has(t.id) || (t.summary !== undefined && tools.get(t.id)!.summary === undefined)) tools.set(t.id, t);
+      const explorer = explorerData(
+        runs.map((r) => ({ label: r.label, results: r.run.results, details: r.run.details })),
+        runs[0]!.cases,
+        [...tools.values()],
+      );
+      writeFileAtomic(join(out, 'report.html'), comparisonHtml(comparison, { ...title, explorer }));
+      written.push('report.html');
+    }
+    if (formats.includes('md')) {
+      const link = opts.reportUrl ?? (formats.includes('html') ? 'report.html' : undefined);
+      writeFileAtomic(join(out, 'summary.md'), comparisonMarkdown(comparison, { ...title, ...(link ? { reportLink: reportLink(link) } : {}) }));
+      written.push('summary.md');
+      // a comment links only to where the HTML will be (a URL): a local path means nothing on a pull request
+      writeFileAtomic(join(out, 'comment.md'), comparisonComment(comparison, opts.reportUrl ? { reportLink: reportLink(opts.reportUrl) } : {}));
+      written.push('comment.md');
+    }
+    markReportFolder(out);
+    return written;
+  });
   return { dir: target, files };
 }
