@@ -20,6 +20,41 @@ import { didYouMean } from '../util/suggest.ts';
 /** The names looked for in the working folder, in this order (two of them at once is an error). */
 export const CONFIG_FILE_NAMES = ['backpack.config.json', 'backpack.config.yaml', 'backpack.config.yml'] as const;
 
+/** Top-level keys that are not a command's section: the extensions (`extensions.ts` reads them before the commands are built). */
+export const EXTENSION_CONFIG_KEYS: readonly string[] = ['plugins', 'httpRetrievers'];
+
+/** The JSON Schema of the config file's extension keys (`configSchema` adds them to the file's schema). */
+export const EXTENSION_CONFIG_SCHEMA = {
+  plugins: {
+    description: 'plugins to load (docs/own-strategy.md): files (relative to this file) or package names; --plugin adds to them',
+    type: ['array', 'null'],
+    items: { type: 'string' },
+  },
+  httpRetrievers: {
+    description:
+      'retrieval services as retrievers (docs/own-strategy.md), by retriever name: a URL, or { url, indexUrl, headers, timeoutSeconds, concurrency, retries }',
+    type: ['object', 'null'],
+    additionalProperties: {
+      anyOf: [
+        { type: 'string' },
+        {
+          type: 'object',
+          required: ['url'],
+          additionalProperties: false,
+          properties: {
+            url: { type: 'string' },
+            indexUrl: { type: 'string' },
+            headers: { type: 'object', additionalProperties: { type: 'string' } },
+            timeoutSeconds: { type: 'number', exclusiveMinimum: 0 },
+            concurrency: { type: 'integer', minimum: 1 },
+            retries: { type: 'integer', minimum: 0 },
+          },
+        },
+      ],
+    },
+  },
+} as const;
+
 /** Where the JSON Schema of the file is, relative to the package root (written by `npm run docs:gen`). */
 export const CONFIG_SCHEMA_PATH = 'schemas/backpack.config.schema.json';
 
@@ -214,6 +249,7 @@ export function loadConfigFile(file: string, program: Command, label: string = f
   const dir = dirname(resolve(file));
   const commands = configCommands(program);
   for (const [section, body] of Object.entries(data)) {
+    if (EXTENSION_CONFIG_KEYS.includes(section)) continue; // read by extensions.ts before the commands were built
     if (section === '$schema') {
       if (typeof body !== 'string')
         throw new InputError(`$schema must be a string, not ${describeType(body)}`, { file: path, where: locate(doc, lc, [section]) });
@@ -363,7 +399,7 @@ export function configSchema(program: Command): Record<string, unknown> {
     description:
       "Options of backpack commands, by command (docs/config.md). Keys are the options' camelCase names; the command line overrides the file, the file overrides the defaults; paths are relative to the file's folder.",
     type: 'object',
-    properties: { $schema: { type: 'string' }, ...sections },
+    properties: { $schema: { type: 'string' }, ...EXTENSION_CONFIG_SCHEMA, ...sections },
     additionalProperties: false,
   };
 }

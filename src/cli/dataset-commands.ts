@@ -11,7 +11,7 @@ import { InputError } from '../util/errors.ts';
 import type { Realism } from '../catalog/manifest.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
-import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
+import { catalogFormatEntries, catalogFormatNames, loadCatalog } from '../catalog/loaders/registry.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import { formatRealism, formatSummary, formatSurface, summarize } from '../catalog/summary.ts';
 import { sessionSurface } from '../eval/request-surface.ts';
@@ -71,7 +71,7 @@ export function registerDatasetCommands(program: Command, io: Io): void {
     .option('--catalog <path>', 'inspect a catalog file or folder instead of a dataset')
     .option('--cases <file>', 'with --catalog: labelled cases to check against it (CSV or JSONL)')
     .option('--skills <dir>', 'with --catalog: add the skills of a SKILL.md folder')
-    .addOption(new Option('--format <name>', 'catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
+    .addOption(new Option('--format <name>', 'catalog format (detected when omitted)').choices(catalogFormatNames()))
     .option('--server <name>', 'server name for a single MCP tools/list file (default: from the file name)')
     .option('--json', 'print JSON instead of text')
     .option(
@@ -81,7 +81,7 @@ export function registerDatasetCommands(program: Command, io: Io): void {
     .addHelpText('after', () =>
       helpList(
         'Catalog formats',
-        Object.entries(CATALOG_FORMATS).map(([k, f]) => [k, f.description] as const),
+        catalogFormatEntries().map(([k, f]) => [k, f.description] as const),
         16,
       ),
     )

@@ -13,7 +13,7 @@ import { InputError } from '../util/errors.ts';
 import { loadCases } from '../catalog/loaders/cases.ts';
 import { isDirectory } from '../catalog/loaders/common.ts';
 import { isMetaToolDir } from '../catalog/loaders/metatool.ts';
-import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
+import { catalogFormatNames, loadCatalog } from '../catalog/loaders/registry.ts';
 import { loadDataset, namedDatasetDir } from '../catalog/resolve.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
 import { DEFAULT_DIFF_K, DEFAULT_DIFF_RETRIEVER, DEFAULT_THRESHOLD, diffCatalogs, diffJson, type DiffSide } from '../diff/diff.ts';
@@ -149,7 +149,7 @@ export function registerDiffCommand(program: Command, io: DiffIo): Command {
     )
     .requiredOption('--new <path|name>', 'the catalog after (same forms)')
     .option('--cases <file>', 'labelled cases (CSV or JSONL); default: the cases of --new (or --old) when it is a dataset')
-    .addOption(new Option('--format <name>', 'read both --old and --new as this catalog format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
+    .addOption(new Option('--format <name>', 'read both --old and --new as this catalog format (detected when omitted)').choices(catalogFormatNames()))
     .option('--retriever <name>', 'retriever to rank with', retrieverName, DEFAULT_DIFF_RETRIEVER)
     .option('--model <id|dir>', 'embedding model for embed and hybrid (default: the offline GloVe encoder)')
     .option('--k <n>', 'cut-off of the top-k compared', wholeNumber('--k', 1), DEFAULT_DIFF_K)

@@ -3,7 +3,7 @@
  */
 import { helpList } from './help-text.ts';
 import { retrieverCapabilities } from '../retrievers/registry.ts';
-import { atLeastOne, checked, displayPath, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
+import { atLeastOne, atLeastZero, checked, displayPath, floorSyntax, parseKs, positiveNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
 import { type Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { InputError } from '../util/errors.ts';
 import { safeFolderName } from '../util/output-path.ts';
 import { resolveDatasetPath } from '../catalog/resolve.ts';
 import { readRoleMap } from '../catalog/roles.ts';
-import { CATALOG_FORMATS } from '../catalog/loaders/registry.ts';
+import { catalogFormatNames } from '../catalog/loaders/registry.ts';
 import { augmentCatalog } from '../eval/examples.ts';
 import { loadEvalInput, portableRef } from '../eval/input.ts';
 import { isResultsDir, writeRunDir } from '../eval/files.ts';
@@ -31,6 +31,10 @@ import { snapshotForEval } from '../snapshot/for-catalog.ts';
 import { parseFloorOption } from './calibration.ts';
 import { planCalibration, planEvaluation, runPlanned } from '../eval/pipeline.ts';
 import { progressReporter } from './progress.ts';
+import { pluginSettings, workerSetting } from './extensions.ts';
+import { DEFAULT_ENDPOINT_SETTINGS, isEndpointRef, type EndpointSettings } from '../retrievers/embed/endpoint.ts';
+import { embedAhead } from '../eval/embed-ahead.ts';
+import { casesOfShard } from '../eval/shard.ts';
 
 /** Add `eval` to the program. */
 export function registerEvalCommand(program: Command, io: Io): void {
@@ -65,7 +69,7 @@ export function registerEvalCommand(program: Command, io: Io): void {
       '--re-sign',
       'accept a dataset folder whose files differ from its manifest.json (changed on purpose): read it with every check, rewrite its manifest, and record what changed in results.json (dataset.reSigned, warnings)',
     )
-    .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
+    .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(catalogFormatNames()))
     .option('--retrievers <list>', 'comma-separated retriever names (default: bm25, unless --profiles is given)', checked(parseRetrieverList))
     .option(
       '--profiles <list>',
@@ -119,7 +123,31 @@ export function registerEvalCommand(program: Command, io: Io): void {
     )
     .option(
       '--model <id|dir>',
-      'embedding model for embed and hybrid: a Hugging Face id (downloaded once, then cached) or a local model folder (default: the offline GloVe encoder)',
+      'embedding model for embed, the hybrids and the profiles that embed: a Hugging Face id (downloaded once, then cached), a local model folder, or an endpoint: openai:MODEL (OPENAI_BASE_URL, OPENAI_API_KEY; also Azure, vLLM, TEI, llama.cpp, LM Studio) or ollama:MODEL (OLLAMA_HOST) (default: the offline GloVe encoder)',
+    )
+    .option(
+      '--max-embed-tokens <n>',
+      'with an endpoint model: refuse a run that would send more tokens (o200k count) to it; what it will send is printed before the first request',
+      atLeastOne('--max-embed-tokens'),
+    )
+    .option('--embed-batch <n>', 'with an endpoint model: texts per request', atLeastOne('--embed-batch'), DEFAULT_ENDPOINT_SETTINGS.batchSize)
+    .option(
+      '--embed-concurrency <n>',
+      'with an endpoint model: requests in flight at once',
+      atLeastOne('--embed-concurrency'),
+      DEFAULT_ENDPOINT_SETTINGS.concurrency,
+    )
+    .option(
+      '--embed-timeout <seconds>',
+      'with an endpoint model: give up on one request after this long (it is retried)',
+      positiveNumber('--embed-timeout'),
+      DEFAULT_ENDPOINT_SETTINGS.timeoutMs / 1000,
+    )
+    .option(
+      '--embed-retries <n>',
+      'with an endpoint model: retries of a request that got 429, 5xx, a timeout or a closed connection (Retry-After is honoured)',
+      atLeastZero('--embed-retries'),
+      DEFAULT_ENDPOINT_SETTINGS.retries,
     )
     .option(
       '--examples-from <split>',
@@ -147,7 +175,7 @@ export function registerEvalCommand(program: Command, io: Io): void {
           18,
         ),
     )
-    .action(async (opts: EvalOptions) => {
+    .action(async (opts: EvalOptions, cmd: Command) => {
       const source = evalSource(opts);
       const profiles = opts.profiles !== undefined ? parseProfileList(opts.profiles) : [];
       const retrievers = opts.retrievers !== undefined ? parseRetrieverList(opts.retrievers) : profiles.length ? [] : ['bm25'];
@@ -163,12 +191,14 @@ export function registerEvalCommand(program: Command, io: Io): void {
         ...(opts.contextWindow !== DEFAULT_CONTEXT_WINDOW ? { contextWindow: opts.contextWindow } : {}),
         cache: { writeRatio: opts.cacheWriteRatio, readRatio: opts.cacheReadRatio },
         ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}),
+        ...pluginSettings(),
       });
       if (plan.unfloored.length)
         io.err(
           `warning: no default floor for ${plan.unfloored.join(', ')} with --model (the documented default is on the offline encoder's scale): give --floor NAME=X or --calibrate-on SPLIT\n`,
         );
       const shard = opts.shard !== undefined ? parseShard(opts.shard) : null;
+      const endpoint = endpointSettings(opts, cmd);
       if (opts.model !== undefined && !retrievers.some((r) => retrieverCapabilities(r).usesModel) && !profiles.some(profileUsesModel)) {
         throw new InputError(
           `--model applies to the embed, hybrid and hybrid-rrf retrievers and the profiles that embed (${profileNames().filter(profileUsesModel).join(', ')}), and none is evaluated`,
@@ -229,14 +259,30 @@ export function registerEvalCommand(program: Command, io: Io): void {
         const reproducible = opts.examplesFrom === undefined && opts.roles === undefined;
         if (opts.workers > 1 && !reproducible)
           io.err('note: --workers is ignored with --examples-from or --roles (the threads could not load the same input)\n');
+        // an endpoint model: what will be sent is printed (and held to --max-embed-tokens) before the first request, then embedded ahead
+        if (endpoint !== undefined) {
+          await embedAhead(
+            {
+              input,
+              config: plan.config,
+              cases: casesOfShard(input.cases, shard),
+              ...(calibration ? { calibration: calibration.set } : {}),
+              options: { model: opts.model!, endpoint },
+              ...(opts.maxEmbedTokens !== undefined ? { maxTokens: opts.maxEmbedTokens } : {}),
+            },
+            (line) => io.err(`${line}\n`),
+            (done, total) => progress.update('embed', done, total),
+          );
+        }
         const { run, warnings } = await runPlanned(
           input,
           plan,
           { ...(calibration ? { calibration: calibration.set } : {}), ...(traces ? { traces } : {}), ...(examples ? { examples } : {}) },
           {
+            ...(endpoint !== undefined ? { retrieverOptions: { endpoint } } : {}),
             shard,
             workers: opts.workers,
-            ...(reproducible ? { workerSource: snap?.loadSource ?? source } : {}),
+            ...(reproducible ? { workerSource: snap?.loadSource ?? source, ...workerSetting() } : {}),
             progress: (name, done, total) => progress.update(name, done, total),
             indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
           },
@@ -267,7 +313,38 @@ function assertEvaluable(input: { catalog: Catalog; cases: readonly Case[] }, so
   }
 }
 
+/**
+ * How the endpoint model is called (`--embed-*`, `--max-embed-tokens`); undefined when the model is
+ * not an endpoint, where those flags, given, are an error.
+ */
+function endpointSettings(opts: EvalOptions, cmd: Command): EndpointSettings | undefined {
+  const given = ['maxEmbedTokens', 'embedBatch', 'embedConcurrency', 'embedTimeout', 'embedRetries'].filter((k) => {
+    const source = cmd.getOptionValueSource(k);
+    return source !== undefined && source !== 'default';
+  });
+  if (opts.model === undefined || !isEndpointRef(opts.model)) {
+    if (given.length)
+      throw new InputError(
+        `${given.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} ${given.length === 1 ? 'applies' : 'apply'} to an endpoint model only (--model openai:MODEL or ollama:MODEL)`,
+      );
+    return undefined;
+  }
+  return {
+    batchSize: opts.embedBatch,
+    concurrency: opts.embedConcurrency,
+    timeoutMs: Math.round(opts.embedTimeout * 1000),
+    retries: opts.embedRetries,
+    // every thread of the run counts against one budget
+    ...(opts.maxEmbedTokens !== undefined ? { budget: { max: opts.maxEmbedTokens, sent: new SharedArrayBuffer(8) } } : {}),
+  };
+}
+
 interface EvalOptions {
+  maxEmbedTokens?: number;
+  embedBatch: number;
+  embedConcurrency: number;
+  embedTimeout: number;
+  embedRetries: number;
   workers: number;
   server?: string[];
   partial?: boolean;

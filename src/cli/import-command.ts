@@ -6,7 +6,7 @@ import { helpList, helpWidth, wrapText } from './help-text.ts';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { basename, join, resolve } from 'node:path';
 import { assertReplaceable, caseSplit, isBackpackManifest, writeDataset } from '../catalog/dataset-files.ts';
-import { CATALOG_FORMATS, loadCatalog } from '../catalog/loaders/registry.ts';
+import { catalogFormatNames, loadCatalog } from '../catalog/loaders/registry.ts';
 import { loadDataset } from '../catalog/resolve.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { type Audit, audit, auditTools, neverCalledLine, standInNote } from '../eval/audit.ts';
@@ -88,7 +88,7 @@ export function registerImportCommands(program: Command, io: Io): void {
       '--catalog <path>',
       'the tools the agents had: a catalog in any format Backpack reads, or an mcpServers configuration (snapshotted now); added to the tools the logs advertise and the harness core tools',
     )
-    .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(Object.keys(CATALOG_FORMATS)))
+    .addOption(new Option('--format <name>', 'with --catalog: its format (detected when omitted)').choices(catalogFormatNames()))
     .option('--server <name>', 'with --catalog: the server name of a single MCP tools/list file')
     .option(
       '--since <time>',

@@ -16,6 +16,8 @@ import { GateFailed, registerGateCommands } from './gate.ts';
 import { registerSnapshotCommand, SnapshotIncomplete } from './snapshot.ts';
 import { useConfigFile } from './config-file.ts';
 import { VERSION } from '../util/version.ts';
+import { activateFromArgs } from './extensions.ts';
+import { setActiveExtensions } from '../plugins/activate.ts';
 
 import { registerRunCommand } from './run-command.ts';
 import { registerDatasetCommands } from './dataset-commands.ts';
@@ -52,6 +54,18 @@ export function buildProgram(io: Io): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride();
   useConfigFile(program, io);
+  // read before the commands are built (extensions.ts): declared here for --help and so that commander accepts them anywhere
+  const collect = (v: string, prev: string[] = []) => [...prev, v];
+  program.option(
+    '--plugin <file|package>',
+    'load a plugin: an ES module (or an installed package) that registers retrievers, profiles, catalog or report formats (repeatable; see docs/own-strategy.md)',
+    collect,
+  );
+  program.option(
+    '--http-retriever <name=url>',
+    'a retrieval service as the retriever NAME: each request POSTed to URL (repeatable; protocol in docs/own-strategy.md)',
+    collect,
+  );
   registerRunCommand(program, io);
   registerDatasetCommands(program, io);
   registerImportCommands(program, io);
@@ -85,9 +99,13 @@ export async function main(argv: string[], given: Io = defaultIo): Promise<numbe
   // every message: a URL's credentials or a bearer token quoted by an error is masked (a backstop;
   // the snapshot masks the values its configuration declares secret where it words a failure)
   const io: Io = { out: given.out, err: (s) => given.err(maskCredentials(s)) };
-  const program = buildProgram(io);
   const tokenCounts = useTokenCountCache(DEFAULT_TOKEN_CACHE_DIR);
+  let extensions: Awaited<ReturnType<typeof activateFromArgs>>;
   try {
+    // plugins and retrieval services first: the commands are built with the names they register
+    extensions = await activateFromArgs(argv);
+    setActiveExtensions(extensions);
+    const program = buildProgram(io);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
@@ -121,5 +139,8 @@ export async function main(argv: string[], given: Io = defaultIo): Promise<numbe
     return EXIT.failed;
   } finally {
     tokenCounts.flush();
+    // a process that runs the command line again (tests) starts without this run's extensions
+    setActiveExtensions(undefined);
+    extensions?.dispose();
   }
 }

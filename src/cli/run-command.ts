@@ -1,3 +1,4 @@
+import { pluginSettings, workerSetting } from './extensions.ts';
 import { atLeastOne, checked, displayPath, floorSyntax, wholeNumber, type Io } from './options.ts';
 import { formatRunSummary } from './summary.ts';
 import { failpoint } from '../util/failpoint.ts';
@@ -174,6 +175,7 @@ export function registerRunCommand(program: Command, io: Io): void {
             floor: parseFloorOption(opts.floor, [...retrievers, ...profiles]),
             calibrateOn: opts.calibrateOn,
             ...(opts.queryStyle ? { queryStyle: opts.queryStyle } : {}),
+            ...pluginSettings(),
           });
           if (!calibrates && plan.calibrates)
             throw new InputError(
@@ -189,6 +191,7 @@ export function registerRunCommand(program: Command, io: Io): void {
           const { run, warnings } = await runPlanned(input, plan, calibration ? { calibration: calibration.set } : {}, {
             workers: opts.workers,
             workerSource: input.source,
+            ...workerSetting(),
             progress: (name, done, total) => progress.update(name, done, total),
             indexProgress: (name, done, total) => progress.update(`${name} index`, done, total),
           });

@@ -18,6 +18,7 @@
  *    the new index.
  * Index counters (`stats()`: `embedded`, `cacheHits` for `embed`) are kept per index built.
  */
+import { originOf } from '../retrievers/origins.ts';
 import { wireIndexProgress } from '../retrievers/composite.ts';
 import type { RoleMap } from '../catalog/roles.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
@@ -156,7 +157,10 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   const create = opts.create ?? ((name: string, o: RetrieverOptions) => createRetriever(name, o));
   const make = (side: Side) => () => create(opts.retriever, { ...opts.retrieverOptions, ...(side.roles ? { roles: side.roles } : {}) });
   const probe = make(old)();
-  const config = isDescribable(probe) ? probe.describe() : {};
+  // a plugin's strategy keys by its module's hash too; a retrieval service can change behind its URL, so it is never cached
+  const origin = originOf(opts.retriever);
+  const config = { ...(isDescribable(probe) ? probe.describe() : {}), ...(origin ? { origin } : {}) };
+  const uncached = origin !== undefined && 'service' in origin;
   const toolLocal = opts.toolLocal ?? retrieverCapabilities(opts.retriever).toolLocal === true;
   const depth = opts.depth;
   // A tool-local retriever ranks DERIVE_SLACK places deeper than reported (and caches that), so the
@@ -165,7 +169,7 @@ export async function rankBoth(old: Side, next: Side, cases: readonly Case[], ch
   const keys = cases.map((c) => caseKey(c.request, c.callerScopes, c.role));
   const labelled = cases.map((_, i) => i).filter((i) => cases[i]!.expectedTools !== undefined);
   const cacheOf = (side: Side) =>
-    opts.cacheDir === null
+    opts.cacheDir === null || uncached
       ? null
       : new RankingCache(opts.cacheDir, {
           retriever: opts.retriever,

@@ -17,6 +17,7 @@ import type { DatasetSource, EvalConfig } from './results.ts';
 import type { Shard } from './shard.ts';
 import { StrategyRunner, type StrategyOptions, type StrategyOutcome, type StrategyTask } from './strategy.ts';
 import type { Trace } from './traces.ts';
+import { InputError } from '../util/errors.ts';
 
 /** Task positions, heaviest first by the registries' `costHint` (default 1; ties in configuration order). */
 export function claimOrder(tasks: readonly StrategyTask[]): number[] {
@@ -46,13 +47,25 @@ export interface WorkerJob {
   slot: number;
   /** The folder of this thread's token-count log (null: in memory), shared by the workers. */
   tokenCacheDir: string | null;
+  /** What the worker runs before it loads the input (the command line's plugins and retrieval services, activated again). */
+  setup?: WorkerSetup;
+}
+
+/**
+ * A module a worker thread imports and whose `setupWorker(data)` it awaits before it evaluates: how
+ * the starting thread's run-time registrations (plugins, retrieval services) reach the worker.
+ * `module` is a URL; `data` is structured-cloned.
+ */
+export interface WorkerSetup {
+  module: string;
+  data: unknown;
 }
 
 /** What a worker thread posts back. */
 export type WorkerMessage =
   | { kind: 'outcome'; index: number; outcome: StrategyOutcome }
   | { kind: 'done'; loadMs: number }
-  | { kind: 'error'; message: string; stack?: string };
+  | { kind: 'error'; message: string; stack?: string; input?: boolean };
 
 export const SLOT = 4;
 
@@ -102,7 +115,7 @@ export interface ParallelRun {
   input: EvalInput;
   cases: readonly Case[];
   config: EvalConfig;
-  opts: StrategyOptions & { shard?: Shard | null };
+  opts: StrategyOptions & { shard?: Shard | null; workerSetup?: WorkerSetup };
   tasks: StrategyTask[];
   workers: number;
   source: DatasetSource;
@@ -146,6 +159,7 @@ export async function runInWorkers(run: ParallelRun): Promise<{ outcomes: Strate
     counter: counter.buffer as SharedArrayBuffer,
     progress: progress.buffer as SharedArrayBuffer,
     tokenCacheDir: tokenCountCache().dir,
+    ...(opts.workerSetup ? { setup: opts.workerSetup } : {}),
   };
   const threads: Worker[] = [];
   const finished: Array<Promise<void>> = [];
@@ -165,7 +179,9 @@ export async function runInWorkers(run: ParallelRun): Promise<{ outcomes: Strate
           else if (m.kind === 'done') {
             ok = true;
             workerLoadMs[slot - 1] = m.loadMs;
-          } else reject(Object.assign(new Error(`worker thread ${slot}: ${m.message}`), m.stack ? { stack: m.stack } : {}));
+          } else if (m.input)
+            reject(new InputError(m.message)); // bad input found on a worker (an endpoint that failed): exit 2, as on this thread
+          else reject(Object.assign(new Error(`worker thread ${slot}: ${m.message}`), m.stack ? { stack: m.stack } : {}));
         });
         w.on('error', reject);
         w.on('exit', (code) => (ok ? resolve() : reject(new Error(`worker thread ${slot} stopped (exit code ${code}) before finishing`))));

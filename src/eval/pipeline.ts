@@ -16,6 +16,7 @@ import type { EvalInput } from './input.ts';
 import { isAutoFloor, type CachePrices, type EvalConfig, type FloorSetting } from './results.ts';
 import { makeConfig, runEval, type EvalRun, type RunOptions } from './run.ts';
 import type { Trace } from './traces.ts';
+import type { PluginRecord } from '../retrievers/origins.ts';
 
 /** A floor setting as given: one for every strategy whose design has a floor, one per name, or none given (the defaults). */
 export type FloorOption = FloorSetting | Readonly<Record<string, FloorSetting>> | undefined;
@@ -37,6 +38,8 @@ export interface EvaluationSettings {
   /** Profiles' session prices, when not the default. */
   cache?: CachePrices;
   queryStyle?: QueryStyle;
+  /** The plugins active in the run, recorded in the configuration (and so in its hash). */
+  plugins?: readonly PluginRecord[];
 }
 
 /** What the run adds once its input is loaded: replayed traces, examples added to the catalog. */
@@ -69,6 +72,7 @@ export function planEvaluation(settings: EvaluationSettings): EvaluationPlan {
   const profiles = [...(settings.profiles ?? [])];
   const strategies = [...retrievers, ...profiles];
   const calibrating = settings.calibrateOn !== undefined;
+  const plugins = settings.plugins;
   const floors = floorsFor(
     strategies,
     settings.floor,
@@ -89,6 +93,7 @@ export function planEvaluation(settings: EvaluationSettings): EvaluationPlan {
     ...(base.cache && settings.cache ? { cache: { ...settings.cache } } : {}),
     ...(settings.contextWindow !== undefined ? { contextWindow: settings.contextWindow } : {}),
     ...(settings.queryStyle ? { queryStyle: settings.queryStyle } : {}),
+    ...(plugins?.length ? { plugins: plugins.map((p) => ({ ...p })) } : {}),
   };
   const calibrates = Object.values(floors).some(isAutoFloor);
   if (calibrates && !calibrating) {
@@ -151,5 +156,8 @@ export async function runPlanned(
     ...(calibration ? { calibration } : {}),
     ...(settings.model !== undefined ? { retrieverOptions: { ...opts.retrieverOptions, model: settings.model } } : {}),
   });
-  return { run, warnings: thinCalibrationWarnings(run.results.config.floors) };
+  const thin = thinCalibrationWarnings(run.results.config.floors);
+  // and what the strategies reported (a retrieval service that broke its protocol); the input's own were printed as it loaded
+  const fromStrategies = (run.results.warnings ?? []).filter((w) => !thin.includes(w) && !(input.warnings ?? []).includes(w));
+  return { run, warnings: [...thin, ...fromStrategies] };
 }

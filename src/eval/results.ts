@@ -3,6 +3,7 @@
  * is a deterministic function of the dataset, the configuration and the per-query details, so two
  * runs (or a sharded run merged) compare byte for byte.
  */
+import type { PluginRecord } from '../retrievers/origins.ts';
 import { canonicalJson, sha256 } from '../util/hash.ts';
 import type { ManifestDrift } from '../catalog/manifest.ts';
 import type { Case, Catalog } from '../catalog/types.ts';
@@ -107,6 +108,8 @@ export interface EvalConfig {
   traces: string | null;
   /** The skill comparison the run makes (present when the input has skills and skill cases): in the configuration, so in its hash. */
   skills?: SkillComparisonConfig;
+  /** The plugins active in the run (`--plugin`, config `plugins`): name, version, sha256 of the module, what each registered. Absent when none, so older configs hash the same. */
+  plugins?: PluginRecord[];
 }
 
 /** How a run compares skill strategies: the searched index's ranking, the catalog sizes and the cut-offs. */

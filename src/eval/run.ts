@@ -8,7 +8,7 @@ import { floorInDesign } from '../profiles/registry.ts';
 import { DEFAULT_CONTEXT_WINDOW } from '../profiles/types.ts';
 import { calibrationInfo, thinCalibrationWarnings } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
-import { runInWorkers } from './parallel.ts';
+import { runInWorkers, type WorkerSetup } from './parallel.ts';
 import { skillComparisonConfig, skillsOfRun } from './skills.ts';
 import {
   casesHash,
@@ -38,6 +38,8 @@ export interface RunOptions extends StrategyOptions {
   workers?: number;
   /** Where worker threads load the same input from (the input must be exactly what `loadEvalInput` gives for it). */
   workerSource?: DatasetSource;
+  /** What each worker thread runs first: the command line's plugins and retrieval services, activated again (`parallel.ts`). */
+  workerSetup?: WorkerSetup;
 }
 
 /** An evaluation: the `results.json` envelope and, per strategy, one detail record a case (what a results folder holds). */
@@ -147,7 +149,7 @@ export async function runEval(input: EvalInput, config: EvalConfig, opts: RunOpt
   const floors = { ...config.floors };
   for (const o of outcomes) if (o.floor) floors[o.task.name] = o.floor;
   // The input's warnings, then one per floor calibrated on too few no-tool cases.
-  const warnings = [...(input.warnings ?? []), ...thinCalibrationWarnings(floors)];
+  const warnings = [...(input.warnings ?? []), ...thinCalibrationWarnings(floors), ...outcomes.flatMap((o) => o.warnings ?? [])];
   const skillConfig = skillComparisonConfig(input.catalog, input.cases);
   // A floor on a profile whose harness has none is a what-if: the results say which.
   const whatIf = (config.profiles ?? []).filter((n) => !floorInDesign(n) && floors[n] !== null && floors[n] !== undefined);

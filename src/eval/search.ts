@@ -8,7 +8,7 @@ import { queryFor } from '../profiles/keyword-query.ts';
 import type { QueryStyle } from '../profiles/types.ts';
 import { blockAt, progressDue, startsBlock } from '../retrievers/blocks.ts';
 import { callerOf, type Policy } from '../retrievers/policy.ts';
-import { isPrefetching, type Retriever } from '../retrievers/types.ts';
+import { isPrefetching, isSearchPrefetching, type Retriever } from '../retrievers/types.ts';
 import type { ExposureTally } from './exposure-tally.ts';
 import type { QueryDetail } from './results.ts';
 
@@ -52,18 +52,21 @@ export async function searchCases(cases: readonly SearchCase[], plan: SearchPlan
   // results); the block's prefetch time is shared out evenly over its searched cases' `ms`, so
   // latencies stay comparable with a retriever that does everything in `search`.
   const prefetcher = searcher && depth > 0 && isPrefetching(searcher) ? searcher : null;
+  // A remote service gets each block's searches ahead, with the context a fresh retrieval hands it.
+  const sender = searcher && depth > 0 && isSearchPrefetching(searcher) ? searcher : null;
   let prefetchShare = 0;
   plan.progress?.(name, 0, cases.length);
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
-    if (prefetcher && startsBlock(i)) {
-      const upcoming = blockAt(cases, i)
+    if ((prefetcher || sender) && startsBlock(i)) {
+      const block = blockAt(cases, i)
         .filter((x) => x.expectedTools !== undefined)
-        .map((x) => queryFor(x.request, style))
-        .filter((q) => q !== '');
+        .map((x) => ({ x, query: queryFor(x.request, style) }))
+        .filter((q) => q.query !== '');
       const p0 = performance.now();
-      if (upcoming.length) await prefetcher.prefetch(upcoming);
-      prefetchShare = upcoming.length ? (performance.now() - p0) / upcoming.length : 0;
+      if (block.length && prefetcher) await prefetcher.prefetch(block.map((b) => b.query));
+      if (block.length && sender) await sender.prefetchSearches(block.map((b) => ({ request: b.query, context: policy.freshContext(callerOf(b.x), depth) })));
+      prefetchShare = block.length ? (performance.now() - p0) / block.length : 0;
     }
     if (c.expectedTools === undefined) {
       // A skill-only case is not labelled for tools: nothing to search for.

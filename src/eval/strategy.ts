@@ -14,7 +14,8 @@ import { round3, type SearchPlan, searchCases } from './search.ts';
 import type { Profile, ProfileOptions, QueryStyle } from '../profiles/types.ts';
 import { Policy } from '../retrievers/policy.ts';
 import { createRetriever } from '../retrievers/registry.ts';
-import { isCalibrating, isDescribable, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { isCalibrating, isDescribable, reportsWarnings, type Retriever, type RetrieverOptions } from '../retrievers/types.ts';
+import { originOf } from '../retrievers/origins.ts';
 import { DEFAULT_COUNTER } from '../tokens/count.ts';
 import { calibrateFloor, type CalibrationSet } from './calibrate.ts';
 import type { EvalInput } from './input.ts';
@@ -101,6 +102,20 @@ export interface StrategyOutcome {
   floor?: AutoFloor;
   /** Where its time went (timings.json only). */
   timing: StrategyTiming;
+  /** What its searcher reported about its searches (a service that broke its protocol), for the run's warnings. */
+  warnings?: string[];
+}
+
+/** A strategy's own configuration as results record it: its `describe()`, and where it comes from when it is not built in. */
+function ownConfig(name: string, described: Record<string, unknown>): Record<string, unknown> {
+  const origin = originOf(name);
+  return origin ? { ...described, origin } : described;
+}
+
+/** The warnings a strategy's searcher (or the strategy itself) reports, if any. */
+function warningsOf(...xs: Array<object | null>): { warnings?: string[] } {
+  const out = xs.flatMap((x) => (x !== null && reportsWarnings(x) ? x.warnings() : []));
+  return out.length ? { warnings: [...new Set(out)] } : {};
 }
 
 /** The strategies of a run, retrievers first, in the configuration's order. */
@@ -177,7 +192,7 @@ export class StrategyRunner {
       details: list,
       facts: this.facts,
       config,
-      own: isDescribable(retriever) ? retriever.describe() : {},
+      own: ownConfig(name, isDescribable(retriever) ? retriever.describe() : {}),
       latency: latencyOf(list, cases, indexMs, retriever),
       ...(opts.traces ? { traces: opts.traces } : {}),
       sessions: {
@@ -187,7 +202,7 @@ export class StrategyRunner {
       },
     });
     clock.lap('figures');
-    return { task, result, details: list, ...(auto ? { floor: auto } : {}), timing: this.timing(startedMs, clock.phases) };
+    return { task, result, details: list, ...(auto ? { floor: auto } : {}), timing: this.timing(startedMs, clock.phases), ...warningsOf(retriever) };
   }
 
   private timing(startedMs: number, phases: Record<StrategyPhase, number>): StrategyTiming {
@@ -257,7 +272,7 @@ export class StrategyRunner {
     });
     clock.lap('sessions');
     // in the order the result's fields were always computed: the description and latency, then the exposure
-    const own = profile.describe();
+    const own = ownConfig(name, profile.describe());
     const latency = latencyOf(list, cases, indexMs, searcher ?? profile);
     const exposed = { ...exposure.summary(list), queryStyle: style };
     const before = exposure.unrestrictedTokens();
@@ -280,7 +295,14 @@ export class StrategyRunner {
       protocol: profile.calls,
     });
     clock.lap('figures');
-    return { task, result, details: list, ...(auto ? { floor: auto } : {}), timing: this.timing(startedMs, clock.phases) };
+    return {
+      task,
+      result,
+      details: list,
+      ...(auto ? { floor: auto } : {}),
+      timing: this.timing(startedMs, clock.phases),
+      ...warningsOf(profile, searcher),
+    };
   }
 }
 

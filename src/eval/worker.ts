@@ -9,6 +9,7 @@ import { loadEvalInput } from './input.ts';
 import { claimAndRun, slotProgress, type WorkerJob, type WorkerMessage } from './parallel.ts';
 import { casesOfShard } from './shard.ts';
 import { StrategyRunner } from './strategy.ts';
+import { isInputError } from '../util/errors.ts';
 
 const job = (workerData as { job: WorkerJob }).job;
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
@@ -16,6 +17,8 @@ const post = (m: WorkerMessage) => parentPort!.postMessage(m);
 const counts = useTokenCountCache(job.tokenCacheDir);
 try {
   const t0 = performance.now();
+  // what the starting thread registered at run time (its plugins and retrieval services), set up again here
+  if (job.setup) await ((await import(job.setup.module)) as { setupWorker: (data: unknown) => Promise<void> }).setupWorker(job.setup.data);
   const input = loadEvalInput(job.source, undefined, job.contentChecked ? { contentChecked: new Set(job.contentChecked) } : {});
   const cases = casesOfShard(input.cases, job.shard);
   if (input.catalogSha256 !== job.catalogSha256 || cases.length !== job.caseIds.length || cases.some((c, i) => c.id !== job.caseIds[i])) {
@@ -38,5 +41,10 @@ try {
   counts.flush();
   post({ kind: 'done', loadMs });
 } catch (err) {
-  post({ kind: 'error', message: err instanceof Error ? err.message : String(err), ...(err instanceof Error && err.stack ? { stack: err.stack } : {}) });
+  post({
+    kind: 'error',
+    message: isInputError(err) ? err.describe('cli') : err instanceof Error ? err.message : String(err),
+    ...(err instanceof Error && err.stack ? { stack: err.stack } : {}),
+    ...(isInputError(err) ? { input: true } : {}),
+  });
 }

@@ -25,7 +25,7 @@ import { InputError, setting } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { readRunDir } from '../eval/files.ts';
 import type { Results } from '../eval/results.ts';
-import { DEFAULT_TOKEN_FIGURES, figureValue, parseFigure, strategyNames } from './figures.ts';
+import { DEFAULT_TOKEN_FIGURES, figureValue, parseFigure, strategyNames, strategyOrigin } from './figures.ts';
 import { blessedText, formatOf, parseRegression, readRegressionFile, type BlessUpdate } from './file.ts';
 import type { Tolerance } from './schema.ts';
 import { blessTolerance, overrideFor, type ToleranceOverride } from './tolerance.ts';
@@ -177,6 +177,8 @@ export function bless(opts: BlessOptions): BlessReport {
     if (figs.scopeLeakCount !== undefined && figs.scopeLeakCount > 0)
       warnings.push(`${name} leaks ${figs.scopeLeakCount} tools out of scope: the gate fails on any leak whatever the file expects`);
     update.strategies[name] = figs;
+    const origin = strategyOrigin(r, name);
+    if (origin) (update.origins ??= {})[name] = origin;
     if (Object.keys(tols).length) update.tolerances![name] = tols;
     written[name] = Object.keys(figs);
   }

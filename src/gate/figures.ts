@@ -12,6 +12,7 @@
  * gate only checks deterministic figures.
  */
 import type { Results } from '../eval/results.ts';
+import type { StrategyExpectation } from './schema.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { METRICS, parseMetricId, type MetricId } from '../metrics/ids.ts';
 
@@ -103,4 +104,25 @@ export function figureValue(r: Results, strategy: string, f: Figure): number | u
   if (f.kind === 'metric') v = (f.slice === undefined ? s.metrics?.overall : s.metrics?.slices?.[f.slice])?.[metricKey(f)];
   else v = (s as { tokens?: Record<string, unknown> }).tokens?.[f.field];
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** Where a strategy of the results came from when it is not built in (its `config.origin`), as the regression file records it. */
+export function strategyOrigin(r: Results, name: string): StrategyExpectation['origin'] | undefined {
+  const entry = r.retrievers[name] ?? r.profiles?.[name];
+  const o = (entry?.config as { origin?: unknown } | undefined)?.origin as Record<string, unknown> | undefined;
+  if (o === null || typeof o !== 'object') return undefined;
+  if (typeof o.plugin === 'string' && typeof o.sha256 === 'string')
+    return { plugin: o.plugin, ...(typeof o.version === 'string' ? { version: o.version } : {}), sha256: o.sha256 };
+  if (typeof o.service === 'string') return { service: o.service };
+  return undefined;
+}
+
+/** One line naming an origin: `plugin keyword-boost 1.0.0 (sha256 3f2a…)`, `service http://…`. */
+export function describeOrigin(o: NonNullable<StrategyExpectation['origin']>): string {
+  return 'plugin' in o ? `plugin ${o.plugin}${o.version !== undefined ? ` ${o.version}` : ''} (sha256 ${o.sha256.slice(0, 12)}…)` : `service ${o.service}`;
+}
+
+/** Whether two origins are the same (both absent counts as the same). */
+export function sameOrigin(a: StrategyExpectation['origin'], b: StrategyExpectation['origin']): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }

@@ -19,7 +19,7 @@ import { checkNesting, checkConfigSize, MAX_TEXT_BYTES, MAX_CONFIG_BYTES, readTe
 import { InputError } from '../util/errors.ts';
 import { didYouMean } from '../util/suggest.ts';
 import { parseFigure, type Figure } from './figures.ts';
-import { REGRESSION_SCHEMA, REGRESSION_SCHEMA_VERSION, type RegressionSpec, type Tolerance } from './schema.ts';
+import { REGRESSION_SCHEMA, REGRESSION_SCHEMA_VERSION, type RegressionSpec, type StrategyExpectation, type Tolerance } from './schema.ts';
 
 export type RegressionFormat = 'yaml' | 'json';
 
@@ -191,6 +191,8 @@ export interface BlessUpdate {
   strategies: Record<string, Record<string, number>>;
   /** Strategy → figure key → tolerance to write (replacing the file's for that figure). */
   tolerances?: Record<string, Record<string, Tolerance>>;
+  /** Strategy → where it came from (not built in), written as its `origin`; a strategy not listed has its origin removed. */
+  origins?: Record<string, StrategyExpectation['origin']>;
 }
 
 const HEADER = [
@@ -224,6 +226,11 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
     for (const [name, figs] of Object.entries(update.strategies)) {
       for (const [key, v] of Object.entries(figs)) setValue(doc, ['strategies', name, 'figures', key], v);
     }
+    for (const name of Object.keys(update.strategies)) {
+      const origin = update.origins?.[name];
+      if (origin) doc.setIn(['strategies', name, 'origin'], doc.createNode({ ...origin }));
+      else if (doc.hasIn(['strategies', name, 'origin'])) doc.deleteIn(['strategies', name, 'origin']);
+    }
     // One tolerance a line, in flow style: `top1: { abs: 0.005 }`.
     for (const [name, tols] of Object.entries(update.tolerances ?? {})) {
       for (const [key, t] of Object.entries(tols)) doc.setIn(['strategies', name, 'tolerance', key], doc.createNode({ ...t }, { flow: true }));
@@ -242,6 +249,9 @@ export function blessedText(existing: LoadedRegression | undefined, path: string
   for (const [name, figs] of Object.entries(update.strategies)) {
     const s = (spec.strategies[name] ??= { figures: {} });
     for (const [key, v] of Object.entries(figs)) s.figures[key] = v;
+    const origin = update.origins?.[name];
+    if (origin) s.origin = { ...origin };
+    else delete s.origin;
   }
   for (const [name, tols] of Object.entries(update.tolerances ?? {})) {
     const s = spec.strategies[name]!;

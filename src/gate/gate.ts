@@ -36,7 +36,7 @@ import type { EvalRun } from '../eval/run.ts';
 import type { CatalogFacts } from '../metrics/types.ts';
 import type { CaseRecord as Case } from '../eval/case-records.ts';
 import { type CaseRecords, factsOfRecords } from '../eval/case-records.ts';
-import { figureValue, isPerCaseMean, strategyNames, type Direction } from './figures.ts';
+import { describeOrigin, figureValue, isPerCaseMean, sameOrigin, strategyNames, strategyOrigin, type Direction } from './figures.ts';
 import { readRegressionFile } from './file.ts';
 import { DEFAULT_TOLERANCE, type Tolerance } from './schema.ts';
 import { DEFAULT_ALPHA, DEFAULT_SAMPLES, type SignificanceMethod } from '../metrics/significance.ts';
@@ -205,6 +205,15 @@ export function runGate(opts: GateOptions): GateReport {
   const inFile = [...file.figures.keys()];
   for (const name of inResults) if (!file.figures.has(name)) warnings.push(`strategy "${name}" is in the results but not in ${opts.expect}: not gated`);
   const present = inFile.filter((n) => inResults.includes(n));
+  // a strategy from a plugin or a service: figures may move because it changed, not the registry
+  for (const name of present) {
+    const blessed = spec.strategies[name]?.origin;
+    const now = strategyOrigin(r, name);
+    if (!sameOrigin(blessed, now))
+      warnings.push(
+        `strategy "${name}" changed since its figures were blessed: ${blessed ? describeOrigin(blessed) : 'built in'} then, ${now ? describeOrigin(now) : 'built in'} now; figures may move for that reason alone`,
+      );
+  }
   if (!present.length) {
     throw new InputError(`nothing to evaluate: none of the file's strategies (${inFile.join(', ')}) is in the results (${inResults.join(', ') || 'none'})`, {
       file: opts.results,

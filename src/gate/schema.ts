@@ -13,6 +13,8 @@ export interface Tolerance {
 export interface StrategyExpectation {
   /** Figure key (metric id or `tokens.<field>`) → expected value. */
   figures: Record<string, number>;
+  /** Where a strategy that is not built in came from when it was blessed (a plugin's name, version and sha256, or a service's URL): the gate warns when it changed. */
+  origin?: { plugin: string; version?: string; sha256: string } | { service: string };
   /** Per-figure tolerance, replacing the default for that figure. */
   tolerance?: Record<string, Tolerance>;
 }
@@ -109,6 +111,19 @@ export const REGRESSION_SCHEMA = {
             type: 'object',
             description: 'Figure → its tolerance (scopeLeakCount tolerates nothing whatever this says).',
             additionalProperties: { $ref: '#/definitions/tolerance' },
+          },
+          origin: {
+            description:
+              "Written by bless for a strategy that is not built in: the plugin it came from (name, version, sha256 of its module) or the retrieval service's URL, as results.json records it in the strategy's config.origin. The gate warns when the results' origin differs.",
+            oneOf: [
+              {
+                type: 'object',
+                additionalProperties: false,
+                required: ['plugin', 'sha256'],
+                properties: { plugin: { type: 'string' }, version: { type: 'string' }, sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+              },
+              { type: 'object', additionalProperties: false, required: ['service'], properties: { service: { type: 'string' } } },
+            ],
           },
         },
       },

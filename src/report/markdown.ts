@@ -44,6 +44,7 @@ import {
   strategies,
   type StrategyView,
   reSignedText,
+  originLines,
 } from './view.ts';
 
 export interface MarkdownOptions {
@@ -166,6 +167,7 @@ function provenance(r: Results): string[] {
     '',
     facts.join(' · '),
     ...(d?.reSigned ? ['', `**Dataset re-signed** (\`eval --re-sign\`): ${escapeMarkdown(reSignedText(d.reSigned))}`] : []),
+    ...(originLines(r).length ? ['', `**Not built in**: ${originLines(r).map(escapeMarkdown).join('; ')}.`] : []),
     ...(d?.goldRemoved
       ? [
           '',

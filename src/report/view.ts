@@ -437,6 +437,23 @@ export function operatingPoint(r: Results, s: StrategyView): { x: number; y: num
   return finite(x) && finite(y) ? { x, y, floor: f.value, onCurve: false } : undefined;
 }
 
+/**
+ * Where the run's strategies that are not built in come from, one line each: `name-boost: plugin
+ * name-boost 1.0.0 (sha256 d39cd74a545b…)`, `acme-search: service https://…` (untrusted: escape it).
+ */
+export function originLines(r: Results): string[] {
+  const entries = [...Object.entries(r.retrievers ?? {}), ...Object.entries(r.profiles ?? {})];
+  const out: string[] = [];
+  for (const [name, s] of entries) {
+    const o = (s?.config as { origin?: Record<string, unknown> } | undefined)?.origin;
+    if (o === null || typeof o !== 'object') continue;
+    if (typeof o.plugin === 'string')
+      out.push(`${name}: plugin ${o.plugin}${typeof o.version === 'string' ? ` ${o.version}` : ''} (sha256 ${String(o.sha256 ?? '').slice(0, 12)}…)`);
+    else if (typeof o.service === 'string') out.push(`${name}: service ${o.service}`);
+  }
+  return out;
+}
+
 /** What `eval --re-sign` found changed, as one line. */
 export function reSignedText(d: NonNullable<Results['dataset']['reSigned']>): string {
   const parts = (['added', 'removed', 'changed'] as const).filter((k) => d[k].length).map((k) => `${k} ${d[k].join(', ')}`);

@@ -211,17 +211,26 @@ export class Policy {
     return this.pinned.filter((t) => !inRanked.has(t.id) && permits(caller.callerScopes, t)).map((t) => t.id);
   }
 
-  private async retrieve(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number }): Promise<Exposure> {
+  /**
+   * The context a fresh retrieval for `caller` hands the retriever (what `expose` searches with
+   * unless a sticky session keeps its set): for searches sent ahead (`SearchPrefetching`).
+   */
+  freshContext(caller: CallerContext, depth: number): SearchContext {
     const allowed = this.allowedMask(caller.callerScopes);
     // The floor is not handed to the retriever: the hits below it are kept aside (`belowFloor`), so
     // the operating curve can be drawn from the same search.
-    const ctx: SearchContext = {
-      k: opts.depth,
+    return {
+      k: depth,
       ...(allowed ? { allowed } : {}),
       ...(caller.callerScopes ? { callerScopes: caller.callerScopes } : {}),
       ...(caller.role !== undefined ? { role: caller.role } : {}),
       ...(caller.session ? { session: caller.session } : {}),
     };
+  }
+
+  private async retrieve(retriever: Retriever, request: string, caller: CallerContext, opts: { depth: number; floor?: number }): Promise<Exposure> {
+    const ctx = this.freshContext(caller, opts.depth);
+    const allowed = ctx.allowed;
     const hits = await retriever.search(request, ctx);
     const ranked: Hit[] = [];
     const below: Hit[] = [];

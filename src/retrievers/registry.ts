@@ -4,7 +4,7 @@
  */
 import { Registry } from '../util/registry.ts';
 import { createBm25 } from './bm25/presets.ts';
-import { createEmbed } from './embed/index.ts';
+import { registryEmbed } from './embed/index.ts';
 import { createGate } from './gate.ts';
 import { CalibratedHybridRetriever, HybridRetriever, type HybridOptions } from './hybrid.ts';
 import { createNamespace } from './namespace.ts';
@@ -27,7 +27,7 @@ export const RETRIEVERS = {
     toolLocal: true,
     description:
       "local embeddings (mean-pooled, normalised): the offline GloVe static encoder by default, computed in plain JavaScript with vectors bit-identical to transformers.js (SIF a 1e-3, 3 common directions removed, stop words zeroed, WordPiece pieces of 2+ letters for unknown compounds; build settings chosen on MetaTool's train split, docs/tuning.md), over server/plugin name, split name, summary, description and examples; exact cosine top-k. Score: cosine similarity in [−1, 1] (every allowed tool is returned; a request with no known word returns nothing); a floor is on this scale",
-    create: (name: string, options?: RetrieverOptions) => registryEmbed(options, name),
+    create: (name: string, options?: RetrieverOptions) => registryEmbed(name, options),
   },
   hybrid: {
     usesModel: true,
@@ -35,7 +35,7 @@ export const RETRIEVERS = {
     description:
       "calibrated fusion of bm25 and embed: σ(β · [1, raw bm25, raw cosine, z(bm25), z(embed), best bm25, best cosine]), z = standard score over every allowed tool, best = the request's top raw score; β fitted by L2 logistic regression on calibration cases (gold tools of each case's top-10 union = 1, no-tool cases weighted to match the graded ones), defaults fitted on MetaTool train. Score: probability in [0, 1] that the tool is wanted, comparable across requests; a floor is on this scale",
     create: (name: string, options?: RetrieverOptions) =>
-      new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'zscore' }),
+      new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed('embed', options), { features: 'zscore' }),
   },
   'hybrid-rrf': {
     usesModel: true,
@@ -43,7 +43,7 @@ export const RETRIEVERS = {
     description:
       'calibrated fusion of bm25 and embed over reciprocal ranks: σ(β · [1, raw bm25, raw cosine, 1/(60 + bm25 rank), 1/(60 + embed rank), best bm25, best cosine]), ranks past 50 count 0; fitted as hybrid. Score: probability in [0, 1], comparable across requests; a floor is on this scale',
     create: (name: string, options?: RetrieverOptions) =>
-      new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { features: 'rrf' }),
+      new CalibratedHybridRetriever(name, createRetriever('bm25'), registryEmbed('embed', options), { features: 'rrf' }),
   },
   'hybrid-zscore': {
     usesModel: true,
@@ -51,7 +51,7 @@ export const RETRIEVERS = {
     description:
       "the per-request z-score fusion (the former hybrid): bm25 (0.4) and embed (0.6) standardised over every allowed tool (a tool bm25 does not return counts as 0), weighted sum. Score: a sum of standard scores, unbounded and relative to the request (a greeting's best tool still stands out from the rest of the catalog), so a floor separates poorly",
     create: (name: string, options?: RetrieverOptions) =>
-      new HybridRetriever(name, createRetriever('bm25'), registryEmbed(options), { method: 'zscore', weights: [0.4, 0.6] }),
+      new HybridRetriever(name, createRetriever('bm25'), registryEmbed('embed', options), { method: 'zscore', weights: [0.4, 0.6] }),
   },
   gate: {
     costHint: 3,
@@ -65,11 +65,6 @@ export const RETRIEVERS = {
     create: (name: string) => createNamespace(name),
   },
 } as const satisfies Record<string, RetrieverFactory>;
-
-/** The `embed` entry's retriever (its recipe, the user's --model), also the embed child of the hybrids. */
-function registryEmbed(options: RetrieverOptions | undefined, name = 'embed') {
-  return createEmbed(name, { recipe: 'source+intent', ...(options?.model !== undefined ? { model: options.model } : {}) });
-}
 
 export type RetrieverName = keyof typeof RETRIEVERS;
 

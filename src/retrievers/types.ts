@@ -5,6 +5,7 @@
  */
 import type { RoleMap } from '../catalog/roles.ts';
 import type { Catalog } from '../catalog/types.ts';
+import type { EndpointSettings } from './embed/endpoint.ts';
 
 /** What a retriever knows about one request besides its text. */
 export interface SearchContext {
@@ -73,8 +74,10 @@ export function hasIndexStats(r: Retriever): r is Retriever & IndexStats {
 
 /** Options a user can give every retriever from the command line; each retriever uses what applies to it. */
 export interface RetrieverOptions {
-  /** Embedding model: a Hugging Face id or a local model folder (default: the offline model). */
+  /** Embedding model: a Hugging Face id, a local model folder or an endpoint (`openai:…`, `ollama:…`) (default: the offline model). */
   model?: string;
+  /** With an endpoint model: how it is called (batching, concurrency, timeout, retries, the run's token budget). */
+  endpoint?: EndpointSettings;
   /** Role / phase → namespaces map, for gating (the dataset's roles.json, or --roles FILE). */
   roles?: RoleMap;
 }
@@ -178,4 +181,27 @@ export interface Calibrating {
 
 export function isCalibrating(r: Retriever): r is Retriever & Calibrating {
   return typeof (r as Partial<Calibrating>).calibrate === 'function';
+}
+
+/**
+ * Optional capability: run the searches of upcoming cases ahead (a remote service: several requests
+ * in flight), for the `search` calls that follow with the same request and context. Searching
+ * afterwards must give exactly what it gives without it; a search whose request or context differs
+ * (a sticky session's re-ranking) is run as usual.
+ */
+export interface SearchPrefetching {
+  prefetchSearches(items: ReadonlyArray<{ request: string; context: SearchContext }>): Promise<void>;
+}
+
+export function isSearchPrefetching(r: Retriever): r is Retriever & SearchPrefetching {
+  return typeof (r as Partial<SearchPrefetching>).prefetchSearches === 'function';
+}
+
+/** Optional capability: warnings about the last run's searches (a service that broke its protocol), for the run's warnings. */
+export interface ReportsWarnings {
+  warnings(): string[];
+}
+
+export function reportsWarnings(r: object): r is ReportsWarnings {
+  return typeof (r as Partial<ReportsWarnings>).warnings === 'function';
 }

@@ -151,9 +151,45 @@ export function isCatalogFormatName(name: string): name is CatalogFormatName {
   return registry.has(name);
 }
 
-/** The first format in `DETECTION_ORDER` that recognises `path`, if any. */
+/** Every catalog format's name: the built-in ones, then those registered at run time (plugins). */
+export function catalogFormatNames(): string[] {
+  return registry.names();
+}
+
+/** Every catalog format, built-in ones first. */
+export function catalogFormatEntries(): Array<[string, CatalogFormat]> {
+  return registry.entries();
+}
+
+/** Formats registered at run time, in registration order: detection tries them after the built-in ones. */
+const added: string[] = [];
+
+/** Add a catalog format at run time (plugins). A name taken is an error; a malformed entry too. */
+export function registerCatalogFormat(name: string, format: CatalogFormat): void {
+  const f = format as Partial<CatalogFormat> | null;
+  if (f === null || typeof f !== 'object' || typeof f.description !== 'string' || typeof f.load !== 'function')
+    throw new Error('a catalog format is { description: string, load(path, options), detect?(path) }');
+  registry.register(name, { description: f.description, load: f.load, detect: typeof f.detect === 'function' ? f.detect : () => false });
+  added.push(name);
+}
+
+/** Remove a catalog format added with `registerCatalogFormat`. */
+export function unregisterCatalogFormat(name: string): void {
+  registry.unregister(name);
+  const i = added.indexOf(name);
+  if (i >= 0) added.splice(i, 1);
+}
+
+/** The first format in `DETECTION_ORDER`, then the registered ones, that recognises `path`, if any. */
 export function detectCatalogFormat(path: string): CatalogFormatName | undefined {
-  return DETECTION_ORDER.find((name) => CATALOG_FORMATS[name].detect(path));
+  return (DETECTION_ORDER.find((name) => CATALOG_FORMATS[name].detect(path)) ??
+    added.find((name) => {
+      try {
+        return registry.require(name).detect(path);
+      } catch {
+        return false; // detection never throws
+      }
+    })) as CatalogFormatName | undefined;
 }
 
 /**

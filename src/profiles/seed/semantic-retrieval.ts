@@ -12,7 +12,7 @@
  * {@link SEMANTIC_DEFAULT_FLOOR}. A run that configures a floor (`--floor`, or `--floor auto` with
  * `--calibrate-on`) uses that instead.
  */
-import { createEmbed } from '../../retrievers/embed/index.ts';
+import { registryEmbed } from '../../retrievers/embed/index.ts';
 import type { Retriever } from '../../retrievers/types.ts';
 import type { ProfileOptions } from '../types.ts';
 import { RetrievalProfile, type RetrievalSettings } from './retrieval.ts';
@@ -59,7 +59,7 @@ export function embedDefaultFloor(options: ProfileOptions): number | undefined {
 
 /** The registry's embed (the user's `--model`, the embed entry's recipe). */
 export function seedEmbed(options: ProfileOptions = {}): Retriever {
-  return createEmbed('embed', { recipe: 'source+intent', ...(options.model !== undefined ? { model: options.model } : {}) });
+  return registryEmbed('embed', options);
 }
 
 /** `search` replaces the embed retriever (tests). */

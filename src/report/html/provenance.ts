@@ -1,7 +1,7 @@
 /** The Provenance section: where the numbers come from (dataset, hashes, config, versions, timings). */
 import type { Results } from '../../eval/results.ts';
 import { escapeHtml as esc } from '../../util/escape.ts';
-import { floorOf, floorText, goldRemovedCases, reSignedText } from '../view.ts';
+import { floorOf, floorText, goldRemovedCases, originLines, reSignedText } from '../view.ts';
 import { DASH, fmtInt, isNum } from './format.ts';
 import { NOT_IN_RUN, section } from './table.ts';
 
@@ -54,6 +54,16 @@ export function provenance(r: Results): string {
     ['Shard', r.shard ? esc(`${r.shard.index} of ${r.shard.count}`) : 'all cases'],
     ['Retrievers', esc(c.retrievers.join(', ') || 'none')],
     ['Profiles', esc(c.profiles?.length ? c.profiles.join(', ') : 'none')],
+    ...(originLines(r).length
+      ? ([
+          [
+            'Not built in',
+            `<ul class="warnings">${originLines(r)
+              .map((l) => `<li>${esc(l)}</li>`)
+              .join('')}</ul>`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
     ['Cut-offs (ks)', esc(c.ks.join(', '))],
     ['Depth', esc(String(c.depth))],
     ['Floors', esc(floors)],

@@ -91,6 +91,11 @@ export class VectorCache {
     }
   }
 
+  /** The size of the vectors the cache holds (undefined: none yet). */
+  get vectorDims(): number | undefined {
+    return this.dims;
+  }
+
   get size(): number {
     return this.byPrefix.size + this.extra.size - this.shadowed;
   }

@@ -45,6 +45,9 @@ import {
   type ModelSource,
 } from './model.ts';
 import { INDEX_RECIPES, isIndexRecipeName, type IndexRecipeName } from './recipes.ts';
+import { DEFAULT_ENDPOINT_SETTINGS, endpointEncoder, type EndpointEncoder, type EndpointSettings, type EndpointSource } from './endpoint.ts';
+import { TOKEN_COUNTERS } from '../../tokens/count.ts';
+import { EndpointError, mapLimit } from '../../util/http-json.ts';
 
 /** Default folder of the vector cache: `embeddings/` in Backpack's cache folder (`CACHE_ROOT`, the user's cache directory). */
 export const DEFAULT_CACHE_DIR = join(CACHE_ROOT, 'embeddings');
@@ -73,6 +76,8 @@ export interface EmbedOptions {
   modelCacheDir: string;
   /** Called after each encoded batch (not called when nothing needs encoding). */
   onProgress?: EmbedProgress;
+  /** With an endpoint model (`openai:…`, `ollama:…`): batching, concurrency, timeout, retries, budget (default DEFAULT_ENDPOINT_SETTINGS). */
+  endpoint?: EndpointSettings;
 }
 
 /** Counters of the last `index()`, over distinct index texts. */
@@ -90,6 +95,9 @@ export interface EmbedStats {
   queries: number;
   /** Of the request vectors needed since `index()`, those read from the vector cache (static models only: see `requestVectors`). */
   requestsCached: number;
+  /** An endpoint model: HTTP requests made and retried since the retriever was made. */
+  requests?: number;
+  retries?: number;
 }
 
 export const EMBED_DEFAULT_OPTIONS: Readonly<Omit<EmbedOptions, 'onProgress'>> = Object.freeze({
@@ -149,6 +157,8 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
   private counters: EmbedStats = { tools: 0, texts: 0, embedded: 0, cacheHits: 0, dims: 0, kernel: null, queries: 0, requestsCached: 0 };
   /** The vector cache `index()` read (null: none), where a static model's request vectors are also kept. */
   private cache: VectorCache | null = null;
+  /** The endpoint encoder, when the model is an endpoint. */
+  private remote: EndpointEncoder | undefined;
 
   constructor(name: string, options: EmbedOptions) {
     checkEmbedOptions(options);
@@ -168,11 +178,15 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       retriever: 'embed',
       name: this.name,
       model: o.model,
-      ...(this.source.kind === 'local' ? { modelFilesSha256: folderHash(this.source.dir) } : { revision: o.revision ?? 'main' }),
-      dtype: o.dtype ?? 'model default',
+      ...(this.source.kind === 'local'
+        ? { modelFilesSha256: folderHash(this.source.dir) }
+        : this.source.kind === 'endpoint'
+          ? { provider: this.source.provider, endpoint: this.source.shown }
+          : { revision: o.revision ?? 'main' }),
+      ...(this.source.kind === 'endpoint' ? {} : { dtype: o.dtype ?? 'model default' }),
       recipe: o.recipe,
       recipeText: INDEX_RECIPES[o.recipe].description,
-      pooling: 'mean over the attention mask, L2-normalised',
+      pooling: this.source.kind === 'endpoint' ? "the endpoint's, L2-normalised" : 'mean over the attention mask, L2-normalised',
       vectors: o.vectors,
       score: o.vectors === 'float32' ? 'cosine (dot of unit vectors, float32)' : 'cosine with int8 tool vectors and int16 request vector',
       search: 'exact top-k over allowed tools, rankStable order; a request with no known token returns no hits',
@@ -181,10 +195,17 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
 
   /** Counters of the last `index()` (and the queries since). */
   stats(): EmbedStats {
-    return { ...this.counters };
+    const remote = this.remote?.counters();
+    return { ...this.counters, ...(remote ? { requests: remote.requests, retries: remote.retries } : {}) };
   }
 
   private async ensureEncoder(): Promise<Encoder> {
+    if (this.encoder === undefined && this.source.kind === 'endpoint') {
+      // An endpoint's vector of a text is the text's alone (cached by text, requests batched); no call is made here.
+      this.remote = endpointEncoder(this.source, this.options.endpoint ?? DEFAULT_ENDPOINT_SETTINGS, TOKEN_COUNTERS.o200k.count);
+      this.encoder = this.remote;
+      this.batchEncode = true;
+    }
     if (this.encoder === undefined) {
       const { dtype, revision, modelCacheDir } = this.options;
       const extractor = await loadExtractor(this.source, {
@@ -228,7 +249,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       if (v !== undefined) found.set(h, v);
       else missing.push(h);
     }
-    let dims = 0;
+    let dims = cache?.vectorDims ?? 0;
     for (const v of found.values()) {
       dims = v.length;
       break;
@@ -237,20 +258,24 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     if (missing.length > 0) {
       // Shortest first: batches of similar length pad little. Ties by hash, for a fixed order.
       missing.sort((a, b) => distinct.get(a)!.length - distinct.get(b)!.length || (a < b ? -1 : a > b ? 1 : 0));
-      const { batchSize, onProgress } = this.options;
+      const { onProgress } = this.options;
+      const batchSize = this.remote?.batchSize ?? this.options.batchSize;
       onProgress?.(0, missing.length);
-      for (let s = 0; s < missing.length; s += batchSize) {
-        const batch = missing.slice(s, s + batchSize);
+      const batches: string[][] = [];
+      for (let s = 0; s < missing.length; s += batchSize) batches.push(missing.slice(s, s + batchSize));
+      let done = 0;
+      // An endpoint: several requests in flight; a local model: one batch at a time.
+      await mapLimit(batches, this.remote?.concurrency ?? 1, async (batch) => {
         const out = await this.encoder!.encode(batch.map((h) => distinct.get(h)!));
-        if (dims !== 0 && out.dims !== dims)
-          throw new Error(`embed: the model gave ${out.dims}-dim vectors, the cache in ${cache?.folder ?? '(none)'} ${dims}-dim ones: delete that folder`);
+        if (dims !== 0 && out.dims !== dims) throw this.dimsChanged(out.dims, dims, cache);
         dims = out.dims;
         // Views on the batch's buffer, not copies: a copy per tool is a separate allocation that, at
         // hundreds of thousands of tools, keeps the garbage collector busy (bench/scale.bench.ts).
         batch.forEach((h, i) => found.set(h, out.data.subarray(i * dims, (i + 1) * dims)));
         cache?.add(batch, out.data, dims);
-        onProgress?.(Math.min(s + batchSize, missing.length), missing.length);
-      }
+        done += batch.length;
+        onProgress?.(done, missing.length);
+      });
     }
 
     const n = tools.length;
@@ -275,6 +300,70 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     this.cache = cache;
   }
 
+  /** The model's endpoint, when it is one (`openai:…`, `ollama:…`). */
+  get endpoint(): EndpointSource | undefined {
+    return this.source.kind === 'endpoint' ? this.source : undefined;
+  }
+
+  /** The texts `index(catalog)` embeds: the recipe's text of every tool. */
+  indexTexts(catalog: Catalog): string[] {
+    const recipe = INDEX_RECIPES[this.options.recipe];
+    return catalog.tools.map((t) => recipe.text(t));
+  }
+
+  /** The vector cache of this model (null: the cache is off). */
+  private openCache(): VectorCache | null {
+    if (this.options.cacheDir === null) return null;
+    const cache = new VectorCache(this.options.cacheDir, this.key());
+    cache.load();
+    return cache;
+  }
+
+  /** Of the distinct `texts`, those whose vector the cache does not hold (all of them when the cache is off). */
+  uncachedTexts(texts: Iterable<string>): string[] {
+    const cache = this.openCache();
+    return [...new Set(texts)].filter((t) => cache?.get(sha256Hex(t)) === undefined);
+  }
+
+  /**
+   * Embed `texts` (distinct, none in the cache) and add their vectors to the cache, in batches,
+   * several requests in flight for an endpoint: what a run embeds, ahead of its strategies, which
+   * then find every vector cached. Nothing is kept when the cache is off.
+   */
+  async embedAhead(texts: readonly string[], onProgress?: EmbedProgress): Promise<void> {
+    const cache = this.openCache();
+    if (cache === null || texts.length === 0) return;
+    const encoder = await this.ensureEncoder();
+    const per = this.remote?.batchSize ?? this.options.batchSize;
+    const batches: string[][] = [];
+    for (let s = 0; s < texts.length; s += per) batches.push(texts.slice(s, s + per));
+    let dims = cache.vectorDims ?? 0;
+    let done = 0;
+    onProgress?.(0, texts.length);
+    await mapLimit(batches, this.remote?.concurrency ?? 1, async (batch) => {
+      const out = await encoder.encode(batch);
+      if (dims !== 0 && out.dims !== dims) throw this.dimsChanged(out.dims, dims, cache);
+      dims = out.dims;
+      cache.add(
+        batch.map((t) => sha256Hex(t)),
+        out.data,
+        dims,
+      );
+      done += batch.length;
+      onProgress?.(done, texts.length);
+    });
+  }
+
+  /** The error of a model whose vectors changed size: an endpoint's names the endpoint (exit 2). */
+  private dimsChanged(got: number, had: number, cache: VectorCache | null): Error {
+    if (this.source.kind === 'endpoint')
+      return new EndpointError(
+        this.source.url,
+        `model ${this.source.model} answered ${got}-dimension vectors where it gave ${had} before${cache ? ` (the vector cache ${cache.folder})` : ''}: the model behind the endpoint changed; delete that cache folder if the change is meant`,
+      );
+    return new Error(`embed: the model gave ${got}-dim vectors, the cache in ${cache?.folder ?? '(none)'} ${had}-dim ones: delete that folder`);
+  }
+
   /**
    * The vectors of the distinct `texts` (requests), and their size. A static model
    * (`encodesBatchesExactly`) gives a text the same vector alone, in a batch or from the vector
@@ -289,7 +378,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     const cache = exact ? this.cache : null;
     const vectors = new Map<string, Float32Array>();
     const hashes = new Map<string, string>();
-    let dims = 0;
+    let dims = cache?.vectorDims ?? 0;
     const todo: string[] = [];
     for (const t of texts) {
       const h = cache !== null ? sha256Hex(t) : '';
@@ -303,18 +392,19 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
         todo.push(t);
       }
     }
-    // A static model: a few texts of similar length per call; any other model one per call.
+    // A static model: a few texts of similar length per call; an endpoint its batch size, several
+    // requests in flight; any other model one per call.
     if (exact) todo.sort((a, b) => a.length - b.length);
-    const per = exact ? PREFETCH_ENCODE_BATCH : 1;
-    const encoded: Float32Array[] = [];
-    for (let s = 0; s < todo.length; s += per) {
-      const batch = todo.slice(s, s + per);
+    const per = this.remote?.batchSize ?? (exact ? PREFETCH_ENCODE_BATCH : 1);
+    const batches: string[][] = [];
+    for (let s = 0; s < todo.length; s += per) batches.push(todo.slice(s, s + per));
+    const encoded = await mapLimit(batches, this.remote?.concurrency ?? 1, async (batch) => {
       const out = await encoder.encode(batch);
-      if (dims !== 0 && out.dims !== dims) throw new Error(`embed: the model gave ${out.dims}-dim request vectors, the vector cache ${dims}-dim ones`);
+      if (dims !== 0 && out.dims !== dims) throw this.dimsChanged(out.dims, dims, cache);
       dims = out.dims;
       batch.forEach((t, i) => vectors.set(t, out.data.subarray(i * dims, (i + 1) * dims)));
-      encoded.push(out.data);
-    }
+      return out.data;
+    });
     if (cache !== null && store && todo.length > 0) {
       const all = new Float32Array(todo.length * dims);
       let at = 0;
@@ -433,6 +523,15 @@ export function createEmbed(name: string, options: EmbedOptionsInput = {}): Embe
 
 /** The index text recipe of the registry's `embed` and `hybrid` (see `recipes.ts`). */
 export const REGISTRY_RECIPE: IndexRecipeName = 'source+intent';
+
+/** The registry's embed (the `embed` entry, the hybrids' and the seed profiles' embed child): its recipe, and the user's model and endpoint settings. */
+export function registryEmbed(name: string, options: { model?: string; endpoint?: EndpointSettings } = {}): EmbedRetriever {
+  return createEmbed(name, {
+    recipe: REGISTRY_RECIPE,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
+  });
+}
 
 /** Registry entry. */
 export const EMBED_FACTORY = {

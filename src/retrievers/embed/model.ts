@@ -27,23 +27,27 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../util/version.ts';
 import { loadStaticEncoder, StaticEncoderMismatch, staticEncoderDtype, type StaticEncoder } from './static-encoder.ts';
+import { isEndpointRef, resolveEndpoint, type EndpointSource } from './endpoint.ts';
 
 /** Name of the committed offline model (a folder under `models/`). */
 export const DEFAULT_MODEL = 'glove-static-30k';
 export const DEFAULT_MODEL_DIR = join(PACKAGE_ROOT, 'models', DEFAULT_MODEL);
 
-export type ModelSource = { kind: 'local'; dir: string; name: string } | { kind: 'hub'; id: string };
+export type ModelSource = { kind: 'local'; dir: string; name: string } | { kind: 'hub'; id: string } | EndpointSource;
 
-/** Resolve a model reference (see the file comment). Throws an `InputError` for one that is neither. */
+/** Resolve a model reference (see the file comment; `openai:…` and `ollama:…` are endpoints, `endpoint.ts`). Throws an `InputError` for one that is none of them. */
 export function resolveModel(model: string | undefined): ModelSource {
   if (model === undefined || model === DEFAULT_MODEL) return { kind: 'local', dir: DEFAULT_MODEL_DIR, name: DEFAULT_MODEL };
+  if (isEndpointRef(model)) return resolveEndpoint(model);
   const dir = resolve(model);
   if (existsSync(dir) && statSync(dir).isDirectory()) {
     if (!existsSync(join(dir, 'config.json'))) throw new InputError(`model folder ${dir} has no config.json (not a transformers.js model folder)`);
     return { kind: 'local', dir, name: basename(dir) };
   }
   if (/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(model)) return { kind: 'hub', id: model };
-  throw new InputError(`model "${model}" is neither a local model folder (no directory ${dir}) nor a Hugging Face id (owner/name)`);
+  throw new InputError(
+    `model "${model}" is neither a local model folder (no directory ${dir}), a Hugging Face id (owner/name) nor an endpoint (openai:MODEL, ollama:MODEL)`,
+  );
 }
 
 const folderHashes = new Map<string, string>();
@@ -84,6 +88,7 @@ export interface EncoderOptions {
 export function modelKey(source: ModelSource, options: Pick<EncoderOptions, 'dtype' | 'revision'>): string {
   const dtype = options.dtype ?? 'default';
   if (source.kind === 'local') return `local:${source.name}:${folderHash(source.dir)}:${dtype}:mean:l2`;
+  if (source.kind === 'endpoint') return `${source.provider}:${source.shown}:${source.model}`;
   return `hub:${source.id}@${options.revision ?? 'main'}:${dtype}:mean:l2`;
 }
 
@@ -157,6 +162,7 @@ function staticExtractor(source: ModelSource, options: EncoderOptions): FeatureE
 }
 
 async function loadNow(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
+  if (source.kind === 'endpoint') throw new Error(`embed: ${source.shown} is an endpoint, not a model transformers.js loads`);
   const pure = staticExtractor(source, options);
   if (pure !== null) return pure;
   return transformersNow(source, options);
@@ -174,6 +180,7 @@ export function loadWithTransformers(source: ModelSource, options: EncoderOption
 }
 
 async function transformersNow(source: ModelSource, options: EncoderOptions): Promise<FeatureExtractor> {
+  if (source.kind === 'endpoint') throw new Error(`embed: ${source.shown} is an endpoint, not a model transformers.js loads`);
   const tf = await importTransformers();
   const env = tf.env;
   const saved = {
