@@ -8,7 +8,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers.ts';
+import { detailLines, runCli, tempDir } from './helpers.ts';
+import { calibratedEvalArgs } from './run-args.ts';
 import { type Fault, startEmbeddingServer, type EmbeddingServer } from './servers/embedding-server.ts';
 
 const KEY = 'sk-test-Zq81kLmN0pQrStUvWxYz1234567890abcd';
@@ -16,16 +17,6 @@ const tmp = tempDir('endpoints');
 const dataset = join(tmp, 'tiny');
 let builtIn: string;
 const servers: EmbeddingServer[] = [];
-
-/** Details lines without timings. */
-const details = (dir: string, name: string) =>
-  readFileSync(join(dir, 'details', `${name}.jsonl`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const { ms: _ms, ...rest } = JSON.parse(l);
-      return JSON.stringify(rest);
-    });
 
 /** Every file under `dir`, read as text. */
 function allText(dir: string): string {
@@ -60,24 +51,14 @@ async function server(faults: Fault[] = []): Promise<EmbeddingServer> {
   return s;
 }
 
-/** `eval` of embed (and more) through `--model openai:<model>` against server `s`. */
+/** `eval` with `--model openai:<model>` against server `s`, the key set; `args` name the rest (dataset, strategies, out). */
+function viaOpenAi(s: EmbeddingServer, model: string, ...args: string[]) {
+  return withEnv({ OPENAI_BASE_URL: `${s.origin}/v1`, OPENAI_API_KEY: KEY }, 'eval', '--model', `openai:${model}`, '--quiet', ...args);
+}
+
+/** `embed` on the tiny dataset through `--model openai:<model>`, one request at a time (faults land on the requests they name). */
 function openAi(s: EmbeddingServer, model: string, out: string, ...extra: string[]) {
-  return withEnv(
-    { OPENAI_BASE_URL: `${s.origin}/v1`, OPENAI_API_KEY: KEY },
-    'eval',
-    '--dataset',
-    dataset,
-    '--retrievers',
-    'embed',
-    '--model',
-    `openai:${model}`,
-    '--out',
-    out,
-    '--quiet',
-    '--embed-concurrency',
-    '1',
-    ...extra,
-  );
+  return viaOpenAi(s, model, '--dataset', dataset, '--retrievers', 'embed', '--out', out, '--embed-concurrency', '1', ...extra);
 }
 
 beforeAll(async () => {
@@ -99,22 +80,10 @@ describe('--model openai:MODEL against an OpenAI-compatible server', () => {
   it('gives the built-in encoder’s rankings, prints what it sends first, and sends nothing the second time', async () => {
     const s = await server();
     const out = join(tmp, 'openai');
-    const r = await withEnv(
-      { OPENAI_BASE_URL: `${s.origin}/v1`, OPENAI_API_KEY: KEY },
-      'eval',
-      '--dataset',
-      dataset,
-      '--retrievers',
-      'embed,hybrid',
-      '--model',
-      'openai:static-test',
-      '--out',
-      out,
-      '--quiet',
-    );
+    const r = await viaOpenAi(s, 'static-test', '--dataset', dataset, '--retrievers', 'embed,hybrid', '--out', out);
     expect(r.code, r.err).toBe(0);
-    expect(details(out, 'embed')).toEqual(details(builtIn, 'embed'));
-    expect(details(out, 'hybrid')).toEqual(details(builtIn, 'hybrid'));
+    expect(detailLines(out, 'embed')).toEqual(detailLines(builtIn, 'embed'));
+    expect(detailLines(out, 'hybrid')).toEqual(detailLines(builtIn, 'hybrid'));
     // what was sent: the 406 tools' texts and the requests, counted before the first request
     const line = /embed: openai:static-test at (\S+): ([\d,]+) texts to send, ([\d,]+) tokens \(o200k count\); 0 of ([\d,]+) already in the vector cache/.exec(
       r.err,
@@ -133,23 +102,11 @@ describe('--model openai:MODEL against an OpenAI-compatible server', () => {
 
     const sent = s.requests.length;
     const again = join(tmp, 'openai-again');
-    const r2 = await withEnv(
-      { OPENAI_BASE_URL: `${s.origin}/v1`, OPENAI_API_KEY: KEY },
-      'eval',
-      '--dataset',
-      dataset,
-      '--retrievers',
-      'embed,hybrid',
-      '--model',
-      'openai:static-test',
-      '--out',
-      again,
-      '--quiet',
-    );
+    const r2 = await viaOpenAi(s, 'static-test', '--dataset', dataset, '--retrievers', 'embed,hybrid', '--out', again);
     expect(r2.code, r2.err).toBe(0);
     expect(s.requests.length).toBe(sent);
     expect(r2.err).toContain(`0 texts to send, 0 tokens (o200k count); ${line![4]} of ${line![4]} already in the vector cache`);
-    expect(details(again, 'embed')).toEqual(details(builtIn, 'embed'));
+    expect(detailLines(again, 'embed')).toEqual(detailLines(builtIn, 'embed'));
   });
 
   it('--max-embed-tokens refuses a run that would send more, before any request', async () => {
@@ -167,23 +124,9 @@ describe('--model openai:MODEL against an OpenAI-compatible server', () => {
   it('works on worker threads, with every vector embedded ahead once', async () => {
     const s = await server();
     const out = join(tmp, 'workers');
-    const r = await withEnv(
-      { OPENAI_BASE_URL: `${s.origin}/v1`, OPENAI_API_KEY: KEY },
-      'eval',
-      '--dataset',
-      dataset,
-      '--retrievers',
-      'embed,hybrid',
-      '--model',
-      'openai:threads',
-      '--workers',
-      '2',
-      '--out',
-      out,
-      '--quiet',
-    );
+    const r = await viaOpenAi(s, 'threads', '--dataset', dataset, '--retrievers', 'embed,hybrid', '--workers', '2', '--out', out);
     expect(r.code, r.err).toBe(0);
-    expect(details(out, 'hybrid')).toEqual(details(builtIn, 'hybrid'));
+    expect(detailLines(out, 'hybrid')).toEqual(detailLines(builtIn, 'hybrid'));
     const planned = Number(/: ([\d,]+) texts to send/.exec(r.err)![1]!.replace(/,/g, ''));
     expect(s.requests.reduce((n, q) => n + q.texts, 0)).toBe(planned);
   });
@@ -191,17 +134,17 @@ describe('--model openai:MODEL against an OpenAI-compatible server', () => {
 
 describe('floors and calibration on an endpoint model', () => {
   it('--floor auto and the calibrated hybrid fit the same as on the built-in encoder', async () => {
-    const args = ['--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--floor', 'auto', '--retrievers', 'embed,hybrid', '--quiet'];
+    const args = [...calibratedEvalArgs(dataset), '--retrievers', 'embed,hybrid', '--quiet'];
     const local = join(tmp, 'floors-local');
     expect((await runCli('eval', ...args, '--out', local)).code).toBe(0);
     const s = await server();
     const out = join(tmp, 'floors-openai');
-    const r = await withEnv({ OPENAI_BASE_URL: `${s.origin}/v1`, OPENAI_API_KEY: KEY }, 'eval', ...args, '--model', 'openai:floors', '--out', out);
+    const r = await viaOpenAi(s, 'floors', ...args, '--out', out);
     expect(r.code, r.err).toBe(0);
     const floors = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).config.floors;
     expect(floors(out).embed.mode).toBe('auto');
     expect(floors(out)).toEqual(floors(local));
-    expect(details(out, 'hybrid')).toEqual(details(local, 'hybrid'));
+    expect(detailLines(out, 'hybrid')).toEqual(detailLines(local, 'hybrid'));
   });
 });
 
@@ -224,7 +167,7 @@ describe('--model ollama:MODEL', () => {
     );
     expect(r.code, r.err).toBe(0);
     expect(s.requests.every((q) => q.path === '/api/embed' && q.authorization === undefined)).toBe(true);
-    expect(details(out, 'embed')).toEqual(details(builtIn, 'embed'));
+    expect(detailLines(out, 'embed')).toEqual(detailLines(builtIn, 'embed'));
   });
 });
 
@@ -235,7 +178,7 @@ describe('faults of the endpoint', () => {
     const r = await openAi(s, 'f429', out);
     expect(r.code, r.err).toBe(0);
     expect(s.requests[1]!.at - s.requests[0]!.at).toBeGreaterThanOrEqual(950);
-    expect(details(out, 'embed')).toEqual(details(builtIn, 'embed'));
+    expect(detailLines(out, 'embed')).toEqual(detailLines(builtIn, 'embed'));
   });
 
   it('a Retry-After longer than Backpack waits: exit 2 naming the endpoint', async () => {
@@ -257,7 +200,7 @@ describe('faults of the endpoint', () => {
     const r = await openAi(s, 'f500', out);
     expect(r.code, r.err).toBe(0);
     expect(s.requests[2]!.texts).toBe(s.requests[0]!.texts); // the same batch, a third time
-    expect(details(out, 'embed')).toEqual(details(builtIn, 'embed'));
+    expect(detailLines(out, 'embed')).toEqual(detailLines(builtIn, 'embed'));
   });
 
   it('500s that do not stop: exit 2 after the retries, naming the endpoint and the last answer', async () => {
@@ -294,7 +237,7 @@ describe('faults of the endpoint', () => {
     const out = join(tmp, 'f-timeout-once');
     const r = await openAi(s, 'ftimeoutonce', out, '--embed-timeout', '0.5');
     expect(r.code, r.err).toBe(0);
-    expect(details(out, 'embed')).toEqual(details(builtIn, 'embed'));
+    expect(detailLines(out, 'embed')).toEqual(detailLines(builtIn, 'embed'));
   });
 
   it('malformed JSON: exit 2 naming the endpoint, no retry', async () => {
@@ -324,19 +267,7 @@ describe('faults of the endpoint', () => {
     const other = join(tmp, 'tiny-6');
     expect((await runCli('generate', '--preset', 'tiny', '--seed', '6', '--out', other)).code).toBe(0);
     const out = join(tmp, 'f-resized-2');
-    const r = await withEnv(
-      { OPENAI_BASE_URL: `${s.origin}/v1`, OPENAI_API_KEY: KEY },
-      'eval',
-      '--dataset',
-      other,
-      '--retrievers',
-      'embed',
-      '--model',
-      'openai:fresized',
-      '--out',
-      out,
-      '--quiet',
-    );
+    const r = await viaOpenAi(s, 'fresized', '--dataset', other, '--retrievers', 'embed', '--out', out);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`error: ${s.origin}/v1/embeddings: model fresized answered 32-dimension vectors where it gave 100 before (the vector cache`);
     expect(existsSync(out)).toBe(false);

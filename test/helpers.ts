@@ -1,5 +1,5 @@
 /** Shared test helpers: the fixtures folder, temporary folders cleaned up after a file's tests, and catching InputErrors. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,4 +90,20 @@ export async function runCli(...argv: string[]): Promise<{ code: number; out: st
   let err = '';
   const code = await main(argv, { out: (s) => void (out += s), err: (s) => void (err += s) });
   return { code, out, err };
+}
+
+/** A results folder's `results.json`, parsed. */
+export function readResults(dir: string): any {
+  return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+}
+
+/** A strategy's details lines without their timings (`ms`): what two runs of the same input must agree on. */
+export function detailLines(dir: string, strategy: string): string[] {
+  return readFileSync(join(dir, 'details', `${strategy}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const { ms: _ms, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    });
 }

@@ -10,22 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { retrieverNames } from '../src/retrievers/registry.ts';
 import { reportFormats } from '../src/report/formats.ts';
-import { runCli, tempDir } from './helpers.ts';
+import { detailLines, readResults, runCli, tempDir } from './helpers.ts';
+import { calibratedEvalArgs } from './run-args.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../examples/plugins/name-boost.mjs', import.meta.url));
 const tmp = tempDir('plugins');
 const dataset = join(tmp, 'tiny');
-
-const results = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-/** Details lines without timings: what two runs must agree on. */
-const details = (dir: string, name: string) =>
-  readFileSync(join(dir, 'details', `${name}.jsonl`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const { ms: _ms, ...rest } = JSON.parse(l);
-      return JSON.stringify(rest);
-    });
 
 function pluginFile(name: string, text: string): string {
   const file = join(tmp, 'broken', name);
@@ -53,7 +43,7 @@ describe('the example plugin', () => {
   });
 
   it('runs through eval: results record the plugin and the strategy’s origin', () => {
-    const r = results(out);
+    const r = readResults(out);
     const sha = (r.config.plugins as Array<{ sha256: string }>)[0]!.sha256;
     expect(sha).toMatch(/^[0-9a-f]{64}$/);
     expect(r.config.plugins).toEqual([
@@ -63,7 +53,7 @@ describe('the example plugin', () => {
     expect(r.retrievers.bm25.config.origin).toBeUndefined();
     // it re-ranks bm25's candidates: the figures exist and differ from bm25's somewhere in the details
     expect(r.retrievers['name-boost'].metrics.overall['recall@10']).toBeGreaterThan(0);
-    expect(details(out, 'name-boost')).not.toEqual(details(out, 'bm25'));
+    expect(detailLines(out, 'name-boost')).not.toEqual(detailLines(out, 'bm25'));
   });
 
   it('gives the same results on worker threads, which load the same module', async () => {
@@ -83,36 +73,19 @@ describe('the example plugin', () => {
       '--quiet',
     );
     expect(r.code, r.err).toBe(0);
-    expect(details(threaded, 'name-boost')).toEqual(details(out, 'name-boost'));
-    expect(results(threaded).configHash).toBe(results(out).configHash);
+    expect(detailLines(threaded, 'name-boost')).toEqual(detailLines(out, 'name-boost'));
+    expect(readResults(threaded).configHash).toBe(readResults(out).configHash);
   });
 
   it('takes a floor calibrated on its own scores (--floor auto on the train split)', async () => {
     const floored = join(tmp, 'eval-floor');
-    const r = await runCli(
-      'eval',
-      '--dataset',
-      dataset,
-      '--split',
-      'test',
-      '--calibrate-on',
-      'train',
-      '--floor',
-      'auto',
-      '--plugin',
-      EXAMPLE,
-      '--retrievers',
-      'name-boost',
-      '--out',
-      floored,
-      '--quiet',
-    );
+    const r = await runCli('eval', ...calibratedEvalArgs(dataset), '--plugin', EXAMPLE, '--retrievers', 'name-boost', '--out', floored, '--quiet');
     expect(r.code, r.err).toBe(0);
-    const floor = results(floored).config.floors['name-boost'];
+    const floor = readResults(floored).config.floors['name-boost'];
     expect(floor.mode).toBe('auto');
     expect(floor.value).toBeGreaterThan(0);
     // no ranked hit of a scored case is below it
-    for (const line of details(floored, 'name-boost')) for (const [, score] of JSON.parse(line).ranked) expect(score).toBeGreaterThanOrEqual(floor.value);
+    for (const line of detailLines(floored, 'name-boost')) for (const [, score] of JSON.parse(line).ranked) expect(score).toBeGreaterThanOrEqual(floor.value);
   });
 
   it('writes its report format through report', async () => {
@@ -123,9 +96,9 @@ describe('the example plugin', () => {
       .split('\n');
     expect(tsv[0]).toBe('strategy\trecall@1\trecall@3\trecall@5\trecall@10');
     const row = tsv.find((l) => l.startsWith('name-boost\t'))!.split('\t');
-    expect(Number(row[4])).toBeCloseTo(results(out).retrievers['name-boost'].metrics.overall['recall@10'], 3);
+    expect(Number(row[4])).toBeCloseTo(readResults(out).retrievers['name-boost'].metrics.overall['recall@10'], 3);
     // the summary says where the strategy that is not built in came from
-    const sha = results(out).config.plugins[0].sha256 as string;
+    const sha = readResults(out).config.plugins[0].sha256 as string;
     expect(readFileSync(join(out, 'report', 'summary.md'), 'utf8')).toContain(
       `**Not built in**: name-boost: plugin name-boost 1.0.0 \\(sha256 ${sha.slice(0, 12)}…\\).`, // parentheses escaped for Markdown
     );
@@ -138,7 +111,7 @@ describe('the example plugin', () => {
     const b = await runCli('bless', '--results', out, '--expect', expect_, '--reason', 'plugin figures');
     expect(b.code, b.err).toBe(0);
     const blessed = parseYaml(readFileSync(expect_, 'utf8'));
-    expect(blessed.strategies['name-boost'].origin).toEqual(results(out).retrievers['name-boost'].config.origin);
+    expect(blessed.strategies['name-boost'].origin).toEqual(readResults(out).retrievers['name-boost'].config.origin);
     expect(blessed.strategies.bm25.origin).toBeUndefined();
     const same = await runCli('gate', '--expect', expect_, '--results', out);
     expect(same.code, same.err + same.out).toBe(0);
@@ -161,7 +134,7 @@ describe('the example plugin', () => {
     expect(r.code, r.err).toBe(0);
     const report = JSON.parse(r.out);
     expect(report.retriever.name).toBe('name-boost');
-    expect(report.retriever.config.origin).toEqual(results(join(tmp, 'eval')).retrievers['name-boost'].config.origin);
+    expect(report.retriever.config.origin).toEqual(readResults(join(tmp, 'eval')).retrievers['name-boost'].config.origin);
     // the same catalog on both sides: nothing moved, the plugin's ranking graded on both
     expect(report.moved).toEqual({ top1: 0, topK: 0 });
     expect(report.overall.new.top1).toBe(report.overall.old.top1);
@@ -204,7 +177,7 @@ describe('the example plugin', () => {
     } finally {
       process.chdir(cwd);
     }
-    const rec = results(join(dir, 'r')).config.plugins[0];
+    const rec = readResults(join(dir, 'r')).config.plugins[0];
     expect([rec.name, rec.version, rec.kind]).toEqual(['backpack-plugin-boost', '2.3.4', 'package']);
   });
 });

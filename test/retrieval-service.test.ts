@@ -9,22 +9,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieverNames } from '../src/retrievers/registry.ts';
-import { runCli, tempDir } from './helpers.ts';
+import { detailLines, readResults, runCli, tempDir } from './helpers.ts';
+import { calibratedEvalArgs } from './run-args.ts';
 import { startRetrievalServer, type Misbehaviour, type RetrievalServer } from './servers/retrieval-server.ts';
 
 const tmp = tempDir('service');
 const dataset = join(tmp, 'tiny');
 const servers: RetrievalServer[] = [];
-
-const results = (dir: string) => JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
-const details = (dir: string, name: string) =>
-  readFileSync(join(dir, 'details', `${name}.jsonl`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => {
-      const { ms: _ms, ...rest } = JSON.parse(l);
-      return JSON.stringify(rest);
-    });
 
 async function service(misbehave: Misbehaviour[] = []): Promise<RetrievalServer> {
   const s = await startRetrievalServer({ misbehave, service: { name: 'bm25-over-http', version: '0.1.0' } });
@@ -39,6 +30,11 @@ function configFor(s: RetrievalServer, name: string, extra = ''): string {
   return file;
 }
 
+/** `eval` with the service `s` configured as the retriever `name` (with its index URL), quiet. */
+function evalWith(s: RetrievalServer, name: string, ...args: string[]) {
+  return runCli('--config-file', configFor(s, name), 'eval', ...args, '--quiet');
+}
+
 beforeAll(async () => {
   expect((await runCli('generate', '--preset', 'tiny', '--seed', '5', '--out', dataset)).code).toBe(0);
 });
@@ -51,21 +47,10 @@ describe('a retrieval service serving BM25', () => {
   it("gives bm25's figures and rankings, every request in the protocol's schema", async () => {
     const s = await service();
     const out = join(tmp, 'same');
-    const r = await runCli(
-      '--config-file',
-      configFor(s, 'bm25-service'),
-      'eval',
-      '--dataset',
-      dataset,
-      '--retrievers',
-      'bm25,bm25-service',
-      '--out',
-      out,
-      '--quiet',
-    );
+    const r = await evalWith(s, 'bm25-service', '--dataset', dataset, '--retrievers', 'bm25,bm25-service', '--out', out);
     expect(r.code, r.err).toBe(0);
-    expect(details(out, 'bm25-service')).toEqual(details(out, 'bm25'));
-    const res = results(out);
+    expect(detailLines(out, 'bm25-service')).toEqual(detailLines(out, 'bm25'));
+    const res = readResults(out);
     expect(res.retrievers['bm25-service'].metrics.overall).toEqual(res.retrievers.bm25.metrics.overall);
     expect(s.invalid).toEqual([]);
     expect(s.indexed).toBe(1);
@@ -84,37 +69,18 @@ describe('a retrieval service serving BM25', () => {
   it('takes a floor calibrated on its own scale, as bm25 does', async () => {
     const s = await service();
     const out = join(tmp, 'floors');
-    const r = await runCli(
-      '--config-file',
-      configFor(s, 'bm25-service'),
-      'eval',
-      '--dataset',
-      dataset,
-      '--split',
-      'test',
-      '--calibrate-on',
-      'train',
-      '--floor',
-      'auto',
-      '--retrievers',
-      'bm25,bm25-service',
-      '--out',
-      out,
-      '--quiet',
-    );
+    const r = await evalWith(s, 'bm25-service', ...calibratedEvalArgs(dataset), '--retrievers', 'bm25,bm25-service', '--out', out);
     expect(r.code, r.err).toBe(0);
-    const floors = results(out).config.floors;
+    const floors = readResults(out).config.floors;
     expect(floors['bm25-service'].mode).toBe('auto');
     expect(floors['bm25-service']).toEqual(floors.bm25);
-    expect(details(out, 'bm25-service')).toEqual(details(out, 'bm25'));
+    expect(detailLines(out, 'bm25-service')).toEqual(detailLines(out, 'bm25'));
   });
 
   it('the flag form, on worker threads', async () => {
     const s = await service();
     // index once through a config run, then the flag (no index URL) searches the indexed service
-    expect(
-      (await runCli('--config-file', configFor(s, 'warm'), 'eval', '--dataset', dataset, '--retrievers', 'warm', '--out', join(tmp, 'warm'), '--quiet')).code,
-    ).toBe(0);
+    expect((await evalWith(s, 'warm', '--dataset', dataset, '--retrievers', 'warm', '--out', join(tmp, 'warm'))).code).toBe(0);
     const out = join(tmp, 'flag');
     const r = await runCli(
       '--no-config-file',
@@ -132,7 +98,7 @@ describe('a retrieval service serving BM25', () => {
       '--quiet',
     );
     expect(r.code, r.err).toBe(0);
-    expect(details(out, 'svc')).toEqual(details(out, 'bm25'));
+    expect(detailLines(out, 'svc')).toEqual(detailLines(out, 'bm25'));
   });
 });
 
@@ -140,9 +106,9 @@ describe('a service that breaks the protocol', () => {
   it('unknown ids, unsorted and over-long answers, hits outside the scopes: counted, warned, enforced', async () => {
     const s = await service(['unknown-ids', 'unsorted', 'over-k', 'out-of-scope']);
     const out = join(tmp, 'breaches');
-    const r = await runCli('--config-file', configFor(s, 'sloppy'), 'eval', '--dataset', dataset, '--retrievers', 'bm25,sloppy', '--out', out, '--quiet');
+    const r = await evalWith(s, 'sloppy', '--dataset', dataset, '--retrievers', 'bm25,sloppy', '--out', out);
     expect(r.code, r.err).toBe(0);
-    const res = results(out);
+    const res = readResults(out);
     const answers = res.retrievers.sloppy.config.answers;
     // every answer: one unknown id, reversed, three hits past k; the scoped callers' answers one hit outside their scopes
     expect(answers.unknownIds).toBe(answers.searches);
@@ -169,7 +135,7 @@ describe('a service that breaks the protocol', () => {
         .map((c: { id: string; callerScopes?: string[] }) => [c.id, c.callerScopes]),
     );
     let leaks = 0;
-    for (const line of details(out, 'sloppy')) {
+    for (const line of detailLines(out, 'sloppy')) {
       const d = JSON.parse(line) as { caseId: string; ranked: Array<[string, number]>; leaks: string[] };
       const scopes = cases.get(d.caseId);
       leaks += d.leaks.length;
@@ -183,7 +149,7 @@ describe('a service that breaks the protocol', () => {
   it('an answer without a hits array: exit 2 naming the service, no results folder', async () => {
     const s = await service(['no-hits-array']);
     const out = join(tmp, 'no-hits');
-    const r = await runCli('--config-file', configFor(s, 'broken'), 'eval', '--dataset', dataset, '--retrievers', 'broken', '--out', out, '--quiet');
+    const r = await evalWith(s, 'broken', '--dataset', dataset, '--retrievers', 'broken', '--out', out);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`error: ${s.origin}/search: the answer has no "hits" array`);
     expect(existsSync(out)).toBe(false);

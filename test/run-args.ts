@@ -27,3 +27,8 @@ export function tinyRunArgs(seed: number, dataset: string, results: string, form
     '--quiet',
   ];
 }
+
+/** `eval`'s arguments for scoring `dataset`'s test split with floors calibrated (`auto`) on its train split. */
+export function calibratedEvalArgs(dataset: string): string[] {
+  return ['--dataset', dataset, '--split', 'test', '--calibrate-on', 'train', '--floor', 'auto'];
+}

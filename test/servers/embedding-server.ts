@@ -4,8 +4,8 @@
  * tests. It logs every request, and plays the faults a test asks for: a status with a body and
  * headers, no answer at all, a body that is not JSON, vectors of another size, a closed connection.
  */
+import { listenLocal } from './listen.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_MODEL_DIR } from '../../src/retrievers/embed/model.ts';
 import { loadStaticEncoder } from '../../src/retrievers/embed/static-encoder.ts';
 
@@ -37,7 +37,6 @@ export interface EmbeddingServer {
 export async function startEmbeddingServer(opts: { faults?: Fault[]; dims?: number } = {}): Promise<EmbeddingServer> {
   const encoder = loadStaticEncoder(DEFAULT_MODEL_DIR);
   const requests: LoggedRequest[] = [];
-  const sockets = new Set<Socket>();
   const state: EmbeddingServer = { origin: '', requests, faults: opts.faults ?? [], close: async () => {} };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
@@ -85,16 +84,8 @@ export async function startEmbeddingServer(opts: { faults?: Fault[]; dims?: numb
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+  const listening = await listenLocal(server);
+  state.origin = listening.origin;
+  state.close = listening.close;
   return state;
 }

@@ -5,8 +5,8 @@
  * `misbehave` makes it break the protocol on purpose (unknown ids, unsorted or too many hits, hits
  * outside the caller's scopes), for the tests of what Backpack counts and enforces.
  */
+import { listenLocal } from './listen.ts';
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import type { Catalog, Tool } from '../../src/catalog/types.ts';
 import { createRetriever } from '../../src/retrievers/registry.ts';
 import { RETRIEVAL_SERVICE_SCHEMA, type SearchRequestBody, type WireTool } from '../../src/retrievers/http/protocol.ts';
@@ -32,7 +32,6 @@ export async function startRetrievalServer(opts: { misbehave?: Misbehaviour[]; s
   const bad = new Set(opts.misbehave ?? []);
   let bm25: Retriever | null = null;
   let tools: WireTool[] = [];
-  const sockets = new Set<Socket>();
   const state: RetrievalServer = { origin: '', searches: 0, indexed: 0, invalid: [], close: async () => {} };
   const server = createServer((req, res) => {
     let raw = '';
@@ -84,16 +83,8 @@ export async function startRetrievalServer(opts: { misbehave?: Misbehaviour[]; s
       })().catch((e: Error) => res.writeHead(500).end(JSON.stringify({ error: e.message })));
     });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+  const listening = await listenLocal(server);
+  state.origin = listening.origin;
+  state.close = listening.close;
   return state;
 }
