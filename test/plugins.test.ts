@@ -89,7 +89,7 @@ describe('the example plugin', () => {
   });
 
   it('writes its report format through report', async () => {
-    const r = await runCli('report', out, '--plugin', EXAMPLE, '--format', 'md,recall-tsv');
+    const r = await runCli('report', out, '--plugin', EXAMPLE, '--format', 'html,md,recall-tsv');
     expect(r.code, r.err).toBe(0);
     const tsv = readFileSync(join(out, 'report', 'recall.tsv'), 'utf8')
       .trim()
@@ -102,6 +102,7 @@ describe('the example plugin', () => {
     expect(readFileSync(join(out, 'report', 'summary.md'), 'utf8')).toContain(
       `**Not built in**: name-boost: plugin name-boost 1.0.0 \\(sha256 ${sha.slice(0, 12)}…\\).`, // parentheses escaped for Markdown
     );
+    expect(readFileSync(join(out, 'report', 'report.html'), 'utf8')).toContain(`<li>name-boost: plugin name-boost 1.0.0 (sha256 ${sha.slice(0, 12)}…)</li>`);
     // without the plugin the format is unknown
     expect((await runCli('report', out, '--format', 'recall-tsv')).code).toBe(2);
   });
