@@ -24,7 +24,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, parseDocument } from 'yaml';
 import { reportFormats, writeReportFile, type ReportJob } from '../report/formats.ts';
 import { HTTP_RETRIEVER_DEFAULTS, type HttpRetrieverSpec } from '../retrievers/http/http-retriever.ts';
-import { activateExtensions, activeExtensions, type ActiveExtensions, registrars } from '../plugins/activate.ts';
+import { activateExtensions, type ActiveExtensions, registrars } from '../plugins/activate.ts';
 import type { WorkerSetup } from '../eval/parallel.ts';
 import type { PluginRecord } from '../retrievers/origins.ts';
 import type { Registrar } from '../plugins/load.ts';
@@ -80,11 +80,12 @@ function httpSpec(name: string, body: unknown, fail: (m: string) => InputError):
   const o = body as Record<string, unknown>;
   const known = ['url', 'indexUrl', 'headers', 'timeoutSeconds', 'concurrency', 'retries'];
   for (const k of Object.keys(o)) if (!known.includes(k)) throw fail(`unknown key "${k}" (keys: ${known.join(', ')})`);
-  const count = (k: string, min: number, dflt: number): number => {
+  /** A number ≥ `min` (a whole one unless `fraction`), or the default when absent. */
+  const count = (k: string, min: number, dflt: number, fraction = false): number => {
     const v = o[k];
     if (v === undefined || v === null) return dflt;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || (k !== 'timeoutSeconds' && !Number.isInteger(v)))
-      throw fail(`${k} must be a ${k === 'timeoutSeconds' ? 'number' : 'whole number'} ≥ ${min}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || (!fraction && !Number.isInteger(v)))
+      throw fail(`${k} must be ${fraction ? 'a number >' : 'a whole number ≥'} ${min}`);
     return v;
   };
   let headers: Record<string, string> | undefined;
@@ -96,8 +97,8 @@ function httpSpec(name: string, body: unknown, fail: (m: string) => InputError):
       headers[h] = v;
     }
   }
-  const timeoutSeconds = count('timeoutSeconds', 0.001, HTTP_RETRIEVER_DEFAULTS.timeoutSeconds);
-  if (timeoutSeconds <= 0) throw fail('timeoutSeconds must be > 0');
+  const timeoutSeconds = count('timeoutSeconds', 0, HTTP_RETRIEVER_DEFAULTS.timeoutSeconds, true);
+  if (timeoutSeconds <= 0) throw fail('timeoutSeconds must be a number > 0');
   return {
     name,
     url: checkHttpUrl(o.url, fail),
@@ -192,18 +193,29 @@ const REPORT_REGISTRAR: Registrar = {
   unregister: (name) => reportFormats.unregister(name),
 };
 
-/** Switch on what `argv` asks for; undefined when nothing. */
-export async function activateFromArgs(argv: readonly string[], cwd: string = process.cwd()): Promise<ActiveExtensions | undefined> {
+/** The extensions this command line switched on (worker threads and results need them). */
+let active: ActiveExtensions | undefined;
+
+/**
+ * Switch on what `argv` asks for, for this command; returns how to switch them off again (a
+ * process that runs the command line again, as the tests do, starts without them).
+ */
+export async function activateFromArgs(argv: readonly string[], cwd: string = process.cwd()): Promise<() => void> {
   const args = extensionArgs(argv, cwd);
-  if (!args.plugins.length && !args.http.length) return undefined;
-  return activateExtensions(args, registrars(REPORT_REGISTRAR), cwd);
+  if (!args.plugins.length && !args.http.length) return () => {};
+  const on = await activateExtensions(args, registrars(REPORT_REGISTRAR), cwd);
+  active = on;
+  return () => {
+    if (active === on) active = undefined;
+    on.dispose();
+  };
 }
 
 /**
  * What an evaluation's worker threads run first: the active extensions, set up again in each
  * (`plugins/worker-setup.ts`); undefined when none are active.
  */
-export function workerSetting(active: ActiveExtensions | undefined = activeExtensions()): { workerSetup?: WorkerSetup } {
+export function workerSetting(): { workerSetup?: WorkerSetup } {
   if (active === undefined) return {};
   // from the TypeScript sources (tests, a clone without a build) the .ts module, from dist/ the compiled one
   const file = import.meta.url.endsWith('.ts') ? '../plugins/worker-setup.ts' : '../plugins/worker-setup.js';
@@ -211,6 +223,6 @@ export function workerSetting(active: ActiveExtensions | undefined = activeExten
 }
 
 /** The active plugins, for the run's configuration (`config.plugins`). */
-export function pluginSettings(active: ActiveExtensions | undefined = activeExtensions()): { plugins?: PluginRecord[] } {
+export function pluginSettings(): { plugins?: PluginRecord[] } {
   return active?.records.length ? { plugins: active.records } : {};
 }

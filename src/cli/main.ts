@@ -17,7 +17,6 @@ import { registerSnapshotCommand, SnapshotIncomplete } from './snapshot.ts';
 import { useConfigFile } from './config-file.ts';
 import { VERSION } from '../util/version.ts';
 import { activateFromArgs } from './extensions.ts';
-import { setActiveExtensions } from '../plugins/activate.ts';
 
 import { registerRunCommand } from './run-command.ts';
 import { registerDatasetCommands } from './dataset-commands.ts';
@@ -100,11 +99,10 @@ export async function main(argv: string[], given: Io = defaultIo): Promise<numbe
   // the snapshot masks the values its configuration declares secret where it words a failure)
   const io: Io = { out: given.out, err: (s) => given.err(maskCredentials(s)) };
   const tokenCounts = useTokenCountCache(DEFAULT_TOKEN_CACHE_DIR);
-  let extensions: Awaited<ReturnType<typeof activateFromArgs>>;
+  let switchOff: (() => void) | undefined;
   try {
     // plugins and retrieval services first: the commands are built with the names they register
-    extensions = await activateFromArgs(argv);
-    setActiveExtensions(extensions);
+    switchOff = await activateFromArgs(argv);
     const program = buildProgram(io);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
@@ -139,8 +137,6 @@ export async function main(argv: string[], given: Io = defaultIo): Promise<numbe
     return EXIT.failed;
   } finally {
     tokenCounts.flush();
-    // a process that runs the command line again (tests) starts without this run's extensions
-    setActiveExtensions(undefined);
-    extensions?.dispose();
+    switchOff?.();
   }
 }

@@ -159,15 +159,3 @@ function recheck(p: PluginModule): PluginModule {
   if (again.sha256 !== p.sha256) throw new InputError(`plugin ${p.spec}: ${p.entry} changed while the run was starting (sha256 differs)`);
   return p;
 }
-
-let active: ActiveExtensions | undefined;
-
-/** Record the extensions the command line activated (worker threads activate the same). */
-export function setActiveExtensions(a: ActiveExtensions | undefined): void {
-  active = a;
-}
-
-/** The extensions active in this process, if any. */
-export function activeExtensions(): ActiveExtensions | undefined {
-  return active;
-}

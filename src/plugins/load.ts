@@ -119,21 +119,19 @@ function entryOf(pkg: { exports?: unknown; module?: unknown; main?: unknown }): 
 
 /** The registration function a plugin exports, and the name and version it declares. */
 function registration(mod: Record<string, unknown>, spec: string): { register: (api: unknown) => unknown; name?: string; version?: string } {
-  const d = mod.default as unknown;
-  const declared = (x: unknown) => {
-    const o = (x ?? {}) as { name?: unknown; version?: unknown };
-    return {
-      ...(typeof o.name === 'string' && typeof x !== 'function' ? { name: o.name } : {}),
-      ...(typeof o.version === 'string' ? { version: o.version } : {}),
-    };
+  const d = mod.default as { register?: unknown; name?: unknown; version?: unknown } | null | undefined;
+  // `export default { name, version, register }`, or a register function with `name` / `version` exported beside it
+  const holder = d !== null && typeof d === 'object' && typeof d.register === 'function' ? d : mod;
+  const register = typeof d === 'function' ? d : holder.register;
+  if (typeof register !== 'function')
+    throw new InputError(
+      `plugin ${spec}: exports no register function (export default function (backpack) { … }, or export default { register(backpack) { … } })`,
+    );
+  return {
+    register: (api) => (register as (a: unknown) => unknown).call(holder, api),
+    ...(typeof holder.name === 'string' ? { name: holder.name } : {}),
+    ...(typeof holder.version === 'string' ? { version: holder.version } : {}),
   };
-  if (typeof d === 'function') return { register: d as (api: unknown) => unknown, ...declared({ version: mod.version, name: mod.name }) };
-  if (d !== null && typeof d === 'object' && typeof (d as { register?: unknown }).register === 'function')
-    return { register: (api) => (d as { register: (a: unknown) => unknown }).register(api), ...declared(d) };
-  if (typeof mod.register === 'function') return { register: mod.register as (api: unknown) => unknown, ...declared({ version: mod.version, name: mod.name }) };
-  throw new InputError(
-    `plugin ${spec}: exports no register function (export default function (backpack) { … }, or export default { register(backpack) { … } })`,
-  );
 }
 
 /** A loaded plugin: its record, and how to remove what it registered. */

@@ -61,8 +61,12 @@ class Transient extends Error {
 }
 
 /** POST `body` as JSON to `url`; the parsed JSON answer (see the module comment for failures). */
-export async function postJson(url: string, body: unknown, settings: HttpSettings): Promise<unknown> {
-  const payload = JSON.stringify(body);
+export function postJson(url: string, body: unknown, settings: HttpSettings): Promise<unknown> {
+  return postJsonText(url, JSON.stringify(body), settings);
+}
+
+/** {@link postJson} of a body already serialised. */
+export async function postJsonText(url: string, payload: string, settings: HttpSettings): Promise<unknown> {
   const backoff = settings.backoffMs ?? DEFAULT_BACKOFF_MS;
   const maxRetryAfter = settings.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
   let last = '';

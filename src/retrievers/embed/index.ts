@@ -159,6 +159,8 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
   private cache: VectorCache | null = null;
   /** The endpoint encoder, when the model is an endpoint. */
   private remote: EndpointEncoder | undefined;
+  /** The vector cache as `uncachedTexts` and `embedAhead` read it (see `openCache`). */
+  private planCache: VectorCache | undefined;
 
   constructor(name: string, options: EmbedOptions) {
     checkEmbedOptions(options);
@@ -259,23 +261,23 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
       // Shortest first: batches of similar length pad little. Ties by hash, for a fixed order.
       missing.sort((a, b) => distinct.get(a)!.length - distinct.get(b)!.length || (a < b ? -1 : a > b ? 1 : 0));
       const { onProgress } = this.options;
-      const batchSize = this.remote?.batchSize ?? this.options.batchSize;
       onProgress?.(0, missing.length);
-      const batches: string[][] = [];
-      for (let s = 0; s < missing.length; s += batchSize) batches.push(missing.slice(s, s + batchSize));
       let done = 0;
-      // An endpoint: several requests in flight; a local model: one batch at a time.
-      await mapLimit(batches, this.remote?.concurrency ?? 1, async (batch) => {
-        const out = await this.encoder!.encode(batch.map((h) => distinct.get(h)!));
-        if (dims !== 0 && out.dims !== dims) throw this.dimsChanged(out.dims, dims, cache);
-        dims = out.dims;
-        // Views on the batch's buffer, not copies: a copy per tool is a separate allocation that, at
-        // hundreds of thousands of tools, keeps the garbage collector busy (bench/scale.bench.ts).
-        batch.forEach((h, i) => found.set(h, out.data.subarray(i * dims, (i + 1) * dims)));
-        cache?.add(batch, out.data, dims);
-        done += batch.length;
-        onProgress?.(done, missing.length);
-      });
+      dims = await this.encodeBatches(
+        missing,
+        (h) => distinct.get(h)!,
+        this.remote?.batchSize ?? this.options.batchSize,
+        dims,
+        cache,
+        (batch, data, d) => {
+          // Views on the batch's buffer, not copies: a copy per tool is a separate allocation that, at
+          // hundreds of thousands of tools, keeps the garbage collector busy (bench/scale.bench.ts).
+          batch.forEach((h, i) => found.set(h, data.subarray(i * d, (i + 1) * d)));
+          cache?.add(batch, data, d);
+          done += batch.length;
+          onProgress?.(done, missing.length);
+        },
+      );
     }
 
     const n = tools.length;
@@ -311,12 +313,40 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     return catalog.tools.map((t) => recipe.text(t));
   }
 
-  /** The vector cache of this model (null: the cache is off). */
+  /** The vector cache of this model (null: the cache is off), read once: planning and embedding ahead share it. */
   private openCache(): VectorCache | null {
     if (this.options.cacheDir === null) return null;
-    const cache = new VectorCache(this.options.cacheDir, this.key());
-    cache.load();
-    return cache;
+    if (this.planCache === undefined) {
+      this.planCache = new VectorCache(this.options.cacheDir, this.key());
+      this.planCache.load();
+    }
+    return this.planCache;
+  }
+
+  /**
+   * Encode `items` (their `textOf`) in batches of `per`, `concurrency` requests in flight for an
+   * endpoint (one batch at a time otherwise), each batch's vectors checked against the size `dims`
+   * seen so far (0: none yet) and handed to `onBatch` as it arrives. Returns the size.
+   */
+  private async encodeBatches<T>(
+    items: readonly T[],
+    textOf: (item: T) => string,
+    per: number,
+    dims: number,
+    cache: VectorCache | null,
+    onBatch: (batch: T[], data: Float32Array, dims: number) => void,
+  ): Promise<number> {
+    const encoder = await this.ensureEncoder();
+    const batches: T[][] = [];
+    for (let s = 0; s < items.length; s += per) batches.push(items.slice(s, s + per));
+    let size = dims;
+    await mapLimit(batches, this.remote?.concurrency ?? 1, async (batch) => {
+      const out = await encoder.encode(batch.map(textOf));
+      if (size !== 0 && out.dims !== size) throw this.dimsChanged(out.dims, size, cache);
+      size = out.dims;
+      onBatch(batch, out.data, size);
+    });
+    return size;
   }
 
   /** Of the distinct `texts`, those whose vector the cache does not hold (all of them when the cache is off). */
@@ -333,25 +363,24 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
   async embedAhead(texts: readonly string[], onProgress?: EmbedProgress): Promise<void> {
     const cache = this.openCache();
     if (cache === null || texts.length === 0) return;
-    const encoder = await this.ensureEncoder();
-    const per = this.remote?.batchSize ?? this.options.batchSize;
-    const batches: string[][] = [];
-    for (let s = 0; s < texts.length; s += per) batches.push(texts.slice(s, s + per));
-    let dims = cache.vectorDims ?? 0;
     let done = 0;
     onProgress?.(0, texts.length);
-    await mapLimit(batches, this.remote?.concurrency ?? 1, async (batch) => {
-      const out = await encoder.encode(batch);
-      if (dims !== 0 && out.dims !== dims) throw this.dimsChanged(out.dims, dims, cache);
-      dims = out.dims;
-      cache.add(
-        batch.map((t) => sha256Hex(t)),
-        out.data,
-        dims,
-      );
-      done += batch.length;
-      onProgress?.(done, texts.length);
-    });
+    await this.encodeBatches(
+      texts,
+      (t) => t,
+      this.remote?.batchSize ?? this.options.batchSize,
+      cache.vectorDims ?? 0,
+      cache,
+      (batch, data, dims) => {
+        cache.add(
+          batch.map((t) => sha256Hex(t)),
+          data,
+          dims,
+        );
+        done += batch.length;
+        onProgress?.(done, texts.length);
+      },
+    );
   }
 
   /** The error of a model whose vectors changed size: an endpoint's names the endpoint (exit 2). */
@@ -373,7 +402,7 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
    * has, and no request vector is cached.
    */
   private async requestVectors(texts: readonly string[], store: boolean): Promise<{ vectors: Map<string, Float32Array>; dims: number }> {
-    const encoder = await this.ensureEncoder();
+    await this.ensureEncoder(); // sets batchEncode
     const exact = this.batchEncode;
     const cache = exact ? this.cache : null;
     const vectors = new Map<string, Float32Array>();
@@ -395,25 +424,27 @@ export class EmbedRetriever implements Retriever, Describable, Prefetching {
     // A static model: a few texts of similar length per call; an endpoint its batch size, several
     // requests in flight; any other model one per call.
     if (exact) todo.sort((a, b) => a.length - b.length);
-    const per = this.remote?.batchSize ?? (exact ? PREFETCH_ENCODE_BATCH : 1);
-    const batches: string[][] = [];
-    for (let s = 0; s < todo.length; s += per) batches.push(todo.slice(s, s + per));
-    const encoded = await mapLimit(batches, this.remote?.concurrency ?? 1, async (batch) => {
-      const out = await encoder.encode(batch);
-      if (dims !== 0 && out.dims !== dims) throw this.dimsChanged(out.dims, dims, cache);
-      dims = out.dims;
-      batch.forEach((t, i) => vectors.set(t, out.data.subarray(i * dims, (i + 1) * dims)));
-      return out.data;
-    });
+    const parts: Array<{ batch: string[]; data: Float32Array }> = [];
+    dims = await this.encodeBatches(
+      todo,
+      (t) => t,
+      this.remote?.batchSize ?? (exact ? PREFETCH_ENCODE_BATCH : 1),
+      dims,
+      cache,
+      (batch, data, d) => {
+        batch.forEach((t, i) => vectors.set(t, data.subarray(i * d, (i + 1) * d)));
+        parts.push({ batch, data });
+      },
+    );
     if (cache !== null && store && todo.length > 0) {
       const all = new Float32Array(todo.length * dims);
       let at = 0;
-      for (const d of encoded) {
-        all.set(d, at);
-        at += d.length;
+      for (const p of parts) {
+        all.set(p.data, at);
+        at += p.data.length;
       }
       cache.add(
-        todo.map((t) => hashes.get(t)!),
+        parts.flatMap((p) => p.batch.map((t) => hashes.get(t)!)),
         all,
         dims,
       );

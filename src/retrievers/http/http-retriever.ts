@@ -19,7 +19,7 @@
 import type { Catalog } from '../../catalog/types.ts';
 import { InputError } from '../../util/errors.ts';
 import { sha256 } from '../../util/hash.ts';
-import { EndpointError, type HttpSettings, mapLimit, postJson } from '../../util/http-json.ts';
+import { EndpointError, type HttpSettings, mapLimit, postJson, postJsonText } from '../../util/http-json.ts';
 import { maskCredentials } from '../../util/redact.ts';
 import { compareHits } from '../rank.ts';
 import type { Describable, Hit, Retriever, SearchContext } from '../types.ts';
@@ -66,8 +66,8 @@ export class HttpRetriever implements Retriever, Describable {
   private position = new Map<string, number>();
   /** Allowed ids per mask (masks are shared by every policy over a catalog). */
   private readonly allowedIds = new WeakMap<Uint8Array, string[]>();
-  /** Answers sent ahead, by request body. */
-  private readonly ahead = new Map<string, Promise<unknown>>();
+  /** Answers to searches sent ahead, by request body. */
+  private readonly ahead = new Map<string, unknown>();
   private service: { name?: string; version?: string } | undefined;
   private readonly counters: ProtocolCounters = { searches: 0, unknownIds: 0, repeatedIds: 0, unsorted: 0, overK: 0, outOfScope: 0 };
   private readonly traffic = { requests: 0, retries: 0 };
@@ -144,7 +144,7 @@ export class HttpRetriever implements Retriever, Describable {
 
   private send(body: string): Promise<unknown> {
     this.traffic.requests++;
-    return postJson(this.spec.url, JSON.parse(body) as unknown, this.http);
+    return postJsonText(this.spec.url, body, this.http);
   }
 
   /** Send the searches of upcoming cases ahead, `concurrency` at a time (see the module comment). */
@@ -152,8 +152,7 @@ export class HttpRetriever implements Retriever, Describable {
     this.ahead.clear(); // answers of the last block no search asked for (a sticky session kept its set)
     const todo = [...new Set(items.filter((x) => Math.floor(x.context.k) > 0).map((x) => this.body(x.request, x.context)))].filter((b) => !this.ahead.has(b));
     await mapLimit(todo, this.spec.concurrency, async (b) => {
-      const answer = await this.send(b);
-      this.ahead.set(b, Promise.resolve(answer));
+      this.ahead.set(b, await this.send(b));
     });
   }
 
@@ -161,9 +160,9 @@ export class HttpRetriever implements Retriever, Describable {
     const k = Math.floor(ctx.k);
     if (!(k > 0) || this.ids.length === 0) return [];
     const body = this.body(request, ctx);
-    const waiting = this.ahead.get(body);
+    const waiting = this.ahead.has(body);
+    const answer = waiting ? this.ahead.get(body) : await this.send(body);
     this.ahead.delete(body);
-    const answer = await (waiting ?? this.send(body));
     this.counters.searches++;
     return this.read(answer, k, ctx.allowed);
   }
